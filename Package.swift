@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "clarissa",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "clarissa", targets: ["clarissa"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // MARK: - C libraries from the system (Debian: apt-get install libyaml-dev)
+    .systemLibrary(
+      name: "CLibYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
+
+    // MARK: - Readers: YAML node tree with positions
+    .target(name: "YAML", dependencies: ["CLibYAML"]),
+
+    // MARK: - The vocabulary shared by everything else
+    .target(name: "ClarissaCore"),
+
+    // MARK: - searches.yaml -> Config, every problem a located Diagnostic
+    .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "YAML"]),
+
+    // MARK: - Site adapters: one folder per site, listed in Sites/Registry.swift
+    .target(
+      name: "Sites",
+      dependencies: ["ClarissaCore"],
+      path: "Sites",
+      exclude: ["Craigslist/README.md", "Feed/README.md", "Oodle/README.md", "Backpage/README.md"]
+    ),
+
+    // MARK: - The command line: thin commands over the layers above
+    .target(
+      name: "ClarissaCommands",
+      dependencies: [
+        "ClarissaCore", "ClarissaConfig", "Sites",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "clarissa", dependencies: ["ClarissaCommands"]),
+
+    // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
+    .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+    .testTarget(name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML"]),
+    .testTarget(
+      name: "ClarissaCommandsTests",
+      dependencies: ["ClarissaCommands", "clarissa"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CLARISSA_CLIBYAML_SHIM_H
+#define CLARISSA_CLIBYAML_SHIM_H
+#include <yaml.h>
+#endif
