@@ -32,7 +32,10 @@ let package = Package(
       name: "Sites",
       dependencies: ["ClarissaCore"],
       path: "Sites",
-      exclude: ["Craigslist/README.md", "Feed/README.md", "Oodle/README.md", "Backpage/README.md"]
+      exclude: [
+        "Craigslist/README.md", "Craigslist/Tables", "Feed/README.md", "Oodle/README.md",
+        "Backpage/README.md",
+      ]
     ),
 
     // MARK: - The command line: thin commands over the layers above

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Craigslist's reference tables (areas and posting categories), shipped inside the program.
+public enum CraigslistTables {
+  /// One Craigslist site (`sfbay`), with the AreaID that sapi needs.
+  public struct Area: Sendable, Decodable {
+    /// What users type: `sfbay`, `newyork`.
+    public let hostname: String
+    /// sapi's numeric id (sfbay 1, newyork 3).
+    public let areaID: Int
+    /// Craigslist's short code (`sfo`).
+    public let abbreviation: String
+    /// ISO country code.
+    public let country: String
+    /// State or province.
+    public let region: String
+    /// Human name (`SF bay area`).
+    public let name: String
+    /// IANA time zone.
+    public let timeZone: String
+    /// Centre latitude.
+    public let latitude: Double
+    /// Centre longitude.
+    public let longitude: Double
+    /// Subareas (`eby`, `sfc`), empty for most areas.
+    public let subareas: [Subarea]
+  }
+
+  /// A part of an area (`sfbay/eby`).
+  public struct Subarea: Sendable, Decodable {
+    /// The code after the slash (`eby`).
+    public let abbreviation: String
+    /// Human name (`east bay area`).
+    public let name: String
+    /// Numeric id within the area.
+    public let subareaID: Int
+  }
+
+  /// A posting category (`apa` apartments, `sys` computers by owner).
+  public struct Category: Sendable, Decodable {
+    /// The code (`apa`).
+    public let abbreviation: String
+    /// sapi's numeric id.
+    public let categoryID: Int
+    /// Human name.
+    public let name: String
+    /// Craigslist's one-letter section (S sale, H housing, J jobs ...).
+    public let type: String
+  }
+
+  /// All 707 areas, decoded once on first use.
+  public static let areas: [Area] = decode(areasJSON)
+  /// All posting categories, decoded once on first use.
+  public static let categories: [Category] = decode(categoriesJSON)
+  /// Areas by hostname.
+  public static let areasByHostname: [String: Area] = Dictionary(
+    areas.map { ($0.hostname, $0) }, uniquingKeysWith: { first, _ in first })
+  /// Categories by code.
+  public static let categoriesByCode: [String: Category] = Dictionary(
+    categories.map { ($0.abbreviation, $0) }, uniquingKeysWith: { first, _ in first })
+
+  /// Search-only codes that group posting categories (not in the posting table): whole sections
+  /// and the "by owner + by dealer" pairs of the for-sale section.
+  public static let searchCodes: [String: String] = [
+    "sss": "for sale", "hhh": "housing", "jjj": "jobs", "ggg": "gigs", "bbb": "services",
+    "ccc": "community", "eee": "events", "rrr": "resumes", "rea": "real estate for sale",
+    "cta": "cars+trucks", "ela": "electronics", "fua": "furniture", "sya": "computers",
+    "bia": "bicycles", "mca": "motorcycles", "tla": "tools", "ppa": "appliances",
+    "ata": "antiques", "ara": "arts+crafts", "sna": "atvs/utvs/snow", "pta": "auto parts",
+    "baa": "baby+kid", "haa": "health+beauty", "bip": "bicycle parts", "boo": "boats",
+    "bpa": "boat parts", "bka": "books", "bfa": "business", "cba": "collectibles",
+    "ema": "cds/dvd/vhs", "moa": "cell phones", "cla": "clothes+acc", "syp": "computer parts",
+    "gra": "farm+garden", "foa": "general for sale", "hva": "heavy equipment",
+    "hsa": "household", "jwa": "jewelry", "maa": "materials", "mpa": "motorcycle parts",
+    "msa": "musical instruments", "pha": "photo+video", "rva": "rvs+camping",
+    "sga": "sporting goods", "tia": "tickets", "taa": "toys+games", "vga": "video gaming",
+    "waa": "wanted", "wta": "wheels+tires", "tra": "trailers", "ava": "aviation",
+  ]
+
+  private static func decode<T: Decodable>(_ json: String) -> [T] {
+    // The literal is generated from the reference tables and checked by a test; an empty
+    // table here would show as "unknown area" everywhere, never as a crash.
+    (try? JSONDecoder().decode([T].self, from: Data(json.utf8))) ?? []
+  }
+}

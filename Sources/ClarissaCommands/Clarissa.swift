@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `clarissa` command: subcommands for each way the tool is used.
+public struct Clarissa: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "clarissa",
+    abstract: "Watch classified-ad sites for new listings.",
+    discussion: """
+      Searches, cities, filters, quiet hours and notification channels live in one YAML file,
+      searches.yaml by default. Check it without touching the network:
+
+        clarissa validate
+        clarissa validate --config ~/clarissa/searches.yaml
+
+      The file's format is described in docs/configuration.md; exit codes in README.md.
+      """,
+    version: "0.1.0",
+    subcommands: [Validate.self]
+  )
+
+  public init() {}
+}

@@ -1,0 +1,70 @@
+import ClarissaCore
+
+/// The short account of a valid config that `validate` prints: what a run would do.
+struct ConfigSummary {
+  let config: Config
+  let file: String
+  let warnings: Int
+
+  var text: String {
+    let enabled = config.searches.filter(\.enabled)
+    let requests = enabled.reduce(0) { $0 + requestCount($1) }
+    var lines = [
+      "\(file): valid" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""),
+      "\(config.searches.count) search\(config.searches.count == 1 ? "" : "es") "
+        + "(\(enabled.count) enabled), \(requests) request\(requests == 1 ? "" : "s") per round",
+    ]
+    let width = min(28, config.searches.map(\.name.count).max() ?? 0)
+    for search in config.searches {
+      lines.append("  " + row(search, nameWidth: width))
+    }
+    if !config.channels.isEmpty {
+      lines.append("channels:")
+      for channel in config.channels.values.sorted(by: { $0.name < $1.name }) {
+        let url = channel.kind == .stdout ? "" : " \(channel.redactedURL)"
+        lines.append("  \(channel.name): \(channel.kind.rawValue)\(url)")
+      }
+    }
+    if !config.blackouts.isEmpty {
+      lines.append("quiet hours:")
+      for window in config.blackouts.values.sorted(by: { $0.name < $1.name }) {
+        lines.append("  \(window.name): \(describe(window))")
+      }
+    }
+    lines.append("state: \(config.state.path), listings kept \(config.state.retention) after last seen")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func row(_ search: Search, nameWidth: Int) -> String {
+    let name = search.name.padding(toLength: max(nameWidth, search.name.count), withPad: " ", startingAt: 0)
+    var parts = [name, search.site, places(search), "every \(search.interval)"]
+    if !search.filters.isEmpty { parts.append("\(search.filters.count) filter\(search.filters.count == 1 ? "" : "s")") }
+    parts.append(search.notify.isEmpty ? "report only" : "notify: " + search.notify.joined(separator: ", "))
+    if !search.blackout.isEmpty { parts.append("quiet: " + search.blackout.joined(separator: ", ")) }
+    if !search.enabled { parts.append("(disabled)") }
+    return parts.joined(separator: "  ")
+  }
+
+  private func places(_ search: Search) -> String {
+    if case .urls(let urls)? = search.parameters["feeds"] {
+      return "\(urls.count) feed\(urls.count == 1 ? "" : "s")"
+    }
+    let names = search.cities.map(\.name)
+    let shown = names.prefix(4).joined(separator: ", ")
+    return names.count > 4 ? "\(shown) +\(names.count - 4) more" : shown
+  }
+
+  /// One request per city, or per feed URL for sites that take URLs.
+  private func requestCount(_ search: Search) -> Int {
+    if case .urls(let urls)? = search.parameters["feeds"] { return urls.count }
+    return search.cities.count
+  }
+
+  private func describe(_ window: BlackoutWindow) -> String {
+    let days =
+      window.days.count == 7
+      ? "every day" : window.days.sorted().map(\.rawValue).joined(separator: ",")
+    let wrap = window.wrapsMidnight ? " (next day)" : ""
+    return "\(window.from)-\(window.to)\(wrap) \(window.timeZone), \(days), \(window.mode.rawValue)"
+  }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import ClarissaConfig
+import ClarissaCore
+import Foundation
+import Sites
+
+/// `clarissa validate`: read the config, report every problem, summarize what would run.
+struct Validate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check the config file without touching the network.",
+    discussion: """
+      Reads the config, prints every problem it finds like a compiler does (file:line:column,
+      the line, a caret), then a short summary of what a run would do: searches x cities,
+      intervals, channels and quiet hours. Warnings do not fail validation unless --strict.
+
+      Exit status: 0 when the config is valid, 2 when it has errors (see README.md).
+
+      Examples:
+        clarissa validate
+        clarissa validate --config examples/apartments.yaml
+        clarissa validate --quiet && clarissa run
+      """
+  )
+
+  @Option(name: [.short, .long], help: ArgumentHelp("The config file to read.", valueName: "file"))
+  var config = "searches.yaml"
+
+  @Flag(name: [.short, .long], help: "Print problems only, no summary.")
+  var quiet = false
+
+  @Flag(help: "Treat warnings as errors (exit status 2 when there are any).")
+  var strict = false
+
+  func run() throws {
+    let result = ConfigLoader.load(
+      path: config, environment: ProcessInfo.processInfo.environment, sites: Registry.sites)
+    let renderer = DiagnosticRenderer(
+      sources: result.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
+    Terminal.error(renderer.render(result.diagnostics))
+    let errors = result.diagnostics.filter { $0.severity == .error }.count
+    let warnings = result.diagnostics.filter { $0.severity == .warning }.count
+    guard let loaded = result.config, !(strict && warnings > 0) else {
+      Terminal.error("\(config): \(count(errors, "error")), \(count(warnings, "warning"))\n")
+      throw ExitStatus.configInvalid.exitCode
+    }
+    if !quiet {
+      Terminal.output(ConfigSummary(config: loaded, file: config, warnings: warnings).text)
+    }
+  }
+
+  private func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+}

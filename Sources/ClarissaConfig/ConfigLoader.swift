@@ -1,0 +1,89 @@
+import ClarissaCore
+import Foundation
+import YAML
+
+/// What reading a config produced: the config when it has no errors, and every diagnostic.
+public struct ConfigLoadResult: Sendable {
+  /// The config, or nil when any error was found.
+  public var config: Config?
+  /// Errors and warnings in file order.
+  public var diagnostics: [Diagnostic]
+  /// The file's text by its display name, for quoting source lines in messages.
+  public var sources: [String: String]
+}
+
+/// Reads `searches.yaml` into a ``Config``, collecting every problem of the file in one pass.
+public enum ConfigLoader {
+  /// Files larger than this are refused before parsing (a config is a few kilobytes).
+  public static let maxFileBytes = 8 << 20
+
+  /// Reads the file at `path`; `displayName` is what messages call it (default: the path).
+  public static func load(
+    path: String, displayName: String? = nil, environment: [String: String],
+    sites: SiteCatalog
+  ) -> ConfigLoadResult {
+    let name = displayName ?? path
+    let bytes: [UInt8]
+    do {
+      let attributes = try FileManager.default.attributesOfItem(atPath: path)
+      if let size = attributes[.size] as? Int, size > maxFileBytes {
+        return failure(name, "'\(name)' is \(size) bytes; a config may be at most \(maxFileBytes)")
+      }
+      guard let data = FileManager.default.contents(atPath: path) else {
+        return failure(name, "cannot read '\(name)'")
+      }
+      bytes = Array(data)
+    } catch {
+      let reason = FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file"
+      return failure(name, "\(reason) '\(name)'")
+    }
+    return load(
+      bytes: bytes, name: name, baseDirectory: (path as NSString).deletingLastPathComponent,
+      environment: environment, sites: sites)
+  }
+
+  /// Reads config text already in memory.
+  public static func load(
+    bytes: [UInt8], name: String, baseDirectory: String = ".", environment: [String: String],
+    sites: SiteCatalog
+  ) -> ConfigLoadResult {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let document = YAMLReader.read(bytes)
+    var diagnostics = document.problems.map { diagnostic(for: $0, in: name) }
+    var config: Config?
+    if let root = document.root {
+      let reader = ConfigReader(
+        file: name, text: text, baseDirectory: baseDirectory, environment: environment, sites: sites)
+      config = reader.read(root)
+      diagnostics += reader.diagnostics
+    } else if document.problems.isEmpty {
+      diagnostics.append(
+        .error(
+          "'\(name)' holds no settings; start with 'version: 1' and a 'searches:' list",
+          at: SourceLocation(file: name, line: 1, column: 1)))
+    }
+    diagnostics = unique(diagnostics).sortedByLocation()
+    return ConfigLoadResult(
+      config: diagnostics.hasErrors ? nil : config, diagnostics: diagnostics,
+      sources: [name: text])
+  }
+
+  private static func failure(_ name: String, _ message: String) -> ConfigLoadResult {
+    ConfigLoadResult(config: nil, diagnostics: [.error(message, at: nil)], sources: [:])
+  }
+
+  private static func diagnostic(for problem: YAMLProblem, in file: String) -> Diagnostic {
+    let location = SourceLocation(file: file, line: problem.mark.line, column: problem.mark.column)
+    let notes = problem.notes.map {
+      Diagnostic.Note(
+        $0.message, at: SourceLocation(file: file, line: $0.mark.line, column: $0.mark.column))
+    }
+    return .error(problem.message, at: location, notes: notes)
+  }
+
+  /// A value from `defaults` or a shared group is checked once per search: report it once.
+  private static func unique(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    var seen = Set<Diagnostic>()
+    return diagnostics.filter { seen.insert($0).inserted }
+  }
+}

@@ -1,0 +1,160 @@
+import ClarissaCore
+import Foundation
+import YAML
+
+/// The common fields of one search; `site` is nil when the search names an unknown site.
+extension ConfigReader {
+  func readCommonFields(
+    _ scope: SearchLookup, site: (any FeedSource)?, into search: inout Search, config: Config
+  ) {
+    if let f = scope.field("query") { search.query = string(f.node, "'query' in \(f.origin)", optional: true) }
+    if let f = scope.field("category") { search.category = readCategory(f, site: site) }
+    search.cities = readCities(scope, site: site, groups: config.cityGroups)
+    if let f = scope.field("search_in") {
+      search.searchIn = choice(f.node, "'search_in' value", ClarissaCore.SearchScope.self) ?? .titleAndDescription
+    }
+    if let f = scope.field("price") { search.price = readPrice(f) }
+    if let f = scope.field("has_image") { search.hasImage = bool(f.node, "'has_image' in \(f.origin)") ?? false }
+    if let f = scope.field("posted_today") {
+      search.postedToday = bool(f.node, "'posted_today' in \(f.origin)") ?? false
+    }
+    if let f = scope.field("interval") { search.interval = readInterval(f, site: site) ?? search.interval }
+    search.filters = readAllFilters(scope)
+    if let f = scope.field("notify") { search.notify = references(f, to: "channel", known: channelNames) }
+    if let f = scope.field("blackout") {
+      search.blackout = references(f, to: "blackout window", known: blackoutNames)
+    }
+    if let f = scope.field("enabled") { search.enabled = bool(f.node, "'enabled' in \(f.origin)") ?? true }
+  }
+
+
+  private func readCategory(_ field: Field, site: (any FeedSource)?) -> String? {
+    guard let code = string(field.node, "'category' in \(field.origin)", optional: true) else { return nil }
+    guard let site else { return code }
+    switch site.checkCategory(code) {
+    case .valid: break
+    case .unknown(let suggestions, let reason):
+      error(nameMessage("unknown \(site.id) category", code, field.origin, suggestions, reason), at: field.node)
+    case .doubtful(let suggestions, let reason):
+      warning(
+        nameMessage("\(site.id) category", code, field.origin, suggestions, reason)
+          + "; it is sent as written", at: field.node)
+    }
+    return code
+  }
+
+  /// "unknown craigslist area 'sfbya' in search 'x' (reason); did you mean 'sfbay'?"
+  private func nameMessage(
+    _ what: String, _ name: String, _ origin: String, _ suggestions: [String], _ reason: String?
+  ) -> String {
+    let because = reason.map { " (\($0))" } ?? ""
+    let hint = suggestions.first.map { "; did you mean '\($0)'?" } ?? ""
+    return "\(what) '\(name)' in \(origin)\(because)\(hint)"
+  }
+
+  private func readCities(
+    _ scope: SearchLookup, site: (any FeedSource)?, groups: [String: [String]]
+  ) -> [CityRef] {
+    guard let field = scope.field("cities") else {
+      if site?.cities == .required, let name = scope.own["name"] {
+        error("\(scope.context) names no cities; add e.g. 'cities: [sfbay]'", at: name)
+      }
+      return []
+    }
+    if let site, site.cities == .unused {
+      error(
+        "site '\(site.id)' takes no cities (\(field.origin)); list feed URLs under 'feeds'",
+        at: field.keyNode)
+      return []
+    }
+    var result: [CityRef] = []
+    for (name, node) in stringList(field.node, "'cities' in \(field.origin)") {
+      expand(name, at: node, origin: field.origin, group: nil, site: site, into: &result, visiting: [])
+    }
+    if result.isEmpty, site?.cities == .required {
+      error("'cities' in \(field.origin) lists no cities", at: field.node)
+    }
+    return result
+  }
+
+  /// Adds a city, or every city of a group (groups may name groups; cycles are errors).
+  private func expand(
+    _ name: String, at node: Node, origin: String, group: String?, site: (any FeedSource)?,
+    into result: inout [CityRef], visiting: Set<String>
+  ) {
+    if let entry = cityGroupNodes[name] {
+      guard !visiting.contains(name) else {
+        error("city group '\(name)' contains itself (through \(origin))", at: node)
+        return
+      }
+      for (member, memberNode) in stringList(entry.value, "city group '\(name)'") {
+        expand(
+          member, at: memberNode, origin: "city group '\(name)'", group: group ?? name, site: site,
+          into: &result, visiting: visiting.union([name]))
+      }
+      return
+    }
+    if let site {
+      switch site.checkCity(name) {
+      case .valid: break
+      case .unknown(let suggestions, let reason):
+        error(nameMessage("unknown \(site.id) city", name, origin, suggestions, reason), at: node)
+        return
+      case .doubtful(let suggestions, let reason):
+        warning(nameMessage("\(site.id) city", name, origin, suggestions, reason), at: node)
+      }
+    }
+    if !result.contains(where: { $0.name == name }) { result.append(CityRef(name, group: group)) }
+  }
+
+  private func readPrice(_ field: Field) -> PriceRange? {
+    let what = "'price' in \(field.origin)"
+    if field.node.scalar != nil, !field.node.isNull {
+      error("expected a mapping such as '{min: 100, max: 500}' for \(what), found \(field.node.kindDescription)", at: field.node)
+      return nil
+    }
+    guard !field.node.isNull, let table = table(field.node, what) else { return nil }
+    checkKeys(table, allowed: ["min", "max"], in: what)
+    let min = table["min"].flatMap { amount($0, "'price.min' in \(field.origin)") }
+    let max = table["max"].flatMap { amount($0, "'price.max' in \(field.origin)") }
+    if let min, let max, min > max, let node = table["max"] {
+      error("'price.max' (\(max.formatted())) is below 'price.min' (\(min.formatted())) in \(field.origin)", at: node)
+      return nil
+    }
+    return min == nil && max == nil ? nil : PriceRange(min: min, max: max)
+  }
+
+  private func readInterval(_ field: Field, site: (any FeedSource)?) -> Interval? {
+    guard let interval = interval(field.node, "'interval' in \(field.origin)") else { return nil }
+    if let site, interval.seconds < site.politeness.minimumInterval {
+      let minimum = Interval(seconds: site.politeness.minimumInterval)
+      warning(
+        "interval \(interval) in \(field.origin) is shorter than \(site.displayName)'s polite "
+          + "minimum of \(minimum); fast polling gets clients blocked", at: field.node)
+    }
+    return interval
+  }
+
+  /// `defaults` filters first, then the search's own.
+  private func readAllFilters(_ scope: SearchLookup) -> [Filter] {
+    var filters: [Filter] = []
+    if let defaults = scope.defaults, let node = defaults["filters"] {
+      filters += readFilters(node, in: "defaults")
+    }
+    if let node = scope.own["filters"] { filters += readFilters(node, in: scope.context) }
+    return filters
+  }
+
+  /// Names that must be defined elsewhere in the file (channels, windows).
+  private func references(_ field: Field, to kind: String, known: Set<String>) -> [String] {
+    stringList(field.node, "'\(field.keyNode.scalar?.value ?? "")' in \(field.origin)").compactMap { name, node in
+      if known.contains(name) { return name }
+      let defined = known.sorted()
+      let list = defined.isEmpty ? "none is defined" : "defined: \(defined.joined(separator: ", "))"
+      error(
+        "unknown \(kind) '\(name)' in \(field.origin)" + Suggestions.hint(for: name, in: defined)
+          + " (\(list))", at: node)
+      return nil
+    }
+  }
+}

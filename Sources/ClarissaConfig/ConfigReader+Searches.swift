@@ -1,0 +1,149 @@
+import ClarissaCore
+import Foundation
+import YAML
+
+/// `searches:` (with `defaults:` applied to each) into ``Search`` values.
+extension ConfigReader {
+  /// A search's value for one key: its own, else the one in `defaults`, and which it was.
+  struct Field {
+    let node: Node
+    let keyNode: Node
+    let origin: String
+  }
+
+  /// A search's own table and `defaults`, looked up together.
+  struct SearchLookup {
+    let own: Table
+    let defaults: Table?
+    let context: String
+
+    func field(_ key: String) -> Field? {
+      if let node = own[key], let keyNode = own.keyNode(key) {
+        return Field(node: node, keyNode: keyNode, origin: context)
+      }
+      if let defaults, let node = defaults[key], let keyNode = defaults.keyNode(key) {
+        return Field(node: node, keyNode: keyNode, origin: "defaults")
+      }
+      return nil
+    }
+  }
+
+  static let defaultSite = "craigslist"
+
+  func readSearches(_ top: Table, config: Config) -> [Search] {
+    let defaults = readDefaults(top["defaults"])
+    guard let node = top["searches"] else {
+      error("the config has no 'searches' list; add one with at least one search", at: top.node)
+      return []
+    }
+    if node.isNull || node.sequence?.isEmpty == true {
+      warning("'searches' is empty: nothing will run", at: node)
+      return []
+    }
+    guard let items = node.sequence else {
+      error("expected a list of searches ('- name: ...') for 'searches', found \(node.kindDescription)", at: node)
+      return []
+    }
+    var firstNames: [String: Node] = [:]
+    var searches: [Search] = []
+    for (index, item) in items.enumerated() {
+      guard let search = readSearch(item, number: index + 1, defaults: defaults, config: config)
+      else { continue }
+      if let first = firstNames[search.name], let nameNode = table(item, "")?["name"] {
+        error(
+          "duplicate search name '\(search.name)'", at: nameNode,
+          notes: [Diagnostic.Note("'\(search.name)' is first used here", at: location(first))])
+        continue
+      }
+      if let nameNode = item.mapping?.first(where: { $0.key.scalar?.value == "name" })?.value {
+        firstNames[search.name] = nameNode
+      }
+      searches.append(search)
+    }
+    return searches
+  }
+
+  private func readDefaults(_ node: Node?) -> Table? {
+    guard let node, !node.isNull, let table = table(node, "'defaults'") else { return nil }
+    let siteKeys = sites.all.flatMap { $0.parameters.map(\.name) }
+    let allowed = SearchKeys.common.filter { $0 != "name" } + siteKeys
+    for entry in table.entries where !allowed.contains(entry.key) {
+      if entry.key == "name" {
+        error("'defaults' cannot set 'name': every search names itself", at: entry.keyNode)
+      } else {
+        error(searchKeyMessage(entry.key, allowed: allowed, in: "'defaults'"), at: entry.keyNode)
+      }
+    }
+    return table
+  }
+
+  private func readSearch(_ item: Node, number: Int, defaults: Table?, config: Config) -> Search? {
+    guard let own = table(item, "search #\(number)") else { return nil }
+    guard let nameNode = own["name"] else {
+      error("search #\(number) has no 'name'; every search needs a unique name", at: item)
+      return nil
+    }
+    guard let name = string(nameNode, "'name' of search #\(number)"), !name.isEmpty else { return nil }
+    let scope = SearchLookup(own: own, defaults: defaults, context: "search '\(name)'")
+    let siteField = scope.field("site")
+    let siteID = siteField.flatMap { string($0.node, "'site' in \($0.origin)") } ?? Self.defaultSite
+    guard let site = sites.site(siteID) else {
+      if let siteField {
+        error(
+          "unknown site '\(siteID)' in \(siteField.origin)"
+            + Suggestions.hint(for: siteID, in: sites.ids)
+            + "; sites: \(sites.ids.joined(separator: ", "))", at: siteField.node)
+      }
+      checkCommonFields(scope)
+      return nil
+    }
+    checkSearchKeys(own, site: site, context: scope.context)
+    reportStatus(of: site, at: siteField?.node ?? nameNode, in: scope.context)
+    var search = Search(name: name, site: site.id, location: location(nameNode))
+    readCommonFields(scope, site: site, into: &search, config: config)
+    search.parameters = readParameters(scope, site: site, nameNode: nameNode)
+    return search
+  }
+
+  /// With an unknown site, the common fields are still checked so that one pass finds all.
+  private func checkCommonFields(_ scope: SearchLookup) {
+    var scratch = Search(name: "", site: "")
+    readCommonFields(scope, site: nil, into: &scratch, config: Config())
+  }
+
+  private func checkSearchKeys(_ own: Table, site: any FeedSource, context: String) {
+    let allowed = SearchKeys.common + site.parameters.map(\.name)
+    for entry in own.entries where !allowed.contains(entry.key) {
+      if let owner = sites.all.first(where: { $0.parameter(named: entry.key) != nil }) {
+        error(
+          "'\(entry.key)' is a parameter of site '\(owner.id)', not of '\(site.id)' (\(context))",
+          at: entry.keyNode)
+      } else {
+        error(searchKeyMessage(entry.key, allowed: allowed, in: context), at: entry.keyNode)
+      }
+    }
+  }
+
+  private func searchKeyMessage(_ key: String, allowed: [String], in context: String) -> String {
+    if let synonym = SearchKeys.synonyms[key] {
+      return "unknown key '\(key)' in \(context); did you mean '\(synonym)'?"
+    }
+    return unknownKeyMessage(key, allowed: allowed, in: context, hints: SearchKeys.hints)
+  }
+
+  private func reportStatus(of site: any FeedSource, at node: Node, in context: String) {
+    switch site.status {
+    case .active: return
+    case .legacy:
+      warning("site '\(site.id)' (\(context)) is legacy: \(site.summary)", at: node)
+    case .defunct:
+      warning(
+        "site '\(site.id)' (\(context)) is defunct: \(site.summary) The search will report the "
+          + "source as unavailable", at: node)
+    case .unverified:
+      warning(
+        "site '\(site.id)' (\(context)) is unverified: it was built from documentation and never "
+          + "checked against the live site", at: node)
+    }
+  }
+}

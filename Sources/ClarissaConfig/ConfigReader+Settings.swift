@@ -1,0 +1,88 @@
+import ClarissaCore
+import Foundation
+import YAML
+
+/// The `cities`, `state` and `http` sections.
+extension ConfigReader {
+  static let stateKeys = ["path", "retention"]
+  static let httpKeys = [
+    "user_agent", "timeout", "max_response_size", "min_delay", "jitter", "max_hosts",
+  ]
+
+  /// `cities:` maps a group name to city names (a group may name other groups).
+  func readCityGroups(_ node: Node?) -> [String: [String]] {
+    guard let node, !node.isNull, let table = table(node, "'cities'") else { return [:] }
+    var groups: [String: [String]] = [:]
+    for entry in table.entries {
+      let members = stringList(entry.value, "city group '\(entry.key)'").map(\.0)
+      if members.isEmpty {
+        error("city group '\(entry.key)' lists no cities", at: entry.value)
+      }
+      groups[entry.key] = members
+      cityGroupNodes[entry.key] = entry
+    }
+    return groups
+  }
+
+  func readState(_ node: Node) -> StateSettings {
+    var state = StateSettings()
+    guard let table = table(node, "'state'") else { return state }
+    checkKeys(table, allowed: Self.stateKeys, in: "'state'")
+    if let value = table["path"], let path = expandedString(value, "'state.path'") {
+      if path.hasSuffix("/") {
+        error("'state.path' names a folder; give a file name such as 'state.json'", at: value)
+      }
+      state.path = path
+      let folder = (resolvedPath(path) as NSString).deletingLastPathComponent
+      if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+        warning("the state file's folder '\(folder)' does not exist yet; run will create it", at: value)
+      }
+    }
+    if let value = table["retention"], let retention = interval(value, "'state.retention'") {
+      if retention < .days(1) {
+        warning(
+          "retention \(retention) is shorter than a day; listings that reappear after that are "
+            + "reported again", at: value)
+      }
+      state.retention = retention
+    }
+    return state
+  }
+
+  func readHTTP(_ node: Node) -> HTTPSettings {
+    var http = HTTPSettings()
+    guard let table = table(node, "'http'") else { return http }
+    checkKeys(table, allowed: Self.httpKeys, in: "'http'")
+    if let value = table["user_agent"], let agent = expandedString(value, "'http.user_agent'") {
+      http.userAgent = agent
+    }
+    if let value = table["timeout"], let timeout = interval(value, "'http.timeout'") {
+      if timeout > .minutes(10) {
+        warning("a timeout of \(timeout) lets one slow site hold up a whole run", at: value)
+      }
+      http.timeout = timeout
+    }
+    if let value = table["max_response_size"],
+      let size = byteSize(value, "'http.max_response_size'")
+    {
+      http.maxResponseBytes = size
+    }
+    if let value = table["min_delay"], let delay = interval(value, "'http.min_delay'") {
+      http.minimumDelay = delay
+    }
+    if let value = table["jitter"] {
+      if let jitter = interval(value, "'http.jitter'") { http.jitter = jitter }
+    }
+    if let value = table["max_hosts"],
+      let hosts = integer(value, "'http.max_hosts'", in: 1...64)
+    {
+      http.maxConcurrentHosts = hosts
+    }
+    return http
+  }
+
+  /// A path from the config, relative to the config file's folder.
+  func resolvedPath(_ path: String) -> String {
+    path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
+  }
+}

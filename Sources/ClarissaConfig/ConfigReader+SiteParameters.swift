@@ -1,0 +1,72 @@
+import ClarissaCore
+import Foundation
+import YAML
+
+/// A site's own parameters, checked against its declarations.
+extension ConfigReader {
+  func readParameters(
+    _ scope: SearchLookup, site: any FeedSource, nameNode: Node
+  ) -> [String: ParameterValue] {
+    var values: [String: ParameterValue] = [:]
+    for parameter in site.parameters {
+      guard let field = scope.field(parameter.name) else {
+        if parameter.isRequired {
+          error(
+            "\(scope.context) on site '\(site.id)' needs '\(parameter.name)' "
+              + "(\(parameter.summary), e.g. \(parameter.example))", at: nameNode)
+        }
+        if let text = parameter.defaultValue, let value = Self.parse(text, as: parameter.kind) {
+          values[parameter.name] = value
+        }
+        continue
+      }
+      if let value = readParameter(parameter, field) { values[parameter.name] = value }
+    }
+    return values
+  }
+
+  private func readParameter(_ parameter: SiteParameter, _ field: Field) -> ParameterValue? {
+    let what = "'\(parameter.name)' in \(field.origin)"
+    let value: ParameterValue?
+    switch parameter.kind {
+    case .text: value = expandedString(field.node, what).map(ParameterValue.text)
+    case .bool: value = bool(field.node, what).map(ParameterValue.bool)
+    case .integer(let range): value = integer(field.node, what, in: range).map(ParameterValue.integer)
+    case .choice(let words):
+      value = word(field.node, "'\(parameter.name)' value", among: words).map(ParameterValue.text)
+    case .urls: value = urls(field.node, what).map(ParameterValue.urls)
+    }
+    if case .text(let text) = value, let caution = parameter.cautions[text] {
+      warning("\(caution) (\(what))", at: field.node)
+    }
+    return value
+  }
+
+  /// One or more http(s) URLs with a host.
+  private func urls(_ node: Node, _ what: String) -> [String]? {
+    let items = node.sequence ?? [node]
+    var urls: [String] = []
+    for item in items {
+      guard let text = expandedString(item, "an entry of \(what)") else { continue }
+      guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+      else {
+        error("'\(text)' in \(what) is not an http or https URL", at: item)
+        continue
+      }
+      urls.append(text)
+    }
+    if urls.isEmpty, items.isEmpty { error("\(what) lists no URLs", at: node) }
+    return urls.isEmpty ? nil : urls
+  }
+
+  /// A declared default, written as text in the site's declaration.
+  static func parse(_ text: String, as kind: SiteParameter.Kind) -> ParameterValue? {
+    switch kind {
+    case .text, .choice: .text(text)
+    case .bool: text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
+    case .integer: Int(text).map(ParameterValue.integer)
+    case .urls: .urls([text])
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import ClarissaCore
+import Foundation
+import YAML
+
+/// Turns the YAML node tree into a ``Config``, recording every problem as a located
+/// ``Diagnostic`` and carrying on, so that one pass reports all of them.
+final class ConfigReader {
+  let file: String
+  let baseDirectory: String
+  let environment: [String: String]
+  let sites: SiteCatalog
+  private let lines: [[Unicode.Scalar]]
+  private(set) var diagnostics: [Diagnostic] = []
+  /// Each city group's entry, for pointing at a group's members from a search.
+  var cityGroupNodes: [String: Table.Entry] = [:]
+  /// Every window and channel name written, even those with errors, so that a search naming
+  /// a broken window is not told the window does not exist.
+  var blackoutNames: Set<String> = []
+  var channelNames: Set<String> = []
+
+  /// The newest schema version this build reads.
+  static let currentVersion = 1
+
+  static let topLevelKeys = [
+    "version", "defaults", "cities", "blackout", "notify", "state", "http", "searches",
+  ]
+
+  init(
+    file: String, text: String, baseDirectory: String, environment: [String: String],
+    sites: SiteCatalog
+  ) {
+    self.file = file
+    self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      Array($0.unicodeScalars)
+    }
+    self.baseDirectory = baseDirectory
+    self.environment = environment
+    self.sites = sites
+  }
+
+  // MARK: - Reporting
+
+  func location(_ mark: Mark) -> SourceLocation {
+    SourceLocation(file: file, line: mark.line, column: mark.column)
+  }
+
+  func location(_ node: Node) -> SourceLocation { location(node.start) }
+
+  /// The 1-based line of the source, as Unicode scalars.
+  func sourceLine(_ number: Int) -> [Unicode.Scalar]? {
+    lines.indices.contains(number - 1) ? lines[number - 1] : nil
+  }
+
+  func error(_ message: String, at node: Node, notes: [Diagnostic.Note] = []) {
+    diagnostics.append(.error(message, at: location(node), notes: notes))
+  }
+
+  func error(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {
+    diagnostics.append(.error(message, at: location, notes: notes))
+  }
+
+  func warning(_ message: String, at node: Node, notes: [Diagnostic.Note] = []) {
+    diagnostics.append(.warning(message, at: location(node), notes: notes))
+  }
+
+  // MARK: - The whole file
+
+  func read(_ root: Node) -> Config? {
+    guard let table = table(root, "the config file") else { return nil }
+    checkKeys(table, allowed: Self.topLevelKeys, in: "the config file")
+    var config = Config()
+    readVersion(table, into: &config)
+    config.cityGroups = readCityGroups(table["cities"])
+    config.blackouts = readBlackouts(table["blackout"])
+    config.channels = readChannels(table["notify"])
+    if let node = table["state"] { config.state = readState(node) }
+    if let node = table["http"] { config.http = readHTTP(node) }
+    config.searches = readSearches(table, config: config)
+    return config
+  }
+
+  private func readVersion(_ table: Table, into config: inout Config) {
+    guard let node = table["version"] else {
+      warning(
+        "no 'version' key; reading the file as version \(Self.currentVersion)", at: table.node)
+      return
+    }
+    guard let version = integer(node, "'version'", in: 1...Int.max) else { return }
+    if version > Self.currentVersion {
+      error(
+        "config version \(version) is newer than this clarissa understands "
+          + "(\(Self.currentVersion)); upgrade clarissa", at: node)
+    }
+    config.version = version
+  }
+}

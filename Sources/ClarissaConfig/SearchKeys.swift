@@ -1,0 +1,23 @@
+/// The keys a search (and `defaults`) may hold, besides its site's own parameters.
+enum SearchKeys {
+  static let common = [
+    "name", "site", "query", "category", "cities", "search_in", "price", "has_image",
+    "posted_today", "interval", "filters", "notify", "blackout", "enabled",
+  ]
+
+  /// Words people reach for, and what to write instead; suggested when close to the typed key.
+  static let hints: [String: String] = [
+    "min_price": "(write 'price: {min: ...}')",
+    "max_price": "(write 'price: {max: ...}')",
+    "price_min": "(write 'price: {min: ...}')",
+    "price_max": "(write 'price: {max: ...}')",
+  ]
+
+  /// Exact words from other tools that mean one of our keys.
+  static let synonyms: [String: String] = [
+    "q": "query", "keywords": "query", "search": "query", "city": "cities", "area": "cities",
+    "areas": "cities", "channels": "notify", "notifications": "notify", "quiet_hours": "blackout",
+    "every": "interval", "frequency": "interval", "filter": "filters", "title_only": "search_in",
+    "disabled": "enabled", "cat": "category",
+  ]
+}

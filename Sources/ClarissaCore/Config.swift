@@ -1,0 +1,80 @@
+/// Everything a `searches.yaml` says, checked and with references resolved.
+public struct Config: Sendable {
+  /// The schema version the file declares (1).
+  public var version: Int
+  /// Named groups of cities (`bay-area: [sfbay, santabarbara]`).
+  public var cityGroups: [String: [String]]
+  /// Named quiet-hours windows.
+  public var blackouts: [String: BlackoutWindow]
+  /// Named notification channels.
+  public var channels: [String: Channel]
+  /// Where seen listings are remembered.
+  public var state: StateSettings
+  /// How requests are made.
+  public var http: HTTPSettings
+  /// The searches, in file order, with `defaults` already applied.
+  public var searches: [Search]
+
+  /// Creates a config.
+  public init(
+    version: Int = 1, cityGroups: [String: [String]] = [:],
+    blackouts: [String: BlackoutWindow] = [:], channels: [String: Channel] = [:],
+    state: StateSettings = StateSettings(), http: HTTPSettings = HTTPSettings(),
+    searches: [Search] = []
+  ) {
+    self.version = version
+    self.cityGroups = cityGroups
+    self.blackouts = blackouts
+    self.channels = channels
+    self.state = state
+    self.http = http
+    self.searches = searches
+  }
+}
+
+/// Where the state file lives and how long a listing is remembered after it was last seen.
+public struct StateSettings: Sendable, Equatable {
+  /// The state file's path; relative paths are relative to the config file's folder.
+  public var path: String
+  /// A listing not seen for this long is forgotten (never a count cap: caps re-notify).
+  public var retention: Interval
+
+  /// Creates state settings; defaults: `clarissa-state.json`, 90 days.
+  public init(path: String = "clarissa-state.json", retention: Interval = .days(90)) {
+    self.path = path
+    self.retention = retention
+  }
+}
+
+/// How the fetcher talks to sites.
+public struct HTTPSettings: Sendable, Equatable {
+  /// Sent with every request; sites see it.
+  public var userAgent: String
+  /// Whole-request deadline (connect, headers and body), in seconds.
+  public var timeout: Interval
+  /// Largest response body accepted, in bytes.
+  public var maxResponseBytes: Int
+  /// Least time between two requests to one host; a site's own minimum wins if larger.
+  public var minimumDelay: Interval
+  /// Up to this much random time added to each delay.
+  public var jitter: Interval
+  /// How many hosts are fetched from at the same time.
+  public var maxConcurrentHosts: Int
+
+  /// The default User-Agent names the tool.
+  public static let defaultUserAgent = "clarissa/0.1 (+https://github.com/clarissa-watch/clarissa)"
+
+  /// Creates HTTP settings with polite defaults.
+  public init(
+    userAgent: String = HTTPSettings.defaultUserAgent, timeout: Interval = .seconds(30),
+    maxResponseBytes: Int = 8 << 20, minimumDelay: Interval = .seconds(3),
+    jitter: Interval = .seconds(2), maxConcurrentHosts: Int = 4
+  ) {
+    self.userAgent = userAgent
+    self.timeout = timeout
+    self.maxResponseBytes = maxResponseBytes
+    self.minimumDelay = minimumDelay
+    self.jitter = jitter
+    self.maxConcurrentHosts = maxConcurrentHosts
+  }
+}

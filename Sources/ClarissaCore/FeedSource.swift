@@ -1,0 +1,82 @@
+/// A site adapter: what it is called, how trustworthy it is, what it accepts and how gently it
+/// must be asked. Sites are pure: no network, clock or files.
+public protocol FeedSource: Sendable {
+  /// The name a search writes in `site:`, lower case (`craigslist`).
+  var id: String { get }
+  /// The name shown to people (`Craigslist`).
+  var displayName: String { get }
+  /// Whether the site works today.
+  var status: SiteStatus { get }
+  /// One sentence on what the adapter reads.
+  var summary: String { get }
+  /// Site-specific keys a search may set, beyond the common ones.
+  var parameters: [SiteParameter] { get }
+  /// How gently the site must be asked.
+  var politeness: Politeness { get }
+  /// What a search's `cities:` entries mean for this site.
+  var cities: CityRule { get }
+
+  /// Checks one entry of `cities:` (`sfbay`, `sfbay/eby`).
+  func checkCity(_ name: String) -> NameCheck
+  /// Checks `category:`.
+  func checkCategory(_ name: String) -> NameCheck
+}
+
+/// Whether a site can be relied on today.
+public enum SiteStatus: String, Sendable, CaseIterable {
+  /// Works today.
+  case active
+  /// Works only in an old mode that the site may block.
+  case legacy
+  /// The site is gone; kept so old configs get a clear message.
+  case defunct
+  /// Built from documentation that could not be checked against the live site.
+  case unverified
+}
+
+/// What `cities:` means for a site.
+public enum CityRule: Sendable, Equatable {
+  /// Each city is one of the site's areas, checked by ``FeedSource/checkCity(_:)``; at least one.
+  case required
+  /// The site takes no cities (a generic feed lists its URLs instead).
+  case unused
+}
+
+/// The result of checking a name against a site's list.
+public enum NameCheck: Sendable, Equatable {
+  case valid
+  /// Unknown: an error, with the closest known names (best first) and optionally why.
+  case unknown(suggestions: [String], reason: String? = nil)
+  /// Not in the site's tables but shaped like a real name: a warning, the value is still used.
+  case doubtful(suggestions: [String], reason: String? = nil)
+}
+
+/// The minimum a site's hosts need between requests, and how often one search may run.
+public struct Politeness: Sendable, Equatable {
+  /// Least time between two requests to one host, in seconds.
+  public var minimumDelay: Double
+  /// Up to this many seconds added at random to each delay.
+  public var jitter: Double
+  /// Requests to one host at the same time.
+  public var concurrencyPerHost: Int
+  /// Shortest interval a search on this site should use, in seconds.
+  public var minimumInterval: Int
+
+  /// Creates a politeness budget.
+  public init(minimumDelay: Double, jitter: Double, concurrencyPerHost: Int, minimumInterval: Int) {
+    self.minimumDelay = minimumDelay
+    self.jitter = jitter
+    self.concurrencyPerHost = concurrencyPerHost
+    self.minimumInterval = minimumInterval
+  }
+}
+
+extension FeedSource {
+  /// The parameter called `name`, if the site declares one.
+  public func parameter(named name: String) -> SiteParameter? {
+    parameters.first { $0.name == name }
+  }
+
+  /// By default a site accepts any category.
+  public func checkCategory(_ name: String) -> NameCheck { .valid }
+}

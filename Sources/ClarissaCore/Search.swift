@@ -1,0 +1,101 @@
+/// One named search, with the config's defaults applied and every reference checked.
+public struct Search: Sendable {
+  /// Unique name, used in reports and the state file.
+  public var name: String
+  /// The site adapter's id.
+  public var site: String
+  /// Words to search for, passed to the site.
+  public var query: String?
+  /// The site's category code (`sss`, `apa`, `fua`).
+  public var category: String?
+  /// The cities to search, group names expanded, in order, without repeats.
+  public var cities: [CityRef]
+  /// Whether the site searches titles only or titles and descriptions.
+  public var searchIn: SearchScope
+  /// Price bounds, when set.
+  public var price: PriceRange?
+  /// Only listings with a photo.
+  public var hasImage: Bool
+  /// Only listings posted today.
+  public var postedToday: Bool
+  /// How often the search runs.
+  public var interval: Interval
+  /// Inclusive and exclusive filters, the defaults' first.
+  public var filters: [Filter]
+  /// Channel names to deliver to.
+  public var notify: [String]
+  /// Quiet-hours window names.
+  public var blackout: [String]
+  /// Disabled searches are validated but never run.
+  public var enabled: Bool
+  /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
+  public var parameters: [String: ParameterValue]
+  /// Where the search is written.
+  public var location: SourceLocation?
+
+  /// Creates a search.
+  public init(
+    name: String, site: String, query: String? = nil, category: String? = nil,
+    cities: [CityRef] = [], searchIn: SearchScope = .titleAndDescription,
+    price: PriceRange? = nil, hasImage: Bool = false, postedToday: Bool = false,
+    interval: Interval = .minutes(30), filters: [Filter] = [], notify: [String] = [],
+    blackout: [String] = [], enabled: Bool = true, parameters: [String: ParameterValue] = [:],
+    location: SourceLocation? = nil
+  ) {
+    self.name = name
+    self.site = site
+    self.query = query
+    self.category = category
+    self.cities = cities
+    self.searchIn = searchIn
+    self.price = price
+    self.hasImage = hasImage
+    self.postedToday = postedToday
+    self.interval = interval
+    self.filters = filters
+    self.notify = notify
+    self.blackout = blackout
+    self.enabled = enabled
+    self.parameters = parameters
+    self.location = location
+  }
+}
+
+/// What the site searches in.
+public enum SearchScope: String, Sendable, CaseIterable {
+  case title
+  case titleAndDescription = "title_and_description"
+}
+
+/// A city as the user wrote it, and the group it came from, if any.
+public struct CityRef: Sendable, Hashable {
+  /// The site's name for it (`sfbay`, `sfbay/eby`).
+  public var name: String
+  /// The `cities:` group that named it, if it came from one.
+  public var group: String?
+
+  /// Creates a city reference.
+  public init(_ name: String, group: String? = nil) {
+    self.name = name
+    self.group = group
+  }
+}
+
+/// Inclusive price bounds in the area's currency; either may be absent.
+public struct PriceRange: Sendable, Equatable {
+  /// Lowest price kept.
+  public var min: Double?
+  /// Highest price kept.
+  public var max: Double?
+
+  /// Creates a range.
+  public init(min: Double? = nil, max: Double? = nil) {
+    self.min = min
+    self.max = max
+  }
+
+  /// Whether `price` lies within the bounds.
+  public func contains(_ price: Double) -> Bool {
+    (min.map { price >= $0 } ?? true) && (max.map { price <= $0 } ?? true)
+  }
+}
