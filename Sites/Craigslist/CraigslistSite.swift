@@ -70,7 +70,7 @@ public struct CraigslistSite: FeedSource {
       return .valid
     }
     let known = Array(CraigslistTables.categoriesByCode.keys) + CraigslistTables.searchCodes.keys
-    let suggestions = Suggestions.closest(to: name, in: known)
+    let suggestions = Suggestions.closest(to: name, in: known) + categoryNamed(name)
     // Craigslist has more search-only codes than any table lists: a three-letter code that is
     // not known is probably one of them, so it is sent anyway, with a warning.
     let looksLikeCode = name.count == 3 && name.allSatisfy { $0.isASCII && $0.isLowercase }
@@ -78,6 +78,16 @@ public struct CraigslistSite: FeedSource {
     return .doubtful(
       suggestions: suggestions,
       reason: "not in Craigslist's category table or the known search codes")
+  }
+
+  /// The code whose human name contains what was typed ("furniture" -> fua).
+  private func categoryNamed(_ name: String) -> [String] {
+    let lowered = name.lowercased()
+    guard lowered.count >= 3 else { return [] }
+    let aggregate = CraigslistTables.searchCodes.sorted { $0.key < $1.key }
+      .first { $0.value.lowercased().contains(lowered) }?.key
+    let posting = CraigslistTables.categories.first { $0.name.lowercased().contains(lowered) }
+    return [aggregate ?? posting?.abbreviation].compactMap { $0 }
   }
 
   /// Closest hostnames by spelling, or the area whose human name is what was typed.

@@ -33,7 +33,7 @@ enum ChannelAddress {
     case "http", "https": return checkWebURL(components)
     default:
       let hint = Suggestions.hint(for: String(scheme), in: schemes)
-      return .failure(ChannelProblem("unknown channel type '\(scheme)://'\(hint); supported: \(schemes.joined(separator: ", "))"))
+      return .failure(ChannelProblem("unknown channel type '\(scheme)'\(hint) (supported: \(schemes.joined(separator: ", ")))"))
     }
   }
 

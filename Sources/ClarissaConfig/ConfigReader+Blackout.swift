@@ -33,20 +33,18 @@ extension ConfigReader {
     let what = "blackout window '\(entry.key)'"
     guard let table = table(entry.value, what) else { return nil }
     checkKeys(table, allowed: Self.blackoutKeys, in: what)
-    var ok = true
-    func required(_ key: String) -> Node? {
-      guard let node = table[key] else {
-        error("\(what) needs '\(key)'", at: entry.keyNode)
-        ok = false
-        return nil
-      }
-      return node
+    let missing = ["timezone", "from", "to"].filter { table[$0] == nil }
+    if !missing.isEmpty {
+      let quoted = missing.map { "'\($0)'" }
+      let list = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " and " + quoted[quoted.count - 1]
+      error("\(what) needs \(list), as in '{timezone: Europe/Paris, from: \"22:00\", to: \"07:00\"}'", at: entry.keyNode)
     }
-    let zone = required("timezone").flatMap { timeZone($0, what) }
-    let from = required("from").flatMap { time($0, "'from' of \(what)") }
-    let to = required("to").flatMap { time($0, "'to' of \(what)") }
+    let ok = missing.isEmpty
+    let zone = table["timezone"].flatMap { timeZone($0, what) }
+    let from = table["from"].flatMap { time($0, "'from' of \(what)") }
+    let to = table["to"].flatMap { time($0, "'to' of \(what)") }
     let days = table["days"].map { self.days($0, what) } ?? Set(Weekday.allCases)
-    let mode = table["mode"].map { choice($0, "mode", BlackoutWindow.Mode.self) } ?? .hold
+    let mode = table["mode"].map { choice($0, "'mode' of \(what)", BlackoutWindow.Mode.self) } ?? .hold
     guard ok, let zone, let from, let to, let days, let mode else { return nil }
     if from == to, let node = table["to"] {
       error("\(what) is empty: 'from' and 'to' are both \(from)", at: node)

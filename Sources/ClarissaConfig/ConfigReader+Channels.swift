@@ -70,7 +70,7 @@ extension ConfigReader {
         error(
           "unknown field '{\(field)}' in \(what)"
             + Suggestions.hint(for: field, in: Self.templateFields)
-            + "; fields: \(Self.templateFields.joined(separator: ", "))",
+            + " (fields: \(Self.templateFields.joined(separator: ", ")))",
           at: place(of: "{\(field)}", in: node))
         ok = false
       }
@@ -84,7 +84,7 @@ extension ConfigReader {
     switch kind {
     case .apprise where findExecutable("apprise") == nil:
       warning("the 'apprise' command is not installed (pip install apprise); \(what) will fail until it is", at: node)
-    case .mailto where findExecutable("sendmail") == nil && !FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail"):
+    case .mailto where findExecutable("sendmail") == nil:
       warning("no 'sendmail' found; \(what) will fail until a mail transfer agent is installed", at: node)
     case .exec:
       let command = url.dropFirst("exec:".count).trimmingCharacters(in: .whitespaces)

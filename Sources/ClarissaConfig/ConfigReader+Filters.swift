@@ -32,7 +32,7 @@ extension ConfigReader {
     }
     let effect: Filter.Effect = effectEntry.key == "include" ? .include : .exclude
     let isRegex = table["regex"].flatMap { bool($0, "'regex' of \(context)") } ?? false
-    let field = table["on"].flatMap { choice($0, "'on' value", Filter.Field.self) } ?? .both
+    let field = table["on"].flatMap { choice($0, "'on' of \(context)", Filter.Field.self) } ?? .both
     let caseSensitive =
       table["case_sensitive"].flatMap { bool($0, "'case_sensitive' of \(context)") } ?? false
     // `include: [a, b]` is two filters with the same options.

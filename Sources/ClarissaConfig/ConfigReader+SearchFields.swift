@@ -11,7 +11,7 @@ extension ConfigReader {
     if let f = scope.field("category") { search.category = readCategory(f, site: site) }
     search.cities = readCities(scope, site: site, groups: config.cityGroups)
     if let f = scope.field("search_in") {
-      search.searchIn = choice(f.node, "'search_in' value", ClarissaCore.SearchScope.self) ?? .titleAndDescription
+      search.searchIn = choice(f.node, "'search_in' in \(f.origin)", ClarissaCore.SearchScope.self) ?? .titleAndDescription
     }
     if let f = scope.field("price") { search.price = readPrice(f) }
     if let f = scope.field("has_image") { search.hasImage = bool(f.node, "'has_image' in \(f.origin)") ?? false }
@@ -36,9 +36,8 @@ extension ConfigReader {
     case .unknown(let suggestions, let reason):
       error(nameMessage("unknown \(site.id) category", code, field.origin, suggestions, reason), at: field.node)
     case .doubtful(let suggestions, let reason):
-      warning(
-        nameMessage("\(site.id) category", code, field.origin, suggestions, reason)
-          + "; it is sent as written", at: field.node)
+      let because = (reason.map { "; \($0)" } ?? "") + "; it is sent as written"
+      warning(nameMessage("unlisted \(site.id) category", code, field.origin, suggestions, because), at: field.node)
     }
     return code
   }
@@ -47,7 +46,7 @@ extension ConfigReader {
   private func nameMessage(
     _ what: String, _ name: String, _ origin: String, _ suggestions: [String], _ reason: String?
   ) -> String {
-    let because = reason.map { " (\($0))" } ?? ""
+    let because = reason.map { $0.hasPrefix(";") ? $0 : " (\($0))" } ?? ""
     let hint = suggestions.first.map { "; did you mean '\($0)'?" } ?? ""
     return "\(what) '\(name)' in \(origin)\(because)\(hint)"
   }
@@ -68,10 +67,11 @@ extension ConfigReader {
       return []
     }
     var result: [CityRef] = []
-    for (name, node) in stringList(field.node, "'cities' in \(field.origin)") {
+    let entries = stringList(field.node, "'cities' in \(field.origin)")
+    for (name, node) in entries {
       expand(name, at: node, origin: field.origin, group: nil, site: site, into: &result, visiting: [])
     }
-    if result.isEmpty, site?.cities == .required {
+    if entries.isEmpty, field.node.sequence?.isEmpty ?? field.node.isNull, site?.cities == .required {
       error("'cities' in \(field.origin) lists no cities", at: field.node)
     }
     return result
@@ -83,6 +83,7 @@ extension ConfigReader {
     into result: inout [CityRef], visiting: Set<String>
   ) {
     if let entry = cityGroupNodes[name] {
+      usedNames.insert("group:\(name)")
       guard !visiting.contains(name) else {
         error("city group '\(name)' contains itself (through \(origin))", at: node)
         return
@@ -148,7 +149,10 @@ extension ConfigReader {
   /// Names that must be defined elsewhere in the file (channels, windows).
   private func references(_ field: Field, to kind: String, known: Set<String>) -> [String] {
     stringList(field.node, "'\(field.keyNode.scalar?.value ?? "")' in \(field.origin)").compactMap { name, node in
-      if known.contains(name) { return name }
+      if known.contains(name) {
+        usedNames.insert("\(kind):\(name)")
+        return name
+      }
       let defined = known.sorted()
       let list = defined.isEmpty ? "none is defined" : "defined: \(defined.joined(separator: ", "))"
       error(

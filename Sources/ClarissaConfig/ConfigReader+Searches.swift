@@ -33,6 +33,12 @@ extension ConfigReader {
   func readSearches(_ top: Table, config: Config) -> [Search] {
     let defaults = readDefaults(top["defaults"])
     guard let node = top["searches"] else {
+      // A misspelt 'searches' already has its own error.
+      let misspelt = top.entries.contains {
+        !Self.topLevelKeys.contains($0.key)
+          && Suggestions.closest(to: $0.key, in: Self.topLevelKeys).first == "searches"
+      }
+      if misspelt { return [] }
       error("the config has no 'searches' list; add one with at least one search", at: top.node)
       return []
     }
@@ -47,20 +53,24 @@ extension ConfigReader {
     var firstNames: [String: Node] = [:]
     var searches: [Search] = []
     for (index, item) in items.enumerated() {
-      guard let search = readSearch(item, number: index + 1, defaults: defaults, config: config)
-      else { continue }
-      if let first = firstNames[search.name], let nameNode = table(item, "")?["name"] {
-        error(
-          "duplicate search name '\(search.name)'", at: nameNode,
-          notes: [Diagnostic.Note("'\(search.name)' is first used here", at: location(first))])
-        continue
+      if let nameNode = Self.nameNode(of: item), let name = nameNode.scalar?.value, !nameNode.isNull {
+        if let first = firstNames[name] {
+          error(
+            "duplicate search name '\(name)'", at: nameNode,
+            notes: [Diagnostic.Note("'\(name)' is first used here", at: location(first))])
+        } else {
+          firstNames[name] = nameNode
+        }
       }
-      if let nameNode = item.mapping?.first(where: { $0.key.scalar?.value == "name" })?.value {
-        firstNames[search.name] = nameNode
+      if let search = readSearch(item, number: index + 1, defaults: defaults, config: config) {
+        searches.append(search)
       }
-      searches.append(search)
     }
     return searches
+  }
+
+  private static func nameNode(of item: Node) -> Node? {
+    item.mapping?.first { $0.key.scalar?.value == "name" }?.value
   }
 
   private func readDefaults(_ node: Node?) -> Table? {
@@ -92,7 +102,7 @@ extension ConfigReader {
         error(
           "unknown site '\(siteID)' in \(siteField.origin)"
             + Suggestions.hint(for: siteID, in: sites.ids)
-            + "; sites: \(sites.ids.joined(separator: ", "))", at: siteField.node)
+            + " (sites: \(sites.ids.joined(separator: ", ")))", at: siteField.node)
       }
       checkCommonFields(scope)
       return nil

@@ -29,12 +29,11 @@ extension ConfigReader {
     guard let table = table(node, "'state'") else { return state }
     checkKeys(table, allowed: Self.stateKeys, in: "'state'")
     if let value = table["path"], let path = expandedString(value, "'state.path'") {
+      state.path = path
+      let folder = (path as NSString).deletingLastPathComponent
       if path.hasSuffix("/") {
         error("'state.path' names a folder; give a file name such as 'state.json'", at: value)
-      }
-      state.path = path
-      let folder = (resolvedPath(path) as NSString).deletingLastPathComponent
-      if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+      } else if !folder.isEmpty, !FileManager.default.fileExists(atPath: resolvedPath(folder)) {
         warning("the state file's folder '\(folder)' does not exist yet; run will create it", at: value)
       }
     }

@@ -12,8 +12,8 @@ extension ConfigReader {
       guard let field = scope.field(parameter.name) else {
         if parameter.isRequired {
           error(
-            "\(scope.context) on site '\(site.id)' needs '\(parameter.name)' "
-              + "(\(parameter.summary), e.g. \(parameter.example))", at: nameNode)
+            "\(scope.context) on site '\(site.id)' needs '\(parameter.name)': "
+              + "\(parameter.summary), e.g. \(parameter.example)", at: nameNode)
         }
         if let text = parameter.defaultValue, let value = Self.parse(text, as: parameter.kind) {
           values[parameter.name] = value
@@ -33,7 +33,7 @@ extension ConfigReader {
     case .bool: value = bool(field.node, what).map(ParameterValue.bool)
     case .integer(let range): value = integer(field.node, what, in: range).map(ParameterValue.integer)
     case .choice(let words):
-      value = word(field.node, "'\(parameter.name)' value", among: words).map(ParameterValue.text)
+      value = word(field.node, what, among: words).map(ParameterValue.text)
     case .urls: value = urls(field.node, what).map(ParameterValue.urls)
     }
     if case .text(let text) = value, let caution = parameter.cautions[text] {

@@ -139,8 +139,8 @@ extension ConfigReader {
     guard let text = string(node, what) else { return nil }
     guard words.contains(text) else {
       error(
-        "'\(text)' is not a valid \(what); expected \(words.joined(separator: ", "))"
-          + Suggestions.hint(for: text, in: words), at: node)
+        "'\(text)' is not a valid value for \(what)" + Suggestions.hint(for: text, in: words)
+          + " (expected \(words.joined(separator: ", ")))", at: node)
       return nil
     }
     return text

@@ -17,6 +17,8 @@ final class ConfigReader {
   /// a broken window is not told the window does not exist.
   var blackoutNames: Set<String> = []
   var channelNames: Set<String> = []
+  /// "group:x", "channel:x", "blackout window:x" for every name a search used.
+  var usedNames: Set<String> = []
 
   /// The newest schema version this build reads.
   static let currentVersion = 1
@@ -67,7 +69,9 @@ final class ConfigReader {
 
   func read(_ root: Node) -> Config? {
     guard let table = table(root, "the config file") else { return nil }
-    checkKeys(table, allowed: Self.topLevelKeys, in: "the config file")
+    // `x-` keys are free for the user's own anchors (`x-filters: &common [...]`), as in Compose.
+    let ownKeys = table.entries.map(\.key).filter { $0.hasPrefix("x-") }
+    checkKeys(table, allowed: Self.topLevelKeys + ownKeys, in: "the config file")
     var config = Config()
     readVersion(table, into: &config)
     config.cityGroups = readCityGroups(table["cities"])
@@ -76,7 +80,22 @@ final class ConfigReader {
     if let node = table["state"] { config.state = readState(node) }
     if let node = table["http"] { config.http = readHTTP(node) }
     config.searches = readSearches(table, config: config)
+    if !diagnostics.hasErrors { warnUnused(table) }
     return config
+  }
+
+  /// Names defined but used by no search are usually a typo elsewhere; only said when the file
+  /// has no errors, since a broken search cannot use anything.
+  private func warnUnused(_ table: Table) {
+    let sections = [("cities", "group", "city group"), ("notify", "channel", "channel"),
+      ("blackout", "blackout window", "blackout window")]
+    for (key, tag, label) in sections {
+      guard let node = table[key], let entries = node.mapping else { continue }
+      for pair in entries {
+        guard let name = pair.key.scalar?.value, !usedNames.contains("\(tag):\(name)") else { continue }
+        warning("\(label) '\(name)' is not used by any search", at: pair.key)
+      }
+    }
   }
 
   private func readVersion(_ table: Table, into config: inout Config) {

@@ -84,6 +84,7 @@ public enum YAMLReader {
 
   /// libyaml's message, with a hint for the two characters people trip on.
   private static func scannerMessage(_ raw: String, offending: Unicode.Scalar?) -> String {
+    if raw.contains("tab character") { return "\(raw); YAML indents with spaces only" }
     guard raw == "found character that cannot start any token", let offending else { return raw }
     switch offending {
     case "\t":
