@@ -63,7 +63,7 @@ public struct Channel: Sendable, Equatable {
   public var redactedURL: String {
     guard let schemeEnd = url.range(of: "://") else { return url }
     let rest = url[schemeEnd.upperBound...]
-    let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+    let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
     var authority = String(rest[..<hostEnd])
     if let at = authority.lastIndex(of: "@") {
       authority = "***@" + authority[authority.index(after: at)...]
