@@ -31,16 +31,23 @@ struct ConfigSummary {
         lines.append("  \(window.name): \(describe(window))")
       }
     }
-    lines.append("state: \(config.state.path), listings kept \(config.state.retention) after last seen")
+    lines.append(
+      "state: \(config.state.path), listings kept \(config.state.retention) after last seen")
     return lines.joined(separator: "\n") + "\n"
   }
 
   private func row(_ search: Search, nameWidth: Int) -> String {
-    let name = search.name.padding(toLength: max(nameWidth, search.name.count), withPad: " ", startingAt: 0)
+    let name = search.name.padding(
+      toLength: max(nameWidth, search.name.count), withPad: " ", startingAt: 0)
     var parts = [name, search.site, places(search), "every \(search.interval)"]
-    if !search.filters.isEmpty { parts.append("\(search.filters.count) filter\(search.filters.count == 1 ? "" : "s")") }
-    parts.append(search.notify.isEmpty ? "report only" : "notify: " + search.notify.joined(separator: ", "))
-    if !search.blackout.isEmpty { parts.append("quiet: " + search.blackout.joined(separator: ", ")) }
+    if !search.filters.isEmpty {
+      parts.append("\(search.filters.count) filter\(search.filters.count == 1 ? "" : "s")")
+    }
+    parts.append(
+      search.notify.isEmpty ? "report only" : "notify: " + search.notify.joined(separator: ", "))
+    if !search.blackout.isEmpty {
+      parts.append("quiet: " + search.blackout.joined(separator: ", "))
+    }
     if !search.enabled { parts.append("(disabled)") }
     return parts.joined(separator: "  ")
   }

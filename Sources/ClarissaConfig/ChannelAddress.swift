@@ -9,38 +9,53 @@ enum ChannelAddress {
     "exec", "apprise",
   ]
 
-  private static let ntfyPriorities = ["1", "2", "3", "4", "5", "min", "low", "default", "high", "max", "urgent"]
+  private static let ntfyPriorities = [
+    "1", "2", "3", "4", "5", "min", "low", "default", "high", "max", "urgent",
+  ]
 
   /// The kind of channel `url` is, or a message saying why it cannot be one.
   static func check(_ url: String) -> Result<Channel.Kind, ChannelProblem> {
     if url == "stdout" || url == "stdout://" { return .success(.stdout) }
     if url.hasPrefix("exec:") { return checkExec(url) }
     guard let colon = url.firstIndex(of: ":") else {
-      return .failure(ChannelProblem("'\(url)' is not a channel URL; write e.g. 'ntfy://ntfy.sh/my-topic' or 'stdout'"))
+      return .failure(
+        ChannelProblem(
+          "'\(url)' is not a channel URL; write e.g. 'ntfy://ntfy.sh/my-topic' or 'stdout'"))
     }
     let scheme = url[..<colon].lowercased()
     if scheme == "mailto" { return checkMail(url) }
     guard let components = URLComponents(string: url), components.scheme != nil else {
-      return .failure(ChannelProblem("'\(url)' is not a valid URL (spaces and other special characters must be percent-encoded)"))
+      return .failure(
+        ChannelProblem(
+          "'\(url)' is not a valid URL (spaces and other special characters must be percent-encoded)"
+        ))
     }
     switch scheme {
     case "ntfy", "ntfys": return checkNtfy(components)
-    case "json", "jsons": return requireHost(components, .json, example: "json://localhost:8080/hook")
-    case "slack": return checkTokens(components, .slack, count: 3, example: "slack://TokenA/TokenB/TokenC")
-    case "discord": return checkTokens(components, .discord, count: 2, example: "discord://webhook_id/webhook_token")
+    case "json", "jsons":
+      return requireHost(components, .json, example: "json://localhost:8080/hook")
+    case "slack":
+      return checkTokens(components, .slack, count: 3, example: "slack://TokenA/TokenB/TokenC")
+    case "discord":
+      return checkTokens(
+        components, .discord, count: 2, example: "discord://webhook_id/webhook_token")
     case "smtp", "smtps": return checkSMTP(components)
     case "apprise": return checkApprise(url)
     case "http", "https": return checkWebURL(components)
     default:
       let hint = Suggestions.hint(for: String(scheme), in: schemes)
-      return .failure(ChannelProblem("unknown channel type '\(scheme)'\(hint) (supported: \(schemes.joined(separator: ", ")))"))
+      return .failure(
+        ChannelProblem(
+          "unknown channel type '\(scheme)'\(hint) (supported: \(schemes.joined(separator: ", ")))")
+      )
     }
   }
 
   private static func checkExec(_ url: String) -> Result<Channel.Kind, ChannelProblem> {
     let command = url.dropFirst("exec:".count).trimmingCharacters(in: .whitespaces)
     guard !command.isEmpty else {
-      return .failure(ChannelProblem("'exec:' needs a command, as in 'exec:/usr/local/bin/on-listing'"))
+      return .failure(
+        ChannelProblem("'exec:' needs a command, as in 'exec:/usr/local/bin/on-listing'"))
     }
     return .success(.exec)
   }
@@ -72,14 +87,20 @@ enum ChannelAddress {
     // `ntfy://topic` means the topic on ntfy.sh, as in Apprise.
     let topic = segments.last.map(String.init) ?? url.host ?? ""
     guard !topic.isEmpty, segments.count <= 1 else {
-      return .failure(ChannelProblem("an ntfy URL names one topic: 'ntfy://host/topic' or 'ntfy://topic'"))
+      return .failure(
+        ChannelProblem("an ntfy URL names one topic: 'ntfy://host/topic' or 'ntfy://topic'"))
     }
-    guard topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-      return .failure(ChannelProblem("ntfy topic '\(topic)' may hold only letters, digits, '-' and '_'"))
+    guard topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+    else {
+      return .failure(
+        ChannelProblem("ntfy topic '\(topic)' may hold only letters, digits, '-' and '_'"))
     }
     for item in url.queryItems ?? [] where item.name == "priority" {
       guard let value = item.value, ntfyPriorities.contains(value) else {
-        return .failure(ChannelProblem("ntfy priority '\(item.value ?? "")' is not one of \(ntfyPriorities.joined(separator: ", "))"))
+        return .failure(
+          ChannelProblem(
+            "ntfy priority '\(item.value ?? "")' is not one of \(ntfyPriorities.joined(separator: ", "))"
+          ))
       }
     }
     return .success(.ntfy)
@@ -97,19 +118,25 @@ enum ChannelAddress {
   private static func checkTokens(
     _ url: URLComponents, _ kind: Channel.Kind, count: Int, example: String
   ) -> Result<Channel.Kind, ChannelProblem> {
-    let parts = ([url.host ?? ""] + url.path.split(separator: "/").map(String.init)).filter { !$0.isEmpty }
+    let parts = ([url.host ?? ""] + url.path.split(separator: "/").map(String.init)).filter {
+      !$0.isEmpty
+    }
     let tokens = parts.filter { !$0.hasPrefix("#") && !$0.hasPrefix("@") }
     guard tokens.count >= count else {
-      return .failure(ChannelProblem("a \(kind.rawValue) URL needs \(count) tokens, as in '\(example)'"))
+      return .failure(
+        ChannelProblem("a \(kind.rawValue) URL needs \(count) tokens, as in '\(example)'"))
     }
     return .success(kind)
   }
 
   private static func checkSMTP(_ url: URLComponents) -> Result<Channel.Kind, ChannelProblem> {
-    if case .failure(let problem) = requireHost(url, .smtp, example: "smtps://user:pass@mail.example.com?to=me@example.com") {
+    if case .failure(let problem) = requireHost(
+      url, .smtp, example: "smtps://user:pass@mail.example.com?to=me@example.com")
+    {
       return .failure(problem)
     }
-    guard let to = url.queryItems?.first(where: { $0.name == "to" })?.value, isMailAddress(to) else {
+    guard let to = url.queryItems?.first(where: { $0.name == "to" })?.value, isMailAddress(to)
+    else {
       return .failure(ChannelProblem("an SMTP URL needs a recipient: add '?to=me@example.com'"))
     }
     return .success(.smtp)
@@ -118,7 +145,10 @@ enum ChannelAddress {
   private static func checkApprise(_ url: String) -> Result<Channel.Kind, ChannelProblem> {
     let rest = url.dropFirst("apprise://".count)
     guard url.hasPrefix("apprise://"), rest.contains("://") || rest.contains(":") else {
-      return .failure(ChannelProblem("write 'apprise://' followed by an Apprise URL, as in 'apprise://tgram://bottoken/ChatID'"))
+      return .failure(
+        ChannelProblem(
+          "write 'apprise://' followed by an Apprise URL, as in 'apprise://tgram://bottoken/ChatID'"
+        ))
     }
     return .success(.apprise)
   }
@@ -127,11 +157,16 @@ enum ChannelAddress {
   private static func checkWebURL(_ url: URLComponents) -> Result<Channel.Kind, ChannelProblem> {
     let host = url.host ?? ""
     if host == "hooks.slack.com" { return .success(.slack) }
-    if host.hasSuffix("discord.com") || host.hasSuffix("discordapp.com"), url.path.hasPrefix("/api/webhooks/") {
+    if host.hasSuffix("discord.com") || host.hasSuffix("discordapp.com"),
+      url.path.hasPrefix("/api/webhooks/")
+    {
       return .success(.discord)
     }
     let secure = url.scheme == "https" ? "jsons" : "json"
-    return .failure(ChannelProblem("a plain web URL does not say how to post; for a JSON webhook write '\(secure)://\(host)\(url.path)'"))
+    return .failure(
+      ChannelProblem(
+        "a plain web URL does not say how to post; for a JSON webhook write '\(secure)://\(host)\(url.path)'"
+      ))
   }
 }
 

@@ -53,7 +53,8 @@ public enum ConfigLoader {
     var config: Config?
     if let root = document.root {
       let reader = ConfigReader(
-        file: name, text: text, baseDirectory: baseDirectory, environment: environment, sites: sites)
+        file: name, text: text, baseDirectory: baseDirectory, environment: environment, sites: sites
+      )
       config = reader.read(root)
       diagnostics += reader.diagnostics
     } else if document.problems.isEmpty {

@@ -36,15 +36,20 @@ extension ConfigReader {
     let missing = ["timezone", "from", "to"].filter { table[$0] == nil }
     if !missing.isEmpty {
       let quoted = missing.map { "'\($0)'" }
-      let list = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " and " + quoted[quoted.count - 1]
-      error("\(what) needs \(list), as in '{timezone: Europe/Paris, from: \"22:00\", to: \"07:00\"}'", at: entry.keyNode)
+      let list =
+        quoted.count == 1
+        ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " and " + quoted[quoted.count - 1]
+      error(
+        "\(what) needs \(list), as in '{timezone: Europe/Paris, from: \"22:00\", to: \"07:00\"}'",
+        at: entry.keyNode)
     }
     let ok = missing.isEmpty
     let zone = table["timezone"].flatMap { timeZone($0, what) }
     let from = table["from"].flatMap { time($0, "'from' of \(what)") }
     let to = table["to"].flatMap { time($0, "'to' of \(what)") }
     let days = table["days"].map { self.days($0, what) } ?? Set(Weekday.allCases)
-    let mode = table["mode"].map { choice($0, "'mode' of \(what)", BlackoutWindow.Mode.self) } ?? .hold
+    let mode =
+      table["mode"].map { choice($0, "'mode' of \(what)", BlackoutWindow.Mode.self) } ?? .hold
     guard ok, let zone, let from, let to, let days, let mode else { return nil }
     if from == to, let node = table["to"] {
       error("\(what) is empty: 'from' and 'to' are both \(from)", at: node)
@@ -60,7 +65,8 @@ extension ConfigReader {
     let known = TimeZone.knownTimeZoneIdentifiers
     if known.contains(name) || name == "UTC" { return name }
     let suggestion = Suggestions.closest(to: name, in: known + ["UTC"]).first
-    let hint = suggestion.map { "; did you mean '\($0)'?" } ?? "; use an IANA name such as 'Europe/Paris'"
+    let hint =
+      suggestion.map { "; did you mean '\($0)'?" } ?? "; use an IANA name such as 'Europe/Paris'"
     error("unknown time zone '\(name)' in \(what)\(hint)", at: node)
     return nil
   }

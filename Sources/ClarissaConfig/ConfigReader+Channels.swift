@@ -83,13 +83,18 @@ extension ConfigReader {
   private func checkInstalled(_ kind: Channel.Kind, url: String, at node: Node, _ what: String) {
     switch kind {
     case .apprise where findExecutable("apprise") == nil:
-      warning("the 'apprise' command is not installed (pip install apprise); \(what) will fail until it is", at: node)
+      warning(
+        "the 'apprise' command is not installed (pip install apprise); \(what) will fail until it is",
+        at: node)
     case .mailto where findExecutable("sendmail") == nil:
-      warning("no 'sendmail' found; \(what) will fail until a mail transfer agent is installed", at: node)
+      warning(
+        "no 'sendmail' found; \(what) will fail until a mail transfer agent is installed", at: node)
     case .exec:
       let command = url.dropFirst("exec:".count).trimmingCharacters(in: .whitespaces)
       let program = String(command.split(separator: " ").first ?? "")
-      let path = program.hasPrefix("/") || program.contains("/") ? resolvedPath(program) : findExecutable(program)
+      let path =
+        program.hasPrefix("/") || program.contains("/")
+        ? resolvedPath(program) : findExecutable(program)
       if let path, FileManager.default.isExecutableFile(atPath: path) { return }
       warning("'\(program)' is not an executable file; \(what) will fail until it is", at: node)
     default:

@@ -27,7 +27,9 @@ extension ConfigReader {
       return []
     }
     if effects.count > 1 {
-      error("\(context) has both 'include' and 'exclude'; write them as two filters", at: effects[1].keyNode)
+      error(
+        "\(context) has both 'include' and 'exclude'; write them as two filters",
+        at: effects[1].keyNode)
       return []
     }
     let effect: Filter.Effect = effectEntry.key == "include" ? .include : .exclude

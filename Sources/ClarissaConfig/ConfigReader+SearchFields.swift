@@ -7,37 +7,54 @@ extension ConfigReader {
   func readCommonFields(
     _ scope: SearchLookup, site: (any FeedSource)?, into search: inout Search, config: Config
   ) {
-    if let f = scope.field("query") { search.query = string(f.node, "'query' in \(f.origin)", optional: true) }
+    if let f = scope.field("query") {
+      search.query = string(f.node, "'query' in \(f.origin)", optional: true)
+    }
     if let f = scope.field("category") { search.category = readCategory(f, site: site) }
     search.cities = readCities(scope, site: site, groups: config.cityGroups)
     if let f = scope.field("search_in") {
-      search.searchIn = choice(f.node, "'search_in' in \(f.origin)", ClarissaCore.SearchScope.self) ?? .titleAndDescription
+      search.searchIn =
+        choice(f.node, "'search_in' in \(f.origin)", ClarissaCore.SearchScope.self)
+        ?? .titleAndDescription
     }
     if let f = scope.field("price") { search.price = readPrice(f) }
-    if let f = scope.field("has_image") { search.hasImage = bool(f.node, "'has_image' in \(f.origin)") ?? false }
+    if let f = scope.field("has_image") {
+      search.hasImage = bool(f.node, "'has_image' in \(f.origin)") ?? false
+    }
     if let f = scope.field("posted_today") {
       search.postedToday = bool(f.node, "'posted_today' in \(f.origin)") ?? false
     }
-    if let f = scope.field("interval") { search.interval = readInterval(f, site: site) ?? search.interval }
+    if let f = scope.field("interval") {
+      search.interval = readInterval(f, site: site) ?? search.interval
+    }
     search.filters = readAllFilters(scope)
-    if let f = scope.field("notify") { search.notify = references(f, to: "channel", known: channelNames) }
+    if let f = scope.field("notify") {
+      search.notify = references(f, to: "channel", known: channelNames)
+    }
     if let f = scope.field("blackout") {
       search.blackout = references(f, to: "blackout window", known: blackoutNames)
     }
-    if let f = scope.field("enabled") { search.enabled = bool(f.node, "'enabled' in \(f.origin)") ?? true }
+    if let f = scope.field("enabled") {
+      search.enabled = bool(f.node, "'enabled' in \(f.origin)") ?? true
+    }
   }
 
-
   private func readCategory(_ field: Field, site: (any FeedSource)?) -> String? {
-    guard let code = string(field.node, "'category' in \(field.origin)", optional: true) else { return nil }
+    guard let code = string(field.node, "'category' in \(field.origin)", optional: true) else {
+      return nil
+    }
     guard let site else { return code }
     switch site.checkCategory(code) {
     case .valid: break
     case .unknown(let suggestions, let reason):
-      error(nameMessage("unknown \(site.id) category", code, field.origin, suggestions, reason), at: field.node)
+      error(
+        nameMessage("unknown \(site.id) category", code, field.origin, suggestions, reason),
+        at: field.node)
     case .doubtful(let suggestions, let reason):
       let because = (reason.map { "; \($0)" } ?? "") + "; it is sent as written"
-      warning(nameMessage("unlisted \(site.id) category", code, field.origin, suggestions, because), at: field.node)
+      warning(
+        nameMessage("unlisted \(site.id) category", code, field.origin, suggestions, because),
+        at: field.node)
     }
     return code
   }
@@ -69,9 +86,11 @@ extension ConfigReader {
     var result: [CityRef] = []
     let entries = stringList(field.node, "'cities' in \(field.origin)")
     for (name, node) in entries {
-      expand(name, at: node, origin: field.origin, group: nil, site: site, into: &result, visiting: [])
+      expand(
+        name, at: node, origin: field.origin, group: nil, site: site, into: &result, visiting: [])
     }
-    if entries.isEmpty, field.node.sequence?.isEmpty ?? field.node.isNull, site?.cities == .required {
+    if entries.isEmpty, field.node.sequence?.isEmpty ?? field.node.isNull, site?.cities == .required
+    {
       error("'cities' in \(field.origin) lists no cities", at: field.node)
     }
     return result
@@ -111,7 +130,9 @@ extension ConfigReader {
   private func readPrice(_ field: Field) -> PriceRange? {
     let what = "'price' in \(field.origin)"
     if field.node.scalar != nil, !field.node.isNull {
-      error("expected a mapping such as '{min: 100, max: 500}' for \(what), found \(field.node.kindDescription)", at: field.node)
+      error(
+        "expected a mapping such as '{min: 100, max: 500}' for \(what), found \(field.node.kindDescription)",
+        at: field.node)
       return nil
     }
     guard !field.node.isNull, let table = table(field.node, what) else { return nil }
@@ -119,7 +140,9 @@ extension ConfigReader {
     let min = table["min"].flatMap { amount($0, "'price.min' in \(field.origin)") }
     let max = table["max"].flatMap { amount($0, "'price.max' in \(field.origin)") }
     if let min, let max, min > max, let node = table["max"] {
-      error("'price.max' (\(max.formatted())) is below 'price.min' (\(min.formatted())) in \(field.origin)", at: node)
+      error(
+        "'price.max' (\(max.formatted())) is below 'price.min' (\(min.formatted())) in \(field.origin)",
+        at: node)
       return nil
     }
     return min == nil && max == nil ? nil : PriceRange(min: min, max: max)
@@ -148,7 +171,8 @@ extension ConfigReader {
 
   /// Names that must be defined elsewhere in the file (channels, windows).
   private func references(_ field: Field, to kind: String, known: Set<String>) -> [String] {
-    stringList(field.node, "'\(field.keyNode.scalar?.value ?? "")' in \(field.origin)").compactMap { name, node in
+    stringList(field.node, "'\(field.keyNode.scalar?.value ?? "")' in \(field.origin)").compactMap {
+      name, node in
       if known.contains(name) {
         usedNames.insert("\(kind):\(name)")
         return name

@@ -47,13 +47,16 @@ extension ConfigReader {
       return []
     }
     guard let items = node.sequence else {
-      error("expected a list of searches ('- name: ...') for 'searches', found \(node.kindDescription)", at: node)
+      error(
+        "expected a list of searches ('- name: ...') for 'searches', found \(node.kindDescription)",
+        at: node)
       return []
     }
     var firstNames: [String: Node] = [:]
     var searches: [Search] = []
     for (index, item) in items.enumerated() {
-      if let nameNode = Self.nameNode(of: item), let name = nameNode.scalar?.value, !nameNode.isNull {
+      if let nameNode = Self.nameNode(of: item), let name = nameNode.scalar?.value, !nameNode.isNull
+      {
         if let first = firstNames[name] {
           error(
             "duplicate search name '\(name)'", at: nameNode,
@@ -93,7 +96,9 @@ extension ConfigReader {
       error("search #\(number) has no 'name'; every search needs a unique name", at: item)
       return nil
     }
-    guard let name = string(nameNode, "'name' of search #\(number)"), !name.isEmpty else { return nil }
+    guard let name = string(nameNode, "'name' of search #\(number)"), !name.isEmpty else {
+      return nil
+    }
     let scope = SearchLookup(own: own, defaults: defaults, context: "search '\(name)'")
     let siteField = scope.field("site")
     let siteID = siteField.flatMap { string($0.node, "'site' in \($0.origin)") } ?? Self.defaultSite

@@ -34,7 +34,8 @@ extension ConfigReader {
       if path.hasSuffix("/") {
         error("'state.path' names a folder; give a file name such as 'state.json'", at: value)
       } else if !folder.isEmpty, !FileManager.default.fileExists(atPath: resolvedPath(folder)) {
-        warning("the state file's folder '\(folder)' does not exist yet; run will create it", at: value)
+        warning(
+          "the state file's folder '\(folder)' does not exist yet; run will create it", at: value)
       }
     }
     if let value = table["retention"], let retention = interval(value, "'state.retention'") {

@@ -31,7 +31,8 @@ extension ConfigReader {
     switch parameter.kind {
     case .text: value = expandedString(field.node, what).map(ParameterValue.text)
     case .bool: value = bool(field.node, what).map(ParameterValue.bool)
-    case .integer(let range): value = integer(field.node, what, in: range).map(ParameterValue.integer)
+    case .integer(let range):
+      value = integer(field.node, what, in: range).map(ParameterValue.integer)
     case .choice(let words):
       value = word(field.node, what, among: words).map(ParameterValue.text)
     case .urls: value = urls(field.node, what).map(ParameterValue.urls)

@@ -14,7 +14,8 @@ extension ConfigReader {
     var entries: [Table.Entry] = []
     for pair in pairs {
       guard let key = pair.key.scalar, !pair.key.isNull else {
-        error("keys in \(what) must be plain words, found \(pair.key.kindDescription)", at: pair.key)
+        error(
+          "keys in \(what) must be plain words, found \(pair.key.kindDescription)", at: pair.key)
         continue
       }
       entries.append(Table.Entry(key: key.value, keyNode: pair.key, value: pair.value))
@@ -27,7 +28,8 @@ extension ConfigReader {
     _ table: Table, allowed: [String], in what: String, hints: [String: String] = [:]
   ) {
     for entry in table.entries where !allowed.contains(entry.key) {
-      error(unknownKeyMessage(entry.key, allowed: allowed, in: what, hints: hints), at: entry.keyNode)
+      error(
+        unknownKeyMessage(entry.key, allowed: allowed, in: what, hints: hints), at: entry.keyNode)
     }
   }
 

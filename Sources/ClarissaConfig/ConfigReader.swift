@@ -87,12 +87,16 @@ final class ConfigReader {
   /// Names defined but used by no search are usually a typo elsewhere; only said when the file
   /// has no errors, since a broken search cannot use anything.
   private func warnUnused(_ table: Table) {
-    let sections = [("cities", "group", "city group"), ("notify", "channel", "channel"),
-      ("blackout", "blackout window", "blackout window")]
+    let sections = [
+      ("cities", "group", "city group"), ("notify", "channel", "channel"),
+      ("blackout", "blackout window", "blackout window"),
+    ]
     for (key, tag, label) in sections {
       guard let node = table[key], let entries = node.mapping else { continue }
       for pair in entries {
-        guard let name = pair.key.scalar?.value, !usedNames.contains("\(tag):\(name)") else { continue }
+        guard let name = pair.key.scalar?.value, !usedNames.contains("\(tag):\(name)") else {
+          continue
+        }
         warning("\(label) '\(name)' is not used by any search", at: pair.key)
       }
     }

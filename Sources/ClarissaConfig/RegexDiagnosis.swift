@@ -31,15 +31,22 @@ enum RegexDiagnosis {
           continue
         }
       case ")":
-        guard groups.popLast() != nil else { return ("')' at offset \(index) closes no group", index) }
+        guard groups.popLast() != nil else {
+          return ("')' at offset \(index) closes no group", index)
+        }
         previousCanRepeat = true
       case "*", "+", "?":
-        guard previousCanRepeat || (c == "?" || c == "+") && index > 0 && "*+?}".contains(chars[index - 1]) else {
+        guard
+          previousCanRepeat
+            || (c == "?" || c == "+") && index > 0 && "*+?}".contains(chars[index - 1])
+        else {
           return ("'\(c)' at offset \(index) has nothing to repeat", index)
         }
         previousCanRepeat = false
       case "{":
-        if let problem = quantifierProblem(chars, at: index, canRepeat: previousCanRepeat) { return problem }
+        if let problem = quantifierProblem(chars, at: index, canRepeat: previousCanRepeat) {
+          return problem
+        }
         previousCanRepeat = false
         index = (chars[index...].firstIndex(of: "}") ?? index) + 1
         continue
@@ -63,7 +70,7 @@ enum RegexDiagnosis {
         index += 2
         continue
       }
-      if chars[index] == "[" , let nested = classEnd(chars, from: index) {
+      if chars[index] == "[", let nested = classEnd(chars, from: index) {
         index = nested + 1
         continue
       }
@@ -79,7 +86,9 @@ enum RegexDiagnosis {
       if chars[index] != "\\", chars[index + 1] == "-", chars[index + 2] != "\\",
         chars[index + 2] != "]", chars[index] > chars[index + 2]
       {
-        return ("range '\(chars[index])-\(chars[index + 2])' at offset \(index) is out of order", index)
+        return (
+          "range '\(chars[index])-\(chars[index + 2])' at offset \(index) is out of order", index
+        )
       }
       index += 1
     }

@@ -71,7 +71,7 @@ extension Array where Element == Diagnostic {
   public func sortedByLocation() -> [Diagnostic] {
     enumerated().sorted { a, b in
       switch (a.element.location, b.element.location) {
-      case let (l?, r?) where l != r: return l < r
+      case (let l?, let r?) where l != r: return l < r
       case (nil, _?): return true
       case (_?, nil): return false
       default: return a.offset < b.offset

@@ -32,7 +32,8 @@ public enum YAMLReader {
     text.withUnsafeBufferPointer { buffer in
       var parser = yaml_parser_t()
       guard yaml_parser_initialize(&parser) != 0 else {
-        let problem = YAMLProblem(.syntax, "libyaml could not start (out of memory)", at: Mark(line: 1, column: 1))
+        let problem = YAMLProblem(
+          .syntax, "libyaml could not start (out of memory)", at: Mark(line: 1, column: 1))
         return YAMLDocument(root: nil, problems: [problem])
       }
       defer { yaml_parser_delete(&parser) }
@@ -117,7 +118,8 @@ public enum YAMLReader {
   }
 
   /// Reader errors carry a byte offset only; count lines and characters up to it.
-  private static func mark(atByteOffset offset: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Mark {
+  private static func mark(atByteOffset offset: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Mark
+  {
     var line = 1
     var column = 1
     for byte in buffer.prefix(offset) {

@@ -53,11 +53,15 @@ import Testing
   }
 
   @Test func validateReportsEveryProblemAndExitsTwo() throws {
-    let outcome = try Self.run(["validate", "--config", "Fixtures/config/invalid/many-problems.yaml"])
+    let outcome = try Self.run([
+      "validate", "--config", "Fixtures/config/invalid/many-problems.yaml",
+    ])
     #expect(outcome.status == 2)
     #expect(outcome.stdout.isEmpty)
-    #expect(outcome.stderr.contains(
-      "Fixtures/config/invalid/many-problems.yaml:14:5: error: unknown key 'max_prize' in search 'aeron'; did you mean 'max_price'?"))
+    #expect(
+      outcome.stderr.contains(
+        "Fixtures/config/invalid/many-problems.yaml:14:5: error: unknown key 'max_prize' in search 'aeron'; did you mean 'max_price'?"
+      ))
     #expect(outcome.stderr.hasSuffix("many-problems.yaml: 18 errors, 2 warnings\n"))
   }
 
@@ -70,7 +74,9 @@ import Testing
   }
 
   @Test func quietPrintsNothingForAValidConfig() throws {
-    let outcome = try Self.run(["validate", "--quiet", "--config", "Fixtures/config/valid/minimal.yaml"])
+    let outcome = try Self.run([
+      "validate", "--quiet", "--config", "Fixtures/config/valid/minimal.yaml",
+    ])
     #expect(outcome.status == 0)
     #expect(outcome.stdout.isEmpty && outcome.stderr.isEmpty)
   }

@@ -23,6 +23,7 @@ import Testing
     #expect(result.diagnostics.hasErrors)
     #expect(result.diagnostics.allSatisfy { $0.location != nil }, "every problem has a place")
     let rendered = DiagnosticRenderer(sources: result.sources).render(result.diagnostics)
-    try Fixtures.expectGolden(rendered, at: url.deletingPathExtension().appendingPathExtension("expected"))
+    try Fixtures.expectGolden(
+      rendered, at: url.deletingPathExtension().appendingPathExtension("expected"))
   }
 }

@@ -20,17 +20,24 @@ import Testing
   func loadsWithExpectedWarnings(name: String) throws {
     let result = Self.load(name)
     #expect(result.config != nil)
-    #expect(!result.diagnostics.hasErrors, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
+    #expect(
+      !result.diagnostics.hasErrors,
+      "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
     let url = Fixtures.root.appendingPathComponent(Self.folder).appendingPathComponent(name)
     let rendered = DiagnosticRenderer(sources: result.sources).render(result.diagnostics)
-    try Fixtures.expectGolden(rendered, at: url.deletingPathExtension().appendingPathExtension("expected"))
+    try Fixtures.expectGolden(
+      rendered, at: url.deletingPathExtension().appendingPathExtension("expected"))
   }
 
   @Test func theBundledSearchesFileIsValidWithoutWarnings() {
-    let path = Fixtures.root.deletingLastPathComponent().appendingPathComponent("searches.yaml").path
-    let result = ConfigLoader.load(path: path, environment: Fixtures.environment, sites: Registry.sites)
+    let path = Fixtures.root.deletingLastPathComponent().appendingPathComponent("searches.yaml")
+      .path
+    let result = ConfigLoader.load(
+      path: path, environment: Fixtures.environment, sites: Registry.sites)
     #expect(result.config?.searches.count ?? 0 >= 3)
-    #expect(result.diagnostics.isEmpty, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
+    #expect(
+      result.diagnostics.isEmpty,
+      "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
   }
 
   @Test func defaultsApplyUnlessASearchSetsTheKey() throws {
@@ -75,16 +82,18 @@ import Testing
     let config = try #require(Self.load("full.yaml").config)
     #expect(config.channels["phone"]?.url == "ntfys://ntfy.sh/deals?priority=high&tags=chair")
     #expect(config.http.userAgent == "clarissa/0.1 (personal use)")
-    #expect(config.channels["mail"]?.redactedURL == "smtps://***@mail.example.com:465?to=me@example.com")
+    #expect(
+      config.channels["mail"]?.redactedURL == "smtps://***@mail.example.com:465?to=me@example.com")
   }
 
   @Test func channelKindsComeFromTheirURLs() throws {
     let config = try #require(Self.load("full.yaml").config)
     let kinds = config.channels.mapValues(\.kind)
-    #expect(kinds == [
-      "terminal": .stdout, "phone": .ntfy, "team": .json, "slack": .slack, "discord": .discord,
-      "mail": .smtp, "script": .exec, "everything-else": .apprise,
-    ])
+    #expect(
+      kinds == [
+        "terminal": .stdout, "phone": .ntfy, "team": .json, "slack": .slack, "discord": .discord,
+        "mail": .smtp, "script": .exec, "everything-else": .apprise,
+      ])
     #expect(config.channels["mail"]?.grouping == .digest)
     #expect(config.channels["phone"]?.titleTemplate == "{price} {title}")
   }
@@ -106,7 +115,8 @@ import Testing
     let config = try #require(Self.load("full.yaml").config)
     let aeron = try #require(config.searches.first { $0.name == "aeron" })
     let include = aeron.filters[2]
-    #expect(include.matches(title: "Herman Miller AERON", description: ""), "text is case-insensitive")
+    #expect(
+      include.matches(title: "Herman Miller AERON", description: ""), "text is case-insensitive")
     let regex = aeron.filters[3]
     #expect(regex.matches(title: "size B", description: "Size B, fully loaded"))
     #expect(!regex.matches(title: "size B", description: "no size given"), "on: description")
@@ -118,7 +128,8 @@ import Testing
   @Test func mergeKeysShareFieldsBetweenSearches() throws {
     let config = try #require(Self.load("anchors-and-merges.yaml").config)
     #expect(config.searches.map(\.interval) == [.minutes(45), .hours(2)])
-    #expect(config.searches.allSatisfy { $0.cities.map(\.name) == ["sfbay"] && $0.filters.count == 1 })
+    #expect(
+      config.searches.allSatisfy { $0.cities.map(\.name) == ["sfbay"] && $0.filters.count == 1 })
   }
 
   @Test func feedSearchesListURLsInsteadOfCities() throws {

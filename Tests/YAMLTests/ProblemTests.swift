@@ -18,7 +18,8 @@ import YAML
     #expect(problem.kind == .syntax)
     #expect(problem.message == "did not find expected ',' or ']'")
     #expect(problem.mark == Mark(line: 2, column: 5))
-    #expect(problem.notes == [YAMLNote("while parsing a flow sequence", at: Mark(line: 1, column: 7))])
+    #expect(
+      problem.notes == [YAMLNote("while parsing a flow sequence", at: Mark(line: 1, column: 7))])
     #expect(document.root == nil)
   }
 
@@ -78,7 +79,9 @@ import YAML
   @Test func aliasBombIsStoppedByTheBudget() throws {
     var lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     for level in 1...12 {
-      lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]")
+      lines.append(
+        "a\(level): &a\(level) ["
+          + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]")
     }
     let document = YAMLReader.read(lines.joined(separator: "\n"))
     let problem = try #require(document.problems.first)
