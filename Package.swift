@@ -48,6 +48,10 @@ let package = Package(
     ),
     .executableTarget(name: "clarissa", dependencies: ["ClarissaCommands"]),
 
+    // MARK: - Benchmarks that print figures (swift build -c release; .build/release/clarissa-bench)
+    .executableTarget(
+      name: "clarissa-bench", dependencies: ["YAML", "ClarissaConfig", "ClarissaCore", "Sites"]),
+
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML"]),

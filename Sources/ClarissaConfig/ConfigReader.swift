@@ -9,7 +9,11 @@ final class ConfigReader {
   let baseDirectory: String
   let environment: [String: String]
   let sites: SiteCatalog
-  private let lines: [[Unicode.Scalar]]
+  private let text: String
+  /// Split only when a message needs a column inside a scalar.
+  private lazy var lines: [[Unicode.Scalar]] = text.split(
+    separator: "\n", omittingEmptySubsequences: false
+  ).map { Array($0.unicodeScalars) }
   private(set) var diagnostics: [Diagnostic] = []
   /// Each city group's entry, for pointing at a group's members from a search.
   var cityGroupNodes: [String: Table.Entry] = [:]
@@ -32,9 +36,7 @@ final class ConfigReader {
     sites: SiteCatalog
   ) {
     self.file = file
-    self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      Array($0.unicodeScalars)
-    }
+    self.text = text
     self.baseDirectory = baseDirectory
     self.environment = environment
     self.sites = sites
