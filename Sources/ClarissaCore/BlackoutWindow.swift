@@ -64,7 +64,7 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
   public init?(parsing text: String) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-      parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
       let hour = Int(parts[0]), let minute = Int(parts[1]),
       (0...23).contains(hour) && (0...59).contains(minute) || (hour == 24 && minute == 0)
     else { return nil }
