@@ -18,8 +18,16 @@ let package = Package(
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
 
-    // MARK: - Readers: YAML node tree with positions
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+    ),
+
+    // MARK: - Readers: YAML node tree with positions; XML and HTML through libxml2; feeds
     .target(name: "YAML", dependencies: ["CLibYAML"]),
+    .target(name: "Markup", dependencies: ["CLibXML2"]),
+    .target(name: "Feeds", dependencies: ["Markup"]),
 
     // MARK: - The vocabulary shared by everything else
     .target(name: "ClarissaCore"),
@@ -30,7 +38,7 @@ let package = Package(
     // MARK: - Site adapters: one folder per site, listed in Sites/Registry.swift
     .target(
       name: "Sites",
-      dependencies: ["ClarissaCore"],
+      dependencies: ["ClarissaCore", "Feeds", "Markup"],
       path: "Sites",
       exclude: [
         "Craigslist/README.md", "Craigslist/Tables", "Feed/README.md", "Oodle/README.md",
@@ -54,6 +62,7 @@ let package = Package(
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+    .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"]),
     .testTarget(name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML"]),
     .testTarget(
       name: "ClarissaCommandsTests",

@@ -1,4 +1,5 @@
 import ClarissaCore
+import Feeds
 
 /// Backpage's RSS export. Defunct: the site was seized on 2018-04-06.
 public struct BackpageSite: FeedSource {
@@ -10,6 +11,7 @@ public struct BackpageSite: FeedSource {
   public let status = SiteStatus.defunct
   public let summary = "Backpage's RSS export by city; the site was seized in April 2018."
   public let cities = CityRule.required
+  public let modes = ["rss"]
   public let politeness = Politeness(
     minimumDelay: 3, jitter: 2, concurrencyPerHost: 1, minimumInterval: 300)
 
@@ -25,5 +27,43 @@ public struct BackpageSite: FeedSource {
     return valid
       ? .valid
       : .unknown(suggestions: [], reason: "Backpage cities were lower-case subdomains")
+  }
+
+  /// Backpage categories were numeric ids.
+  public func checkCategory(_ name: String) -> NameCheck {
+    name.allSatisfy(\.isNumber) && !name.isEmpty
+      ? .valid : .unknown(suggestions: [], reason: "Backpage categories were numeric ids")
+  }
+
+  /// `https://<city>.backpage.com/online/exports/Rss.xml?section=<id>&category=<id>`.
+  public func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
+    guard let city else { return [] }
+    var query: [(String, String)] = []
+    if let section = search.parameters["section"] { query.append(("section", section.description)) }
+    if let category = search.category { query.append(("category", category)) }
+    let suffix = query.isEmpty ? "" : "?" + URLQuery.encode(query)
+    return [
+      RequestSpec(
+        url: "https://\(city.name).backpage.com/online/exports/Rss.xml\(suffix)",
+        headers: ["Accept": "application/rss+xml"], mode: "rss", city: city.name)
+    ]
+  }
+
+  /// The RSS 2.0 export: ids are the item guids (else links); prices stand in titles.
+  public func listings(from response: SourceResponse) throws -> ListingBatch {
+    let document: FeedDocument
+    do {
+      document = try FeedParser.parse(response.body, url: response.finalURL)
+    } catch let error as FeedError {
+      throw SiteError("the Backpage export could not be read: \(error.message)")
+    }
+    let listings = document.items.map { item in
+      Listing(
+        id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
+        description: item.text, price: FeedPrice.find(in: item.title), currency: FeedPrice.find(in: item.title) == nil ? nil : "USD",
+        posted: item.published, area: response.request.city,
+        imageURLs: item.enclosures.map(\.url), category: item.categories.first)
+    }
+    return ListingBatch(listings: listings, notes: document.problems)
   }
 }

@@ -12,6 +12,7 @@ public struct CraigslistSite: FeedSource {
     "Craigslist searches by area: the JSON search API (api), the HTML search page (html) or the "
     + "legacy RSS feed (rss, blocked for most clients since 2020)."
   public let cities = CityRule.required
+  public let modes = ["api", "html", "rss"]
 
   /// Craigslist blocks fast pollers: one request at a time per host, 3-5 s apart, and no
   /// search more often than every 5 minutes.
@@ -48,6 +49,15 @@ public struct CraigslistSite: FeedSource {
       summary: "result order; a new-listing monitor wants date", example: "date",
       defaultValue: "date"),
   ]
+
+  public func listings(from response: SourceResponse) throws -> ListingBatch {
+    try BlockPage.check(response)
+    switch response.request.mode {
+    case "html": return try SearchPageReader.read(response)
+    case "rss": return try RSSReader.read(response)
+    default: return try SapiDecoder.decode(response)
+    }
+  }
 
   public func checkCity(_ name: String) -> NameCheck {
     let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

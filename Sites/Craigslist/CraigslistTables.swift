@@ -77,6 +77,28 @@ public enum CraigslistTables {
     "waa": "wanted", "wta": "wheels+tires", "tra": "trailers", "ava": "aviation",
   ]
 
+  /// The currency an area's prices are in, from its country.
+  public static func currency(forCountry country: String) -> String {
+    currencies[country] ?? (euroCountries.contains(country) ? "EUR" : "USD")
+  }
+
+  private static let currencies = [
+    "US": "USD", "CA": "CAD", "GB": "GBP", "AU": "AUD", "NZ": "NZD", "IN": "INR", "MX": "MXN",
+    "JP": "JPY", "CN": "CNY", "CH": "CHF", "BR": "BRL", "PH": "PHP", "ZA": "ZAR", "IL": "ILS",
+    "RU": "RUB", "HK": "HKD", "SG": "SGD", "NO": "NOK", "SE": "SEK", "DK": "DKK", "AR": "ARS",
+    "KR": "KRW", "CZ": "CZK", "PL": "PLN", "TR": "TRY", "HU": "HUF", "TW": "TWD", "TH": "THB",
+    "ID": "IDR", "CL": "CLP", "PE": "PEN", "EG": "EGP", "AE": "AED", "MY": "MYR", "VN": "VND",
+    "CO": "COP", "UY": "UYU", "RO": "RON", "BG": "BGN", "UA": "UAH", "KE": "KES", "MA": "MAD",
+    "PK": "PKR", "BD": "BDT", "IS": "ISK",
+  ]
+  private static let euroCountries: Set<String> = [
+    "DE", "FR", "ES", "IT", "PT", "IE", "NL", "BE", "AT", "FI", "GR", "LU", "HR",
+  ]
+
+  /// A posting category's code by its numeric id.
+  public static let categoriesByID: [Int: Category] = Dictionary(
+    categories.map { ($0.categoryID, $0) }, uniquingKeysWith: { first, _ in first })
+
   private static func decode<T: Decodable>(_ json: String) -> [T] {
     // The literal is generated from the reference tables and checked by a test; an empty
     // table here would show as "unknown area" everywhere, never as a crash.

@@ -1,4 +1,5 @@
 import ClarissaCore
+import Feeds
 
 /// Any RSS, Atom or JSON Feed: a search lists its feed URLs instead of cities.
 public struct GenericFeedSite: FeedSource {
@@ -11,6 +12,7 @@ public struct GenericFeedSite: FeedSource {
   public let summary =
     "Any RSS 0.9x/2.0, RSS 1.0, Atom or JSON Feed: a Reddit .rss, an RSS-Bridge instance, a blog."
   public let cities = CityRule.unused
+  public let modes = ["feed"]
   public let politeness = Politeness(
     minimumDelay: 1, jitter: 1, concurrencyPerHost: 1, minimumInterval: 60)
 
@@ -22,5 +24,56 @@ public struct GenericFeedSite: FeedSource {
 
   public func checkCity(_ name: String) -> NameCheck {
     .unknown(suggestions: [], reason: "site 'feed' takes no cities; list URLs under 'feeds'")
+  }
+
+  /// One request per feed URL.
+  public func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
+    guard case .urls(let urls)? = search.parameters["feeds"] else { return [] }
+    return urls.map {
+      RequestSpec(
+        url: $0,
+        headers: ["Accept": "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8"],
+        mode: "feed")
+    }
+  }
+
+  /// Items become listings: the id is the item's (guid, else link, else hash); a price is
+  /// read from the title when it shows one (`[H] RTX 3080 $450`).
+  public func listings(from response: SourceResponse) throws -> ListingBatch {
+    if response.status >= 400 {
+      throw SiteError("the feed answered HTTP \(response.status)", isBlock: response.status == 403)
+    }
+    let document: FeedDocument
+    do {
+      document = try FeedParser.parse(response.body, url: response.finalURL)
+    } catch let error as FeedError {
+      throw SiteError("\(response.request.url) is not a readable feed: \(error.message)")
+    }
+    let listings = document.items.map { item in
+      Listing(
+        id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
+        description: item.text, price: FeedPrice.find(in: item.title), posted: item.published ?? item.updated,
+        location: nil, area: nil, imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
+        category: item.categories.first)
+    }
+    return ListingBatch(listings: listings, notes: document.problems)
+  }
+}
+
+/// A price written in a feed item's title (`$450`, `450€`, `£1,200`), if one stands there.
+enum FeedPrice {
+  static func find(in title: String) -> Double? {
+    let symbols: Set<Character> = ["$", "£", "€", "¥"]
+    let characters = Array(title)
+    for (index, character) in characters.enumerated() where symbols.contains(character) {
+      let after = String(characters[(index + 1)...].prefix(12))
+      if let first = after.first, first.isNumber, let value = PriceText.parse(after) { return value }
+      let before = String(characters[..<index].suffix(12).reversed())
+      if let last = before.first, last.isNumber {
+        let digits = String(before.prefix { $0.isNumber || $0 == "," || $0 == "." }.reversed())
+        if let value = PriceText.parse(digits) { return value }
+      }
+    }
+    return nil
   }
 }

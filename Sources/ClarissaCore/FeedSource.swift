@@ -20,6 +20,14 @@ public protocol FeedSource: Sendable {
   func checkCity(_ name: String) -> NameCheck
   /// Checks `category:`.
   func checkCategory(_ name: String) -> NameCheck
+
+  /// The requests one search needs in one city (`city` is nil for sites without cities).
+  func requests(for search: Search, in city: CityRef?) -> [RequestSpec]
+  /// The listings in one response; throws ``SiteError`` when the response holds none by
+  /// mistake (an error answer, a block page, a document of the wrong kind).
+  func listings(from response: SourceResponse) throws -> ListingBatch
+  /// Modes `clarissa inspect --mode` accepts, the default first.
+  var modes: [String] { get }
 }
 
 /// Whether a site can be relied on today.

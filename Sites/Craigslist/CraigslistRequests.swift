@@ -1,0 +1,103 @@
+import ClarissaCore
+
+/// How a Craigslist search becomes requests: one per city, date-sorted, up to 360 rows.
+extension CraigslistSite {
+  static let sortIDs = ["date": 1, "dateoldest": 2, "dist": 3, "priceasc": 4, "pricedsc": 5, "rel": 6]
+
+  public func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
+    guard let city, let place = CraigslistPlace(city.name) else { return [] }
+    let mode = search.text("mode") ?? "api"
+    let category = search.category ?? "sss"
+    var context = [
+      "areaID": String(place.area.areaID), "hostname": place.area.hostname,
+      "currency": CraigslistTables.currency(forCountry: place.area.country),
+      "category": category, "includeNearby": search.flag("include_nearby") ? "true" : "false",
+    ]
+    if let subarea = place.subarea { context["subarea"] = subarea }
+    let url: String
+    switch mode {
+    case "html": url = pageURL(place, category: category, search: search, rss: false)
+    case "rss": url = pageURL(place, category: category, search: search, rss: true)
+    default: url = apiURL(place, category: category, search: search)
+    }
+    let accept = mode == "api" ? "application/json" : mode == "rss" ? "application/rss+xml, application/xml" : "text/html"
+    return [
+      RequestSpec(url: url, headers: ["Accept": accept], mode: mode, city: city.name, context: context)
+    ]
+  }
+
+  private func apiURL(_ place: CraigslistPlace, category: String, search: Search) -> String {
+    let sort = Self.sortIDs[search.text("sort") ?? "date"] ?? 1
+    var query: [(String, String)]
+    if let subarea = place.subarea {
+      query = [("batch", "0-0-360-\(sort)-0"), ("searchPath", "subarea/\(subarea)"), ("cat", category)]
+    } else {
+      query = [("batch", "\(place.area.areaID)-0-360-\(sort)-0"), ("searchPath", category)]
+    }
+    query += [("cc", place.area.country.isEmpty ? "US" : place.area.country), ("lang", "en")]
+    query += filterParameters(search)
+    if search.flag("include_nearby") { query.append(("searchNearby", "1")) }
+    return "https://sapi.craigslist.org/web/v8/postings/search/full?" + URLQuery.encode(query)
+  }
+
+  private func pageURL(
+    _ place: CraigslistPlace, category: String, search: Search, rss: Bool
+  ) -> String {
+    let path = place.subarea.map { "\($0)/\(category)" } ?? category
+    var query = filterParameters(search)
+    query.append(("sort", search.text("sort") ?? "date"))
+    if rss { query.append(("format", "rss")) }
+    return "https://\(place.area.hostname).craigslist.org/search/\(path)?" + URLQuery.encode(query)
+  }
+
+  /// The parameters sapi and the search page share.
+  private func filterParameters(_ search: Search) -> [(String, String)] {
+    var query: [(String, String)] = []
+    if let text = search.query, !text.isEmpty { query.append(("query", text)) }
+    if search.searchIn == .title { query.append(("srchType", "T")) }
+    if let min = search.price?.min { query.append(("min_price", Self.wholeNumber(min))) }
+    if let max = search.price?.max { query.append(("max_price", Self.wholeNumber(max))) }
+    if search.hasImage { query.append(("hasPic", "1")) }
+    if search.postedToday { query.append(("postedToday", "1")) }
+    if search.flag("bundle_duplicates") { query.append(("bundleDuplicates", "1")) }
+    if let purveyor = search.text("purveyor"), purveyor != "any" { query.append(("purveyor", purveyor)) }
+    if let postal = search.text("postal") {
+      query.append(("postal", postal))
+      if case .integer(let miles)? = search.parameters["search_distance"] {
+        query.append(("search_distance", String(miles)))
+      }
+    }
+    return query
+  }
+
+  private static func wholeNumber(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}
+
+/// A Craigslist area with an optional subarea, from `sfbay` or `sfbay/eby`.
+struct CraigslistPlace {
+  let area: CraigslistTables.Area
+  let subarea: String?
+
+  init?(_ name: String) {
+    let parts = name.split(separator: "/").map(String.init)
+    guard let first = parts.first, let area = CraigslistTables.areasByHostname[first] else { return nil }
+    self.area = area
+    self.subarea = parts.count > 1 ? parts[1] : nil
+  }
+}
+
+extension Search {
+  /// A text or choice parameter's value.
+  func text(_ name: String) -> String? {
+    if case .text(let value)? = parameters[name] { return value }
+    return nil
+  }
+
+  /// A boolean parameter, false when unset.
+  func flag(_ name: String) -> Bool {
+    if case .bool(let value)? = parameters[name] { return value }
+    return false
+  }
+}

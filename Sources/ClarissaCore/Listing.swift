@@ -1,0 +1,67 @@
+import Foundation
+
+/// One ad, as every site adapter reports it.
+public struct Listing: Sendable, Equatable, Codable {
+  /// Stable id within its site (Craigslist: the posting id; feeds: guid, else link, else hash).
+  public var id: String
+  /// The site adapter's id (`craigslist`).
+  public var site: String
+  /// The listing's web page.
+  public var url: String
+  /// Plain-text title.
+  public var title: String
+  /// Plain-text description (may be empty: search results often carry none).
+  public var description: String
+  /// Price, when the listing states one.
+  public var price: Double?
+  /// ISO 4217 currency of `price` (`USD`), when known.
+  public var currency: String?
+  /// When it was posted.
+  public var posted: Date?
+  /// The poster's own place text (`SOMA / south beach`).
+  public var location: String?
+  /// The site's area it belongs to (`sfbay`, `sfbay/eby`).
+  public var area: String?
+  /// Where it is, when the site says.
+  public var coordinates: Coordinates?
+  /// Photos, largest useful size first.
+  public var imageURLs: [String]
+  /// The site's category code (`ele`, `apa`).
+  public var category: String?
+
+  /// Creates a listing.
+  public init(
+    id: String, site: String, url: String, title: String, description: String = "",
+    price: Double? = nil, currency: String? = nil, posted: Date? = nil, location: String? = nil,
+    area: String? = nil, coordinates: Coordinates? = nil, imageURLs: [String] = [],
+    category: String? = nil
+  ) {
+    self.id = id
+    self.site = site
+    self.url = url
+    self.title = title
+    self.description = description
+    self.price = price
+    self.currency = currency
+    self.posted = posted
+    self.location = location
+    self.area = area
+    self.coordinates = coordinates
+    self.imageURLs = imageURLs
+    self.category = category
+  }
+}
+
+/// A latitude and longitude in degrees.
+public struct Coordinates: Sendable, Equatable, Codable {
+  /// Degrees north.
+  public var latitude: Double
+  /// Degrees east.
+  public var longitude: Double
+
+  /// Creates coordinates.
+  public init(latitude: Double, longitude: Double) {
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+}

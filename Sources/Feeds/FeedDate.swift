@@ -1,0 +1,167 @@
+import Foundation
+
+/// Dates as feeds write them: RFC 822 (`Tue, 10 Jun 2003 04:00:00 GMT`), ISO 8601
+/// (`2015-12-19T14:33:35-08:00`), and the common broken variants of both (missing weekday,
+/// seconds or zone; two-digit years; full month names; `+0000` or `+00:00`; a space for `T`;
+/// North American zone names). A date without a zone is taken as UTC.
+public enum FeedDate {
+  /// The date `text` names, or nil when it names none.
+  public static func parse(_ text: String) -> Date? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let scalars = Array(trimmed.unicodeScalars)
+    guard scalars.count >= 8 else { return nil }
+    if scalars.prefix(4).allSatisfy({ $0.properties.numericType != nil }), scalars[4] == "-" {
+      return iso8601(scalars)
+    }
+    return rfc822(trimmed)
+  }
+
+  // MARK: - ISO 8601
+
+  private static func iso8601(_ s: [Unicode.Scalar]) -> Date? {
+    var index = 0
+    func number(_ digits: Int) -> Int? {
+      guard index + digits <= s.count else { return nil }
+      var value = 0
+      for scalar in s[index..<(index + digits)] {
+        guard let digit = scalar.properties.numericType != nil ? Int(String(scalar)) : nil else {
+          return nil
+        }
+        value = value * 10 + digit
+      }
+      index += digits
+      return value
+    }
+    func skip(_ scalar: Unicode.Scalar) -> Bool {
+      guard index < s.count, s[index] == scalar else { return false }
+      index += 1
+      return true
+    }
+    guard let year = number(4), skip("-"), let month = number(2), skip("-"), let day = number(2)
+    else { return nil }
+    var hour = 0
+    var minute = 0
+    var second = 0.0
+    if index < s.count, s[index] == "T" || s[index] == "t" || s[index] == " " {
+      index += 1
+      guard let h = number(2), skip(":"), let m = number(2) else { return nil }
+      hour = h
+      minute = m
+      if skip(":") {
+        guard let whole = number(2) else { return nil }
+        second = Double(whole)
+        if skip(".") || skip(",") {
+          var fraction = "0."
+          while index < s.count, s[index].properties.numericType != nil {
+            fraction.unicodeScalars.append(s[index])
+            index += 1
+          }
+          second += Double(fraction) ?? 0
+        }
+      }
+    }
+    while index < s.count, s[index] == " " { index += 1 }
+    var offset = 0
+    if index < s.count {
+      guard let zone = zoneOffset(String(String.UnicodeScalarView(s[index...])))
+      else { return nil }
+      offset = zone
+    }
+    return makeDate(year, month, day, hour, minute, second, offset: offset)
+  }
+
+  // MARK: - RFC 822 and relatives
+
+  private static let months = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+  ]
+
+  private static func rfc822(_ text: String) -> Date? {
+    let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+      .map(String.init)
+    var day: Int?
+    var month: Int?
+    var year: Int?
+    var time: (Int, Int, Double)?
+    var offset: Int?
+    for token in tokens {
+      let lower = token.lowercased()
+      if month == nil, let index = months.firstIndex(where: { lower.hasPrefix($0) }),
+        lower.allSatisfy(\.isLetter)
+      {
+        month = index + 1
+      } else if token.contains(":"), time == nil, let parsed = clock(token) {
+        time = parsed.time
+        if let zone = parsed.zone { offset = zone }
+      } else if let number = Int(token), token.allSatisfy(\.isNumber) {
+        if day == nil, token.count <= 2, number >= 1, number <= 31, month == nil || year == nil {
+          day = number
+        } else if year == nil {
+          year = token.count <= 2 ? (number < 50 ? 2000 + number : 1900 + number) : number
+        }
+      } else if time != nil, offset == nil, let zone = zoneOffset(token) {
+        offset = zone
+      }
+    }
+    guard let day, let month, let year else { return nil }
+    let (hour, minute, second) = time ?? (0, 0, 0)
+    return makeDate(year, month, day, hour, minute, second, offset: offset ?? 0)
+  }
+
+  /// `04:00`, `04:00:00`, and `04:00:00Z` / `04:00:00+0100` glued together.
+  private static func clock(_ token: String) -> (time: (Int, Int, Double), zone: Int?)? {
+    var body = Substring(token)
+    var zone: Int?
+    if let cut = body.firstIndex(where: { $0 == "+" || $0 == "-" || $0.isLetter }) {
+      zone = zoneOffset(String(body[cut...]))
+      body = body[..<cut]
+    }
+    let parts = body.split(separator: ":").map { Double($0) }
+    guard parts.count >= 2, parts.count <= 3, parts.allSatisfy({ $0 != nil }),
+      let hour = parts[0], let minute = parts[1]
+    else { return nil }
+    return ((Int(hour), Int(minute), parts.count == 3 ? parts[2] ?? 0 : 0), zone)
+  }
+
+  private static let zoneNames: [String: Int] = [
+    "Z": 0, "UT": 0, "UTC": 0, "GMT": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7,
+    "MDT": -6, "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "BST": 1, "CET": 1,
+    "CEST": 2,
+  ]
+
+  /// Seconds east of UTC for `Z`, `GMT`, `PST`, `+0100`, `+01:00`, `-05`.
+  static func zoneOffset(_ text: String) -> Int? {
+    if let hours = zoneNames[text.uppercased()] { return hours * 3600 }
+    guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+    let digits = text.dropFirst().filter { $0 != ":" }
+    guard digits.allSatisfy(\.isNumber), digits.count == 2 || digits.count == 4,
+      let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2)))
+    else { return nil }
+    let seconds = hours * 3600 + minutes * 60
+    return sign == "-" ? -seconds : seconds
+  }
+
+  // MARK: - Calendar arithmetic (proleptic Gregorian, no Foundation calendar needed)
+
+  private static func makeDate(
+    _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Double,
+    offset: Int
+  ) -> Date? {
+    guard (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour),
+      (0...59).contains(minute), second >= 0, second < 61, year > 0, year < 10_000
+    else { return nil }
+    let days = daysFromCivil(year, month, day)
+    let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offset) + second
+    return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// Days since 1970-01-01 (Howard Hinnant's algorithm).
+  private static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+}

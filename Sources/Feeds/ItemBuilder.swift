@@ -1,0 +1,127 @@
+import Foundation
+import Markup
+
+/// Gathers one item's fields as the XML reader meets them, then makes a ``FeedItem``.
+struct ItemBuilder {
+  var guid: String?
+  var about: String?
+  var title: (text: String, type: String?)?
+  var link: String?
+  var published: String?
+  var updated: String?
+  var summary: (text: String, type: String?)?
+  var content: (text: String, type: String?)?
+  var enclosures: [Enclosure] = []
+  var categories: [String] = []
+  var author: String?
+
+  /// Applies one child element of the item, with all the text inside it.
+  mutating func apply(_ element: XMLElement, text: String, nestedName: String?) {
+    let ns = element.namespace
+    switch (element.name, ns) {
+    case ("title", _) where ns != Namespace.media:
+      title = (text, element.attribute("type"))
+    case ("link", Namespace.atom?), ("link", Namespace.atom03?):
+      applyAtomLink(element)
+    case ("link", _):
+      if link == nil, !text.isBlank { link = text.trimmed }
+      else if let href = element.attribute("href"), link == nil { link = href }
+    case ("guid", _), ("id", _):
+      if !text.isBlank { guid = text.trimmed }
+    case ("pubDate", _), ("published", _), ("issued", _), ("created", _):
+      if published == nil { published = text }
+    case ("date", Namespace.dublinCore?):
+      if published == nil { published = text }
+    case ("updated", _), ("modified", _):
+      updated = text
+    case ("description", _), ("summary", _):
+      if summary == nil { summary = (text, element.attribute("type")) }
+    case ("encoded", Namespace.content?), ("content", Namespace.atom?), ("content", Namespace.atom03?):
+      content = (text, element.attribute("type") ?? (ns == Namespace.content ? "html" : nil))
+    case ("enclosure", _), ("content", Namespace.media?), ("thumbnail", Namespace.media?):
+      applyEnclosure(element)
+    case ("category", _):
+      if let term = element.attribute("term") ?? (text.isBlank ? nil : text.trimmed) {
+        categories.append(term)
+      }
+    case ("subject", Namespace.dublinCore?):
+      if !text.isBlank { categories.append(text.trimmed) }
+    case ("author", _), ("creator", Namespace.dublinCore?):
+      if author == nil { author = (nestedName ?? text).trimmed.nilIfEmpty }
+    default:
+      break
+    }
+  }
+
+  private mutating func applyAtomLink(_ element: XMLElement) {
+    guard let href = element.attribute("href") else { return }
+    switch element.attribute("rel") ?? "alternate" {
+    case "alternate": if link == nil { link = href }
+    case "enclosure":
+      enclosures.append(
+        Enclosure(url: href, type: element.attribute("type"), length: element.attribute("length").flatMap { Int($0) }))
+    default: break
+    }
+  }
+
+  private mutating func applyEnclosure(_ element: XMLElement) {
+    guard let url = element.attribute("url") ?? element.attribute("resource", namespace: Namespace.rdf)
+      ?? element.attribute("resource"), !url.isBlank
+    else { return }
+    if enclosures.contains(where: { $0.url == url }) { return }
+    enclosures.append(
+      Enclosure(url: url, type: element.attribute("type"), length: element.attribute("length").flatMap { Int($0) }))
+  }
+
+  /// The finished item, links made absolute against `base`.
+  func build(base: URL?) -> FeedItem {
+    let titleText = title.map { Self.plain($0.text, type: $0.type) } ?? ""
+    let body = content ?? summary
+    let text = body.map { Self.plain($0.text, type: $0.type) } ?? ""
+    let html = body.flatMap { Self.isHTML($0.type) ? $0.text : nil }
+    let absoluteLink = (link ?? about).map { Self.absolute($0, base: base) }
+    let stableGuid = guid ?? about
+    let id: String
+    let source: FeedItem.IDSource
+    if let stableGuid, !stableGuid.isBlank {
+      (id, source) = (stableGuid, .guid)
+    } else if let absoluteLink {
+      (id, source) = (absoluteLink, .link)
+    } else {
+      (id, source) = (ContentHash.hex([titleText, text, published ?? ""]), .hash)
+    }
+    return FeedItem(
+      id: id, idSource: source, title: titleText, link: absoluteLink,
+      published: published.flatMap(FeedDate.parse), updated: updated.flatMap(FeedDate.parse),
+      text: text, html: html,
+      enclosures: enclosures.map { Enclosure(url: Self.absolute($0.url, base: base), type: $0.type, length: $0.length) },
+      categories: categories, author: author)
+  }
+
+  var isEmpty: Bool { title == nil && link == nil && guid == nil && about == nil }
+
+  /// Atom says what a text construct holds; RSS fields are HTML in practice.
+  private static func isHTML(_ type: String?) -> Bool {
+    guard let type else { return true }
+    return type == "html" || type == "xhtml" || type.contains("html")
+  }
+
+  private static func plain(_ text: String, type: String?) -> String {
+    if let type, type == "text" || type == "text/plain" { return HTMLText.normalize(text) }
+    return HTMLText.plainText(fromHTML: text)
+  }
+
+  private static func absolute(_ link: String, base: URL?) -> String {
+    let trimmed = link.trimmed
+    guard let base, !trimmed.contains("://"), let url = URL(string: trimmed, relativeTo: base) else {
+      return trimmed
+    }
+    return url.absoluteString
+  }
+}
+
+extension String {
+  var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+  var isBlank: Bool { allSatisfy(\.isWhitespace) }
+  var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Markup
+
+/// Reads RSS 0.9x/2.0, RSS 1.0 (RDF) and Atom 1.0/0.3 from XML events into a ``FeedDocument``.
+struct XMLFeedReader {
+  private var format: FeedFormat?
+  private var depth = 0
+  private var channelTitle = ""
+  private var channelLink: String?
+  private var items: [FeedItem] = []
+  private var item: ItemBuilder?
+  private var itemDepth = 0
+  private var field: (element: XMLElement, depth: Int, text: String, nestedName: String?)?
+  private var inNestedName = false
+  private var channelField: (name: String, text: String)?
+  private let base: URL?
+
+  init(url: String) {
+    base = URL(string: url)
+  }
+
+  /// Reads the whole document; a fatal error keeps what was read before it.
+  static func read(
+    _ bytes: [UInt8], url: String, limits: MarkupLimits, recover: Bool
+  ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
+    let stream: XMLStreamReader
+    do {
+      stream = try XMLStreamReader(bytes: bytes, url: url, limits: limits, recover: recover)
+    } catch let error as MarkupError {
+      throw FeedError(error.description)
+    }
+    var reader = XMLFeedReader(url: url)
+    while let event = stream.next() {
+      try reader.consume(event)
+    }
+    let document = try reader.finish(truncated: stream.error != nil)
+    return (document, stream.error, stream.notes)
+  }
+
+  private mutating func consume(_ event: XMLEvent) throws {
+    switch event {
+    case .start(let element):
+      depth += 1
+      if depth == 1 {
+        format = try Self.format(ofRoot: element)
+      } else if item == nil, Self.isItem(element) {
+        item = ItemBuilder()
+        item?.about = element.attribute("about", namespace: Namespace.rdf)
+        itemDepth = depth
+      } else if item != nil {
+        openField(element)
+      } else if isChannelField(element) {
+        channelField = (element.name, "")
+        if element.name == "link", let href = element.attribute("href"),
+          element.attribute("rel") ?? "alternate" == "alternate"
+        {
+          channelLink = channelLink ?? href
+        }
+      }
+    case .text(let text):
+      if var current = field {
+        field = nil  // keep the text buffer uniquely referenced while appending
+        current.text += text
+        if inNestedName { current.nestedName = (current.nestedName ?? "") + text }
+        field = current
+      } else if channelField != nil {
+        channelField?.text += text
+      }
+    case .end:
+      closeElement()
+      depth -= 1
+    }
+  }
+
+  private mutating func openField(_ element: XMLElement) {
+    if depth == itemDepth + 1 {
+      field = (element, depth, "", nil)
+    } else if field != nil, element.name == "name" {
+      inNestedName = true
+    }
+  }
+
+  private mutating func closeElement() {
+    if let current = field, depth == current.depth {
+      item?.apply(current.element, text: current.text, nestedName: current.nestedName)
+      field = nil
+    } else if field != nil {
+      inNestedName = false
+    }
+    if let built = item, depth == itemDepth {
+      items.append(built.build(base: feedBase))
+      item = nil
+    }
+    if let current = channelField, item == nil, field == nil {
+      if current.name == "title", channelTitle.isEmpty { channelTitle = HTMLText.plainText(fromHTML: current.text) }
+      if current.name == "link", channelLink == nil, !current.text.isBlank { channelLink = current.text.trimmed }
+      channelField = nil
+    }
+  }
+
+  private var feedBase: URL? {
+    channelLink.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
+  }
+
+  private mutating func finish(truncated: Bool) throws -> FeedDocument {
+    // A document cut off inside an item keeps that item when it has something to show.
+    if truncated, let partial = item, !partial.isEmpty {
+      var builder = partial
+      if let current = field {
+        builder.apply(current.element, text: current.text, nestedName: current.nestedName)
+      }
+      items.append(builder.build(base: feedBase))
+    }
+    guard let format else { throw FeedError("the document is empty") }
+    return FeedDocument(format: format, title: channelTitle, link: channelLink, items: items, problems: [])
+  }
+
+  private func isChannelField(_ element: XMLElement) -> Bool {
+    guard element.name == "title" || element.name == "link" else { return false }
+    switch format {
+    case .atom1, .atom03: return depth == 2
+    default: return depth == 3
+    }
+  }
+
+  private static func isItem(_ element: XMLElement) -> Bool {
+    element.name == "item" || (element.name == "entry"
+      && (element.namespace == Namespace.atom || element.namespace == Namespace.atom03))
+  }
+
+  private static func format(ofRoot element: XMLElement) throws -> FeedFormat {
+    switch (element.name, element.namespace) {
+    case ("rss", _):
+      let version = element.attribute("version") ?? "2.0"
+      return version.hasPrefix("0.9") ? .rss09 : .rss2
+    case ("RDF", Namespace.rdf?): return .rss1
+    case ("feed", Namespace.atom?): return .atom1
+    case ("feed", Namespace.atom03?): return .atom03
+    case ("feed", nil): return .atom1
+    default:
+      throw FeedError("not a feed: the root element is <\(element.name)>, not <rss>, <rdf:RDF> or <feed>")
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import CLibXML2
+
+/// A streaming XML reader over libxml2's xmlTextReader, safe for hostile input: no network
+/// (`XML_PARSE_NONET` only; never NOENT, DTDLOAD or HUGE), documents that declare entities are
+/// refused before parsing, and the body size is capped.
+///
+/// HTML entities that real feeds use without declaring them (`&nbsp;`, `&eacute;`) are turned
+/// into character references first, where a browser would have understood them; bytes that are
+/// not UTF-8 in a document that declares no other encoding are read as Windows-1252.
+public final class XMLStreamReader {
+  private let buffer: UnsafeMutableBufferPointer<CChar>
+  private let reader: xmlTextReaderPtr?
+  private let errors = ErrorSink()
+  private var pendingEnd: XMLEvent?
+  private var finished = false
+  /// Repairs made before parsing (entities replaced, encoding guessed), for reports.
+  public private(set) var notes: [String] = []
+  /// The first fatal problem, once `next()` has returned nil because of it.
+  public private(set) var error: MarkupError?
+
+  /// Prepares to read `bytes`; throws for oversized bodies and entity declarations.
+  ///
+  /// With `recover`, libxml2 carries on past well-formedness errors (an unescaped `&`, a
+  /// mismatched tag) as browsers do; the first error is still reported in ``error``.
+  public init(
+    bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits(), recover: Bool = false
+  ) throws {
+    guard bytes.count <= limits.maxBytes else {
+      throw MarkupError(
+        .tooLarge, "the document is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
+    }
+    if let place = Prolog.entityDeclaration(in: bytes) {
+      throw MarkupError(
+        .entityDeclaration, "the document declares entities, which are refused", line: place.line,
+        column: place.column)
+    }
+    var input = bytes
+    if let repaired = EntityRepair.replacingHTMLEntities(in: bytes) {
+      input = repaired.bytes
+      notes.append("replaced \(repaired.count) HTML entities that XML does not define")
+    }
+    var encoding: String?
+    if !Prolog.declaresNonUTF8Encoding(input), !UTF8Check.isValid(input) {
+      encoding = "WINDOWS-1252"
+      notes.append("the document is not valid UTF-8 and declares no encoding; read as Windows-1252")
+    }
+    MarkupLibrary.initialize()
+    // libxml2 reads the memory in place: the copy lives as long as the reader.
+    let storage = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(input.count, 1))
+    input.withUnsafeBytes { raw in
+      UnsafeMutableRawBufferPointer(storage).copyMemory(from: raw)
+    }
+    buffer = storage
+    let options =
+      Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_COMPACT.rawValue)
+      | (recover ? Int32(XML_PARSE_RECOVER.rawValue) : 0)
+    let reader = xmlReaderForMemory(storage.baseAddress, Int32(input.count), url, encoding, options)
+    self.reader = reader
+    let errors = self.errors
+    if let reader {
+      xmlTextReaderSetStructuredErrorHandler(
+        reader,
+        { context, error in
+          guard let context, let error else { return }
+          Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+        }, Unmanaged.passUnretained(errors).toOpaque())
+    }
+  }
+
+  deinit {
+    if let reader { xmlFreeTextReader(reader) }
+    buffer.deallocate()
+  }
+
+  /// The next event, or nil at the end of the document or at the first fatal error.
+  public func next() -> XMLEvent? {
+    if let pending = pendingEnd {
+      pendingEnd = nil
+      return pending
+    }
+    guard !finished, let reader else { return finish() }
+    while true {
+      let status = xmlTextReaderRead(reader)
+      guard status == 1 else { return finish() }
+      switch xmlTextReaderNodeType(reader) {
+      case Self.element:
+        let element = currentElement(reader)
+        if xmlTextReaderIsEmptyElement(reader) == 1 {
+          pendingEnd = .end(name: element.name, namespace: element.namespace)
+        }
+        return .start(element)
+      case Self.endElement:
+        return .end(
+          name: Self.string(xmlTextReaderConstLocalName(reader)) ?? "",
+          namespace: Self.string(xmlTextReaderConstNamespaceUri(reader)))
+      case Self.text, Self.cdata, Self.whitespace, Self.significantWhitespace:
+        return .text(Self.string(xmlTextReaderConstValue(reader)) ?? "")
+      default:
+        continue
+      }
+    }
+  }
+
+  private func finish() -> XMLEvent? {
+    if !finished {
+      finished = true
+      if let problem = errors.first {
+        error = problem
+      } else if reader == nil {
+        error = MarkupError(.malformed, "libxml2 could not start reading the document")
+      }
+    }
+    return nil
+  }
+
+  private func currentElement(_ reader: xmlTextReaderPtr) -> XMLElement {
+    let name = Self.string(xmlTextReaderConstLocalName(reader)) ?? ""
+    let namespace = Self.string(xmlTextReaderConstNamespaceUri(reader))
+    var attributes: [XMLAttribute] = []
+    if xmlTextReaderHasAttributes(reader) == 1 {
+      while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+        let attributeNamespace = Self.string(xmlTextReaderConstNamespaceUri(reader))
+        if attributeNamespace == "http://www.w3.org/2000/xmlns/" { continue }
+        attributes.append(
+          XMLAttribute(
+            name: Self.string(xmlTextReaderConstLocalName(reader)) ?? "",
+            namespace: attributeNamespace,
+            value: Self.string(xmlTextReaderConstValue(reader)) ?? ""))
+      }
+      xmlTextReaderMoveToElement(reader)
+    }
+    return XMLElement(name: name, namespace: namespace, attributes: attributes)
+  }
+
+  static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+    pointer.map { String(cString: $0) }
+  }
+
+  private static let element = Int32(XML_READER_TYPE_ELEMENT.rawValue)
+  private static let endElement = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
+  private static let text = Int32(XML_READER_TYPE_TEXT.rawValue)
+  private static let cdata = Int32(XML_READER_TYPE_CDATA.rawValue)
+  private static let whitespace = Int32(XML_READER_TYPE_WHITESPACE.rawValue)
+  private static let significantWhitespace = Int32(
+    XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
+}
+
+/// Collects libxml2's structured errors; keeps the first fatal one.
+final class ErrorSink {
+  private(set) var first: MarkupError?
+
+  func record(_ error: xmlError) {
+    guard error.level.rawValue >= XML_ERR_ERROR.rawValue, first == nil else { return }
+    let raw = error.message.map { String(cString: $0) } ?? "malformed XML"
+    let message = raw.trimmingWhitespace().lowercasedFirst()
+    let kind: MarkupError.Kind =
+      raw.contains("UTF-8") || raw.contains("encoding") ? .encoding : .malformed
+    first = MarkupError(
+      kind, message, line: error.line > 0 ? Int(error.line) : nil,
+      column: error.int2 > 0 ? Int(error.int2) : nil)
+  }
+}
+
+/// One-time libxml2 set-up.
+enum MarkupLibrary {
+  private static let once: Void = { xmlInitParser() }()
+
+  static func initialize() { _ = once }
+}
+
+extension String {
+  func trimmingWhitespace() -> String {
+    let scalars = unicodeScalars
+    guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+      let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+    else { return "" }
+    return String(scalars[start...end])
+  }
+
+  func lowercasedFirst() -> String {
+    guard let first = first, first.isUppercase, dropFirst().first?.isUppercase != true else {
+      return self
+    }
+    return first.lowercased() + dropFirst()
+  }
+}
