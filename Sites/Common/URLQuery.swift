@@ -1,4 +1,4 @@
-/// Query strings encoded strictly (RFC 3986 unreserved characters only), so that `+`, `|`,
+/// Query strings encoded strictly (RFC 3986 unreserved characters and `/` only), so that `+`, `|`,
 /// quotes and spaces in a search reach the site as written.
 enum URLQuery {
   static func encode(_ items: [(String, String)]) -> String {
@@ -11,7 +11,7 @@ enum URLQuery {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
         out.unicodeScalars.append(Unicode.Scalar(byte))
       default:
         out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

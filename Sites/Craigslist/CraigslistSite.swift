@@ -59,6 +59,22 @@ public struct CraigslistSite: FeedSource {
     }
   }
 
+  /// Areas and their subareas, filtered by hostname or description.
+  public func knownCities(matching filter: String?) -> [KnownCity] {
+    let needle = filter?.lowercased()
+    var result: [KnownCity] = []
+    for area in CraigslistTables.areas.sorted(by: { $0.hostname < $1.hostname }) {
+      let place = [area.name, area.country].filter { !$0.isEmpty }.joined(separator: ", ")
+      let entries =
+        [KnownCity(name: area.hostname, description: place)]
+        + area.subareas.map { KnownCity(name: "\(area.hostname)/\($0.abbreviation)", description: "\($0.name) (\(area.name))") }
+      result += entries.filter { entry in
+        needle.map { entry.name.lowercased().contains($0) || entry.description.lowercased().contains($0) } ?? true
+      }
+    }
+    return result
+  }
+
   public func checkCity(_ name: String) -> NameCheck {
     let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard parts.count <= 2, let area = CraigslistTables.areasByHostname[parts[0]] else {

@@ -70,9 +70,10 @@ enum SapiDecoder {
     return ListingBatch(listings: listings, notes: notes)
   }
 
+  /// A JSON number as an integer. (On Linux, NSNumber 0 and 1 also cast to Bool, so a Bool
+  /// check would refuse them: sapi never puts booleans where numbers belong.)
   static func integer(_ value: Any?) -> Int? {
-    if let number = value as? NSNumber, !(value is Bool) { return number.intValue }
-    return nil
+    (value as? NSNumber)?.intValue
   }
 }
 

@@ -51,7 +51,8 @@ enum SearchPageReader {
       let digits = last.dropLast(5)
       return digits.allSatisfy(\.isNumber) && !digits.isEmpty ? String(digits) : nil
     }
-    return last.count >= 10 && last.allSatisfy({ $0.isLetter || $0.isNumber }) ? String(last) : nil
+    let isKey = last.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    return last.count >= 10 && isKey ? String(last) : nil
   }
 
   private static func areaName(_ context: [String: String]) -> String? {

@@ -11,11 +11,18 @@ public struct Clarissa: ParsableCommand {
 
         clarissa validate
         clarissa validate --config ~/clarissa/searches.yaml
+        clarissa validate --print-urls      # every request a run would make
+
+      Site adapters and what they read:
+
+        clarissa sites
+        clarissa sites craigslist --cities bay
+        clarissa inspect saved-response.json --site craigslist
 
       The file's format is described in docs/configuration.md; exit codes in README.md.
       """,
     version: "0.1.0",
-    subcommands: [Validate.self]
+    subcommands: [Validate.self, Inspect.self, SitesCommand.self]
   )
 
   public init() {}

@@ -19,6 +19,7 @@ struct Validate: ParsableCommand {
         clarissa validate
         clarissa validate --config examples/apartments.yaml
         clarissa validate --quiet && clarissa run
+        clarissa validate -q --print-urls | cut -f4
       """
   )
 
@@ -30,6 +31,11 @@ struct Validate: ParsableCommand {
 
   @Flag(help: "Treat warnings as errors (exit status 2 when there are any).")
   var strict = false
+
+  @Flag(
+    name: .customLong("print-urls"),
+    help: "Print every request a run would make: search, city, mode and URL, tab-separated.")
+  var printURLs = false
 
   func run() throws {
     let result = ConfigLoader.load(
@@ -46,6 +52,22 @@ struct Validate: ParsableCommand {
     if !quiet {
       Terminal.output(ConfigSummary(config: loaded, file: config, warnings: warnings).text)
     }
+    if printURLs { Terminal.output(Self.requestLines(loaded)) }
+  }
+
+  /// One line per request of every enabled search, in config order.
+  static func requestLines(_ config: Config) -> String {
+    var lines: [String] = []
+    for search in config.searches where search.enabled {
+      guard let site = Registry.sites.site(search.site) else { continue }
+      let cities: [CityRef?] = site.cities == .required ? search.cities.map { $0 } : [nil]
+      for city in cities {
+        for request in site.requests(for: search, in: city) {
+          lines.append([search.name, city?.name ?? "-", request.mode, request.url].joined(separator: "\t"))
+        }
+      }
+    }
+    return lines.map { $0 + "\n" }.joined()
   }
 
   private func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

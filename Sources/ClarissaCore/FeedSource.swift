@@ -28,6 +28,23 @@ public protocol FeedSource: Sendable {
   func listings(from response: SourceResponse) throws -> ListingBatch
   /// Modes `clarissa inspect --mode` accepts, the default first.
   var modes: [String] { get }
+  /// The site's own list of cities whose name or description contains `filter` (all when nil),
+  /// for `clarissa sites NAME --cities`; empty for sites without such a list.
+  func knownCities(matching filter: String?) -> [KnownCity]
+}
+
+/// A city a site knows by name, for listings in `clarissa sites`.
+public struct KnownCity: Sendable, Equatable {
+  /// What a search writes (`sfbay`, `sfbay/eby`).
+  public var name: String
+  /// What it is (`SF bay area, CA, US`).
+  public var description: String
+
+  /// Creates an entry.
+  public init(name: String, description: String) {
+    self.name = name
+    self.description = description
+  }
 }
 
 /// Whether a site can be relied on today.
@@ -87,4 +104,7 @@ extension FeedSource {
 
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }
+
+  /// By default a site has no list of cities to show.
+  public func knownCities(matching filter: String?) -> [KnownCity] { [] }
 }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import ClarissaCore
+import Foundation
+import Sites
+
+/// `clarissa inspect`: read a saved response with a site adapter and print its listings.
+struct Inspect: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Parse a saved response with a site adapter and print the listings.",
+    discussion: """
+      The tool for people who write or debug adapters: save what a site answered (curl, a
+      browser's "save as", or a run's --record folder) and see exactly what clarissa reads
+      from it. Nothing is fetched.
+
+      The mode is guessed from the file when --mode is not given ('{' -> api, an RSS or RDF
+      root -> rss, otherwise html). --city tells the adapter which area the response is for
+      (Craigslist uses it to drop nearby-area rows and to know the currency).
+
+      Examples:
+        clarissa inspect Fixtures/craigslist/sfbay-sss-sapi-1.json --site craigslist
+        clarissa inspect page.html --site craigslist --mode html --city newyork/mnh
+        clarissa inspect feed.xml --site feed --format json
+      """
+  )
+
+  @Argument(help: "The saved response body.")
+  var file: String
+
+  @Option(help: ArgumentHelp("The site adapter (see 'clarissa sites').", valueName: "id"))
+  var site = "craigslist"
+
+  @Option(help: ArgumentHelp("How to read the file; guessed when left out.", valueName: "mode"))
+  var mode: String?
+
+  @Option(help: ArgumentHelp("The city the response is for, e.g. sfbay or sfbay/eby.", valueName: "city"))
+  var city: String?
+
+  @Flag(help: "Keep rows from nearby areas (Craigslist's JSON API).")
+  var includeNearby = false
+
+  @Option(help: "Output format: text or json.")
+  var format: OutputFormat = .text
+
+  @Option(help: ArgumentHelp("The URL the file was fetched from (makes relative links absolute).", valueName: "url"))
+  var url: String?
+
+  enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  func run() throws {
+    guard let adapter = Registry.sites.site(site) else {
+      let hint = Suggestions.hint(for: site, in: Registry.sites.ids)
+      throw ValidationError("unknown site '\(site)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
+    }
+    guard let data = FileManager.default.contents(atPath: file) else {
+      Terminal.error("error: cannot read '\(file)'\n")
+      throw ExitStatus.failure.exitCode
+    }
+    let body = Array(data)
+    let chosenMode = mode ?? Self.guessMode(body, modes: adapter.modes)
+    guard adapter.modes.contains(chosenMode) else {
+      throw ValidationError("site '\(site)' has no mode '\(chosenMode)' (modes: \(adapter.modes.joined(separator: ", ")))")
+    }
+    let response = SourceResponse(request: request(adapter, mode: chosenMode), body: body, finalURL: url)
+    do {
+      let batch = try adapter.listings(from: response)
+      for note in batch.notes { Terminal.error("note: \(note)\n") }
+      switch format {
+      case .json: Terminal.output(ListingJSON.encode(batch.listings))
+      case .text: Terminal.output(ListingText.render(batch.listings, header: "\(batch.listings.count) listings (\(site), \(chosenMode)) from \(file)"))
+      }
+    } catch let error as SiteError {
+      Terminal.error("\(file): error: \(error.message)\n")
+      throw ExitStatus.sourcesFailed.exitCode
+    }
+  }
+
+  /// A request like the one a run would have made, so the adapter reads with the same context.
+  private func request(_ adapter: any FeedSource, mode: String) -> RequestSpec {
+    var parameters: [String: ParameterValue] = ["mode": .text(mode), "include_nearby": .bool(includeNearby)]
+    if adapter.id == "feed" { parameters["feeds"] = .urls([url ?? "file://\(file)"]) }
+    let search = Search(name: "inspect", site: adapter.id, parameters: parameters)
+    var spec = adapter.requests(for: search, in: city.map { CityRef($0) }).first
+      ?? RequestSpec(url: url ?? "file://\(file)", mode: mode)
+    spec.mode = mode
+    if let url { spec.url = url }
+    if city == nil { spec.context["includeNearby"] = includeNearby ? "true" : "false" }
+    return spec
+  }
+
+  static func guessMode(_ body: [UInt8], modes: [String]) -> String {
+    let head = String(decoding: body.prefix(2048), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let guess: String
+    if head.hasPrefix("{") {
+      guess = "api"
+    } else if head.contains("<rdf:RDF") || head.contains("<rss") || head.contains("<feed") {
+      guess = "rss"
+    } else {
+      guess = "html"
+    }
+    return modes.contains(guess) ? guess : modes.first ?? guess
+  }
+}
