@@ -61,9 +61,14 @@ let package = Package(
       name: "clarissa-bench", dependencies: ["YAML", "ClarissaConfig", "ClarissaCore", "Sites"]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
+    .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
-    .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"]),
-    .testTarget(name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML"]),
+    .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
+    .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
+    .testTarget(
+      name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
+    .testTarget(
+      name: "SitesTests", dependencies: ["Sites", "ClarissaCore", "ClarissaConfig", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: ["ClarissaCommands", "clarissa"]

@@ -62,7 +62,10 @@ struct Inspect: ParsableCommand {
     guard adapter.modes.contains(chosenMode) else {
       throw ValidationError("site '\(site)' has no mode '\(chosenMode)' (modes: \(adapter.modes.joined(separator: ", ")))")
     }
-    let response = SourceResponse(request: request(adapter, mode: chosenMode), body: body, finalURL: url)
+    let request = adapter.request(
+      forSavedResponseIn: chosenMode, city: city, parameters: ["include_nearby": .bool(includeNearby)],
+      url: url)
+    let response = SourceResponse(request: request, body: body, finalURL: url)
     do {
       let batch = try adapter.listings(from: response)
       for note in batch.notes { Terminal.error("note: \(note)\n") }
@@ -74,19 +77,6 @@ struct Inspect: ParsableCommand {
       Terminal.error("\(file): error: \(error.message)\n")
       throw ExitStatus.sourcesFailed.exitCode
     }
-  }
-
-  /// A request like the one a run would have made, so the adapter reads with the same context.
-  private func request(_ adapter: any FeedSource, mode: String) -> RequestSpec {
-    var parameters: [String: ParameterValue] = ["mode": .text(mode), "include_nearby": .bool(includeNearby)]
-    if adapter.id == "feed" { parameters["feeds"] = .urls([url ?? "file://\(file)"]) }
-    let search = Search(name: "inspect", site: adapter.id, parameters: parameters)
-    var spec = adapter.requests(for: search, in: city.map { CityRef($0) }).first
-      ?? RequestSpec(url: url ?? "file://\(file)", mode: mode)
-    spec.mode = mode
-    if let url { spec.url = url }
-    if city == nil { spec.context["includeNearby"] = includeNearby ? "true" : "false" }
-    return spec
   }
 
   static func guessMode(_ body: [UInt8], modes: [String]) -> String {

@@ -105,6 +105,27 @@ extension FeedSource {
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }
 
+  /// The request a run would have made for a saved response, so that reading it (in
+  /// `clarissa inspect` and fixture tests) gets the same context as a live run.
+  public func request(
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue] = [:],
+    url: String? = nil
+  ) -> RequestSpec {
+    var values = parameters
+    values["mode"] = values["mode"] ?? .text(mode)
+    if let url, parameter(named: "feeds") != nil { values["feeds"] = .urls([url]) }
+    let search = Search(name: "saved", site: id, parameters: values)
+    var spec =
+      requests(for: search, in: city.map { CityRef($0) }).first
+      ?? RequestSpec(url: url ?? "", mode: mode)
+    spec.mode = mode
+    if let url { spec.url = url }
+    if city == nil, case .bool(let nearby)? = values["include_nearby"] {
+      spec.context["includeNearby"] = nearby ? "true" : "false"
+    }
+    return spec
+  }
+
   /// By default a site has no list of cities to show.
   public func knownCities(matching filter: String?) -> [KnownCity] { [] }
 }

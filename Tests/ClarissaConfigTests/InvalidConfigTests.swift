@@ -1,6 +1,7 @@
 import ClarissaConfig
 import ClarissaCore
 import Foundation
+import FixtureSupport
 import Sites
 import Testing
 

@@ -2,27 +2,32 @@ import Foundation
 import Testing
 
 /// Finds `Fixtures/` through `#filePath` and compares output with golden files.
-enum Fixtures {
-  static let root = URL(fileURLWithPath: #filePath)
+public enum Fixtures {
+  public static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures")
 
+  /// A fixture file's bytes.
+  public static func bytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: root.appendingPathComponent(path)))
+  }
+
   /// The environment every config fixture is read with: nothing leaks in from the machine.
-  static let environment = [
+  public static let environment = [
     "PATH": "/nonexistent-clarissa-fixture-path",
     "CLARISSA_FIXTURE_EMPTY": "",
     "CLARISSA_FIXTURE_TOPIC": "deals",
   ]
 
   /// The `.yaml` files of a fixture folder, sorted.
-  static func yamlFiles(in folder: String) -> [String] {
+  public static func yamlFiles(in folder: String) -> [String] {
     let url = root.appendingPathComponent(folder)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     return names.filter { $0.hasSuffix(".yaml") }.sorted()
   }
 
   /// Compares `actual` with the golden file; `CLARISSA_RECORD=1` rewrites it instead.
-  static func expectGolden(
+  public static func expectGolden(
     _ actual: String, at url: URL, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     if ProcessInfo.processInfo.environment["CLARISSA_RECORD"] == "1" {
@@ -41,7 +46,7 @@ enum Fixtures {
   }
 
   /// A small unified-style diff: the lines only in one side, with their numbers.
-  static func lineDiff(_ expected: String, _ actual: String) -> String {
+  public static func lineDiff(_ expected: String, _ actual: String) -> String {
     let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
     var out: [String] = []
