@@ -84,9 +84,12 @@ public enum FeedDate {
     var year: Int?
     var time: (Int, Int, Double)?
     var offset: Int?
+    var afternoon: Bool?
     for token in tokens {
       let lower = token.lowercased()
-      if month == nil, let index = months.firstIndex(where: { lower.hasPrefix($0) }),
+      if lower == "am" || lower == "pm" {
+        afternoon = lower == "pm"
+      } else if month == nil, let index = months.firstIndex(where: { lower.hasPrefix($0) }),
         lower.allSatisfy(\.isLetter)
       {
         month = index + 1
@@ -104,7 +107,8 @@ public enum FeedDate {
       }
     }
     guard let day, let month, let year else { return nil }
-    let (hour, minute, second) = time ?? (0, 0, 0)
+    var (hour, minute, second) = time ?? (0, 0, 0)
+    if let afternoon, hour <= 12 { hour = hour % 12 + (afternoon ? 12 : 0) }
     return makeDate(year, month, day, hour, minute, second, offset: offset ?? 0)
   }
 

@@ -1,5 +1,5 @@
 /// The formats ``FeedParser`` reads.
-public enum FeedFormat: String, Sendable {
+public enum FeedFormat: String, Sendable, Codable {
   case rss2 = "RSS 2.0"
   case rss09 = "RSS 0.9x"
   case rss1 = "RSS 1.0"
@@ -9,7 +9,7 @@ public enum FeedFormat: String, Sendable {
 }
 
 /// What parsing a feed produced: its items, and the problems it recovered from.
-public struct FeedDocument: Sendable {
+public struct FeedDocument: Sendable, Codable {
   /// The feed's format.
   public var format: FeedFormat
   /// The feed's own title.

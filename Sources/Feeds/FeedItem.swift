@@ -1,9 +1,9 @@
 import Foundation
 
 /// One entry of any feed format, in one model.
-public struct FeedItem: Sendable, Equatable {
+public struct FeedItem: Sendable, Equatable, Codable {
   /// Where the id came from, in order of preference.
-  public enum IDSource: String, Sendable {
+  public enum IDSource: String, Sendable, Codable {
     case guid, link, hash
   }
 
@@ -52,7 +52,7 @@ public struct FeedItem: Sendable, Equatable {
 }
 
 /// A file attached to an item.
-public struct Enclosure: Sendable, Equatable {
+public struct Enclosure: Sendable, Equatable, Codable {
   /// Absolute URL.
   public var url: String
   /// MIME type, when given.

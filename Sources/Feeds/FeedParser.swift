@@ -27,28 +27,40 @@ public enum FeedParser {
     }
   }
 
+  private typealias Reading = (document: FeedDocument, error: MarkupError?, notes: [String])
+
   private static func readXML(
     _ bytes: [UInt8], url: String, limits: MarkupLimits
   ) throws -> FeedDocument {
-    let strict = try XMLFeedReader.read(bytes, url: url, limits: limits, recover: false)
-    var document = strict.document
-    document.problems = strict.notes
-    guard let error = strict.error else { return document }
-    // A well-formedness error: read again in libxml2's recovery mode and keep whichever
-    // reading found more items.
-    if let lenient = try? XMLFeedReader.read(bytes, url: url, limits: limits, recover: true),
-      lenient.document.items.count > document.items.count
-    {
-      document = lenient.document
-      document.problems = lenient.notes
-      document.problems.append("not well-formed XML (\(error)); recovered \(document.items.count) items")
+    // libxml2's reader parses a small document in one go, so an early error can hide every
+    // node: "no root seen" then means "damaged", not "empty".
+    var strict: Reading?
+    do {
+      strict = try XMLFeedReader.read(bytes, url: url, limits: limits)
+    } catch let error as FeedError where error.message == XMLFeedReader.emptyMessage {
+      strict = nil
+    }
+    if let strict, strict.error == nil {
+      var document = strict.document
+      document.problems = strict.notes
       return document
     }
-    if document.items.isEmpty, error.line.map({ $0 <= 1 }) ?? true {
-      throw FeedError("not well-formed XML: \(error)")
+    // Damaged: read it again through libxml2's recovery mode, and item by item; keep the
+    // reading with the most items (on a tie the item-by-item one, then the recovered one,
+    // which keep more of each item than a stream cut at the error).
+    let lenient = try? XMLFeedReader.recover(bytes, url: url, limits: limits)
+    let salvaged = ItemSalvage.read(bytes, url: url, limits: limits)
+    let firstError = strict?.error ?? lenient?.error
+    let candidates = [salvaged, lenient?.document, strict?.document].compactMap { $0 }
+    guard var best = candidates.max(by: { $0.items.count < $1.items.count }),
+      !best.items.isEmpty
+    else {
+      throw FeedError("not well-formed XML" + (firstError.map { ": \($0)" } ?? ""))
     }
-    document.problems.append("the feed breaks off (\(error)); kept the \(document.items.count) items before it")
-    return document
+    best.problems = strict?.notes ?? lenient?.notes ?? []
+    let reason = firstError.map { " (\($0))" } ?? ""
+    best.problems.append("not well-formed XML\(reason); kept \(best.items.count) items")
+    return best
   }
 
   private static func firstSignificantByte(_ bytes: [UInt8]) -> UInt8? {

@@ -15,26 +15,46 @@ struct XMLFeedReader {
   private var channelField: (name: String, text: String)?
   private let base: URL?
 
+  static let emptyMessage = "the document is empty"
+
   init(url: String) {
     base = URL(string: url)
   }
 
-  /// Reads the whole document; a fatal error keeps what was read before it.
+  /// Reads the document as it streams; a fatal error keeps what was read before it.
   static func read(
-    _ bytes: [UInt8], url: String, limits: MarkupLimits, recover: Bool
+    _ bytes: [UInt8], url: String, limits: MarkupLimits
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
-    let stream: XMLStreamReader
+    let stream = try markup { try XMLStreamReader(bytes: bytes, url: url, limits: limits) }
+    let document = try read(url: url, truncated: { stream.error != nil }, next: stream.next)
+    return (document, stream.error, stream.notes)
+  }
+
+  /// Reads a damaged document through libxml2's recovery mode.
+  static func recover(
+    _ bytes: [UInt8], url: String, limits: MarkupLimits
+  ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
+    let tree = try markup { try XMLRecoveringReader(bytes: bytes, url: url, limits: limits) }
+    let document = try read(url: url, truncated: { false }, next: tree.next)
+    return (document, tree.error, tree.notes)
+  }
+
+  private static func read(
+    url: String, truncated: () -> Bool, next: () -> XMLEvent?
+  ) throws -> FeedDocument {
+    var reader = XMLFeedReader(url: url)
+    while let event = next() {
+      try reader.consume(event)
+    }
+    return try reader.finish(truncated: truncated())
+  }
+
+  private static func markup<T>(_ make: () throws -> T) throws -> T {
     do {
-      stream = try XMLStreamReader(bytes: bytes, url: url, limits: limits, recover: recover)
+      return try make()
     } catch let error as MarkupError {
       throw FeedError(error.description)
     }
-    var reader = XMLFeedReader(url: url)
-    while let event = stream.next() {
-      try reader.consume(event)
-    }
-    let document = try reader.finish(truncated: stream.error != nil)
-    return (document, stream.error, stream.notes)
   }
 
   private mutating func consume(_ event: XMLEvent) throws {
@@ -111,7 +131,7 @@ struct XMLFeedReader {
       }
       items.append(builder.build(base: feedBase))
     }
-    guard let format else { throw FeedError("the document is empty") }
+    guard let format else { throw FeedError(Self.emptyMessage) }
     return FeedDocument(format: format, title: channelTitle, link: channelLink, items: items, problems: [])
   }
 

@@ -19,31 +19,11 @@ public final class XMLStreamReader {
   public private(set) var error: MarkupError?
 
   /// Prepares to read `bytes`; throws for oversized bodies and entity declarations.
-  ///
-  /// With `recover`, libxml2 carries on past well-formedness errors (an unescaped `&`, a
-  /// mismatched tag) as browsers do; the first error is still reported in ``error``.
-  public init(
-    bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits(), recover: Bool = false
-  ) throws {
-    guard bytes.count <= limits.maxBytes else {
-      throw MarkupError(
-        .tooLarge, "the document is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
-    }
-    if let place = Prolog.entityDeclaration(in: bytes) {
-      throw MarkupError(
-        .entityDeclaration, "the document declares entities, which are refused", line: place.line,
-        column: place.column)
-    }
-    var input = bytes
-    if let repaired = EntityRepair.replacingHTMLEntities(in: bytes) {
-      input = repaired.bytes
-      notes.append("replaced \(repaired.count) HTML entities that XML does not define")
-    }
-    var encoding: String?
-    if !Prolog.declaresNonUTF8Encoding(input), !UTF8Check.isValid(input) {
-      encoding = "WINDOWS-1252"
-      notes.append("the document is not valid UTF-8 and declares no encoding; read as Windows-1252")
-    }
+  public init(bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits()) throws {
+    let prepared = try PreparedXML(bytes, limits: limits)
+    let input = prepared.bytes
+    let encoding = prepared.encoding
+    notes = prepared.notes
     MarkupLibrary.initialize()
     // libxml2 reads the memory in place: the copy lives as long as the reader.
     let storage = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(input.count, 1))
@@ -51,9 +31,7 @@ public final class XMLStreamReader {
       UnsafeMutableRawBufferPointer(storage).copyMemory(from: raw)
     }
     buffer = storage
-    let options =
-      Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_COMPACT.rawValue)
-      | (recover ? Int32(XML_PARSE_RECOVER.rawValue) : 0)
+    let options = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_COMPACT.rawValue)
     let reader = xmlReaderForMemory(storage.baseAddress, Int32(input.count), url, encoding, options)
     self.reader = reader
     let errors = self.errors

@@ -1,0 +1,34 @@
+/// What every XML reader does before libxml2 sees a byte: cap the size, refuse entity
+/// declarations, turn undeclared HTML entities into character references, and pick Windows-1252
+/// for bytes that are not UTF-8 in a document that names no encoding.
+struct PreparedXML {
+  let bytes: [UInt8]
+  let encoding: String?
+  let notes: [String]
+
+  init(_ original: [UInt8], limits: MarkupLimits) throws {
+    guard original.count <= limits.maxBytes else {
+      throw MarkupError(
+        .tooLarge, "the document is \(original.count) bytes; the limit is \(limits.maxBytes)")
+    }
+    if let place = Prolog.entityDeclaration(in: original) {
+      throw MarkupError(
+        .entityDeclaration, "the document declares entities, which are refused", line: place.line,
+        column: place.column)
+    }
+    var input = original
+    var notes: [String] = []
+    if let repaired = EntityRepair.replacingHTMLEntities(in: original) {
+      input = repaired.bytes
+      notes.append("replaced \(repaired.count) HTML entities that XML does not define")
+    }
+    var encoding: String?
+    if !Prolog.declaresNonUTF8Encoding(input), !UTF8Check.isValid(input) {
+      encoding = "WINDOWS-1252"
+      notes.append("the document is not valid UTF-8 and declares no encoding; read as Windows-1252")
+    }
+    self.bytes = input
+    self.encoding = encoding
+    self.notes = notes
+  }
+}
