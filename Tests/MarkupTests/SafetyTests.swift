@@ -1,0 +1,69 @@
+import Foundation
+import Markup
+import Testing
+
+/// Hostile documents are refused before libxml2 expands anything, and nothing reaches the network.
+@Suite struct SafetyTests {
+  static func events(_ text: String, limits: MarkupLimits = MarkupLimits()) throws -> [XMLEvent] {
+    let reader = try XMLStreamReader(bytes: Array(text.utf8), limits: limits)
+    var events: [XMLEvent] = []
+    while let event = reader.next() { events.append(event) }
+    return events
+  }
+
+  static let billionLaughs = """
+    <?xml version="1.0"?>
+    <!DOCTYPE lolz [
+     <!ENTITY lol "lol">
+     <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+     <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+     <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+     <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+    ]>
+    <lolz>&lol9;</lolz>
+    """
+
+  @Test(arguments: [
+    billionLaughs,
+    "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><r>&x;</r>",
+    "<!DOCTYPE r [<!ENTITY % p SYSTEM \"http://127.0.0.1:9/x.dtd\"> %p;]><r/>",
+    "<!DOCTYPE r [<!ENTITY big \"\(String(repeating: "x", count: 100_000))\">]><r>\(String(repeating: "&big;", count: 20_000))</r>",
+  ])
+  func entityDeclarationsAreRefusedBeforeParsing(document: String) {
+    #expect {
+      _ = try Self.events(document)
+    } throws: { error in
+      (error as? MarkupError)?.kind == .entityDeclaration
+    }
+    #expect {
+      _ = try XMLRecoveringReader(bytes: Array(document.utf8))
+    } throws: { error in
+      (error as? MarkupError)?.kind == .entityDeclaration
+    }
+  }
+
+  @Test func oversizedBodiesAreRefusedUnread() {
+    let limits = MarkupLimits(maxBytes: 1024)
+    let body = "<r>" + String(repeating: "a", count: 2048) + "</r>"
+    #expect(throws: MarkupError.self) { _ = try Self.events(body, limits: limits) }
+    #expect(throws: MarkupError.self) { _ = try HTMLDocument(bytes: Array(body.utf8), limits: limits) }
+    #expect(throws: MarkupError.self) { _ = try XMLRecoveringReader(bytes: Array(body.utf8), limits: limits) }
+  }
+
+  @Test func anExternalDTDIsNeitherFetchedNorNeeded() throws {
+    // Port 9 on loopback: even if libxml2 tried, nothing would leave the machine.
+    let events = try Self.events("<!DOCTYPE r SYSTEM \"http://127.0.0.1:9/r.dtd\"><r>ok</r>")
+    #expect(events.contains(.text("ok")))
+  }
+
+  @Test func anEntityDeclarationInsideACommentBeforeTheRootIsStillRefused() {
+    #expect(throws: MarkupError.self) {
+      _ = try Self.events("<!-- <!ENTITY x \"y\"> --><r/>")
+    }
+  }
+
+  @Test func theWordENTITYInsideTheDocumentIsFine() throws {
+    let events = try Self.events("<r><![CDATA[<!ENTITY x \"y\">]]></r>")
+    #expect(events.contains(.text("<!ENTITY x \"y\">")))
+  }
+}
