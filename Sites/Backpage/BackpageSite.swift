@@ -58,9 +58,10 @@ public struct BackpageSite: FeedSource {
       throw SiteError("the Backpage export could not be read: \(error.message)")
     }
     let listings = document.items.map { item in
-      Listing(
+      let price = FeedPrice.find(in: item.title)
+      return Listing(
         id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
-        description: item.text, price: FeedPrice.find(in: item.title), currency: FeedPrice.find(in: item.title) == nil ? nil : "USD",
+        description: item.text, price: price?.amount, currency: price.map { $0.currency ?? "USD" },
         posted: item.published, area: response.request.city,
         imageURLs: item.enclosures.map(\.url), category: item.categories.first)
     }

@@ -50,9 +50,11 @@ public struct GenericFeedSite: FeedSource {
       throw SiteError("\(response.request.url) is not a readable feed: \(error.message)")
     }
     let listings = document.items.map { item in
-      Listing(
+      let price = FeedPrice.find(in: item.title)
+      return Listing(
         id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
-        description: item.text, price: FeedPrice.find(in: item.title), posted: item.published ?? item.updated,
+        description: item.text, price: price?.amount, currency: price?.currency,
+        posted: item.published ?? item.updated,
         location: nil, area: nil, imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
         category: item.categories.first)
     }
@@ -61,17 +63,22 @@ public struct GenericFeedSite: FeedSource {
 }
 
 /// A price written in a feed item's title (`$450`, `450€`, `£1,200`), if one stands there.
+/// `$` names no single currency, so it gives none; `€`, `£` and `¥` do.
 enum FeedPrice {
-  static func find(in title: String) -> Double? {
-    let symbols: Set<Character> = ["$", "£", "€", "¥"]
+  private static let symbols: [Character: String?] = ["$": nil, "£": "GBP", "€": "EUR", "¥": "JPY"]
+
+  static func find(in title: String) -> (amount: Double, currency: String?)? {
     let characters = Array(title)
-    for (index, character) in characters.enumerated() where symbols.contains(character) {
+    for (index, character) in characters.enumerated() {
+      guard let currency = symbols[character] else { continue }
       let after = String(characters[(index + 1)...].prefix(12))
-      if let first = after.first, first.isNumber, let value = PriceText.parse(after) { return value }
+      if let first = after.first, first.isNumber, let value = PriceText.parse(after) {
+        return (value, currency)
+      }
       let before = String(characters[..<index].suffix(12).reversed())
       if let last = before.first, last.isNumber {
         let digits = String(before.prefix { $0.isNumber || $0 == "," || $0 == "." }.reversed())
-        if let value = PriceText.parse(digits) { return value }
+        if let value = PriceText.parse(digits) { return (value, currency) }
       }
     }
     return nil

@@ -88,7 +88,7 @@ public struct OodleSite: FeedSource {
     let price = Self.number(item["price"])
     return Listing(
       id: key, site: id, url: url, title: item["title"] as? String ?? "",
-      description: (item["body"] as? String).map(HTMLText.normalize) ?? "", price: price,
+      description: (item["body"] as? String).map(HTMLText.plainText(fromHTML:)) ?? "", price: price,
       currency: price == nil ? nil : "USD",
       posted: Self.number(item["ctime"]).map { Date(timeIntervalSince1970: $0) },
       location: location?["name"] as? String, area: region, coordinates: coordinates,
