@@ -7,33 +7,36 @@ import Foundation
 public enum FeedDate {
   /// The date `text` names, or nil when it names none.
   public static func parse(_ text: String) -> Date? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    let scalars = Array(trimmed.unicodeScalars)
-    guard scalars.count >= 8 else { return nil }
-    if scalars.prefix(4).allSatisfy({ $0.properties.numericType != nil }), scalars[4] == "-" {
-      return iso8601(scalars)
+    var bytes = Array(text.utf8)
+    while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+    let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+    if start > 0 { bytes.removeFirst(start) }
+    guard bytes.count >= 8 else { return nil }
+    if bytes.prefix(4).allSatisfy(isDigit), bytes[4] == UInt8(ascii: "-") {
+      return iso8601(bytes)
     }
-    return rfc822(trimmed)
+    return rfc822(String(decoding: bytes, as: UTF8.self))
   }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+  private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 
   // MARK: - ISO 8601
 
-  private static func iso8601(_ s: [Unicode.Scalar]) -> Date? {
+  private static func iso8601(_ s: [UInt8]) -> Date? {
     var index = 0
     func number(_ digits: Int) -> Int? {
       guard index + digits <= s.count else { return nil }
       var value = 0
-      for scalar in s[index..<(index + digits)] {
-        guard let digit = scalar.properties.numericType != nil ? Int(String(scalar)) : nil else {
-          return nil
-        }
-        value = value * 10 + digit
+      for byte in s[index..<(index + digits)] {
+        guard isDigit(byte) else { return nil }
+        value = value * 10 + Int(byte - 0x30)
       }
       index += digits
       return value
     }
-    func skip(_ scalar: Unicode.Scalar) -> Bool {
-      guard index < s.count, s[index] == scalar else { return false }
+    func skip(_ character: Character) -> Bool {
+      guard index < s.count, s[index] == character.asciiValue else { return false }
       index += 1
       return true
     }
@@ -42,8 +45,7 @@ public enum FeedDate {
     var hour = 0
     var minute = 0
     var second = 0.0
-    if index < s.count, s[index] == "T" || s[index] == "t" || s[index] == " " {
-      index += 1
+    if skip("T") || skip("t") || skip(" ") {
       guard let h = number(2), skip(":"), let m = number(2) else { return nil }
       hour = h
       minute = m
@@ -51,20 +53,19 @@ public enum FeedDate {
         guard let whole = number(2) else { return nil }
         second = Double(whole)
         if skip(".") || skip(",") {
-          var fraction = "0."
-          while index < s.count, s[index].properties.numericType != nil {
-            fraction.unicodeScalars.append(s[index])
+          var scale = 0.1
+          while index < s.count, isDigit(s[index]) {
+            second += Double(s[index] - 0x30) * scale
+            scale /= 10
             index += 1
           }
-          second += Double(fraction) ?? 0
         }
       }
     }
-    while index < s.count, s[index] == " " { index += 1 }
+    while index < s.count, s[index] == 0x20 { index += 1 }
     var offset = 0
     if index < s.count {
-      guard let zone = zoneOffset(String(String.UnicodeScalarView(s[index...])))
-      else { return nil }
+      guard let zone = zoneOffset(String(decoding: s[index...], as: UTF8.self)) else { return nil }
       offset = zone
     }
     return makeDate(year, month, day, hour, minute, second, offset: offset)
@@ -135,6 +136,7 @@ public enum FeedDate {
 
   /// Seconds east of UTC for `Z`, `GMT`, `PST`, `+0100`, `+01:00`, `-05`.
   static func zoneOffset(_ text: String) -> Int? {
+    if text == "Z" || text == "z" { return 0 }
     if let hours = zoneNames[text.uppercased()] { return hours * 3600 }
     guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
     let digits = text.dropFirst().filter { $0 != ":" }

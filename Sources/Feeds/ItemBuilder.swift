@@ -74,10 +74,10 @@ struct ItemBuilder {
   }
 
   /// The finished item, links made absolute against `base`.
-  func build(base: URL?) -> FeedItem {
-    let titleText = title.map { Self.plain($0.text, type: $0.type) } ?? ""
+  func build(base: URL?, html converter: HTMLText.Converter) -> FeedItem {
+    let titleText = title.map { Self.plain($0.text, type: $0.type, converter) } ?? ""
     let body = content ?? summary
-    let text = body.map { Self.plain($0.text, type: $0.type) } ?? ""
+    let text = body.map { Self.plain($0.text, type: $0.type, converter) } ?? ""
     let html = body.flatMap { Self.isHTML($0.type) ? $0.text : nil }
     let absoluteLink = (link ?? about).map { Self.absolute($0, base: base) }
     let stableGuid = guid ?? about
@@ -106,22 +106,51 @@ struct ItemBuilder {
     return type == "html" || type == "xhtml" || type.contains("html")
   }
 
-  private static func plain(_ text: String, type: String?) -> String {
+  private static func plain(_ text: String, type: String?, _ converter: HTMLText.Converter) -> String {
     if let type, type == "text" || type == "text/plain" { return HTMLText.normalize(text) }
-    return HTMLText.plainText(fromHTML: text)
+    return converter.plainText(fromHTML: text)
   }
 
   private static func absolute(_ link: String, base: URL?) -> String {
     let trimmed = link.trimmed
-    guard let base, !trimmed.contains("://"), let url = URL(string: trimmed, relativeTo: base) else {
-      return trimmed
-    }
+    guard let base, !trimmed.utf8.starts(with: "http".utf8) || !hasScheme(trimmed),
+      let url = URL(string: trimmed, relativeTo: base)
+    else { return trimmed }
     return url.absoluteString
+  }
+
+  /// Whether a link starts with `scheme://` (a byte scan: this runs for every item).
+  private static func hasScheme(_ link: String) -> Bool {
+    var previous: (UInt8, UInt8) = (0, 0)
+    for byte in link.utf8.prefix(16) {
+      if previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) && byte == UInt8(ascii: "/") { return true }
+      previous = (previous.1, byte)
+    }
+    return false
   }
 }
 
 extension String {
-  var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
-  var isBlank: Bool { allSatisfy(\.isWhitespace) }
+  /// Without leading and trailing white space (by Unicode scalar: cheaper than Foundation's).
+  var trimmed: String {
+    if let first = utf8.first, let last = utf8.last, !Self.isASCIISpace(first), !Self.isASCIISpace(last),
+      first < 0x80, last < 0x80
+    {
+      return self
+    }
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+    guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+    return String(scalars[first...last])
+  }
+  var isBlank: Bool {
+    if let first = utf8.first, first < 0x80, !Self.isASCIISpace(first) { return false }
+    return unicodeScalars.allSatisfy(\.properties.isWhitespace)
+  }
+
+  private static func isASCIISpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+  }
   var nilIfEmpty: String? { isEmpty ? nil : self }
 }

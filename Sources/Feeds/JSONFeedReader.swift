@@ -24,19 +24,22 @@ enum JSONFeedReader {
     let base = URL(string: link ?? url)
     var items: [FeedItem] = []
     var problems: [String] = []
+    let converter = HTMLText.Converter()
     for (index, raw) in rawItems.enumerated() {
       guard let object = raw as? [String: Any] else {
         problems.append("item \(index + 1) is not an object; skipped")
         continue
       }
-      items.append(item(object, base: base))
+      items.append(item(object, base: base, converter: converter))
     }
     return FeedDocument(
       format: .jsonFeed, title: feed["title"] as? String ?? "", link: link, items: items,
       problems: problems)
   }
 
-  private static func item(_ object: [String: Any], base: URL?) -> FeedItem {
+  private static func item(
+    _ object: [String: Any], base: URL?, converter: HTMLText.Converter
+  ) -> FeedItem {
     func string(_ key: String) -> String? {
       if let text = object[key] as? String { return text }
       if let number = object[key] as? NSNumber { return number.stringValue }
@@ -66,6 +69,6 @@ enum JSONFeedReader {
     if let image = string("image"), !builder.enclosures.contains(where: { $0.url == image }) {
       builder.enclosures.insert(Enclosure(url: image, type: nil, length: nil), at: 0)
     }
-    return builder.build(base: base)
+    return builder.build(base: base, html: converter)
   }
 }

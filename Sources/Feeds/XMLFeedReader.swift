@@ -14,6 +14,7 @@ struct XMLFeedReader {
   private var inNestedName = false
   private var channelField: (name: String, text: String)?
   private let base: URL?
+  private let html = HTMLText.Converter()
 
   static let emptyMessage = "the document is empty"
 
@@ -108,11 +109,11 @@ struct XMLFeedReader {
       inNestedName = false
     }
     if let built = item, depth == itemDepth {
-      items.append(built.build(base: feedBase))
+      items.append(built.build(base: feedBase, html: html))
       item = nil
     }
     if let current = channelField, item == nil, field == nil {
-      if current.name == "title", channelTitle.isEmpty { channelTitle = HTMLText.plainText(fromHTML: current.text) }
+      if current.name == "title", channelTitle.isEmpty { channelTitle = html.plainText(fromHTML: current.text) }
       if current.name == "link", channelLink == nil, !current.text.isBlank { channelLink = current.text.trimmed }
       channelField = nil
     }
@@ -129,7 +130,7 @@ struct XMLFeedReader {
       if let current = field {
         builder.apply(current.element, text: current.text, nestedName: current.nestedName)
       }
-      items.append(builder.build(base: feedBase))
+      items.append(builder.build(base: feedBase, html: html))
     }
     guard let format else { throw FeedError(Self.emptyMessage) }
     return FeedDocument(format: format, title: channelTitle, link: channelLink, items: items, problems: [])

@@ -15,7 +15,7 @@ enum EntityRepair {
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
-      if byte == UInt8(ascii: "<") {
+      if byte == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "!") {
         if let end = skipSection(bytes, at: index, open: "<![CDATA[", close: "]]>")
           ?? skipSection(bytes, at: index, open: "<!--", close: "-->")
         {

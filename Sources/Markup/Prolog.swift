@@ -59,25 +59,32 @@ enum Prolog {
 /// Fast UTF-8 validation (no allocation).
 enum UTF8Check {
   static func isValid(_ bytes: [UInt8]) -> Bool {
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let byte = bytes[index]
-      if byte < 0x80 {
-        index += 1
-        continue
+    bytes.withUnsafeBytes { raw in
+      var index = 0
+      let count = raw.count
+      while index < count {
+        // Eight ASCII bytes at a time.
+        if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+          index += 8
+          continue
+        }
+        let byte = raw[index]
+        if byte < 0x80 {
+          index += 1
+          continue
+        }
+        let length: Int
+        switch byte {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return false
+        }
+        guard index + length <= count else { return false }
+        for offset in 1..<length where raw[index + offset] & 0xC0 != 0x80 { return false }
+        index += length
       }
-      let length: Int
-      switch byte {
-      case 0xC2...0xDF: length = 2
-      case 0xE0...0xEF: length = 3
-      case 0xF0...0xF4: length = 4
-      default: return false
-      }
-      guard index + length <= count else { return false }
-      for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
-      index += length
+      return true
     }
-    return true
   }
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Timing and reporting shared by the benchmarks: medians of repeated runs, printed beside a
+/// reference measured in the same run, never judged against a fixed time.
+enum Bench {
+  /// Median wall time of `runs` calls, in milliseconds.
+  static func measure(runs: Int = 9, _ body: () -> Any) -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+      let start = DispatchTime.now().uptimeNanoseconds
+      _ = body()
+      times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return times.sorted()[runs / 2]
+  }
+
+  /// Fastest wall time of `runs` calls, in milliseconds.
+  static func fastest(runs: Int, _ body: () -> Void) -> Double {
+    (0..<runs).map { _ in
+      let start = DispatchTime.now().uptimeNanoseconds
+      body()
+      return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }.min() ?? 0
+  }
+
+  /// "name: x ms / beside reference: y ms (xN)".
+  static func report(_ name: String, _ ms: Double, reference: (String, Double)) {
+    let ratio = reference.1 > 0 ? ms / reference.1 : 0
+    print(
+      "  \(name): \(format(ms)) ms\n    beside \(reference.0): \(format(reference.1)) ms"
+        + " (x\(format(ratio)))")
+  }
+
+  /// Throughput of `bytes` processed in `ms`, in MB/s.
+  static func throughput(_ bytes: Int, _ ms: Double) -> Double {
+    ms > 0 ? Double(bytes) / 1e6 / (ms / 1000) : 0
+  }
+
+  static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+  /// A binary next to this one (the release `clarissa`).
+  static func siblingBinary(_ name: String) -> String? {
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let path = me.deletingLastPathComponent().appendingPathComponent(name).path
+    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+  }
+
+  /// A program on PATH.
+  static func onPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Runs a program to completion, output discarded; its exit status.
+  @discardableResult
+  static func spawn(_ path: String, _ arguments: [String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}

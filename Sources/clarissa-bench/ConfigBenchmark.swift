@@ -1,0 +1,97 @@
+import ClarissaConfig
+import ClarissaCore
+import Foundation
+import Sites
+import YAML
+
+/// YAML and config figures: hostile inputs beside benign ones of the same size, and the
+/// 1,000-search validate beside the process floor.
+struct ConfigBenchmark {
+  let folder: URL
+
+  func run() {
+    print("YAML and config")
+    hostileInputs()
+    thousandSearches()
+  }
+
+  private func hostileInputs() {
+    let bomb = aliasBomb(levels: 12)
+    let flatBomb = String(repeating: "x", count: bomb.utf8.count)
+    Bench.report(
+      "alias bomb (9^12 nodes if expanded), \(bomb.utf8.count) B", Bench.measure { YAMLReader.read(bomb) },
+      reference: ("plain scalar of the same size", Bench.measure { YAMLReader.read(flatBomb) }))
+    let deepFlow = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    let deepBlock = String(repeating: "- ", count: 100_000) + "x"
+    let flat = "[" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "]"
+    Bench.report(
+      "100,000-level flow nesting", Bench.measure { YAMLReader.read(deepFlow) },
+      reference: ("100,000 flat items", Bench.measure { YAMLReader.read(flat) }))
+    Bench.report(
+      "100,000-level block nesting", Bench.measure { YAMLReader.read(deepBlock) },
+      reference: ("100,000 flat items", Bench.measure { YAMLReader.read(flat) }))
+  }
+
+  private func thousandSearches() {
+    let url = folder.appendingPathComponent("searches-1000.yaml")
+    let text = thousandSearchConfig()
+    try? text.write(to: url, atomically: true, encoding: .utf8)
+    let bytes = Array(text.utf8)
+    let environment = ProcessInfo.processInfo.environment
+    let load = Bench.measure {
+      ConfigLoader.load(
+        bytes: bytes, name: "searches-1000.yaml", environment: environment, sites: Registry.sites)
+    }
+    Bench.report(
+      "load 1,000-search config (\(bytes.count / 1024) KiB) in process", load,
+      reference: ("YAML node tree alone", Bench.measure { YAMLReader.read(bytes) }))
+    guard let clarissa = Bench.siblingBinary("clarissa") else {
+      print("  (no clarissa binary next to this one: build it to time the cold start)")
+      return
+    }
+    let validate = Bench.measure(runs: 15) {
+      Bench.spawn(clarissa, ["validate", "--quiet", "--config", url.path])
+    }
+    let floor = Bench.measure(runs: 15) { Bench.spawn(clarissa, ["--version"]) }
+    Bench.report(
+      "cold start: clarissa validate on 1,000 searches", validate,
+      reference: ("cold start: clarissa --version", floor))
+  }
+
+  // MARK: - Inputs
+
+  private func aliasBomb(levels: Int) -> String {
+    var lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for level in 1...levels {
+      let refs = Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ")
+      lines.append("a\(level): &a\(level) [\(refs)]")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func thousandSearchConfig() -> String {
+    let areas = ["sfbay", "newyork", "chicago", "seattle", "boston", "austin", "denver", "portland"]
+    var lines = [
+      "version: 1", "cities:", "  west: [sfbay, seattle, portland]", "notify:",
+      "  terminal: stdout", "blackout:",
+      "  night: {timezone: America/Los_Angeles, from: \"22:00\", to: \"07:00\"}", "searches:",
+    ]
+    for index in 0..<1000 {
+      lines += [
+        "  - name: search-\(index)",
+        "    query: item \(index)",
+        "    category: sss",
+        "    cities: [west, \(areas[index % areas.count])]",
+        "    price: {min: \(index), max: \(index + 500)}",
+        "    interval: \(15 + index % 45)m",
+        "    notify: [terminal]",
+        "    blackout: [night]",
+        "    filters:",
+        "      - include: 'model \\d+'",
+        "        regex: true",
+        "      - exclude: [broken, parts]",
+      ]
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
