@@ -1,5 +1,17 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// Each site folder's README.md (and Craigslist's table generator) is documentation, not source:
+/// found here so that adding a site never means editing this file.
+let siteDocuments: [String] = {
+  let sites = Context.packageDirectory + "/Sites"
+  let folders = (try? FileManager.default.contentsOfDirectory(atPath: sites)) ?? []
+  return folders.sorted().flatMap { folder in
+    ["README.md", "Tables"].map { "\(folder)/\($0)" }
+      .filter { FileManager.default.fileExists(atPath: "\(sites)/\($0)") }
+  }
+}()
 
 let package = Package(
   name: "clarissa",
@@ -40,10 +52,7 @@ let package = Package(
       name: "Sites",
       dependencies: ["ClarissaCore", "Feeds", "Markup"],
       path: "Sites",
-      exclude: [
-        "Craigslist/README.md", "Craigslist/Tables", "Feed/README.md", "Oodle/README.md",
-        "Backpage/README.md",
-      ]
+      exclude: siteDocuments
     ),
 
     // MARK: - The command line: thin commands over the layers above

@@ -87,17 +87,3 @@ struct CraigslistPlace {
     self.subarea = parts.count > 1 ? parts[1] : nil
   }
 }
-
-extension Search {
-  /// A text or choice parameter's value.
-  func text(_ name: String) -> String? {
-    if case .text(let value)? = parameters[name] { return value }
-    return nil
-  }
-
-  /// A boolean parameter, false when unset.
-  func flag(_ name: String) -> Bool {
-    if case .bool(let value)? = parameters[name] { return value }
-    return false
-  }
-}

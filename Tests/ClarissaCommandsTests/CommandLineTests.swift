@@ -110,3 +110,57 @@ import Testing
     #expect(outcome.stderr.contains("--config"))
   }
 }
+
+/// `inspect`, `sites` and `validate --print-urls`, run as a user would.
+@Suite struct AdapterCommandTests {
+  @Test func inspectPrintsTheListingsOfASavedResponse() throws {
+    let outcome = try CommandLineTests.run(
+      ["inspect", "Fixtures/craigslist/littlerock-rea-sapi-1.json", "--site", "craigslist", "--city", "littlerock"])
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout.hasPrefix("2 listings (craigslist, api) from Fixtures/craigslist/littlerock-rea-sapi-1.json\n"))
+    #expect(outcome.stdout.contains("7921751209  $85000  2026-04-21 14:47:31Z  littlerock  Hot Springs"))
+    #expect(outcome.stderr.contains("note: dropped 47 rows from nearby areas"))
+  }
+
+  @Test func inspectJSONMatchesTheGoldenFile() throws {
+    let outcome = try CommandLineTests.run(
+      ["inspect", "Fixtures/craigslist/sfbay-apa-1.xml", "--city", "sfbay", "--format", "json"])
+    let golden = try String(
+      contentsOf: CommandLineTests.packageRoot.appendingPathComponent("Fixtures/craigslist/sfbay-apa-1.listings.json"),
+      encoding: .utf8)
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout == golden)
+  }
+
+  @Test func inspectGuessesTheMode() throws {
+    let outcome = try CommandLineTests.run(["inspect", "Fixtures/craigslist/newyork-apa-search-1.html"])
+    #expect(outcome.stdout.hasPrefix("153 listings (craigslist, html)"))
+  }
+
+  @Test func inspectReportsABlockPage() throws {
+    let outcome = try CommandLineTests.run(["inspect", "Fixtures/craigslist/synthetic/blocked.html", "--mode", "html"])
+    #expect(outcome.status == 3)
+    #expect(outcome.stderr.contains("error: Craigslist answered with a block page"))
+  }
+
+  @Test func sitesListsAdaptersAndCities() throws {
+    let list = try CommandLineTests.run(["sites"])
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("backpage    defunct"))
+    #expect(list.stdout.contains("oodle       unverified"))
+    let cities = try CommandLineTests.run(["sites", "craigslist", "--cities", "east bay"])
+    #expect(cities.stdout.contains("sfbay/eby"))
+    let unknown = try CommandLineTests.run(["sites", "craiglist"])
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.contains("did you mean 'craigslist'"))
+  }
+
+  @Test func printURLsListsEveryRequestOfARun() throws {
+    let outcome = try CommandLineTests.run(["validate", "-q", "--print-urls"])
+    #expect(outcome.status == 0)
+    let lines = outcome.stdout.split(separator: "\n")
+    #expect(lines.count == 5, "5 requests per round in the bundled config")
+    #expect(lines.allSatisfy { $0.split(separator: "\t").count == 4 })
+    #expect(lines.first?.hasPrefix("aeron-chairs\tsfbay\tapi\thttps://sapi.craigslist.org/") == true)
+  }
+}
