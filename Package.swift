@@ -17,7 +17,8 @@ let package = Package(
   name: "clarissa",
   platforms: [.macOS(.v13)],
   products: [
-    .executable(name: "clarissa", targets: ["clarissa"])
+    .executable(name: "clarissa", targets: ["clarissa"]),
+    .executable(name: "clarissa-bench", targets: ["clarissa-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

@@ -1,5 +1,5 @@
-import Foundation
 import ClarissaCore
+import Foundation
 
 /// Craigslist's ways of saying "blocked" (a 403 status, or a page saying so), told apart from
 /// "no results" so that a blocked client backs off instead of reporting nothing new.

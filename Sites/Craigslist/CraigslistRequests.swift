@@ -2,7 +2,9 @@ import ClarissaCore
 
 /// How a Craigslist search becomes requests: one per city, date-sorted, up to 360 rows.
 extension CraigslistSite {
-  static let sortIDs = ["date": 1, "dateoldest": 2, "dist": 3, "priceasc": 4, "pricedsc": 5, "rel": 6]
+  static let sortIDs = [
+    "date": 1, "dateoldest": 2, "dist": 3, "priceasc": 4, "pricedsc": 5, "rel": 6,
+  ]
 
   public func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
     guard let city, let place = CraigslistPlace(city.name) else { return [] }
@@ -20,9 +22,12 @@ extension CraigslistSite {
     case "rss": url = pageURL(place, category: category, search: search, rss: true)
     default: url = apiURL(place, category: category, search: search)
     }
-    let accept = mode == "api" ? "application/json" : mode == "rss" ? "application/rss+xml, application/xml" : "text/html"
+    let accept =
+      mode == "api"
+      ? "application/json" : mode == "rss" ? "application/rss+xml, application/xml" : "text/html"
     return [
-      RequestSpec(url: url, headers: ["Accept": accept], mode: mode, city: city.name, context: context)
+      RequestSpec(
+        url: url, headers: ["Accept": accept], mode: mode, city: city.name, context: context)
     ]
   }
 
@@ -30,7 +35,9 @@ extension CraigslistSite {
     let sort = Self.sortIDs[search.text("sort") ?? "date"] ?? 1
     var query: [(String, String)]
     if let subarea = place.subarea {
-      query = [("batch", "0-0-360-\(sort)-0"), ("searchPath", "subarea/\(subarea)"), ("cat", category)]
+      query = [
+        ("batch", "0-0-360-\(sort)-0"), ("searchPath", "subarea/\(subarea)"), ("cat", category),
+      ]
     } else {
       query = [("batch", "\(place.area.areaID)-0-360-\(sort)-0"), ("searchPath", category)]
     }
@@ -60,7 +67,9 @@ extension CraigslistSite {
     if search.hasImage { query.append(("hasPic", "1")) }
     if search.postedToday { query.append(("postedToday", "1")) }
     if search.flag("bundle_duplicates") { query.append(("bundleDuplicates", "1")) }
-    if let purveyor = search.text("purveyor"), purveyor != "any" { query.append(("purveyor", purveyor)) }
+    if let purveyor = search.text("purveyor"), purveyor != "any" {
+      query.append(("purveyor", purveyor))
+    }
     if let postal = search.text("postal") {
       query.append(("postal", postal))
       if case .integer(let miles)? = search.parameters["search_distance"] {
@@ -82,7 +91,9 @@ struct CraigslistPlace {
 
   init?(_ name: String) {
     let parts = name.split(separator: "/").map(String.init)
-    guard let first = parts.first, let area = CraigslistTables.areasByHostname[first] else { return nil }
+    guard let first = parts.first, let area = CraigslistTables.areasByHostname[first] else {
+      return nil
+    }
     self.area = area
     self.subarea = parts.count > 1 ? parts[1] : nil
   }

@@ -67,9 +67,14 @@ public struct CraigslistSite: FeedSource {
       let place = [area.name, area.country].filter { !$0.isEmpty }.joined(separator: ", ")
       let entries =
         [KnownCity(name: area.hostname, description: place)]
-        + area.subareas.map { KnownCity(name: "\(area.hostname)/\($0.abbreviation)", description: "\($0.name) (\(area.name))") }
+        + area.subareas.map {
+          KnownCity(
+            name: "\(area.hostname)/\($0.abbreviation)", description: "\($0.name) (\(area.name))")
+        }
       result += entries.filter { entry in
-        needle.map { entry.name.lowercased().contains($0) || entry.description.lowercased().contains($0) } ?? true
+        needle.map {
+          entry.name.lowercased().contains($0) || entry.description.lowercased().contains($0)
+        } ?? true
       }
     }
     return result

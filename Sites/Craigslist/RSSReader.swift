@@ -33,7 +33,9 @@ enum RSSReader {
 
   /// `https://sfbay.craigslist.org/eby/apa/6186664607.html` -> `sfbay/eby`.
   private static func area(of link: String) -> String? {
-    guard let url = URL(string: link), let host = url.host, host.hasSuffix(".craigslist.org") else { return nil }
+    guard let url = URL(string: link), let host = url.host, host.hasSuffix(".craigslist.org") else {
+      return nil
+    }
     let hostname = String(host.dropLast(".craigslist.org".count))
     let segments = url.path.split(separator: "/")
     return segments.count == 3 ? "\(hostname)/\(segments[0])" : hostname
@@ -53,7 +55,8 @@ struct TitleShape {
   let price: Double?
 
   private static let pattern: NSRegularExpression? = try? NSRegularExpression(
-    pattern: #"^(.*?)(?:\s+\(([^()]*)\))?(?:\s+([$£€¥]\s?[\d,.]+))?(?:\s+\d+bd)?(?:\s+\d+ft2)?\s*$"#)
+    pattern: #"^(.*?)(?:\s+\(([^()]*)\))?(?:\s+([$£€¥]\s?[\d,.]+))?(?:\s+\d+bd)?(?:\s+\d+ft2)?\s*$"#
+  )
 
   init(_ title: String) {
     let range = NSRange(title.startIndex..., in: title)

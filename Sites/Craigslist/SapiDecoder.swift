@@ -17,7 +17,8 @@ enum SapiDecoder {
   static func decode(_ response: SourceResponse) throws -> ListingBatch {
     let root: [String: Any]
     do {
-      guard let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+      guard
+        let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
       else { throw SiteError("the sapi answer is not a JSON object") }
       root = object
     } catch let error as SiteError {
@@ -43,7 +44,8 @@ enum SapiDecoder {
       descriptions: decode["locationDescriptions"] as? [Any] ?? [],
       neighborhoods: decode["neighborhoods"] as? [Any] ?? [])
     let context = response.request.context
-    let areaID = Int(context["areaID"] ?? "") ?? integer((data["location"] as? [String: Any])?["areaId"])
+    let areaID =
+      Int(context["areaID"] ?? "") ?? integer((data["location"] as? [String: Any])?["areaId"])
     let includeNearby = context["includeNearby"] == "true"
     let areas = data["areas"] as? [String: Any] ?? [:]
     var listings: [Listing] = []
@@ -66,7 +68,9 @@ enum SapiDecoder {
         notes.append("row \(index + 1): \(error.message); skipped")
       }
     }
-    if nearby > 0 { notes.append("dropped \(nearby) rows from nearby areas (include_nearby: true keeps them)") }
+    if nearby > 0 {
+      notes.append("dropped \(nearby) rows from nearby areas (include_nearby: true keeps them)")
+    }
     return ListingBatch(listings: listings, notes: notes)
   }
 
@@ -109,8 +113,10 @@ struct SapiRow {
     areaID = place.first.flatMap { SapiDecoder.integer($0) } ?? 0
     hostname = place.count > 1 ? place[1] as? String ?? "" : ""
     subarea = place.count > 2 ? place[2] as? String : nil
-    let description = indexes.count > 1 ? Self.entry(tables.descriptions, indexes[1]) as? String : nil
-    let neighborhood = indexes.count > 2 ? Self.entry(tables.neighborhoods, indexes[2]) as? String : nil
+    let description =
+      indexes.count > 1 ? Self.entry(tables.descriptions, indexes[1]) as? String : nil
+    let neighborhood =
+      indexes.count > 2 ? Self.entry(tables.neighborhoods, indexes[2]) as? String : nil
     locationText = description ?? neighborhood
     if parts.count >= 3, let lat = Double(parts[1]), let lon = Double(parts[2]) {
       coordinates = Coordinates(latitude: lat, longitude: lon)
@@ -127,7 +133,8 @@ struct SapiRow {
       if title == nil { title = text }
       return
     }
-    guard let tagged = element as? [Any], let tag = tagged.first.flatMap({ SapiDecoder.integer($0) })
+    guard let tagged = element as? [Any],
+      let tag = tagged.first.flatMap({ SapiDecoder.integer($0) })
     else { return }
     switch tag {
     case 13: uuid = tagged.dropFirst().first as? String

@@ -14,7 +14,9 @@ enum SearchPageReader {
       throw SiteError("the search page could not be read: \(error)")
     }
     let results = document.elements(named: "li").filter { $0.hasClass("cl-static-search-result") }
-    let hasResultList = document.elements(named: "ol").contains { $0.hasClass("cl-static-search-results") }
+    let hasResultList = document.elements(named: "ol").contains {
+      $0.hasClass("cl-static-search-results")
+    }
     guard hasResultList || !results.isEmpty else {
       throw SiteError("not a Craigslist search page: it has no 'cl-static-search-results' list")
     }
@@ -27,15 +29,18 @@ enum SearchPageReader {
         notes.append("result \(index + 1) has no listing link; skipped")
         continue
       }
-      let title = element.attribute("title") ?? element.first("div", class: "title")?.textContent ?? ""
+      let title =
+        element.attribute("title") ?? element.first("div", class: "title")?.textContent ?? ""
       let extra = details.take(named: title)
       let priceText = element.first("div", class: "price")?.textContent
       let price = priceText.flatMap(PriceText.parse) ?? extra?.price
-      let place = element.first("div", class: "location")?.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+      let place = element.first("div", class: "location")?.textContent.trimmingCharacters(
+        in: .whitespacesAndNewlines)
       listings.append(
         Listing(
           id: id, site: "craigslist", url: link, title: HTMLText.normalize(title), price: price,
-          currency: price == nil ? nil : context["currency"], location: place?.isEmpty == false ? place : nil,
+          currency: price == nil ? nil : context["currency"],
+          location: place?.isEmpty == false ? place : nil,
           area: areaName(context), coordinates: extra?.coordinates, imageURLs: extra?.images ?? [],
           category: context["category"]))
     }
@@ -51,7 +56,9 @@ enum SearchPageReader {
       let digits = last.dropLast(5)
       return digits.allSatisfy(\.isNumber) && !digits.isEmpty ? String(digits) : nil
     }
-    let isKey = last.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    let isKey = last.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-")
+    }
     return last.count >= 10 && isKey ? String(last) : nil
   }
 
@@ -72,21 +79,32 @@ struct StructuredResults {
   private var byName: [String: [Entry]] = [:]
 
   init(_ document: HTMLDocument) {
-    guard let script = document.elements(named: "script").first(where: { $0.attribute("id") == "ld_searchpage_results" }),
-      let object = try? JSONSerialization.jsonObject(with: Data(script.textContent.utf8)) as? [String: Any],
+    guard
+      let script = document.elements(named: "script").first(where: {
+        $0.attribute("id") == "ld_searchpage_results"
+      }),
+      let object = try? JSONSerialization.jsonObject(with: Data(script.textContent.utf8))
+        as? [String: Any],
       let elements = object["itemListElement"] as? [[String: Any]]
     else { return }
     for element in elements {
-      guard let item = element["item"] as? [String: Any], let name = item["name"] as? String else { continue }
+      guard let item = element["item"] as? [String: Any], let name = item["name"] as? String else {
+        continue
+      }
       var coordinates: Coordinates?
       let geo = item["geo"] as? [String: Any] ?? item
-      if let lat = (geo["latitude"] as? NSNumber)?.doubleValue, let lon = (geo["longitude"] as? NSNumber)?.doubleValue {
+      if let lat = (geo["latitude"] as? NSNumber)?.doubleValue,
+        let lon = (geo["longitude"] as? NSNumber)?.doubleValue
+      {
         coordinates = Coordinates(latitude: lat, longitude: lon)
       }
       let images = (item["image"] as? [String]) ?? (item["image"] as? String).map { [$0] } ?? []
       let offers = item["offers"] as? [String: Any]
-      let price = (offers?["price"] as? NSNumber)?.doubleValue ?? (offers?["price"] as? String).flatMap(PriceText.parse)
-      byName[name, default: []].append(Entry(coordinates: coordinates, images: images, price: price))
+      let price =
+        (offers?["price"] as? NSNumber)?.doubleValue
+        ?? (offers?["price"] as? String).flatMap(PriceText.parse)
+      byName[name, default: []].append(
+        Entry(coordinates: coordinates, images: images, price: price))
     }
   }
 

@@ -32,7 +32,10 @@ public struct GenericFeedSite: FeedSource {
     return urls.map {
       RequestSpec(
         url: $0,
-        headers: ["Accept": "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8"],
+        headers: [
+          "Accept":
+            "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8"
+        ],
         mode: "feed")
     }
   }
@@ -55,7 +58,8 @@ public struct GenericFeedSite: FeedSource {
         id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
         description: item.text, price: price?.amount, currency: price?.currency,
         posted: item.published ?? item.updated,
-        location: nil, area: nil, imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
+        location: nil, area: nil,
+        imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
         category: item.categories.first)
     }
     return ListingBatch(listings: listings, notes: document.problems)

@@ -1,6 +1,6 @@
 import ClarissaCore
-import Markup
 import Foundation
+import Markup
 
 /// Oodle's keyed listings API. Unverified: built from its documentation, never checked live.
 public struct OodleSite: FeedSource {
@@ -55,12 +55,14 @@ public struct OodleSite: FeedSource {
   /// `{stat, meta: {total}, listings: [{id, title, body, url, price, location, category,
   /// images, ctime}]}` as Oodle documents it.
   public func listings(from response: SourceResponse) throws -> ListingBatch {
-    guard let root = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+    guard let root = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+    else {
       throw SiteError("the Oodle answer is not a JSON object")
     }
     guard root["stat"] as? String == "ok" else {
       let reason = (root["error"] as? [String: Any])?["msg"] as? String ?? root["error"] as? String
-      throw SiteError("Oodle answered stat '\(root["stat"] ?? "none")'" + (reason.map { ": \($0)" } ?? ""))
+      throw SiteError(
+        "Oodle answered stat '\(root["stat"] ?? "none")'" + (reason.map { ": \($0)" } ?? ""))
     }
     var notes: [String] = []
     var listings: [Listing] = []
@@ -76,14 +78,17 @@ public struct OodleSite: FeedSource {
     return ListingBatch(listings: listings, notes: notes)
   }
 
-  private func listing(_ item: [String: Any], id key: String, url: String, region: String?) -> Listing {
+  private func listing(_ item: [String: Any], id key: String, url: String, region: String?)
+    -> Listing
+  {
     let location = item["location"] as? [String: Any]
     var coordinates: Coordinates?
     if let lat = Self.number(location?["latitude"]), let lon = Self.number(location?["longitude"]) {
       coordinates = Coordinates(latitude: lat, longitude: lon)
     }
     let images = (item["images"] as? [Any] ?? []).compactMap { image -> String? in
-      (image as? [String: Any]).flatMap { $0["src"] as? String ?? $0["url"] as? String } ?? image as? String
+      (image as? [String: Any]).flatMap { $0["src"] as? String ?? $0["url"] as? String } ?? image
+        as? String
     }
     let price = Self.number(item["price"])
     return Listing(

@@ -32,7 +32,8 @@ struct Inspect: ParsableCommand {
   @Option(help: ArgumentHelp("How to read the file; guessed when left out.", valueName: "mode"))
   var mode: String?
 
-  @Option(help: ArgumentHelp("The city the response is for, e.g. sfbay or sfbay/eby.", valueName: "city"))
+  @Option(
+    help: ArgumentHelp("The city the response is for, e.g. sfbay or sfbay/eby.", valueName: "city"))
   var city: String?
 
   @Flag(help: "Keep rows from nearby areas (Craigslist's JSON API).")
@@ -41,7 +42,9 @@ struct Inspect: ParsableCommand {
   @Option(help: "Output format: text or json.")
   var format: OutputFormat = .text
 
-  @Option(help: ArgumentHelp("The URL the file was fetched from (makes relative links absolute).", valueName: "url"))
+  @Option(
+    help: ArgumentHelp(
+      "The URL the file was fetched from (makes relative links absolute).", valueName: "url"))
   var url: String?
 
   enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -51,7 +54,8 @@ struct Inspect: ParsableCommand {
   func run() throws {
     guard let adapter = Registry.sites.site(site) else {
       let hint = Suggestions.hint(for: site, in: Registry.sites.ids)
-      throw ValidationError("unknown site '\(site)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
+      throw ValidationError(
+        "unknown site '\(site)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
     }
     guard let data = FileManager.default.contents(atPath: file) else {
       Terminal.error("error: cannot read '\(file)'\n")
@@ -60,10 +64,13 @@ struct Inspect: ParsableCommand {
     let body = Array(data)
     let chosenMode = mode ?? Self.guessMode(body, modes: adapter.modes)
     guard adapter.modes.contains(chosenMode) else {
-      throw ValidationError("site '\(site)' has no mode '\(chosenMode)' (modes: \(adapter.modes.joined(separator: ", ")))")
+      throw ValidationError(
+        "site '\(site)' has no mode '\(chosenMode)' (modes: \(adapter.modes.joined(separator: ", ")))"
+      )
     }
     let request = adapter.request(
-      forSavedResponseIn: chosenMode, city: city, parameters: ["include_nearby": .bool(includeNearby)],
+      forSavedResponseIn: chosenMode, city: city,
+      parameters: ["include_nearby": .bool(includeNearby)],
       url: url)
     let response = SourceResponse(request: request, body: body, finalURL: url)
     do {
@@ -71,7 +78,11 @@ struct Inspect: ParsableCommand {
       for note in batch.notes { Terminal.error("note: \(note)\n") }
       switch format {
       case .json: Terminal.output(ListingJSON.encode(batch.listings))
-      case .text: Terminal.output(ListingText.render(batch.listings, header: "\(batch.listings.count) listings (\(site), \(chosenMode)) from \(file)"))
+      case .text:
+        Terminal.output(
+          ListingText.render(
+            batch.listings,
+            header: "\(batch.listings.count) listings (\(site), \(chosenMode)) from \(file)"))
       }
     } catch let error as SiteError {
       Terminal.error("\(file): error: \(error.message)\n")
@@ -80,7 +91,8 @@ struct Inspect: ParsableCommand {
   }
 
   static func guessMode(_ body: [UInt8], modes: [String]) -> String {
-    let head = String(decoding: body.prefix(2048), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let head = String(decoding: body.prefix(2048), as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
     let guess: String
     if head.hasPrefix("{") {
       guess = "api"

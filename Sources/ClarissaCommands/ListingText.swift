@@ -31,7 +31,9 @@ enum ListingText {
 
   static func timestamp(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+    formatter.formatOptions = [
+      .withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime,
+    ]
     return formatter.string(from: date).replacingOccurrences(of: "Z", with: "") + "Z"
   }
 }

@@ -30,7 +30,8 @@ struct SitesCommand: ParsableCommand {
       throw ValidationError("--cities needs a site, as in 'clarissa sites craigslist --cities bay'")
     }
     if filter != nil, !cities {
-      throw ValidationError("a filter word goes with --cities, as in 'clarissa sites craigslist --cities bay'")
+      throw ValidationError(
+        "a filter word goes with --cities, as in 'clarissa sites craigslist --cities bay'")
     }
   }
 
@@ -41,12 +42,16 @@ struct SitesCommand: ParsableCommand {
     }
     guard let adapter = Registry.sites.site(id) else {
       let hint = Suggestions.hint(for: id, in: Registry.sites.ids)
-      throw ValidationError("unknown site '\(id)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
+      throw ValidationError(
+        "unknown site '\(id)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
     }
     if cities {
       let matches = adapter.knownCities(matching: filter)
       let width = matches.map(\.name.count).max() ?? 0
-      Terminal.output(matches.map { $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.description }.joined(separator: "\n") + (matches.isEmpty ? "" : "\n"))
+      Terminal.output(
+        matches.map {
+          $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.description
+        }.joined(separator: "\n") + (matches.isEmpty ? "" : "\n"))
       if matches.isEmpty { Terminal.error("no \(id) city matches '\(filter ?? "")'\n") }
       return
     }
@@ -67,7 +72,9 @@ struct SitesCommand: ParsableCommand {
       "parameters:",
     ]
     for parameter in site.parameters {
-      let fallback = parameter.defaultValue.map { ", default \($0)" } ?? (parameter.isRequired ? ", required" : "")
+      let fallback =
+        parameter.defaultValue.map { ", default \($0)" }
+        ?? (parameter.isRequired ? ", required" : "")
       lines.append("  \(parameter.name): \(parameter.typeDescription)\(fallback)")
       lines.append("      \(parameter.summary); e.g. \(parameter.name): \(parameter.example)")
     }

@@ -63,7 +63,8 @@ struct Validate: ParsableCommand {
       let cities: [CityRef?] = site.cities == .required ? search.cities.map { $0 } : [nil]
       for city in cities {
         for request in site.requests(for: search, in: city) {
-          lines.append([search.name, city?.name ?? "-", request.mode, request.url].joined(separator: "\t"))
+          lines.append(
+            [search.name, city?.name ?? "-", request.mode, request.url].joined(separator: "\t"))
         }
       }
     }

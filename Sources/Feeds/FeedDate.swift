@@ -19,7 +19,9 @@ public enum FeedDate {
   }
 
   private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-  private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+  }
 
   // MARK: - ISO 8601
 
@@ -141,7 +143,8 @@ public enum FeedDate {
     guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
     let digits = text.dropFirst().filter { $0 != ":" }
     guard digits.allSatisfy(\.isNumber), digits.count == 2 || digits.count == 4,
-      let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2)))
+      let hours = Int(digits.prefix(2)),
+      let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2)))
     else { return nil }
     let seconds = hours * 3600 + minutes * 60
     return sign == "-" ? -seconds : seconds

@@ -24,8 +24,11 @@ struct ItemBuilder {
     case ("link", Namespace.atom?), ("link", Namespace.atom03?):
       applyAtomLink(element)
     case ("link", _):
-      if link == nil, !text.isBlank { link = text.trimmed }
-      else if let href = element.attribute("href"), link == nil { link = href }
+      if link == nil, !text.isBlank {
+        link = text.trimmed
+      } else if let href = element.attribute("href"), link == nil {
+        link = href
+      }
     case ("guid", _), ("id", _):
       if !text.isBlank { guid = text.trimmed }
     case ("pubDate", _), ("published", _), ("issued", _), ("created", _):
@@ -36,7 +39,8 @@ struct ItemBuilder {
       updated = text
     case ("description", _), ("summary", _):
       if summary == nil { summary = (text, element.attribute("type")) }
-    case ("encoded", Namespace.content?), ("content", Namespace.atom?), ("content", Namespace.atom03?):
+    case ("encoded", Namespace.content?), ("content", Namespace.atom?),
+      ("content", Namespace.atom03?):
       content = (text, element.attribute("type") ?? (ns == Namespace.content ? "html" : nil))
     case ("enclosure", _), ("content", Namespace.media?), ("thumbnail", Namespace.media?):
       applyEnclosure(element)
@@ -59,18 +63,23 @@ struct ItemBuilder {
     case "alternate": if link == nil { link = href }
     case "enclosure":
       enclosures.append(
-        Enclosure(url: href, type: element.attribute("type"), length: element.attribute("length").flatMap { Int($0) }))
+        Enclosure(
+          url: href, type: element.attribute("type"),
+          length: element.attribute("length").flatMap { Int($0) }))
     default: break
     }
   }
 
   private mutating func applyEnclosure(_ element: XMLElement) {
-    guard let url = element.attribute("url") ?? element.attribute("resource", namespace: Namespace.rdf)
-      ?? element.attribute("resource"), !url.isBlank
+    guard
+      let url = element.attribute("url") ?? element.attribute("resource", namespace: Namespace.rdf)
+        ?? element.attribute("resource"), !url.isBlank
     else { return }
     if enclosures.contains(where: { $0.url == url }) { return }
     enclosures.append(
-      Enclosure(url: url, type: element.attribute("type"), length: element.attribute("length").flatMap { Int($0) }))
+      Enclosure(
+        url: url, type: element.attribute("type"),
+        length: element.attribute("length").flatMap { Int($0) }))
   }
 
   /// The finished item, links made absolute against `base`.
@@ -94,7 +103,9 @@ struct ItemBuilder {
       id: id, idSource: source, title: titleText, link: absoluteLink,
       published: published.flatMap(FeedDate.parse), updated: updated.flatMap(FeedDate.parse),
       text: text, html: html,
-      enclosures: enclosures.map { Enclosure(url: Self.absolute($0.url, base: base), type: $0.type, length: $0.length) },
+      enclosures: enclosures.map {
+        Enclosure(url: Self.absolute($0.url, base: base), type: $0.type, length: $0.length)
+      },
       categories: categories, author: author)
   }
 
@@ -106,7 +117,9 @@ struct ItemBuilder {
     return type == "html" || type == "xhtml" || type.contains("html")
   }
 
-  private static func plain(_ text: String, type: String?, _ converter: HTMLText.Converter) -> String {
+  private static func plain(_ text: String, type: String?, _ converter: HTMLText.Converter)
+    -> String
+  {
     if let type, type == "text" || type == "text/plain" { return HTMLText.normalize(text) }
     return converter.plainText(fromHTML: text)
   }
@@ -123,7 +136,9 @@ struct ItemBuilder {
   private static func hasScheme(_ link: String) -> Bool {
     var previous: (UInt8, UInt8) = (0, 0)
     for byte in link.utf8.prefix(16) {
-      if previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) && byte == UInt8(ascii: "/") { return true }
+      if previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) && byte == UInt8(ascii: "/") {
+        return true
+      }
       previous = (previous.1, byte)
     }
     return false
@@ -133,7 +148,8 @@ struct ItemBuilder {
 extension String {
   /// Without leading and trailing white space (by Unicode scalar: cheaper than Foundation's).
   var trimmed: String {
-    if let first = utf8.first, let last = utf8.last, !Self.isASCIISpace(first), !Self.isASCIISpace(last),
+    if let first = utf8.first, let last = utf8.last, !Self.isASCIISpace(first),
+      !Self.isASCIISpace(last),
       first < 0x80, last < 0x80
     {
       return self
@@ -141,7 +157,9 @@ extension String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
     guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) {
+      return self
+    }
     return String(scalars[first...last])
   }
   var isBlank: Bool {

@@ -39,7 +39,10 @@ enum ItemSalvage {
       if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") { nameStart = cursor + 1 }
       for name in names where matches(name, in: bytes, at: nameStart) {
         let after = nameStart + name.count
-        if after < bytes.count, [UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), 0x0A, 0x0D, 0x09].contains(bytes[after]) {
+        if after < bytes.count,
+          [UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), 0x0A, 0x0D, 0x09].contains(
+            bytes[after])
+        {
           starts.append(index)
         }
       }
@@ -48,7 +51,8 @@ enum ItemSalvage {
   }
 
   private static func isNameByte(_ byte: UInt8) -> Bool {
-    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+      || (byte >= 0x30 && byte <= 0x39)
       || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
   }
 

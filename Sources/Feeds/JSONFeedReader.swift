@@ -9,7 +9,9 @@ enum JSONFeedReader {
     do {
       object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
     } catch {
-      throw FeedError("not valid JSON: \((error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error)")")
+      throw FeedError(
+        "not valid JSON: \((error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error)")"
+      )
     }
     guard let feed = object as? [String: Any] else {
       throw FeedError("not a JSON Feed: the top level is not an object")
@@ -58,12 +60,15 @@ enum JSONFeedReader {
     }
     if let summary = string("summary") { builder.summary = (summary, "text") }
     builder.categories = (object["tags"] as? [Any])?.compactMap { $0 as? String } ?? []
-    let authors = (object["authors"] as? [[String: Any]]) ?? (object["author"] as? [String: Any]).map { [$0] } ?? []
+    let authors =
+      (object["authors"] as? [[String: Any]]) ?? (object["author"] as? [String: Any]).map { [$0] }
+      ?? []
     builder.author = authors.first.flatMap { $0["name"] as? String ?? $0["url"] as? String }
     for attachment in object["attachments"] as? [[String: Any]] ?? [] {
       guard let url = attachment["url"] as? String else { continue }
       builder.enclosures.append(
-        Enclosure(url: url, type: attachment["mime_type"] as? String,
+        Enclosure(
+          url: url, type: attachment["mime_type"] as? String,
           length: (attachment["size_in_bytes"] as? NSNumber)?.intValue))
     }
     if let image = string("image"), !builder.enclosures.contains(where: { $0.url == image }) {

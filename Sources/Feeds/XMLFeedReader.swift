@@ -113,8 +113,12 @@ struct XMLFeedReader {
       item = nil
     }
     if let current = channelField, item == nil, field == nil {
-      if current.name == "title", channelTitle.isEmpty { channelTitle = html.plainText(fromHTML: current.text) }
-      if current.name == "link", channelLink == nil, !current.text.isBlank { channelLink = current.text.trimmed }
+      if current.name == "title", channelTitle.isEmpty {
+        channelTitle = html.plainText(fromHTML: current.text)
+      }
+      if current.name == "link", channelLink == nil, !current.text.isBlank {
+        channelLink = current.text.trimmed
+      }
       channelField = nil
     }
   }
@@ -133,7 +137,8 @@ struct XMLFeedReader {
       items.append(builder.build(base: feedBase, html: html))
     }
     guard let format else { throw FeedError(Self.emptyMessage) }
-    return FeedDocument(format: format, title: channelTitle, link: channelLink, items: items, problems: [])
+    return FeedDocument(
+      format: format, title: channelTitle, link: channelLink, items: items, problems: [])
   }
 
   private func isChannelField(_ element: XMLElement) -> Bool {
@@ -145,8 +150,9 @@ struct XMLFeedReader {
   }
 
   private static func isItem(_ element: XMLElement) -> Bool {
-    element.name == "item" || (element.name == "entry"
-      && (element.namespace == Namespace.atom || element.namespace == Namespace.atom03))
+    element.name == "item"
+      || (element.name == "entry"
+        && (element.namespace == Namespace.atom || element.namespace == Namespace.atom03))
   }
 
   private static func format(ofRoot element: XMLElement) throws -> FeedFormat {
@@ -159,7 +165,8 @@ struct XMLFeedReader {
     case ("feed", Namespace.atom03?): return .atom03
     case ("feed", nil): return .atom1
     default:
-      throw FeedError("not a feed: the root element is <\(element.name)>, not <rss>, <rdf:RDF> or <feed>")
+      throw FeedError(
+        "not a feed: the root element is <\(element.name)>, not <rss>, <rdf:RDF> or <feed>")
     }
   }
 }

@@ -85,7 +85,9 @@ public struct HTMLNode {
     var result: [HTMLNode] = []
     var child = pointer.pointee.children
     while let node = child {
-      if node.pointee.type == XML_ELEMENT_NODE { result.append(HTMLNode(pointer: node, document: document)) }
+      if node.pointee.type == XML_ELEMENT_NODE {
+        result.append(HTMLNode(pointer: node, document: document))
+      }
       child = node.pointee.next
     }
     return result

@@ -82,7 +82,8 @@ public enum HTMLText {
     }
     handler.characters = { context, characters, length in
       guard let sink = TextSink.of(context), let characters, sink.skipping == 0 else { return }
-      sink.text.append(String(decoding: UnsafeBufferPointer(start: characters, count: Int(length)), as: UTF8.self))
+      sink.text.append(
+        String(decoding: UnsafeBufferPointer(start: characters, count: Int(length)), as: UTF8.self))
     }
     handler.cdataBlock = handler.characters
     return handler
@@ -101,7 +102,9 @@ public enum HTMLText {
     static func of(_ context: UnsafeMutableRawPointer?) -> TextSink? {
       guard let context else { return nil }
       let parser = context.assumingMemoryBound(to: htmlParserCtxt.self)
-      return parser.pointee._private.map { Unmanaged<TextSink>.fromOpaque($0).takeUnretainedValue() }
+      return parser.pointee._private.map {
+        Unmanaged<TextSink>.fromOpaque($0).takeUnretainedValue()
+      }
     }
 
     func start(_ name: String) {

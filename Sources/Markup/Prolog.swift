@@ -64,7 +64,9 @@ enum UTF8Check {
       let count = raw.count
       while index < count {
         // Eight ASCII bytes at a time.
-        if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+        if index + 8 <= count,
+          raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
           index += 8
           continue
         }

@@ -65,7 +65,8 @@ public final class XMLRecoveringReader {
       }
       switch node.pointee.type {
       case XML_ELEMENT_NODE:
-        events.append(.start(XMLElement(name: name, namespace: namespace, attributes: attributes(of: node))))
+        events.append(
+          .start(XMLElement(name: name, namespace: namespace, attributes: attributes(of: node))))
         stack.append((node, true))
         var children: [xmlNodePtr] = []
         var child = node.pointee.children

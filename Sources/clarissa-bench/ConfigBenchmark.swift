@@ -19,7 +19,8 @@ struct ConfigBenchmark {
     let bomb = aliasBomb(levels: 12)
     let flatBomb = String(repeating: "x", count: bomb.utf8.count)
     Bench.report(
-      "alias bomb (9^12 nodes if expanded), \(bomb.utf8.count) B", Bench.measure { YAMLReader.read(bomb) },
+      "alias bomb (9^12 nodes if expanded), \(bomb.utf8.count) B",
+      Bench.measure { YAMLReader.read(bomb) },
       reference: ("plain scalar of the same size", Bench.measure { YAMLReader.read(flatBomb) }))
     let deepFlow = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     let deepBlock = String(repeating: "- ", count: 100_000) + "x"
@@ -70,7 +71,9 @@ struct ConfigBenchmark {
   }
 
   private func thousandSearchConfig() -> String {
-    let areas = ["sfbay", "newyork", "chicago", "seattle", "boston", "austin", "denver", "portland"]
+    let areas = [
+      "sfbay", "newyork", "chicago", "seattle", "boston", "austin", "denver", "portland",
+    ]
     var lines = [
       "version: 1", "cities:", "  west: [sfbay, seattle, portland]", "notify:",
       "  terminal: stdout", "blackout:",

@@ -13,7 +13,9 @@ struct FeedBenchmark {
 
   func run() {
     print("\nFeeds and Craigslist")
-    guard let sample = FileManager.default.contents(atPath: fixtures.appendingPathComponent("craigslist/sfbay-apa-1.xml").path)
+    guard
+      let sample = FileManager.default.contents(
+        atPath: fixtures.appendingPathComponent("craigslist/sfbay-apa-1.xml").path)
     else {
       print("  (run from the repository root: Fixtures/ not found)")
       return
@@ -27,7 +29,9 @@ struct FeedBenchmark {
 
   /// Parses the corpus `times` times and nothing else, for `perf record`.
   func profileParse(times: Int) {
-    guard let sample = FileManager.default.contents(atPath: fixtures.appendingPathComponent("craigslist/sfbay-apa-1.xml").path)
+    guard
+      let sample = FileManager.default.contents(
+        atPath: fixtures.appendingPathComponent("craigslist/sfbay-apa-1.xml").path)
     else { return }
     let corpus = Self.corpus(from: Array(sample), targetBytes: 5_000_000)
     for _ in 0..<times { _ = try? FeedParser.parse(corpus) }
@@ -45,30 +49,48 @@ struct FeedBenchmark {
       return count
     }
     let mb = Double(corpus.count) / 1e6
-    print("  corpus: \(String(format: "%.1f", mb)) MB RSS 1.0, \(items) items (Craigslist items, HTML descriptions with &nbsp;)")
-    print("  FeedParser.parse (items, dates, HTML to text): \(Bench.format(parse)) ms, \(Bench.format(Bench.throughput(corpus.count, parse))) MB/s")
-    print("  XMLStreamReader events only: \(Bench.format(stream)) ms, \(Bench.format(Bench.throughput(corpus.count, stream))) MB/s")
+    print(
+      "  corpus: \(String(format: "%.1f", mb)) MB RSS 1.0, \(items) items (Craigslist items, HTML descriptions with &nbsp;)"
+    )
+    print(
+      "  FeedParser.parse (items, dates, HTML to text): \(Bench.format(parse)) ms, \(Bench.format(Bench.throughput(corpus.count, parse))) MB/s"
+    )
+    print(
+      "  XMLStreamReader events only: \(Bench.format(stream)) ms, \(Bench.format(Bench.throughput(corpus.count, stream))) MB/s"
+    )
     guard let xmllint = Bench.onPath("xmllint") else {
       print("  (xmllint not installed: apt-get install libxml2-utils for the reference)")
       return
     }
     let reference = Bench.measure(runs: 5) { Bench.spawn(xmllint, ["--stream", "--noout", file]) }
-    print("  xmllint --stream --noout (whole process): \(Bench.format(reference)) ms, \(Bench.format(Bench.throughput(corpus.count, reference))) MB/s")
-    print("  feed parsing at \(Int((reference / parse * 100).rounded()))% of xmllint's throughput (target: >= 60%)")
+    print(
+      "  xmllint --stream --noout (whole process): \(Bench.format(reference)) ms, \(Bench.format(Bench.throughput(corpus.count, reference))) MB/s"
+    )
+    print(
+      "  feed parsing at \(Int((reference / parse * 100).rounded()))% of xmllint's throughput (target: >= 60%)"
+    )
     let bestParse = Bench.fastest(runs: 7) { _ = try? FeedParser.parse(corpus) }
-    let bestReference = Bench.fastest(runs: 7) { Bench.spawn(xmllint, ["--stream", "--noout", file]) }
-    print("  fastest of 7 (less sensitive to a busy machine): \(Bench.format(bestParse)) ms beside \(Bench.format(bestReference)) ms, \(Int((bestReference / bestParse * 100).rounded()))%")
+    let bestReference = Bench.fastest(runs: 7) {
+      Bench.spawn(xmllint, ["--stream", "--noout", file])
+    }
+    print(
+      "  fastest of 7 (less sensitive to a busy machine): \(Bench.format(bestParse)) ms beside \(Bench.format(bestReference)) ms, \(Int((bestReference / bestParse * 100).rounded()))%"
+    )
   }
 
   private func sapi() {
-    guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent("craigslist/sfbay-sss-sapi-1.json").path)
+    guard
+      let data = FileManager.default.contents(
+        atPath: fixtures.appendingPathComponent("craigslist/sfbay-sss-sapi-1.json").path)
     else { return }
     let body = Array(data)
     let site = CraigslistSite()
     let request = site.request(forSavedResponseIn: "api", city: "sfbay")
     var rows = 0
     let decode = Bench.measure(runs: 21) {
-      rows = (try? site.listings(from: SourceResponse(request: request, body: body)))?.listings.count ?? -1
+      rows =
+        (try? site.listings(from: SourceResponse(request: request, body: body)))?.listings.count
+        ?? -1
     }
     let json = Bench.measure(runs: 21) { (try? JSONSerialization.jsonObject(with: data)) as Any }
     Bench.report(
@@ -80,7 +102,8 @@ struct FeedBenchmark {
   /// Repeats the sample's items (with fresh ids) until the document reaches `targetBytes`.
   static func corpus(from sample: [UInt8], targetBytes: Int) -> [UInt8] {
     let text = String(decoding: sample, as: UTF8.self)
-    guard let firstItem = text.range(of: "<item "), let end = text.range(of: "</rdf:RDF>", options: .backwards)
+    guard let firstItem = text.range(of: "<item "),
+      let end = text.range(of: "</rdf:RDF>", options: .backwards)
     else { return sample }
     let head = String(text[..<firstItem.lowerBound])
     let items = String(text[firstItem.lowerBound..<end.lowerBound])

@@ -7,7 +7,8 @@ import Foundation
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clarissa-bench-\(getpid())")
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "clarissa-bench-\(getpid())")
 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 

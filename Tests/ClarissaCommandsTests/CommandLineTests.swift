@@ -115,10 +115,16 @@ import Testing
 @Suite struct AdapterCommandTests {
   @Test func inspectPrintsTheListingsOfASavedResponse() throws {
     let outcome = try CommandLineTests.run(
-      ["inspect", "Fixtures/craigslist/littlerock-rea-sapi-1.json", "--site", "craigslist", "--city", "littlerock"])
+      [
+        "inspect", "Fixtures/craigslist/littlerock-rea-sapi-1.json", "--site", "craigslist",
+        "--city", "littlerock",
+      ])
     #expect(outcome.status == 0)
-    #expect(outcome.stdout.hasPrefix("2 listings (craigslist, api) from Fixtures/craigslist/littlerock-rea-sapi-1.json\n"))
-    #expect(outcome.stdout.contains("7921751209  $85000  2026-04-21 14:47:31Z  littlerock  Hot Springs"))
+    #expect(
+      outcome.stdout.hasPrefix(
+        "2 listings (craigslist, api) from Fixtures/craigslist/littlerock-rea-sapi-1.json\n"))
+    #expect(
+      outcome.stdout.contains("7921751209  $85000  2026-04-21 14:47:31Z  littlerock  Hot Springs"))
     #expect(outcome.stderr.contains("note: dropped 47 rows from nearby areas"))
   }
 
@@ -126,19 +132,24 @@ import Testing
     let outcome = try CommandLineTests.run(
       ["inspect", "Fixtures/craigslist/sfbay-apa-1.xml", "--city", "sfbay", "--format", "json"])
     let golden = try String(
-      contentsOf: CommandLineTests.packageRoot.appendingPathComponent("Fixtures/craigslist/sfbay-apa-1.listings.json"),
+      contentsOf: CommandLineTests.packageRoot.appendingPathComponent(
+        "Fixtures/craigslist/sfbay-apa-1.listings.json"),
       encoding: .utf8)
     #expect(outcome.status == 0)
     #expect(outcome.stdout == golden)
   }
 
   @Test func inspectGuessesTheMode() throws {
-    let outcome = try CommandLineTests.run(["inspect", "Fixtures/craigslist/newyork-apa-search-1.html"])
+    let outcome = try CommandLineTests.run([
+      "inspect", "Fixtures/craigslist/newyork-apa-search-1.html",
+    ])
     #expect(outcome.stdout.hasPrefix("153 listings (craigslist, html)"))
   }
 
   @Test func inspectReportsABlockPage() throws {
-    let outcome = try CommandLineTests.run(["inspect", "Fixtures/craigslist/synthetic/blocked.html", "--mode", "html"])
+    let outcome = try CommandLineTests.run([
+      "inspect", "Fixtures/craigslist/synthetic/blocked.html", "--mode", "html",
+    ])
     #expect(outcome.status == 3)
     #expect(outcome.stderr.contains("error: Craigslist answered with a block page"))
   }
@@ -161,6 +172,7 @@ import Testing
     let lines = outcome.stdout.split(separator: "\n")
     #expect(lines.count == 5, "5 requests per round in the bundled config")
     #expect(lines.allSatisfy { $0.split(separator: "\t").count == 4 })
-    #expect(lines.first?.hasPrefix("aeron-chairs\tsfbay\tapi\thttps://sapi.craigslist.org/") == true)
+    #expect(
+      lines.first?.hasPrefix("aeron-chairs\tsfbay\tapi\thttps://sapi.craigslist.org/") == true)
   }
 }

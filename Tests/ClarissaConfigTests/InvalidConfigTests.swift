@@ -1,7 +1,7 @@
 import ClarissaConfig
 import ClarissaCore
-import Foundation
 import FixtureSupport
+import Foundation
 import Sites
 import Testing
 

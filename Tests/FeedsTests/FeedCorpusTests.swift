@@ -15,7 +15,9 @@ import Testing
 
   @Test func theCorpusCoversEveryFormat() {
     #expect(Self.names.count >= 60)
-    for prefix in ["rss2-", "rss09", "rss1-", "atom-", "atom03-", "jsonfeed-", "broken-", "hostile-"] {
+    for prefix in [
+      "rss2-", "rss09", "rss1-", "atom-", "atom03-", "jsonfeed-", "broken-", "hostile-",
+    ] {
       #expect(Self.names.contains { $0.hasPrefix(prefix) }, "no \(prefix) feeds")
     }
   }

@@ -10,18 +10,23 @@ import Testing
       bytes: Array("<a xmlns:m=\"urn:m\"><m:b k=\"v\"/>t</a>".utf8))
     var events: [XMLEvent] = []
     while let event = reader.next() { events.append(event) }
-    #expect(events == [
-      .start(XMLElement(name: "a", namespace: nil, attributes: [])),
-      .start(XMLElement(name: "b", namespace: "urn:m", attributes: [XMLAttribute(name: "k", namespace: nil, value: "v")])),
-      .end(name: "b", namespace: "urn:m"),
-      .text("t"),
-      .end(name: "a", namespace: nil),
-    ])
+    #expect(
+      events == [
+        .start(XMLElement(name: "a", namespace: nil, attributes: [])),
+        .start(
+          XMLElement(
+            name: "b", namespace: "urn:m",
+            attributes: [XMLAttribute(name: "k", namespace: nil, value: "v")])),
+        .end(name: "b", namespace: "urn:m"),
+        .text("t"),
+        .end(name: "a", namespace: nil),
+      ])
     #expect(reader.error == nil)
   }
 
   @Test func htmlEntitiesAreUnderstoodOutsideCDATAOnly() throws {
-    let reader = try XMLStreamReader(bytes: Array("<a>caf&eacute;&nbsp;<![CDATA[&nbsp;]]></a>".utf8))
+    let reader = try XMLStreamReader(
+      bytes: Array("<a>caf&eacute;&nbsp;<![CDATA[&nbsp;]]></a>".utf8))
     var text = ""
     while let event = reader.next() { if case .text(let t) = event { text += t } }
     #expect(text == "café\u{A0}&nbsp;")
@@ -46,7 +51,8 @@ import Testing
   }
 
   @Test func htmlTextKeepsParagraphsAndDropsScripts() {
-    let html = "<p>One&nbsp;&amp; <b>two</b></p><script>alert(1)</script><style>p{}</style>line<br>break<ul><li>a</li><li>b</li></ul>"
+    let html =
+      "<p>One&nbsp;&amp; <b>two</b></p><script>alert(1)</script><style>p{}</style>line<br>break<ul><li>a</li><li>b</li></ul>"
     #expect(HTMLText.plainText(fromHTML: html) == "One & two\n\nline\nbreak\na\nb")
   }
 
@@ -55,14 +61,19 @@ import Testing
   }
 
   @Test func deepHTMLIsReadWithoutRecursion() throws {
-    let html = String(repeating: "<div>", count: 100_000) + "deep" + String(repeating: "</div>", count: 100_000)
+    let html =
+      String(repeating: "<div>", count: 100_000) + "deep"
+      + String(repeating: "</div>", count: 100_000)
     let document = try HTMLDocument(html: html)
     #expect(document.root != nil)
     _ = HTMLText.plainText(fromHTML: html)
   }
 
   @Test func htmlNodesFindClassesAndAttributes() throws {
-    let document = try HTMLDocument(html: "<ol><li class=\"x result\" title=\"A &amp; B\"><a href=\"/1\">1</a></li><li class=\"x\">no</li></ol>")
+    let document = try HTMLDocument(
+      html:
+        "<ol><li class=\"x result\" title=\"A &amp; B\"><a href=\"/1\">1</a></li><li class=\"x\">no</li></ol>"
+    )
     let results = document.elements(named: "li").filter { $0.hasClass("result") }
     #expect(results.count == 1)
     #expect(results.first?.attribute("title") == "A & B")

@@ -46,8 +46,12 @@ import Testing
     let limits = MarkupLimits(maxBytes: 1024)
     let body = "<r>" + String(repeating: "a", count: 2048) + "</r>"
     #expect(throws: MarkupError.self) { _ = try Self.events(body, limits: limits) }
-    #expect(throws: MarkupError.self) { _ = try HTMLDocument(bytes: Array(body.utf8), limits: limits) }
-    #expect(throws: MarkupError.self) { _ = try XMLRecoveringReader(bytes: Array(body.utf8), limits: limits) }
+    #expect(throws: MarkupError.self) {
+      _ = try HTMLDocument(bytes: Array(body.utf8), limits: limits)
+    }
+    #expect(throws: MarkupError.self) {
+      _ = try XMLRecoveringReader(bytes: Array(body.utf8), limits: limits)
+    }
   }
 
   @Test func anExternalDTDIsNeitherFetchedNorNeeded() throws {

@@ -31,7 +31,8 @@ import Testing
 
   @Test(arguments: [
     ("sfbay", NameCheck.valid), ("sfbay/eby", .valid), ("newyork/mnh", .valid),
-    ("chicgo", .unknown(suggestions: ["chicago"])), ("new york", .unknown(suggestions: ["newyork"])),
+    ("chicgo", .unknown(suggestions: ["chicago"])),
+    ("new york", .unknown(suggestions: ["newyork"])),
     ("SF bay area", .unknown(suggestions: ["sfbay"])),
   ])
   func citiesAreCheckedWithSuggestions(name: String, expected: NameCheck) {
@@ -60,7 +61,8 @@ import Testing
   }
 
   @Test func subareasAndPageModes() throws {
-    var search = Search(name: "s", site: "craigslist", category: "apa", parameters: ["mode": .text("api")])
+    var search = Search(
+      name: "s", site: "craigslist", category: "apa", parameters: ["mode": .text("api")])
     let api = try #require(site.requests(for: search, in: CityRef("newyork/mnh")).first)
     #expect(api.url.contains("batch=0-0-360-1-0&searchPath=subarea/mnh&cat=apa&cc=US"))
     search.parameters["mode"] = .text("html")
@@ -75,13 +77,18 @@ import Testing
   @Test func sapiRowAgreesWithTheDetailAPI() throws {
     let request = site.request(forSavedResponseIn: "api", city: "sfbay")
     let batch = try site.listings(
-      from: SourceResponse(request: request, body: try Fixtures.bytes("craigslist/sfbay-sss-sapi-1.json")))
+      from: SourceResponse(
+        request: request, body: try Fixtures.bytes("craigslist/sfbay-sss-sapi-1.json")))
     let detailObject = try JSONSerialization.jsonObject(
       with: Data(try Fixtures.bytes("craigslist/sfbay-ele-rapi-detail-1.json")))
-    let detail = try #require(((detailObject as? [String: Any])?["data"] as? [String: Any])?["items"] as? [[String: Any]]).first
+    let detail = try #require(
+      ((detailObject as? [String: Any])?["data"] as? [String: Any])?["items"] as? [[String: Any]]
+    ).first
     let row = try #require(batch.listings.first)
     #expect(row.id == String((detail?["postingId"] as? NSNumber)?.intValue ?? 0))
-    #expect(row.posted == Date(timeIntervalSince1970: (detail?["postedDate"] as? NSNumber)?.doubleValue ?? 0))
+    #expect(
+      row.posted
+        == Date(timeIntervalSince1970: (detail?["postedDate"] as? NSNumber)?.doubleValue ?? 0))
     #expect(row.price == (detail?["price"] as? NSNumber)?.doubleValue)
     #expect(row.title == detail?["title"] as? String)
     #expect(row.url == detail?["url"] as? String)

@@ -22,7 +22,8 @@ import Testing
   func hasReadmes(id: String) {
     let repository = Fixtures.root.deletingLastPathComponent()
     let siteReadme = repository.appendingPathComponent("Sites/\(Self.folder(id))/README.md")
-    #expect(FileManager.default.fileExists(atPath: siteReadme.path), "Sites/\(Self.folder(id))/README.md")
+    #expect(
+      FileManager.default.fileExists(atPath: siteReadme.path), "Sites/\(Self.folder(id))/README.md")
     let fixtureReadme = Fixtures.root.appendingPathComponent("\(id)/README.md")
     #expect(FileManager.default.fileExists(atPath: fixtureReadme.path), "Fixtures/\(id)/README.md")
   }
@@ -34,15 +35,21 @@ import Testing
     #expect(!cases.isEmpty, "Fixtures/\(id)/cases.json")
     #expect(!site.modes.isEmpty)
     for mode in site.modes {
-      #expect(cases.contains { $0.mode == mode && $0.expected != nil }, "no golden fixture for mode '\(mode)'")
+      #expect(
+        cases.contains { $0.mode == mode && $0.expected != nil },
+        "no golden fixture for mode '\(mode)'")
     }
-    for fixture in cases { #expect(site.modes.contains(fixture.mode), "unknown mode '\(fixture.mode)'") }
+    for fixture in cases {
+      #expect(site.modes.contains(fixture.mode), "unknown mode '\(fixture.mode)'")
+    }
   }
 
   @Test(arguments: sites)
   func parameterExamplesValidate(id: String) throws {
     let site = try #require(Registry.sites.site(id))
-    var lines = ["version: 1", "searches:", "  - name: example", "    site: \(id)", "    interval: 1h"]
+    var lines = [
+      "version: 1", "searches:", "  - name: example", "    site: \(id)", "    interval: 1h",
+    ]
     if site.cities == .required {
       let city = site.knownCities(matching: nil).first?.name ?? "example"
       lines.append("    cities: [\(city)]")

@@ -55,9 +55,10 @@ struct SiteCase: Decodable, CustomTestStringConvertible, Sendable {
     let url = Fixtures.root.appendingPathComponent(site).appendingPathComponent("cases.json")
     guard let data = try? Data(contentsOf: url) else { return [] }
     // A broken cases.json must fail loudly, not run no case.
-    let cases = (try? JSONDecoder().decode([SiteCase].self, from: data)) ?? [
-      SiteCase(file: "cases.json (does not decode)", mode: "", error: "cases.json")
-    ]
+    let cases =
+      (try? JSONDecoder().decode([SiteCase].self, from: data)) ?? [
+        SiteCase(file: "cases.json (does not decode)", mode: "", error: "cases.json")
+      ]
     return cases.map {
       var copy = $0
       copy.site = site
