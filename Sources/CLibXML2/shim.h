@@ -1,5 +1,13 @@
 #ifndef CLARISSA_CLIBXML2_SHIM_H
 #define CLARISSA_CLIBXML2_SHIM_H
+
+/* Debian builds libxml2 with ICU, so <libxml/encoding.h> includes ICU's <unicode/ucnv.h>.
+ * Swift's Foundation carries its own, newer ICU (_FoundationICU), and a module that sees both
+ * fails to build ("'UErrorCode' has different definitions in different modules"). clarissa
+ * never touches libxml2's ICU converter structs, so their ICU part is hidden here. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 #include <libxml/xmlerror.h>
@@ -10,4 +18,5 @@
 
 /* xmlFree is a global function pointer, which Swift 6 treats as shared mutable state. */
 static inline void clarissa_xml_free(void *pointer) { xmlFree(pointer); }
+
 #endif
