@@ -1,5 +1,4 @@
 import ClarissaCore
-import Feeds
 
 /// Backpage's RSS export. Defunct: the site was seized on 2018-04-06.
 public struct BackpageSite: FeedSource {
@@ -51,20 +50,9 @@ public struct BackpageSite: FeedSource {
 
   /// The RSS 2.0 export: ids are the item guids (else links); prices stand in titles.
   public func listings(from response: SourceResponse) throws -> ListingBatch {
-    let document: FeedDocument
-    do {
-      document = try FeedParser.parse(response.body, url: response.finalURL)
-    } catch let error as FeedError {
-      throw SiteError("the Backpage export could not be read: \(error.message)")
-    }
-    let listings = document.items.map { item in
-      let price = FeedPrice.find(in: item.title)
-      return Listing(
-        id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
-        description: item.text, price: price?.amount, currency: price.map { $0.currency ?? "USD" },
-        posted: item.published, area: response.request.city,
-        imageURLs: item.enclosures.map(\.url), category: item.categories.first)
-    }
-    return ListingBatch(listings: listings, notes: document.problems)
+    let document = try FeedListings.document(response, source: "the Backpage export")
+    return ListingBatch(
+      listings: FeedListings.listings(document, site: id, response: response, dollarCurrency: "USD"),
+      notes: document.problems)
   }
 }

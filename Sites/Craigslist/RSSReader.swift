@@ -6,12 +6,7 @@ import Foundation
 /// `<title> (<place>) $<price> [3bd] [1930ft2]`; the posting id ends the item's URL.
 enum RSSReader {
   static func read(_ response: SourceResponse) throws -> ListingBatch {
-    let document: FeedDocument
-    do {
-      document = try FeedParser.parse(response.body, url: response.finalURL)
-    } catch let error as FeedError {
-      throw SiteError("the RSS feed could not be read: \(error.message)")
-    }
+    let document = try FeedListings.document(response, source: "the RSS feed")
     var notes = document.problems
     var listings: [Listing] = []
     for item in document.items {

@@ -1,5 +1,4 @@
 import ClarissaCore
-import Feeds
 
 /// Any RSS, Atom or JSON Feed: a search lists its feed URLs instead of cities.
 public struct GenericFeedSite: FeedSource {
@@ -46,22 +45,10 @@ public struct GenericFeedSite: FeedSource {
     if response.status >= 400 {
       throw SiteError("the feed answered HTTP \(response.status)", isBlock: response.status == 403)
     }
-    let document: FeedDocument
-    do {
-      document = try FeedParser.parse(response.body, url: response.finalURL)
-    } catch let error as FeedError {
-      throw SiteError("\(response.request.url) is not a readable feed: \(error.message)")
-    }
-    let listings = document.items.map { item in
-      let price = FeedPrice.find(in: item.title)
-      return Listing(
-        id: item.id, site: id, url: item.link ?? response.finalURL, title: item.title,
-        description: item.text, price: price?.amount, currency: price?.currency,
-        posted: item.published ?? item.updated,
-        location: nil, area: nil,
-        imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
-        category: item.categories.first)
-    }
-    return ListingBatch(listings: listings, notes: document.problems)
+    let document = try FeedListings.document(
+      response, source: "the feed \(response.request.url)")
+    return ListingBatch(
+      listings: FeedListings.listings(document, site: id, response: response),
+      notes: document.problems)
   }
 }
