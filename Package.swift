@@ -56,11 +56,14 @@ let package = Package(
       exclude: siteDocuments
     ),
 
+    // MARK: - Fetcher, politeness, state, the run pipeline, delivery and reports
+    .target(name: "ClarissaEngine", dependencies: ["ClarissaCore", "ClarissaConfig"]),
+
     // MARK: - The command line: thin commands over the layers above
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "Sites",
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Sites",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -78,6 +81,9 @@ let package = Package(
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
+    .testTarget(
+      name: "ClarissaEngineTests",
+      dependencies: ["ClarissaEngine", "ClarissaConfig", "Sites", "FixtureSupport"]),
     .testTarget(
       name: "SitesTests", dependencies: ["Sites", "ClarissaCore", "ClarissaConfig", "FixtureSupport"]),
     .testTarget(

@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// The `clarissa` command: subcommands for each way the tool is used.
-public struct Clarissa: ParsableCommand {
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+public struct Clarissa: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "clarissa",
     abstract: "Watch classified-ad sites for new listings.",
@@ -22,8 +23,23 @@ public struct Clarissa: ParsableCommand {
       The file's format is described in docs/configuration.md; exit codes in README.md.
       """,
     version: "0.1.0",
-    subcommands: [Validate.self, Inspect.self, SitesCommand.self]
+    subcommands: [Run.self, Validate.self, Inspect.self, SitesCommand.self]
   )
 
   public init() {}
+
+  /// Parses the command line and runs the chosen command, async or not. (Calling `main()` from
+  /// another module picks ParsableCommand's synchronous overload, which cannot run `run`.)
+  public static func runFromCommandLine() async {
+    do {
+      var command = try parseAsRoot()
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+  }
 }

@@ -1,3 +1,3 @@
 import ClarissaCommands
 
-Clarissa.main()
+await Clarissa.runFromCommandLine()

@@ -1,0 +1,204 @@
+import ArgumentParser
+import ClarissaConfig
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+import Sites
+
+/// `clarissa run`: fetch every due search, report and deliver what is new, remember it.
+struct Run: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Fetch due searches, report and deliver new listings, and remember them.",
+    discussion: """
+      Runs every search whose interval has passed since it last ran (or all with --force, or
+      one with --search), politely: one request at a time per host, spaced by the site's delay.
+      A search's first run records its current listings without notifying (priming), unless
+      --notify-first-run. Quiet hours hold or skip searches as the config says. The state file
+      (state.path in the config) is locked, and written atomically at the end.
+
+      Exit status: 0 done; 2 config errors; 3 some sources failed; 4 some deliveries failed
+      (retried next run); 5 state locked, corrupt or newer; 10 new listings found (only with
+      --exit-code); 64 usage. Failures take precedence over 10.
+
+      Examples:
+        clarissa run
+        clarissa run --search aeron-chairs --dry-run
+        clarissa run --replay Fixtures/replay/default --dry-run --notify-first-run
+        clarissa run --record recordings/ --force
+        clarissa run --format json --exit-code > report.json
+      """
+  )
+
+  @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
+  var config = "searches.yaml"
+
+  @Flag(help: "Fetch and show what would be new; change no state, send nothing.")
+  var dryRun = false
+
+  @Flag(help: "Record every current listing as seen without notifying anything.")
+  var prime = false
+
+  @Flag(help: "Run every enabled search now, due or not.")
+  var force = false
+
+  @Option(help: ArgumentHelp("Run only this search, now (even if disabled).", valueName: "name"))
+  var search: String?
+
+  @Flag(help: "Notify a new search's current listings instead of priming it silently.")
+  var notifyFirstRun = false
+
+  @Option(help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
+  var replay: String?
+
+  @Option(help: ArgumentHelp("Save every response into a recording folder.", valueName: "dir"))
+  var record: String?
+
+  @Option(help: "Report format: text, json or markdown.")
+  var format: ReportFormat = .text
+
+  @Flag(name: [.short, .long], help: "Print only new listings (no summary, no progress).")
+  var quiet = false
+
+  @Flag(help: "Exit with status 10 when new listings were found.")
+  var exitCode = false
+
+  @Option(help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
+  var state: String?
+
+  @Option(help: .hidden)
+  var now: String?
+
+  @Option(help: .hidden)
+  var politenessDelay: Double?
+
+  enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, markdown
+  }
+
+  func validate() throws {
+    if replay != nil && record != nil { throw ValidationError("--replay and --record cannot be used together") }
+    if let now, Self.parseDate(now) == nil {
+      throw ValidationError("--now takes an ISO 8601 time such as 2026-03-08T01:30:00-05:00")
+    }
+  }
+
+  func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
+    let stderrColor = Terminal.wantsColor(fileDescriptor: STDERR_FILENO)
+    let renderer = DiagnosticRenderer(sources: loaded.sources, colored: stderrColor)
+    if !quiet || loaded.diagnostics.hasErrors { Terminal.error(renderer.render(loaded.diagnostics)) }
+    guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
+    GitHubActions.annotate(loaded.diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
+
+    let runner = Runner(
+      config: configuration, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: try makeFetcher(configuration), settings: settings(configuration, environment)),
+      statePath: statePath(configuration))
+    let options = RunOptions(
+      now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun, prime: prime,
+      notifyFirstRun: notifyFirstRun)
+    let result: RunResult
+    do {
+      result = try await runner.run(options) { present($0) }
+    } catch let error as RunError {
+      Terminal.error("error: \(error.message)\n")
+      throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
+    }
+    try finish(result)
+  }
+
+  private func makeFetcher(_ configuration: Config) throws -> any Fetcher {
+    if let replay {
+      do { return try ReplayFetcher(folder: replay) } catch let error as FetchError {
+        Terminal.error("error: \(error.message)\n")
+        throw ExitStatus.failure.exitCode
+      }
+    }
+    let live = URLSessionFetcher(
+      limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: configuration.http.maxResponseBytes))
+    guard let record else { return live }
+    return try RecordingFetcher(wrapping: live, folder: record)
+  }
+
+  private func settings(_ configuration: Config, _ environment: [String: String]) -> SchedulerSettings {
+    var settings = SchedulerSettings(
+      minimumDelay: Double(configuration.http.minimumDelay.seconds), jitter: Double(configuration.http.jitter.seconds),
+      maxConcurrentHosts: configuration.http.maxConcurrentHosts, userAgent: configuration.http.userAgent,
+      environment: environment)
+    // Recorded answers need no politeness: nobody is on the other end.
+    if replay != nil { settings.delayOverride = 0 }
+    if let politenessDelay { settings.delayOverride = politenessDelay }
+    if !quiet, Terminal.wantsColor(fileDescriptor: STDERR_FILENO) {
+      settings.progress = { done, total in
+        if total > 3 { Terminal.error(done == total ? "\r\u{1B}[K" : "\rfetching \(done)/\(total)…") }
+      }
+    }
+    return settings
+  }
+
+  /// `state.path` is relative to the config file's folder.
+  private func statePath(_ configuration: Config) -> String {
+    let path = state ?? configuration.state.path
+    guard !path.hasPrefix("/") else { return path }
+    let folder = (config as NSString).deletingLastPathComponent
+    return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+  }
+
+  /// Shows the report: this is the terminal channel's delivery, before the state records it.
+  private func present(_ result: RunResult) {
+    switch format {
+    case .json: Terminal.output(RunReport.json(result))
+    case .markdown: Terminal.output(RunReport.markdown(result))
+    case .text:
+      let text = RunReport.text(
+        result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet)
+      Terminal.output(text)
+    }
+  }
+
+  private func finish(_ result: RunResult) throws {
+    let warnings =
+      result.searches.flatMap { search in search.failures.map { "\(search.name): \($0)" } } + result.blocks
+      + result.deliveryFailures
+    GitHubActions.annotate(warnings, json: format == .json)
+    GitHubActions.appendSummary(RunReport.markdown(result))
+    if result.sourcesFailed || !result.blocks.isEmpty && result.searches.contains(where: { !$0.failures.isEmpty }) {
+      throw ExitStatus.sourcesFailed.exitCode
+    }
+    if !result.deliveryFailures.isEmpty { throw ExitStatus.notificationFailed.exitCode }
+    if exitCode, !result.newListings.isEmpty { throw ExitStatus.newListings.exitCode }
+  }
+
+  static func parseDate(_ text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+  }
+}
+
+/// GitHub Actions: warnings as workflow annotations, the Markdown report in the job summary.
+enum GitHubActions {
+  static var active: Bool { ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" }
+
+  static func annotate(_ warnings: [String], json: Bool) {
+    guard active else { return }
+    for warning in warnings {
+      let escaped = warning.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+        .replacingOccurrences(of: "\n", with: "%0A")
+      let line = "::warning title=clarissa::\(escaped)\n"
+      if json { Terminal.error(line) } else { Terminal.output(line) }
+    }
+  }
+
+  static func appendSummary(_ markdown: String) {
+    guard active, let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+      let handle = FileHandle(forWritingAtPath: path)
+    else { return }
+    handle.seekToEndOfFile()
+    handle.write(Data(markdown.utf8))
+    handle.closeFile()
+  }
+}

@@ -1,0 +1,158 @@
+import ClarissaCore
+import Foundation
+
+/// The run's report in the three formats `run --format` offers.
+public enum RunReport {
+  /// The terminal report: new listings grouped by search, with price, place, age and link;
+  /// with `listingsOnly`, nothing else (for `--quiet`).
+  public static func text(_ result: RunResult, colored: Bool, listingsOnly: Bool = false) -> String {
+    let paint = Paint(enabled: colored)
+    var lines: [String] = []
+    for search in result.searches {
+      let shown = search.new.filter { _ in search.held == 0 } + search.delivered
+      if !shown.isEmpty {
+        lines.append(paint.bold("\(search.name): \(shown.count) new"))
+        for listing in shown { lines += block(listing, now: result.time, paint: paint) }
+      }
+      if listingsOnly { continue }
+      if search.held > 0 {
+        lines.append(paint.dim("\(search.name): \(search.held) new, held until quiet hours end"))
+      }
+      for failure in search.failures { lines.append(paint.red("\(search.name): failed: \(failure)")) }
+    }
+    if listingsOnly { return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
+    for block in result.blocks { lines.append(paint.red("blocked: \(block)")) }
+    for failure in result.deliveryFailures { lines.append(paint.red("not delivered (will retry): \(failure)")) }
+    lines.append(paint.dim(summary(result)))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One line on what ran.
+  public static func summary(_ result: RunResult) -> String {
+    let ran = result.searches.filter { $0.status == "ran" || $0.status == "primed" }
+    let new = result.newListings.count
+    var parts = ["\(ran.count) of \(result.searches.count) searches ran", "\(new) new"]
+    let primed = result.searches.filter { $0.status == "primed" }.count
+    if primed > 0 { parts.append("\(primed) primed") }
+    let waiting = result.searches.filter { $0.status == "not-due" }.count
+    if waiting > 0 { parts.append("\(waiting) not due") }
+    let quiet = result.searches.filter { $0.status == "quiet-hours" }.count
+    if quiet > 0 { parts.append("\(quiet) in quiet hours") }
+    if result.dryRun { parts.append("dry run: nothing saved or sent") }
+    return parts.joined(separator: ", ")
+  }
+
+  private static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
+    var facts: [String] = []
+    if let price = listing.price { facts.append(paint.green(Money.format(price, listing.currency))) }
+    if let place = listing.location ?? listing.area { facts.append(place) }
+    if let posted = listing.posted { facts.append(Age.describe(from: posted, to: now)) }
+    let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
+    return ["  " + head + listing.title, "    " + paint.dim(listing.url)]
+  }
+
+  /// The JSON report (schema in docs/run-report.md).
+  public static func json(_ result: RunResult) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    let data = (try? encoder.encode(JSONReport(result))) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  /// The Markdown report (for `$GITHUB_STEP_SUMMARY` and chat).
+  public static func markdown(_ result: RunResult) -> String {
+    var lines = ["## clarissa: \(result.newListings.count) new listings", ""]
+    for search in result.searches where !search.new.isEmpty || !search.delivered.isEmpty || !search.failures.isEmpty {
+      lines.append("### \(search.name)")
+      lines.append("")
+      if search.held > 0 { lines.append("_\(search.held) held until quiet hours end_") }
+      for listing in (search.held > 0 ? [] : search.new) + search.delivered {
+        let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
+        let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
+        lines.append("- [\(escape(listing.title))](\(listing.url))\(price)\(place)")
+      }
+      for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }
+      lines.append("")
+    }
+    for block in result.blocks { lines.append("> **Blocked:** \(escape(block))") }
+    lines.append("")
+    lines.append("_\(summary(result))_")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func escape(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if "\\`*_[]<>|".contains(character) { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+}
+
+/// The JSON report's shape, versioned.
+struct JSONReport: Encodable {
+  let schema = 1
+  let time: Date
+  let dryRun: Bool
+  let summary: String
+  let searches: [RunResult.SearchOutcome]
+  let blocks: [String]
+  let deliveryFailures: [String]
+
+  init(_ result: RunResult) {
+    time = result.time
+    dryRun = result.dryRun
+    summary = RunReport.summary(result)
+    searches = result.searches
+    blocks = result.blocks
+    deliveryFailures = result.deliveryFailures
+  }
+}
+
+/// Prices as people read them.
+public enum Money {
+  /// `$3,499`, `£1,250`, `1250 CHF`.
+  public static func format(_ amount: Double, _ currency: String?) -> String {
+    let whole = amount == amount.rounded()
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.locale = Locale(identifier: "en_US")
+    formatter.maximumFractionDigits = whole ? 0 : 2
+    formatter.minimumFractionDigits = whole ? 0 : 2
+    let number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
+    switch currency {
+    case "USD"?, "CAD"?, "AUD"?, "NZD"?: return "$" + number
+    case "GBP"?: return "£" + number
+    case "EUR"?: return "€" + number
+    case let code?: return "\(number) \(code)"
+    case nil: return number
+    }
+  }
+}
+
+/// "5 min ago", "3 h ago", "2 d ago".
+enum Age {
+  static func describe(from date: Date, to now: Date) -> String {
+    let seconds = Int(now.timeIntervalSince(date))
+    switch seconds {
+    case ..<0: return "just now"
+    case ..<3600: return "\(max(1, seconds / 60)) min ago"
+    case ..<86_400: return "\(seconds / 3600) h ago"
+    default: return "\(seconds / 86_400) d ago"
+    }
+  }
+}
+
+/// ANSI colors, only when asked.
+struct Paint {
+  let enabled: Bool
+  func bold(_ text: String) -> String { wrap(text, "1") }
+  func dim(_ text: String) -> String { wrap(text, "2") }
+  func red(_ text: String) -> String { wrap(text, "31") }
+  func green(_ text: String) -> String { wrap(text, "32") }
+  private func wrap(_ text: String, _ code: String) -> String {
+    enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+}

@@ -1,0 +1,134 @@
+import ClarissaCore
+import Foundation
+
+/// Everything clarissa remembers between runs, as written to the state file: JSON with a schema
+/// version and sorted keys, readable and diff-friendly in git.
+public struct State: Codable, Sendable, Equatable {
+  /// The format version this build writes; a newer file is refused, never overwritten.
+  public static let currentVersion = 1
+
+  /// The file's format version.
+  public var version: Int
+  /// Per search: when it last ran and what it has seen.
+  public var searches: [String: SearchState]
+  /// Per URL: the validators for conditional GET.
+  public var validators: [String: Validators]
+  /// Per host: blocked until this time.
+  public var cooldowns: [String: Cooldown]
+  /// Listings found during quiet hours, waiting for the window to end.
+  public var held: [HeldListing]
+  /// Deliveries a channel refused, retried on the next run.
+  public var undelivered: [Undelivered]
+
+  /// An empty state.
+  public init() {
+    version = Self.currentVersion
+    searches = [:]
+    validators = [:]
+    cooldowns = [:]
+    held = []
+    undelivered = []
+  }
+}
+
+/// A listing some channels still have to accept.
+public struct Undelivered: Codable, Sendable, Equatable {
+  /// The search that found it.
+  public var search: String
+  /// The listing.
+  public var listing: Listing
+  /// Channels that have not accepted it yet.
+  public var channels: [String]
+  /// Attempts so far.
+  public var attempts: Int
+  /// The last failure.
+  public var lastError: String
+
+  /// Creates an entry.
+  public init(search: String, listing: Listing, channels: [String], attempts: Int, lastError: String) {
+    self.search = search
+    self.listing = listing
+    self.channels = channels
+    self.attempts = attempts
+    self.lastError = lastError
+  }
+}
+
+/// One search's memory.
+public struct SearchState: Codable, Sendable, Equatable {
+  /// When the search last ran (fetched), to know when it is due again.
+  public var lastRun: Date?
+  /// Listing ids with when they were first and last seen, and where they were delivered.
+  public var seen: [String: SeenListing]
+
+  /// Creates an empty search state.
+  public init(lastRun: Date? = nil, seen: [String: SeenListing] = [:]) {
+    self.lastRun = lastRun
+    self.seen = seen
+  }
+}
+
+/// A listing id's history.
+public struct SeenListing: Codable, Sendable, Equatable {
+  /// First time it was seen.
+  public var firstSeen: Date
+  /// Last time it was seen (retention counts from here).
+  public var lastSeen: Date
+  /// Channels that accepted it (at-least-once: recorded only after they did).
+  public var deliveredTo: [String]
+  /// Channels it still has to reach (a failed channel is retried on the next run).
+  public var pending: [String]
+
+  /// Creates a record.
+  public init(firstSeen: Date, lastSeen: Date, deliveredTo: [String] = [], pending: [String] = []) {
+    self.firstSeen = firstSeen
+    self.lastSeen = lastSeen
+    self.deliveredTo = deliveredTo
+    self.pending = pending
+  }
+}
+
+/// Conditional-GET validators remembered for one URL.
+public struct Validators: Codable, Sendable, Equatable {
+  /// The `ETag` the server sent.
+  public var etag: String?
+  /// The `Last-Modified` the server sent.
+  public var lastModified: String?
+
+  /// Creates validators.
+  public init(etag: String? = nil, lastModified: String? = nil) {
+    self.etag = etag
+    self.lastModified = lastModified
+  }
+}
+
+/// A host that blocked us, and until when clarissa leaves it alone.
+public struct Cooldown: Codable, Sendable, Equatable {
+  /// No request to the host before this time.
+  public var until: Date
+  /// What the host answered.
+  public var reason: String
+
+  /// Creates a cool-down.
+  public init(until: Date, reason: String) {
+    self.until = until
+    self.reason = reason
+  }
+}
+
+/// A new listing found during a `hold` quiet-hours window.
+public struct HeldListing: Codable, Sendable, Equatable {
+  /// The search that found it.
+  public var search: String
+  /// The listing.
+  public var listing: Listing
+  /// When it was found.
+  public var heldAt: Date
+
+  /// Creates a held entry.
+  public init(search: String, listing: Listing, heldAt: Date) {
+    self.search = search
+    self.listing = listing
+    self.heldAt = heldAt
+  }
+}

@@ -1,0 +1,146 @@
+import ClarissaCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Fetches with URLSession (libcurl on Linux): gzip and redirects as URLSession does them, no
+/// cache (conditional GET is ours), an overall deadline enforced by cancelling the task (a body
+/// that trickles in cannot hang a run), and a size cap checked as the body arrives.
+public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate, @unchecked Sendable {
+  private let limits: FetchLimits
+  private var session: URLSession!
+  private let lock = NSLock()
+  private var transfers: [Int: Transfer] = [:]
+
+  private final class Transfer {
+    var response: HTTPURLResponse?
+    var body: [UInt8] = []
+    var failure: FetchError?
+    var continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>?
+  }
+
+  /// Creates a fetcher held to `limits`.
+  public init(limits: FetchLimits) {
+    self.limits = limits
+    super.init()
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+    configuration.httpMaximumConnectionsPerHost = 2
+    configuration.timeoutIntervalForRequest = limits.timeout
+    configuration.timeoutIntervalForResource = limits.timeout
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+  }
+
+  deinit { session.invalidateAndCancel() }
+
+  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<HTTPResponse, FetchError> {
+    guard let url = URL(string: request.url), let scheme = url.scheme, scheme == "http" || scheme == "https" else {
+      return .failure(FetchError(.network, "'\(request.url)' is not an http(s) URL"))
+    }
+    var urlRequest = URLRequest(url: url)
+    for (name, value) in request.headers.merging(headers, uniquingKeysWith: { $1 }) {
+      urlRequest.setValue(value, forHTTPHeaderField: name)
+    }
+    let task = session.dataTask(with: urlRequest)
+    let transfer = Transfer()
+    let deadline = DispatchWorkItem { [weak self] in
+      self?.fail(task.taskIdentifier, FetchError(.timeout, "no complete answer within \(Self.seconds(self?.limits.timeout ?? 0))"))
+      task.cancel()
+    }
+    return await withCheckedContinuation { continuation in
+      transfer.continuation = continuation
+      lock.withLock { transfers[task.taskIdentifier] = transfer }
+      DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeout, execute: deadline)
+      task.resume()
+    }.also { _ in deadline.cancel() }
+  }
+
+  private func fail(_ identifier: Int, _ error: FetchError) {
+    lock.withLock {
+      if let transfer = transfers[identifier], transfer.failure == nil { transfer.failure = error }
+    }
+  }
+
+  // MARK: - URLSessionDataDelegate
+
+  public func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    lock.withLock { transfers[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+    if let length = (response as? HTTPURLResponse)?.expectedContentLength, length > limits.maxBytes {
+      fail(dataTask.taskIdentifier, FetchError(.tooLarge, "the answer announces \(length) bytes; the limit is \(limits.maxBytes)"))
+      completionHandler(.cancel)
+      return
+    }
+    completionHandler(.allow)
+  }
+
+  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    var tooLarge = false
+    lock.withLock {
+      guard let transfer = transfers[dataTask.taskIdentifier] else { return }
+      transfer.body.append(contentsOf: data)
+      if transfer.body.count > limits.maxBytes, transfer.failure == nil {
+        transfer.failure = FetchError(.tooLarge, "the answer is larger than \(limits.maxBytes) bytes")
+        tooLarge = true
+      }
+    }
+    if tooLarge { dataTask.cancel() }
+  }
+
+  public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    let transfer = lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
+    guard let transfer, let continuation = transfer.continuation else { return }
+    if let failure = transfer.failure {
+      continuation.resume(returning: .failure(failure))
+    } else if let error {
+      let timedOut = (error as NSError).code == NSURLErrorTimedOut
+      let failure =
+        timedOut
+        ? FetchError(.timeout, "no complete answer within \(Self.seconds(limits.timeout))")
+        : FetchError(.network, Self.describe(error))
+      continuation.resume(returning: .failure(failure))
+    } else if let response = transfer.response {
+      var headers: [String: String] = [:]
+      for (name, value) in response.allHeaderFields {
+        if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+      }
+      continuation.resume(
+        returning: .success(
+          HTTPResponse(
+            status: response.statusCode, headers: headers, body: transfer.body,
+            finalURL: response.url?.absoluteString ?? task.originalRequest?.url?.absoluteString ?? "")))
+    } else {
+      continuation.resume(returning: .failure(FetchError(.network, "no response")))
+    }
+  }
+
+  private static func describe(_ error: Error) -> String {
+    let nsError = error as NSError
+    switch nsError.code {
+    case NSURLErrorCannotConnectToHost: return "cannot connect (connection refused)"
+    case NSURLErrorTimedOut: return "timed out"
+    case NSURLErrorCannotFindHost: return "host not found"
+    case NSURLErrorNetworkConnectionLost: return "the connection was lost"
+    case NSURLErrorNotConnectedToInternet: return "no network"
+    default: return nsError.localizedDescription.lowercased()
+    }
+  }
+
+  private static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+  }
+}
+
+extension Result {
+  fileprivate func also(_ body: (Self) -> Void) -> Self {
+    body(self)
+    return self
+  }
+}
