@@ -88,7 +88,7 @@ let package = Package(
       name: "SitesTests", dependencies: ["Sites", "ClarissaCore", "ClarissaConfig", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaCommandsTests",
-      dependencies: ["ClarissaCommands", "clarissa"]
+      dependencies: ["ClarissaCommands", "clarissa", "FixtureSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

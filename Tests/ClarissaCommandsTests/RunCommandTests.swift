@@ -1,0 +1,178 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `clarissa run` as users and CI run it: replayed answers, exit statuses, report formats,
+/// GitHub Actions output, and SIGKILL at random moments.
+@Suite(.serialized) struct RunCommandTests {
+  static let noon = "2026-05-03T12:00:00-07:00"
+
+  static func temporaryState() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("clarissa-cli-\(UUID().uuidString)/state.json").path
+  }
+
+  static func run(_ arguments: [String], state: String, environment: [String: String] = [:]) throws -> CommandLineTests.Outcome {
+    try CommandLineTests.run(["run", "--state", state, "--now", noon] + arguments, environment: environment)
+  }
+
+  @Test func theReadmeMainCommandShowsListings() throws {
+    let outcome = try CommandLineTests.run(
+      ["run", "--replay", "Fixtures/replay/default", "--dry-run", "--notify-first-run", "--now", Self.noon])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stdout.contains("ipads: "))
+    #expect(outcome.stdout.contains("manhattan-apartments: "))
+    #expect(outcome.stdout.contains("https://sfbay.craigslist.org/"))
+    #expect(outcome.stdout.contains("dry run: nothing saved or sent"))
+    #expect(!FileManager.default.fileExists(atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa-state.json").path))
+  }
+
+  @Test func exitCodeTenOnlyWhenAskedAndNewListingsFound() throws {
+    let state = Self.temporaryState()
+    let prime = try Self.run(["--replay", "Fixtures/replay/default", "--exit-code"], state: state)
+    #expect(prime.status == 0, "priming finds nothing new: \(prime.stderr)")
+    let next = try Self.run(["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
+    #expect(next.status == 10)
+    #expect(next.stdout.contains("iPad Air 5th gen 64GB, like new"))
+    let again = try Self.run(["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
+    #expect(again.status == 0)
+  }
+
+  @Test func jsonReportFollowsItsSchema() throws {
+    let state = Self.temporaryState()
+    _ = try Self.run(["--replay", "Fixtures/replay/default"], state: state)
+    let outcome = try Self.run(["--replay", "Fixtures/replay/next", "--force", "--format", "json"], state: state)
+    #expect(outcome.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    #expect(object["schema"] as? Int == 1)
+    let searches = try #require(object["searches"] as? [[String: Any]])
+    let ipads = try #require(searches.first { $0["name"] as? String == "ipads" })
+    let new = try #require(ipads["new"] as? [[String: Any]])
+    #expect(new.first?["id"] as? String == "7931742798")
+    #expect(new.first?["price"] as? Double == 280)
+  }
+
+  @Test func githubActionsGetsAnnotationsAndAStepSummary() throws {
+    let summary = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).md")
+    FileManager.default.createFile(atPath: summary.path, contents: Data())
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent("gha-\(UUID().uuidString).yaml")
+    try """
+      version: 1
+      notify:
+        terminal: stdout
+      searches:
+        - name: elsewhere
+          cities: [boston]
+          notify: [terminal]
+      """.write(to: config, atomically: true, encoding: .utf8)
+    let outcome = try Self.run(
+      ["--config", config.path, "--replay", "Fixtures/replay/default"], state: Self.temporaryState(),
+      environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
+    #expect(outcome.status == 3, "the unrecorded request is a failed source")
+    #expect(outcome.stdout.contains("::warning title=clarissa::elsewhere: "))
+    let markdown = try String(contentsOf: summary, encoding: .utf8)
+    #expect(markdown.contains("## clarissa: 0 new listings"))
+    #expect(markdown.contains("no recorded response for"))
+  }
+
+  @Test func aLockedStateExitsFive() throws {
+    let state = Self.temporaryState()
+    try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let descriptor = open(state + ".lock", O_CREAT | O_RDWR, 0o644)
+    defer { close(descriptor) }
+    #expect(flock(descriptor, LOCK_EX) == 0)
+    let outcome = try Self.run(["--replay", "Fixtures/replay/default"], state: state)
+    #expect(outcome.status == 5)
+    #expect(outcome.stderr.contains("another clarissa run holds the lock"))
+  }
+
+  @Test func anUnknownSearchIsAUsageError() throws {
+    let outcome = try Self.run(["--replay", "Fixtures/replay/default", "--search", "ipad"], state: Self.temporaryState())
+    #expect(outcome.status == 64)
+    #expect(outcome.stderr.contains("no search named 'ipad'; did you mean 'ipads'?"))
+  }
+
+  /// SIGKILL at random moments never leaves a state file that fails to load, and no listing is
+  /// marked delivered to the terminal unless it was printed.
+  @Test func killedAtRandomMomentsTheStateStaysSound() throws {
+    let state = Self.temporaryState()
+    var printed = ""
+    var generator = SystemRandomNumberGenerator()
+    var kills = 0
+    for round in 0..<40 {
+      let replay = round % 3 == 0 ? "Fixtures/replay/default" : "Fixtures/replay/next"
+      var arguments = ["run", "--state", state, "--now", Self.noon, "--replay", replay, "--force"]
+      if round % 4 == 1 { arguments.append("--notify-first-run") }
+      let process = Process()
+      process.executableURL = try CommandLineTests.binary()
+      process.arguments = arguments
+      process.currentDirectoryURL = CommandLineTests.packageRoot
+      process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let delay = UInt32.random(in: 5_000...250_000, using: &generator)
+      usleep(delay)
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        kills += 1
+      }
+      process.waitUntilExit()
+      printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      if round % 5 == 4 { try? FileManager.default.removeItem(atPath: state) }
+      guard FileManager.default.fileExists(atPath: state) else { continue }
+      let data = try Data(contentsOf: URL(fileURLWithPath: state))
+      let decoded = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+      #expect(decoded != nil, "round \(round): the state file does not load after SIGKILL")
+      let searches = decoded?["searches"] as? [String: [String: Any]] ?? [:]
+      for (_, search) in searches {
+        for (id, seen) in search["seen"] as? [String: [String: Any]] ?? [:] {
+          guard (seen["deliveredTo"] as? [String])?.contains("terminal") == true else { continue }
+          #expect(printed.contains("/\(id).html") || printed.contains(id), "round \(round): \(id) marked delivered but never printed")
+        }
+      }
+    }
+    #expect(kills > 5, "enough runs were killed mid-way (\(kills))")
+  }
+}
+
+/// `--record` then `--replay` gives the same run, offline.
+@Suite struct RecordReplayTests {
+  @Test func aRecordedRunReplaysIdentically() throws {
+    let feed = try FixtureSupport.Fixtures.bytes("http/feed.xml")
+    let server = try FixtureSupport.LoopbackServer { _, _ in .init(headers: ["Content-Type": "application/rss+xml"], body: feed) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString)")
+    let config = folder.appendingPathExtension("yaml")
+    try """
+      version: 1
+      notify:
+        terminal: stdout
+      searches:
+        - name: loop
+          site: feed
+          feeds: [\(server.base)/feed.xml]
+          notify: [terminal]
+      """.write(to: config, atomically: true, encoding: .utf8)
+    let live = try RunCommandTests.run(
+      ["--config", config.path, "--record", folder.path, "--notify-first-run", "--format", "json"],
+      state: RunCommandTests.temporaryState())
+    #expect(live.status == 0, "\(live.stderr)")
+    #expect(server.requests.count == 1)
+    let replayed = try RunCommandTests.run(
+      ["--config", config.path, "--replay", folder.path, "--notify-first-run", "--format", "json"],
+      state: RunCommandTests.temporaryState())
+    #expect(replayed.status == 0)
+    #expect(server.requests.count == 1, "the replay sent nothing")
+    #expect(replayed.stdout.contains("\"id\" : \"loop-1\""))
+    let liveIDs = live.stdout.components(separatedBy: "\"id\" : ").count
+    #expect(liveIDs == replayed.stdout.components(separatedBy: "\"id\" : ").count)
+  }
+
+  @Test func primeRecordsWithoutNotifying() throws {
+    let state = RunCommandTests.temporaryState()
+    let primed = try RunCommandTests.run(["--replay", "Fixtures/replay/next", "--prime", "--exit-code"], state: state)
+    #expect(primed.status == 0)
+    let next = try RunCommandTests.run(["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
+    #expect(next.status == 0, "everything was primed, including the newest listing")
+  }
+}
