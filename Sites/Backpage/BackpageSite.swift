@@ -52,7 +52,8 @@ public struct BackpageSite: FeedSource {
   public func listings(from response: SourceResponse) throws -> ListingBatch {
     let document = try FeedListings.document(response, source: "the Backpage export")
     return ListingBatch(
-      listings: FeedListings.listings(document, site: id, response: response, dollarCurrency: "USD"),
+      listings: FeedListings.listings(
+        document, site: id, response: response, dollarCurrency: "USD"),
       notes: document.problems)
   }
 }

@@ -46,7 +46,8 @@ public struct GenericFeedSite: FeedSource {
       throw SiteError("the feed answered HTTP \(response.status)", isBlock: response.status == 403)
     }
     let document = try FeedListings.document(
-      response, source: response.request.url.isEmpty ? "the feed" : "the feed \(response.request.url)")
+      response,
+      source: response.request.url.isEmpty ? "the feed" : "the feed \(response.request.url)")
     return ListingBatch(
       listings: FeedListings.listings(document, site: id, response: response),
       notes: document.problems)

@@ -47,7 +47,8 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Notify a new search's current listings instead of priming it silently.")
   var notifyFirstRun = false
 
-  @Option(help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
+  @Option(
+    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
   var replay: String?
 
   @Option(help: ArgumentHelp("Save every response into a recording folder.", valueName: "dir"))
@@ -62,7 +63,8 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Exit with status 10 when new listings were found.")
   var exitCode = false
 
-  @Option(help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
   var state: String?
 
   @Option(help: .hidden)
@@ -76,7 +78,9 @@ struct Run: AsyncParsableCommand {
   }
 
   func validate() throws {
-    if replay != nil && record != nil { throw ValidationError("--replay and --record cannot be used together") }
+    if replay != nil && record != nil {
+      throw ValidationError("--replay and --record cannot be used together")
+    }
     if let now, Self.parseDate(now) == nil {
       throw ValidationError("--now takes an ISO 8601 time such as 2026-03-08T01:30:00-05:00")
     }
@@ -87,16 +91,21 @@ struct Run: AsyncParsableCommand {
     let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
     let stderrColor = Terminal.wantsColor(fileDescriptor: STDERR_FILENO)
     let renderer = DiagnosticRenderer(sources: loaded.sources, colored: stderrColor)
-    if !quiet || loaded.diagnostics.hasErrors { Terminal.error(renderer.render(loaded.diagnostics)) }
+    if !quiet || loaded.diagnostics.hasErrors {
+      Terminal.error(renderer.render(loaded.diagnostics))
+    }
     guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
-    GitHubActions.annotate(loaded.diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
+    GitHubActions.annotate(
+      loaded.diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
     let runner = Runner(
       config: configuration, sites: Registry.sites,
-      scheduler: RequestScheduler(fetcher: try makeFetcher(configuration), settings: settings(configuration, environment)),
+      scheduler: RequestScheduler(
+        fetcher: try makeFetcher(configuration), settings: settings(configuration, environment)),
       statePath: statePath(configuration))
     let options = RunOptions(
-      now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun, prime: prime,
+      now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
+      prime: prime,
       notifyFirstRun: notifyFirstRun)
     let result: RunResult
     do {
@@ -116,22 +125,30 @@ struct Run: AsyncParsableCommand {
       }
     }
     let live = URLSessionFetcher(
-      limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: configuration.http.maxResponseBytes))
+      limits: FetchLimits(
+        timeout: Double(configuration.http.timeout.seconds),
+        maxBytes: configuration.http.maxResponseBytes))
     guard let record else { return live }
     return try RecordingFetcher(wrapping: live, folder: record)
   }
 
-  private func settings(_ configuration: Config, _ environment: [String: String]) -> SchedulerSettings {
+  private func settings(_ configuration: Config, _ environment: [String: String])
+    -> SchedulerSettings
+  {
     var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds), jitter: Double(configuration.http.jitter.seconds),
-      maxConcurrentHosts: configuration.http.maxConcurrentHosts, userAgent: configuration.http.userAgent,
+      minimumDelay: Double(configuration.http.minimumDelay.seconds),
+      jitter: Double(configuration.http.jitter.seconds),
+      maxConcurrentHosts: configuration.http.maxConcurrentHosts,
+      userAgent: configuration.http.userAgent,
       environment: environment)
     // Recorded answers need no politeness: nobody is on the other end.
     if replay != nil { settings.delayOverride = 0 }
     if let politenessDelay { settings.delayOverride = politenessDelay }
     if !quiet, Terminal.wantsColor(fileDescriptor: STDERR_FILENO) {
       settings.progress = { done, total in
-        if total > 3 { Terminal.error(done == total ? "\r\u{1B}[K" : "\rfetching \(done)/\(total)…") }
+        if total > 3 {
+          Terminal.error(done == total ? "\r\u{1B}[K" : "\rfetching \(done)/\(total)…")
+        }
       }
     }
     return settings
@@ -159,11 +176,14 @@ struct Run: AsyncParsableCommand {
 
   private func finish(_ result: RunResult) throws {
     let warnings =
-      result.searches.flatMap { search in search.failures.map { "\(search.name): \($0)" } } + result.blocks
+      result.searches.flatMap { search in search.failures.map { "\(search.name): \($0)" } }
+      + result.blocks
       + result.deliveryFailures
     GitHubActions.annotate(warnings, json: format == .json)
     GitHubActions.appendSummary(RunReport.markdown(result))
-    if result.sourcesFailed || !result.blocks.isEmpty && result.searches.contains(where: { !$0.failures.isEmpty }) {
+    if result.sourcesFailed
+      || !result.blocks.isEmpty && result.searches.contains(where: { !$0.failures.isEmpty })
+    {
       throw ExitStatus.sourcesFailed.exitCode
     }
     if !result.deliveryFailures.isEmpty { throw ExitStatus.notificationFailed.exitCode }
@@ -186,15 +206,18 @@ enum GitHubActions {
   static func annotate(_ warnings: [String], json: Bool) {
     guard active else { return }
     for warning in warnings {
-      let escaped = warning.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-        .replacingOccurrences(of: "\n", with: "%0A")
+      let escaped = warning.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
+        of: "\r", with: "%0D"
+      )
+      .replacingOccurrences(of: "\n", with: "%0A")
       let line = "::warning title=clarissa::\(escaped)\n"
       if json { Terminal.error(line) } else { Terminal.output(line) }
     }
   }
 
   static func appendSummary(_ markdown: String) {
-    guard active, let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+    guard active, let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
+      !path.isEmpty,
       let handle = FileHandle(forWritingAtPath: path)
     else { return }
     handle.seekToEndOfFile()

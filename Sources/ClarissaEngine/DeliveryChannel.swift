@@ -25,6 +25,7 @@ struct UnavailableChannel: DeliveryChannel {
   let kind: Channel.Kind
 
   func deliver(_ listings: [Listing], search: Search) async throws {
-    throw DeliveryError("channel '\(name)': sending to \(kind.rawValue) is not available in this version of clarissa")
+    throw DeliveryError(
+      "channel '\(name)': sending to \(kind.rawValue) is not available in this version of clarissa")
   }
 }

@@ -5,7 +5,9 @@ import Foundation
 /// ``ReplayFetcher`` (recorded responses), ``RecordingFetcher`` (real, saving what it gets).
 public protocol Fetcher: Sendable {
   /// Makes `request` with the extra `headers` (User-Agent, conditional GET).
-  func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<HTTPResponse, FetchError>
+  func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<
+    HTTPResponse, FetchError
+  >
 }
 
 /// A complete response.

@@ -10,7 +10,9 @@ public enum ListingFilter {
   }
 
   /// The decision and the filter that made it, for `explain`.
-  public static func verdict(_ listing: Listing, for search: Search) -> (accepted: Bool, reason: String) {
+  public static func verdict(_ listing: Listing, for search: Search) -> (
+    accepted: Bool, reason: String
+  ) {
     if let range = search.price, let price = listing.price, !range.contains(price) {
       return (false, "price \(price) outside \(describe(range))")
     }
@@ -21,7 +23,9 @@ public enum ListingFilter {
     }
     let includes = search.filters.filter { $0.effect == .include }
     guard !includes.isEmpty else { return (true, "no inclusive filter") }
-    if let match = includes.first(where: { $0.matches(title: listing.title, description: listing.description) }) {
+    if let match = includes.first(where: {
+      $0.matches(title: listing.title, description: listing.description)
+    }) {
       return (true, "included by '\(match.pattern)' (\(match.field.rawValue))")
     }
     return (false, "matches none of the inclusive filters")

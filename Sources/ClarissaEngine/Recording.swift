@@ -38,7 +38,8 @@ public struct RecordingIndex: Codable, Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let data = try encoder.encode(index)
-    try data.write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("index.json")))
+    try data.write(
+      to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("index.json")))
   }
 }
 
@@ -54,19 +55,27 @@ public struct ReplayFetcher: Fetcher {
     entries = Dictionary(index.entries.map { ($0.url, $0) }, uniquingKeysWith: { _, last in last })
   }
 
-  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<HTTPResponse, FetchError> {
+  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<
+    HTTPResponse, FetchError
+  > {
     guard let entry = entries[request.url] else {
-      return .failure(FetchError(.notRecorded, "no recorded response for \(request.url) in '\(folder)'"))
+      return .failure(
+        FetchError(.notRecorded, "no recorded response for \(request.url) in '\(folder)'"))
     }
     let path = (folder as NSString).appendingPathComponent(entry.file)
     guard let body = FileManager.default.contents(atPath: path) else {
-      return .failure(FetchError(.notRecorded, "the recording of \(request.url) names '\(entry.file)', which is missing"))
+      return .failure(
+        FetchError(
+          .notRecorded, "the recording of \(request.url) names '\(entry.file)', which is missing"))
     }
     if let etag = entry.headers["etag"], headers["If-None-Match"] == etag {
-      return .success(HTTPResponse(status: 304, headers: entry.headers, body: [], finalURL: request.url))
+      return .success(
+        HTTPResponse(status: 304, headers: entry.headers, body: [], finalURL: request.url))
     }
     return .success(
-      HTTPResponse(status: entry.status, headers: entry.headers, body: Array(body), finalURL: entry.finalURL ?? request.url))
+      HTTPResponse(
+        status: entry.status, headers: entry.headers, body: Array(body),
+        finalURL: entry.finalURL ?? request.url))
   }
 }
 
@@ -84,7 +93,9 @@ public actor RecordingFetcher: Fetcher {
     if let existing = try? RecordingIndex.load(from: folder) { index = existing }
   }
 
-  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<HTTPResponse, FetchError> {
+  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<
+    HTTPResponse, FetchError
+  > {
     let result = await inner.fetch(request, headers: headers)
     if case .success(let response) = result, response.status != 304 {
       record(request.url, response)
@@ -96,7 +107,9 @@ public actor RecordingFetcher: Fetcher {
     let file = Self.fileName(for: url)
     _ = FileManager.default.createFile(
       atPath: (folder as NSString).appendingPathComponent(file), contents: Data(response.body))
-    let kept = response.headers.filter { ["content-type", "etag", "last-modified", "retry-after"].contains($0.key) }
+    let kept = response.headers.filter {
+      ["content-type", "etag", "last-modified", "retry-after"].contains($0.key)
+    }
     index.entries.removeAll { $0.url == url }
     index.entries.append(
       RecordingIndex.Entry(
@@ -107,8 +120,10 @@ public actor RecordingFetcher: Fetcher {
 
   /// `sapi.craigslist.org-web-v8-...-9f3a2c1b.body`: readable, and unique by a hash of the URL.
   static func fileName(for url: String) -> String {
-    let readable = url.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: "http://", with: "")
-      .map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
+    let readable = url.replacingOccurrences(of: "https://", with: "").replacingOccurrences(
+      of: "http://", with: ""
+    )
+    .map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return String(String(readable).prefix(60)) + "-" + String(hash, radix: 16) + ".body"

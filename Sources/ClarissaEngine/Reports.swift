@@ -5,7 +5,8 @@ import Foundation
 public enum RunReport {
   /// The terminal report: new listings grouped by search, with price, place, age and link;
   /// with `listingsOnly`, nothing else (for `--quiet`).
-  public static func text(_ result: RunResult, colored: Bool, listingsOnly: Bool = false) -> String {
+  public static func text(_ result: RunResult, colored: Bool, listingsOnly: Bool = false) -> String
+  {
     let paint = Paint(enabled: colored)
     var lines: [String] = []
     for search in result.searches {
@@ -18,11 +19,15 @@ public enum RunReport {
       if search.held > 0 {
         lines.append(paint.dim("\(search.name): \(search.held) new, held until quiet hours end"))
       }
-      for failure in search.failures { lines.append(paint.red("\(search.name): failed: \(failure)")) }
+      for failure in search.failures {
+        lines.append(paint.red("\(search.name): failed: \(failure)"))
+      }
     }
     if listingsOnly { return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
     for block in result.blocks { lines.append(paint.red("blocked: \(block)")) }
-    for failure in result.deliveryFailures { lines.append(paint.red("not delivered (will retry): \(failure)")) }
+    for failure in result.deliveryFailures {
+      lines.append(paint.red("not delivered (will retry): \(failure)"))
+    }
     lines.append(paint.dim(summary(result)))
     return lines.joined(separator: "\n") + "\n"
   }
@@ -44,7 +49,9 @@ public enum RunReport {
 
   private static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
     var facts: [String] = []
-    if let price = listing.price { facts.append(paint.green(Money.format(price, listing.currency))) }
+    if let price = listing.price {
+      facts.append(paint.green(Money.format(price, listing.currency)))
+    }
     if let place = listing.location ?? listing.area { facts.append(place) }
     if let posted = listing.posted { facts.append(Age.describe(from: posted, to: now)) }
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
@@ -63,7 +70,8 @@ public enum RunReport {
   /// The Markdown report (for `$GITHUB_STEP_SUMMARY` and chat).
   public static func markdown(_ result: RunResult) -> String {
     var lines = ["## clarissa: \(result.newListings.count) new listings", ""]
-    for search in result.searches where !search.new.isEmpty || !search.delivered.isEmpty || !search.failures.isEmpty {
+    for search in result.searches
+    where !search.new.isEmpty || !search.delivered.isEmpty || !search.failures.isEmpty {
       lines.append("### \(search.name)")
       lines.append("")
       if search.held > 0 { lines.append("_\(search.held) held until quiet hours end_") }

@@ -21,7 +21,9 @@ public struct FetchJob: Sendable {
   public var host: String { Self.host(of: request.url) }
 
   static func host(of url: String) -> String {
-    guard let components = URLComponents(string: url), let host = components.host else { return url }
+    guard let components = URLComponents(string: url), let host = components.host else {
+      return url
+    }
     return components.port.map { "\(host):\($0)" } ?? host
   }
 }
@@ -131,7 +133,8 @@ public struct RequestScheduler: Sendable {
         guard let host = pending.popFirst(), let hostJobs = byHost[host] else { return }
         let cooldown = cooldowns[host].flatMap { $0.until > now ? $0 : nil }
         group.addTask {
-          let (results, cooled) = await runHost(hostJobs, validators: validators, cooldown: cooldown)
+          let (results, cooled) = await runHost(
+            hostJobs, validators: validators, cooldown: cooldown)
           return (results, cooled, host)
         }
       }
@@ -151,14 +154,18 @@ public struct RequestScheduler: Sendable {
     _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?
   ) async -> ([FetchOutcome], Cooldown?) {
     if let cooldown {
-      let reason = "\(jobs[0].host) is cooling down until \(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.reason))"
+      let reason =
+        "\(jobs[0].host) is cooling down until \(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.reason))"
       return (jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }, nil)
     }
     var outcomes: [FetchOutcome] = []
     var newCooldown: Cooldown?
     for (index, job) in jobs.enumerated() {
       if let newCooldown {
-        outcomes.append(FetchOutcome(job: job, status: .skipped("\(job.host) blocked this run: \(newCooldown.reason)"), attempts: 0))
+        outcomes.append(
+          FetchOutcome(
+            job: job, status: .skipped("\(job.host) blocked this run: \(newCooldown.reason)"),
+            attempts: 0))
         continue
       }
       if index > 0 { await pause(delay(for: job.politeness)) }
@@ -188,24 +195,36 @@ public struct RequestScheduler: Sendable {
       case .success(let response):
         switch response.status {
         case 304:
-          return (FetchOutcome(job: job, status: .notModified, validators: validators, attempts: attempt), nil)
+          return (
+            FetchOutcome(job: job, status: .notModified, validators: validators, attempts: attempt),
+            nil
+          )
         case 403:
           let reason = "\(job.host) answered 403 Forbidden"
-          let cooldown = Cooldown(until: Date().addingTimeInterval(settings.blockCooldown), reason: reason)
+          let cooldown = Cooldown(
+            until: Date().addingTimeInterval(settings.blockCooldown), reason: reason)
           return (FetchOutcome(job: job, status: .blocked(reason), attempts: attempt), cooldown)
         case 429, 503:
-          let wait = Self.retryAfter(response.headers["retry-after"]) ?? settings.baseBackoff * pow(2, Double(attempt - 1))
+          let wait =
+            Self.retryAfter(response.headers["retry-after"]) ?? settings.baseBackoff
+            * pow(2, Double(attempt - 1))
           if wait > settings.maxRetryWait || attempt >= settings.maxAttempts {
-            let reason = "\(job.host) answered \(response.status) \(attempt) times" + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
+            let reason =
+              "\(job.host) answered \(response.status) \(attempt) times"
+              + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
             let cooldown = Cooldown(until: Date().addingTimeInterval(max(wait, 60)), reason: reason)
             return (FetchOutcome(job: job, status: .failed(reason), attempts: attempt), cooldown)
           }
           await pause(wait)
           continue
         default:
-          let kept = Validators(etag: response.headers["etag"], lastModified: response.headers["last-modified"])
+          let kept = Validators(
+            etag: response.headers["etag"], lastModified: response.headers["last-modified"])
           let stored = kept.etag == nil && kept.lastModified == nil ? nil : kept
-          return (FetchOutcome(job: job, status: .answered(response), validators: stored, attempts: attempt), nil)
+          return (
+            FetchOutcome(
+              job: job, status: .answered(response), validators: stored, attempts: attempt), nil
+          )
         }
       }
     }
@@ -213,7 +232,8 @@ public struct RequestScheduler: Sendable {
 
   private func delay(for politeness: Politeness) -> Double {
     if let override = settings.delayOverride { return override }
-    let base = settings.minimumDelay.map { max($0, politeness.minimumDelay) } ?? politeness.minimumDelay
+    let base =
+      settings.minimumDelay.map { max($0, politeness.minimumDelay) } ?? politeness.minimumDelay
     let jitter = settings.jitter.map { max($0, politeness.jitter) } ?? politeness.jitter
     return base + (jitter > 0 ? Double.random(in: 0...jitter) : 0)
   }
@@ -228,14 +248,17 @@ public struct RequestScheduler: Sendable {
     guard let names = request.context["secrets"] else { return request.url }
     var url = request.url
     for name in names.split(separator: ",") {
-      url = url.replacingOccurrences(of: "${\(name)}", with: URLQueryValue.escape(settings.environment[String(name)] ?? ""))
+      url = url.replacingOccurrences(
+        of: "${\(name)}", with: URLQueryValue.escape(settings.environment[String(name)] ?? ""))
     }
     return url
   }
 
   /// Seconds from a `Retry-After` header: a number, or an HTTP date.
   static func retryAfter(_ value: String?) -> Double? {
-    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+      return nil
+    }
     if let seconds = Double(value) { return max(0, seconds) }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -248,6 +271,7 @@ public struct RequestScheduler: Sendable {
 /// Percent-encoding for a value placed in a query string.
 enum URLQueryValue {
   static func escape(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+    text.addingPercentEncoding(
+      withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
   }
 }

@@ -30,7 +30,9 @@ struct RunPass {
     state.cooldowns.merge(cooldowns) { $1 }
     let batches = read(outcomes)
     for entry in planned {
-      await record(entry.search, hold: entry.hold, prime: entry.prime, batches: batches[entry.search.name] ?? [])
+      await record(
+        entry.search, hold: entry.hold, prime: entry.prime,
+        batches: batches[entry.search.name] ?? [])
     }
     await releaseHeld()
     await retryUndelivered()
@@ -111,7 +113,9 @@ struct RunPass {
     for outcome in outcomes {
       let job = outcome.job
       let label = job.request.city.map { "\(job.host) (\($0))" } ?? job.request.url
-      if let validators = outcome.validators, !options.dryRun { state.validators[job.request.url] = validators }
+      if let validators = outcome.validators, !options.dryRun {
+        state.validators[job.request.url] = validators
+      }
       switch outcome.status {
       case .notModified:
         batches[job.search, default: []].append([])
@@ -130,7 +134,8 @@ struct RunPass {
           continue
         }
         let source = SourceResponse(
-          request: job.request, status: response.status, headers: response.headers, body: response.body,
+          request: job.request, status: response.status, headers: response.headers,
+          body: response.body,
           finalURL: response.finalURL)
         do {
           let batch = try site.listings(from: source)
@@ -152,11 +157,14 @@ struct RunPass {
   }
 
   private mutating func block(_ host: String, _ reason: String) {
-    let message = "\(host) blocked clarissa: \(reason). No requests to it for 6 hours; "
+    let message =
+      "\(host) blocked clarissa: \(reason). No requests to it for 6 hours; "
       + "if this keeps happening, lengthen intervals or run from a residential address"
     if !result.blocks.contains(message) { result.blocks.append(message) }
     if !options.dryRun {
-      state.cooldowns[host] = Cooldown(until: options.now.addingTimeInterval(runner.scheduler.settings.blockCooldown), reason: reason)
+      state.cooldowns[host] = Cooldown(
+        until: options.now.addingTimeInterval(runner.scheduler.settings.blockCooldown),
+        reason: reason)
     }
   }
 
@@ -168,7 +176,9 @@ struct RunPass {
 
   // MARK: - What is new
 
-  private mutating func record(_ search: Search, hold: Bool, prime: Bool, batches: [[Listing]]) async {
+  private mutating func record(_ search: Search, hold: Bool, prime: Bool, batches: [[Listing]])
+    async
+  {
     guard let index = result.searches.firstIndex(where: { $0.name == search.name }) else { return }
     var unique: [Listing] = []
     var ids = Set<String>()
@@ -188,17 +198,22 @@ struct RunPass {
       }
     }
     let anySourceAnswered = !batches.isEmpty
-    if anySourceAnswered || result.searches[index].failures.isEmpty { searchState.lastRun = options.now }
+    if anySourceAnswered || result.searches[index].failures.isEmpty {
+      searchState.lastRun = options.now
+    }
     if !options.dryRun { state.searches[search.name] = searchState }
     if prime {
-      result.searches[index].detail = "first run: \(matches.count) current listings recorded, not notified"
+      result.searches[index].detail =
+        "first run: \(matches.count) current listings recorded, not notified"
       return
     }
     result.searches[index].new = fresh
     if hold {
       result.searches[index].held = fresh.count
       if !options.dryRun {
-        state.held += fresh.map { HeldListing(search: search.name, listing: $0, heldAt: options.now) }
+        state.held += fresh.map {
+          HeldListing(search: search.name, listing: $0, heldAt: options.now)
+        }
       }
       return
     }
@@ -208,7 +223,9 @@ struct RunPass {
   // MARK: - Delivery
 
   /// Sends `listings` to `channelNames`; the terminal channel delivers when the result is shown.
-  private mutating func deliver(_ listings: [Listing], of search: Search, to channelNames: [String]) async {
+  private mutating func deliver(_ listings: [Listing], of search: Search, to channelNames: [String])
+    async
+  {
     guard !listings.isEmpty, !options.dryRun else { return }
     for name in channelNames {
       guard let channel = runner.config.channels[name] else { continue }
@@ -219,21 +236,33 @@ struct RunPass {
       let sender = runner.channels[name] ?? UnavailableChannel(name: name, kind: channel.kind)
       do {
         try await sender.deliver(listings, search: search)
-        for listing in listings { state.searches[search.name]?.seen[listing.id]?.deliveredTo.append(name) }
+        for listing in listings {
+          state.searches[search.name]?.seen[listing.id]?.deliveredTo.append(name)
+        }
       } catch {
         let reason = (error as? DeliveryError)?.message ?? "\(error)"
         if !result.deliveryFailures.contains(reason) { result.deliveryFailures.append(reason) }
-        for listing in listings { queueRetry(listing, of: search.name, channel: name, reason: reason) }
+        for listing in listings {
+          queueRetry(listing, of: search.name, channel: name, reason: reason)
+        }
       }
     }
   }
 
-  private mutating func queueRetry(_ listing: Listing, of search: String, channel: String, reason: String) {
-    if let index = state.undelivered.firstIndex(where: { $0.search == search && $0.listing.id == listing.id }) {
-      if !state.undelivered[index].channels.contains(channel) { state.undelivered[index].channels.append(channel) }
+  private mutating func queueRetry(
+    _ listing: Listing, of search: String, channel: String, reason: String
+  ) {
+    if let index = state.undelivered.firstIndex(where: {
+      $0.search == search && $0.listing.id == listing.id
+    }) {
+      if !state.undelivered[index].channels.contains(channel) {
+        state.undelivered[index].channels.append(channel)
+      }
       state.undelivered[index].lastError = reason
     } else {
-      state.undelivered.append(Undelivered(search: search, listing: listing, channels: [channel], attempts: 1, lastError: reason))
+      state.undelivered.append(
+        Undelivered(
+          search: search, listing: listing, channels: [channel], attempts: 1, lastError: reason))
     }
   }
 
@@ -243,7 +272,9 @@ struct RunPass {
     var keep: [HeldListing] = []
     var release: [String: [Listing]] = [:]
     for entry in state.held {
-      guard let search = runner.config.searches.first(where: { $0.name == entry.search }) else { continue }
+      guard let search = runner.config.searches.first(where: { $0.name == entry.search }) else {
+        continue
+      }
       if activeWindows(search).contains(where: { $0.mode == .hold }) {
         keep.append(entry)
       } else {
@@ -266,16 +297,21 @@ struct RunPass {
     let pending = state.undelivered
     state.undelivered = []
     for entry in pending {
-      guard let search = runner.config.searches.first(where: { $0.name == entry.search }) else { continue }
+      guard let search = runner.config.searches.first(where: { $0.name == entry.search }) else {
+        continue
+      }
       let channels = entry.channels.filter { runner.config.channels[$0] != nil }
       let before = state.undelivered.count
       await deliver([entry.listing], of: search, to: channels)
       // A new entry means it failed again: carry the attempt count forward, or give up.
-      if state.undelivered.count > before, let index = state.undelivered.lastIndex(where: { $0.listing.id == entry.listing.id }) {
+      if state.undelivered.count > before,
+        let index = state.undelivered.lastIndex(where: { $0.listing.id == entry.listing.id })
+      {
         state.undelivered[index].attempts = entry.attempts + 1
         if entry.attempts + 1 >= Self.maxDeliveryAttempts {
           result.deliveryFailures.append(
-            "gave up on '\(entry.listing.title)' (\(entry.search)) after \(entry.attempts + 1) attempts: \(entry.lastError)")
+            "gave up on '\(entry.listing.title)' (\(entry.search)) after \(entry.attempts + 1) attempts: \(entry.lastError)"
+          )
           state.undelivered.remove(at: index)
         }
       } else if let index = result.searches.firstIndex(where: { $0.name == search.name }) {

@@ -45,7 +45,9 @@ public struct Undelivered: Codable, Sendable, Equatable {
   public var lastError: String
 
   /// Creates an entry.
-  public init(search: String, listing: Listing, channels: [String], attempts: Int, lastError: String) {
+  public init(
+    search: String, listing: Listing, channels: [String], attempts: Int, lastError: String
+  ) {
     self.search = search
     self.listing = listing
     self.channels = channels

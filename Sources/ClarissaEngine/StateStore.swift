@@ -26,10 +26,13 @@ public final class StateStore {
   /// Takes the exclusive lock (`<path>.lock`), waiting up to `wait` seconds for another run.
   public func lock(wait: Double = 5) throws {
     let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    if !folder.isEmpty {
+      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
     let descriptor = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw Problem(message: "cannot open the lock file '\(path).lock': \(String(cString: strerror(errno)))")
+      throw Problem(
+        message: "cannot open the lock file '\(path).lock': \(String(cString: strerror(errno)))")
     }
     let deadline = Date().addingTimeInterval(wait)
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -80,7 +83,10 @@ public final class StateStore {
     let temporary = path + ".tmp-\(getpid())"
     let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw Problem(message: "cannot write '\(temporary)': \(String(cString: strerror(errno))); the old state is intact")
+      throw Problem(
+        message:
+          "cannot write '\(temporary)': \(String(cString: strerror(errno))); the old state is intact"
+      )
     }
     let written = data.withUnsafeBytes { raw in write(descriptor, raw.baseAddress, raw.count) }
     let synced = fsync(descriptor)
@@ -88,12 +94,14 @@ public final class StateStore {
     guard written == data.count, synced == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw Problem(message: "cannot write the state file '\(path)': \(reason); the old state is intact")
+      throw Problem(
+        message: "cannot write the state file '\(path)': \(reason); the old state is intact")
     }
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw Problem(message: "cannot replace the state file '\(path)': \(reason); the old state is intact")
+      throw Problem(
+        message: "cannot replace the state file '\(path)': \(reason); the old state is intact")
     }
     Self.syncFolder(of: path)
   }

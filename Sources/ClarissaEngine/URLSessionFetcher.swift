@@ -8,7 +8,8 @@ import Foundation
 /// Fetches with URLSession (libcurl on Linux): gzip and redirects as URLSession does them, no
 /// cache (conditional GET is ours), an overall deadline enforced by cancelling the task (a body
 /// that trickles in cannot hang a run), and a size cap checked as the body arrives.
-public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate, @unchecked Sendable {
+public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate, @unchecked Sendable
+{
   private let limits: FetchLimits
   private var session: URLSession!
   private let lock = NSLock()
@@ -38,8 +39,12 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
 
   deinit { session.invalidateAndCancel() }
 
-  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<HTTPResponse, FetchError> {
-    guard let url = URL(string: request.url), let scheme = url.scheme, scheme == "http" || scheme == "https" else {
+  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<
+    HTTPResponse, FetchError
+  > {
+    guard let url = URL(string: request.url), let scheme = url.scheme,
+      scheme == "http" || scheme == "https"
+    else {
       return .failure(FetchError(.network, "'\(request.url)' is not an http(s) URL"))
     }
     var urlRequest = URLRequest(url: url)
@@ -49,7 +54,10 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
     let task = session.dataTask(with: urlRequest)
     let transfer = Transfer()
     let deadline = DispatchWorkItem { [weak self] in
-      self?.fail(task.taskIdentifier, FetchError(.timeout, "no complete answer within \(Self.seconds(self?.limits.timeout ?? 0))"))
+      self?.fail(
+        task.taskIdentifier,
+        FetchError(.timeout, "no complete answer within \(Self.seconds(self?.limits.timeout ?? 0))")
+      )
       task.cancel()
     }
     return await withCheckedContinuation { continuation in
@@ -73,28 +81,36 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
     lock.withLock { transfers[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
-    if let length = (response as? HTTPURLResponse)?.expectedContentLength, length > limits.maxBytes {
-      fail(dataTask.taskIdentifier, FetchError(.tooLarge, "the answer announces \(length) bytes; the limit is \(limits.maxBytes)"))
+    if let length = (response as? HTTPURLResponse)?.expectedContentLength, length > limits.maxBytes
+    {
+      fail(
+        dataTask.taskIdentifier,
+        FetchError(
+          .tooLarge, "the answer announces \(length) bytes; the limit is \(limits.maxBytes)"))
       completionHandler(.cancel)
       return
     }
     completionHandler(.allow)
   }
 
-  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+  {
     var tooLarge = false
     lock.withLock {
       guard let transfer = transfers[dataTask.taskIdentifier] else { return }
       transfer.body.append(contentsOf: data)
       if transfer.body.count > limits.maxBytes, transfer.failure == nil {
-        transfer.failure = FetchError(.tooLarge, "the answer is larger than \(limits.maxBytes) bytes")
+        transfer.failure = FetchError(
+          .tooLarge, "the answer is larger than \(limits.maxBytes) bytes")
         tooLarge = true
       }
     }
     if tooLarge { dataTask.cancel() }
   }
 
-  public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+  public func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?
+  ) {
     let transfer = lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
     guard let transfer, let continuation = transfer.continuation else { return }
     if let failure = transfer.failure {
@@ -109,13 +125,16 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
     } else if let response = transfer.response {
       var headers: [String: String] = [:]
       for (name, value) in response.allHeaderFields {
-        if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        if let name = name as? String, let value = value as? String {
+          headers[name.lowercased()] = value
+        }
       }
       continuation.resume(
         returning: .success(
           HTTPResponse(
             status: response.statusCode, headers: headers, body: transfer.body,
-            finalURL: response.url?.absoluteString ?? task.originalRequest?.url?.absoluteString ?? "")))
+            finalURL: response.url?.absoluteString ?? task.originalRequest?.url?.absoluteString
+              ?? "")))
     } else {
       continuation.resume(returning: .failure(FetchError(.network, "no response")))
     }

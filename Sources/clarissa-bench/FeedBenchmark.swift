@@ -32,18 +32,26 @@ struct FeedBenchmark {
   /// benign document of the same size.
   private func hostile(_ corpus: [UInt8]) {
     let blowup = Array(
-      ("<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY a \"" + String(repeating: "x", count: 100_000)
-        + "\">]><rss version=\"2.0\"><channel><item><title>" + String(repeating: "&a;", count: 20_000)
+      ("<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY a \""
+        + String(repeating: "x", count: 100_000)
+        + "\">]><rss version=\"2.0\"><channel><item><title>"
+        + String(repeating: "&a;", count: 20_000)
         + "</title></item></channel></rss>").utf8)
     let benign = Array(corpus.prefix(blowup.count))
     Bench.report(
       "quadratic entity blow-up (\(blowup.count / 1024) KiB, 2 GB if expanded) refused",
       Bench.measure { (try? FeedParser.parse(blowup)) as Any },
-      reference: ("the first \(blowup.count / 1024) KiB of the corpus (cut off, recovered)", Bench.measure { (try? FeedParser.parse(benign)) as Any }))
+      reference: (
+        "the first \(blowup.count / 1024) KiB of the corpus (cut off, recovered)",
+        Bench.measure { (try? FeedParser.parse(benign)) as Any }
+      ))
     let huge = [UInt8](repeating: 0x20, count: 17 << 20)
     Bench.report(
-      "17 MiB body refused by the 16 MiB cap", Bench.measure { (try? FeedParser.parse(huge)) as Any },
-      reference: ("the 5 MB corpus parsed", Bench.measure(runs: 3) { (try? FeedParser.parse(corpus)) as Any }))
+      "17 MiB body refused by the 16 MiB cap",
+      Bench.measure { (try? FeedParser.parse(huge)) as Any },
+      reference: (
+        "the 5 MB corpus parsed", Bench.measure(runs: 3) { (try? FeedParser.parse(corpus)) as Any }
+      ))
   }
 
   /// Parses the corpus `times` times and nothing else, for `perf record`.

@@ -8,41 +8,55 @@ import Testing
   static let noon = "2026-05-03T12:00:00-07:00"
 
   static func temporaryState() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("clarissa-cli-\(UUID().uuidString)/state.json").path
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "clarissa-cli-\(UUID().uuidString)/state.json"
+    ).path
   }
 
-  static func run(_ arguments: [String], state: String, environment: [String: String] = [:]) throws -> CommandLineTests.Outcome {
-    try CommandLineTests.run(["run", "--state", state, "--now", noon] + arguments, environment: environment)
+  static func run(_ arguments: [String], state: String, environment: [String: String] = [:]) throws
+    -> CommandLineTests.Outcome
+  {
+    try CommandLineTests.run(
+      ["run", "--state", state, "--now", noon] + arguments, environment: environment)
   }
 
   @Test func theReadmeMainCommandShowsListings() throws {
     let outcome = try CommandLineTests.run(
-      ["run", "--replay", "Fixtures/replay/default", "--dry-run", "--notify-first-run", "--now", Self.noon])
+      [
+        "run", "--replay", "Fixtures/replay/default", "--dry-run", "--notify-first-run", "--now",
+        Self.noon,
+      ])
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(outcome.stdout.contains("ipads: "))
     #expect(outcome.stdout.contains("manhattan-apartments: "))
     #expect(outcome.stdout.contains("https://sfbay.craigslist.org/"))
     #expect(outcome.stdout.contains("dry run: nothing saved or sent"))
-    #expect(!FileManager.default.fileExists(atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa-state.json").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa-state.json").path))
   }
 
   @Test func exitCodeTenOnlyWhenAskedAndNewListingsFound() throws {
     let state = Self.temporaryState()
     let prime = try Self.run(["--replay", "Fixtures/replay/default", "--exit-code"], state: state)
     #expect(prime.status == 0, "priming finds nothing new: \(prime.stderr)")
-    let next = try Self.run(["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
+    let next = try Self.run(
+      ["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
     #expect(next.status == 10)
     #expect(next.stdout.contains("iPad Air 5th gen 64GB, like new"))
-    let again = try Self.run(["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
+    let again = try Self.run(
+      ["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
     #expect(again.status == 0)
   }
 
   @Test func jsonReportFollowsItsSchema() throws {
     let state = Self.temporaryState()
     _ = try Self.run(["--replay", "Fixtures/replay/default"], state: state)
-    let outcome = try Self.run(["--replay", "Fixtures/replay/next", "--force", "--format", "json"], state: state)
+    let outcome = try Self.run(
+      ["--replay", "Fixtures/replay/next", "--force", "--format", "json"], state: state)
     #expect(outcome.status == 0)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     #expect(object["schema"] as? Int == 1)
     let searches = try #require(object["searches"] as? [[String: Any]])
     let ipads = try #require(searches.first { $0["name"] as? String == "ipads" })
@@ -52,20 +66,23 @@ import Testing
   }
 
   @Test func githubActionsGetsAnnotationsAndAStepSummary() throws {
-    let summary = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).md")
+    let summary = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "summary-\(UUID().uuidString).md")
     FileManager.default.createFile(atPath: summary.path, contents: Data())
-    let config = FileManager.default.temporaryDirectory.appendingPathComponent("gha-\(UUID().uuidString).yaml")
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gha-\(UUID().uuidString).yaml")
     try """
-      version: 1
-      notify:
-        terminal: stdout
-      searches:
-        - name: elsewhere
-          cities: [boston]
-          notify: [terminal]
-      """.write(to: config, atomically: true, encoding: .utf8)
+    version: 1
+    notify:
+      terminal: stdout
+    searches:
+      - name: elsewhere
+        cities: [boston]
+        notify: [terminal]
+    """.write(to: config, atomically: true, encoding: .utf8)
     let outcome = try Self.run(
-      ["--config", config.path, "--replay", "Fixtures/replay/default"], state: Self.temporaryState(),
+      ["--config", config.path, "--replay", "Fixtures/replay/default"],
+      state: Self.temporaryState(),
       environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
     #expect(outcome.status == 3, "the unrecorded request is a failed source")
     #expect(outcome.stdout.contains("::warning title=clarissa::elsewhere: "))
@@ -76,7 +93,8 @@ import Testing
 
   @Test func aLockedStateExitsFive() throws {
     let state = Self.temporaryState()
-    try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let descriptor = open(state + ".lock", O_CREAT | O_RDWR, 0o644)
     defer { close(descriptor) }
     #expect(flock(descriptor, LOCK_EX) == 0)
@@ -86,7 +104,8 @@ import Testing
   }
 
   @Test func anUnknownSearchIsAUsageError() throws {
-    let outcome = try Self.run(["--replay", "Fixtures/replay/default", "--search", "ipad"], state: Self.temporaryState())
+    let outcome = try Self.run(
+      ["--replay", "Fixtures/replay/default", "--search", "ipad"], state: Self.temporaryState())
     #expect(outcome.status == 64)
     #expect(outcome.stderr.contains("no search named 'ipad'; did you mean 'ipads'?"))
   }
@@ -128,7 +147,9 @@ import Testing
       for (_, search) in searches {
         for (id, seen) in search["seen"] as? [String: [String: Any]] ?? [:] {
           guard (seen["deliveredTo"] as? [String])?.contains("terminal") == true else { continue }
-          #expect(printed.contains("/\(id).html") || printed.contains(id), "round \(round): \(id) marked delivered but never printed")
+          #expect(
+            printed.contains("/\(id).html") || printed.contains(id),
+            "round \(round): \(id) marked delivered but never printed")
         }
       }
     }
@@ -140,19 +161,22 @@ import Testing
 @Suite struct RecordReplayTests {
   @Test func aRecordedRunReplaysIdentically() throws {
     let feed = try FixtureSupport.Fixtures.bytes("http/feed.xml")
-    let server = try FixtureSupport.LoopbackServer { _, _ in .init(headers: ["Content-Type": "application/rss+xml"], body: feed) }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString)")
+    let server = try FixtureSupport.LoopbackServer { _, _ in
+      .init(headers: ["Content-Type": "application/rss+xml"], body: feed)
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "rec-\(UUID().uuidString)")
     let config = folder.appendingPathExtension("yaml")
     try """
-      version: 1
-      notify:
-        terminal: stdout
-      searches:
-        - name: loop
-          site: feed
-          feeds: [\(server.base)/feed.xml]
-          notify: [terminal]
-      """.write(to: config, atomically: true, encoding: .utf8)
+    version: 1
+    notify:
+      terminal: stdout
+    searches:
+      - name: loop
+        site: feed
+        feeds: [\(server.base)/feed.xml]
+        notify: [terminal]
+    """.write(to: config, atomically: true, encoding: .utf8)
     let live = try RunCommandTests.run(
       ["--config", config.path, "--record", folder.path, "--notify-first-run", "--format", "json"],
       state: RunCommandTests.temporaryState())
@@ -170,9 +194,11 @@ import Testing
 
   @Test func primeRecordsWithoutNotifying() throws {
     let state = RunCommandTests.temporaryState()
-    let primed = try RunCommandTests.run(["--replay", "Fixtures/replay/next", "--prime", "--exit-code"], state: state)
+    let primed = try RunCommandTests.run(
+      ["--replay", "Fixtures/replay/next", "--prime", "--exit-code"], state: state)
     #expect(primed.status == 0)
-    let next = try RunCommandTests.run(["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
+    let next = try RunCommandTests.run(
+      ["--replay", "Fixtures/replay/next", "--force", "--exit-code"], state: state)
     #expect(next.status == 0, "everything was primed, including the newest listing")
   }
 }

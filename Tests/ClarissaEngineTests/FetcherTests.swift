@@ -17,12 +17,14 @@ import Testing
   static func scheduler(
     _ fetcher: any Fetcher, delay: Double = 0, backoff: Double = 0.2
   ) -> RequestScheduler {
-    var settings = SchedulerSettings(baseBackoff: backoff, blockCooldown: 3600, userAgent: "clarissa-test/1")
+    var settings = SchedulerSettings(
+      baseBackoff: backoff, blockCooldown: 3600, userAgent: "clarissa-test/1")
     settings.delayOverride = delay
     return RequestScheduler(fetcher: fetcher, settings: settings)
   }
 
-  static let politeness = Politeness(minimumDelay: 0, jitter: 0, concurrencyPerHost: 1, minimumInterval: 60)
+  static let politeness = Politeness(
+    minimumDelay: 0, jitter: 0, concurrencyPerHost: 1, minimumInterval: 60)
 
   static func job(_ url: String) -> FetchJob {
     FetchJob(search: "s", request: request(url), politeness: politeness)
@@ -30,7 +32,8 @@ import Testing
 
   @Test func aPlainAnswerWithTheUserAgent() async throws {
     let server = try LoopbackServer { _, _ in .init(body: Self.feed) }
-    let result = await Self.fetcher().fetch(Self.request(server.base + "/feed.xml"), headers: ["User-Agent": "clarissa-test/1"])
+    let result = await Self.fetcher().fetch(
+      Self.request(server.base + "/feed.xml"), headers: ["User-Agent": "clarissa-test/1"])
     let response = try result.get()
     #expect(response.status == 200)
     #expect(response.body == Self.feed)
@@ -39,24 +42,33 @@ import Testing
 
   @Test func gzipBodiesArriveDecompressed() async throws {
     let compressed = try Fixtures.bytes("http/feed.xml.gz")
-    let server = try LoopbackServer { _, _ in .init(headers: ["Content-Encoding": "gzip"], body: compressed) }
-    let response = try await Self.fetcher().fetch(Self.request(server.base + "/feed.xml"), headers: [:]).get()
+    let server = try LoopbackServer { _, _ in
+      .init(headers: ["Content-Encoding": "gzip"], body: compressed)
+    }
+    let response = try await Self.fetcher().fetch(
+      Self.request(server.base + "/feed.xml"), headers: [:]
+    ).get()
     #expect(response.body == Self.feed)
   }
 
   @Test func redirectsAreFollowedAndTheFinalURLKept() async throws {
     let server = try LoopbackServer { request, _ in
-      request.path == "/old" ? .init(status: 302, headers: ["Location": "/new"]) : .init(body: Self.feed)
+      request.path == "/old"
+        ? .init(status: 302, headers: ["Location": "/new"]) : .init(body: Self.feed)
     }
-    let response = try await Self.fetcher().fetch(Self.request(server.base + "/old"), headers: [:]).get()
+    let response = try await Self.fetcher().fetch(Self.request(server.base + "/old"), headers: [:])
+      .get()
     #expect(response.status == 200)
     #expect(response.finalURL == server.base + "/new")
   }
 
   @Test func aTricklingBodyIsStoppedAtTheDeadline() async throws {
-    let server = try LoopbackServer { _, _ in .init(body: Self.feed, trickle: (bytes: 1, pause: 0.2)) }
+    let server = try LoopbackServer { _, _ in
+      .init(body: Self.feed, trickle: (bytes: 1, pause: 0.2))
+    }
     let start = Date()
-    let result = await Self.fetcher(timeout: 1).fetch(Self.request(server.base + "/slow"), headers: [:])
+    let result = await Self.fetcher(timeout: 1).fetch(
+      Self.request(server.base + "/slow"), headers: [:])
     let elapsed = Date().timeIntervalSince(start)
     guard case .failure(let error) = result else {
       Issue.record("a body trickling for 100 s must not be accepted")
@@ -68,7 +80,8 @@ import Testing
 
   @Test func aServerThatNeverAnswersIsStoppedAtTheDeadline() async throws {
     let server = try LoopbackServer { _, _ in .init(hang: true) }
-    let result = await Self.fetcher(timeout: 1).fetch(Self.request(server.base + "/hang"), headers: [:])
+    let result = await Self.fetcher(timeout: 1).fetch(
+      Self.request(server.base + "/hang"), headers: [:])
     guard case .failure(let error) = result else {
       Issue.record("no answer must be a failure")
       return
@@ -80,10 +93,12 @@ import Testing
     let big = [UInt8](repeating: 0x61, count: 3 << 20)
     let server = try LoopbackServer { request, _ in
       // One answer announces its size; the other does not (chunks arrive until the cap).
-      request.path == "/announced" ? .init(body: big) : .init(body: big, trickle: (bytes: 256 << 10, pause: 0))
+      request.path == "/announced"
+        ? .init(body: big) : .init(body: big, trickle: (bytes: 256 << 10, pause: 0))
     }
     for path in ["/announced", "/streamed"] {
-      let result = await Self.fetcher(maxBytes: 1 << 20).fetch(Self.request(server.base + path), headers: [:])
+      let result = await Self.fetcher(maxBytes: 1 << 20).fetch(
+        Self.request(server.base + path), headers: [:])
       guard case .failure(let error) = result else {
         Issue.record("\(path): 3 MiB must not pass a 1 MiB cap")
         continue
@@ -96,9 +111,12 @@ import Testing
     let server = try LoopbackServer { _, _ in .init(body: Self.feed) }
     let down = "http://127.0.0.1:\(LoopbackServer.closedPort())/feed.xml"
     let (outcomes, _) = await Self.scheduler(Self.fetcher()).run(
-      [Self.job(down), Self.job(server.base + "/feed.xml")], validators: [:], cooldowns: [:], now: Date())
+      [Self.job(down), Self.job(server.base + "/feed.xml")], validators: [:], cooldowns: [:],
+      now: Date())
     let byURL = Dictionary(uniqueKeysWithValues: outcomes.map { ($0.job.request.url, $0.status) })
-    guard case .failed? = byURL[down], case .answered(let response)? = byURL[server.base + "/feed.xml"] else {
+    guard case .failed? = byURL[down],
+      case .answered(let response)? = byURL[server.base + "/feed.xml"]
+    else {
       Issue.record("expected one failure and one answer, got \(outcomes.map(\.status))")
       return
     }
@@ -137,26 +155,32 @@ import Testing
   }
 
   @Test func forbiddenIsABlockThatSkipsTheRestOfTheHost() async throws {
-    let server = try LoopbackServer { _, _ in .text("<h1>Your request has been blocked</h1>", status: 403) }
+    let server = try LoopbackServer { _, _ in
+      .text("<h1>Your request has been blocked</h1>", status: 403)
+    }
     let jobs = [Self.job(server.base + "/a"), Self.job(server.base + "/b")]
-    let (outcomes, cooldowns) = await Self.scheduler(Self.fetcher()).run(jobs, validators: [:], cooldowns: [:], now: Date())
+    let (outcomes, cooldowns) = await Self.scheduler(Self.fetcher()).run(
+      jobs, validators: [:], cooldowns: [:], now: Date())
     guard case .blocked = outcomes[0].status, case .skipped = outcomes[1].status else {
       Issue.record("expected blocked then skipped, got \(outcomes.map(\.status))")
       return
     }
     #expect(server.requests.count == 1, "nothing more is sent to a host that blocked us")
     #expect(cooldowns["127.0.0.1:\(server.port)"] != nil)
-    let (later, _) = await Self.scheduler(Self.fetcher()).run(jobs, validators: [:], cooldowns: cooldowns, now: Date())
+    let (later, _) = await Self.scheduler(Self.fetcher()).run(
+      jobs, validators: [:], cooldowns: cooldowns, now: Date())
     #expect(later.allSatisfy { if case .skipped = $0.status { true } else { false } })
     #expect(server.requests.count == 1, "the cool-down holds on the next run")
   }
 
   @Test func notModifiedWithTheStoredETag() async throws {
     let server = try LoopbackServer { request, _ in
-      request.headers["if-none-match"] == "\"v1\"" ? .init(status: 304) : .init(headers: ["ETag": "\"v1\""], body: Self.feed)
+      request.headers["if-none-match"] == "\"v1\""
+        ? .init(status: 304) : .init(headers: ["ETag": "\"v1\""], body: Self.feed)
     }
     let url = server.base + "/feed.xml"
-    let (first, _) = await Self.scheduler(Self.fetcher()).run([Self.job(url)], validators: [:], cooldowns: [:], now: Date())
+    let (first, _) = await Self.scheduler(Self.fetcher()).run(
+      [Self.job(url)], validators: [:], cooldowns: [:], now: Date())
     let validators = try #require(first[0].validators)
     #expect(validators.etag == "\"v1\"")
     let (second, _) = await Self.scheduler(Self.fetcher()).run(
@@ -171,7 +195,8 @@ import Testing
   @Test func requestsToOneHostAreSpacedAndOneAtATime() async throws {
     let server = try LoopbackServer { _, _ in .init(body: Self.feed) }
     let jobs = (1...3).map { Self.job(server.base + "/feed\($0).xml") }
-    _ = await Self.scheduler(Self.fetcher(), delay: 0.5).run(jobs, validators: [:], cooldowns: [:], now: Date())
+    _ = await Self.scheduler(Self.fetcher(), delay: 0.5).run(
+      jobs, validators: [:], cooldowns: [:], now: Date())
     let times = server.requests.map(\.arrived).sorted()
     #expect(times.count == 3)
     for index in 1..<times.count {
@@ -189,7 +214,8 @@ import Testing
     let two = try LoopbackServer(handler: slow)
     let start = Date()
     _ = await Self.scheduler(Self.fetcher()).run(
-      [Self.job(one.base + "/f"), Self.job(two.base + "/f")], validators: [:], cooldowns: [:], now: Date())
+      [Self.job(one.base + "/f"), Self.job(two.base + "/f")], validators: [:], cooldowns: [:],
+      now: Date())
     #expect(Date().timeIntervalSince(start) < 1.5, "two hosts at once, not one after the other")
   }
 }

@@ -20,23 +20,34 @@ import Testing
   static func config(_ yaml: String? = nil) throws -> Config {
     let result: ConfigLoadResult
     if let yaml {
-      result = ConfigLoader.load(bytes: Array(yaml.utf8), name: "test.yaml", environment: [:], sites: Registry.sites)
+      result = ConfigLoader.load(
+        bytes: Array(yaml.utf8), name: "test.yaml", environment: [:], sites: Registry.sites)
     } else {
       result = ConfigLoader.load(
-        path: repository.appendingPathComponent("searches.yaml").path, environment: [:], sites: Registry.sites)
+        path: repository.appendingPathComponent("searches.yaml").path, environment: [:],
+        sites: Registry.sites)
     }
-    return try #require(result.config, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
+    return try #require(
+      result.config, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
   }
 
   static func temporaryState() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("clarissa-test-\(UUID().uuidString)/state.json").path
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "clarissa-test-\(UUID().uuidString)/state.json"
+    ).path
   }
 
-  static func runner(_ config: Config, replay: String, state: String, channels: [String: any DeliveryChannel] = [:]) throws -> Runner {
+  static func runner(
+    _ config: Config, replay: String, state: String, channels: [String: any DeliveryChannel] = [:]
+  ) throws -> Runner {
     var settings = SchedulerSettings()
     settings.delayOverride = 0
-    let fetcher = try ReplayFetcher(folder: Fixtures.root.appendingPathComponent("replay/\(replay)").path)
-    return Runner(config: config, sites: Registry.sites, scheduler: RequestScheduler(fetcher: fetcher, settings: settings), statePath: state, channels: channels)
+    let fetcher = try ReplayFetcher(
+      folder: Fixtures.root.appendingPathComponent("replay/\(replay)").path)
+    return Runner(
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: fetcher, settings: settings), statePath: state,
+      channels: channels)
   }
 
   static func run(_ runner: Runner, _ options: RunOptions) async throws -> RunResult {
@@ -46,31 +57,37 @@ import Testing
   @Test func firstRunPrimesSecondReportsTheOneNewListingThirdNothing() async throws {
     let config = try Self.config()
     let state = Self.temporaryState()
-    let first = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
+    let first = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     #expect(first.newListings.isEmpty)
     #expect(first.searches.filter { $0.status == "primed" }.count == 3)
     let stored = try StateStore(path: state).load()
     #expect((stored.searches["ipads"]?.seen.count ?? 0) > 100)
 
     let later = Self.noon.addingTimeInterval(3 * 3600)
-    let second = try await Self.run(try Self.runner(config, replay: "next", state: state), RunOptions(now: later))
+    let second = try await Self.run(
+      try Self.runner(config, replay: "next", state: state), RunOptions(now: later))
     #expect(second.newListings.map(\.id) == ["7931742798"])
     #expect(second.newListings.first?.title == "iPad Air 5th gen 64GB, like new")
 
     let third = try await Self.run(
-      try Self.runner(config, replay: "next", state: state), RunOptions(now: later.addingTimeInterval(3 * 3600)))
+      try Self.runner(config, replay: "next", state: state),
+      RunOptions(now: later.addingTimeInterval(3 * 3600)))
     #expect(third.newListings.isEmpty)
-    let delivered = try StateStore(path: state).load().searches["ipads"]?.seen["7931742798"]?.deliveredTo
+    let delivered = try StateStore(path: state).load().searches["ipads"]?.seen["7931742798"]?
+      .deliveredTo
     #expect(delivered == ["terminal"])
   }
 
   @Test func dryRunLeavesTheStateByteIdentical() async throws {
     let config = try Self.config()
     let state = Self.temporaryState()
-    _ = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
+    _ = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     let before = try Data(contentsOf: URL(fileURLWithPath: state))
     let dry = try await Self.run(
-      try Self.runner(config, replay: "next", state: state), RunOptions(now: Self.noon.addingTimeInterval(7200), force: true, dryRun: true))
+      try Self.runner(config, replay: "next", state: state),
+      RunOptions(now: Self.noon.addingTimeInterval(7200), force: true, dryRun: true))
     #expect(dry.newListings.map(\.id) == ["7931742798"], "a dry run shows what would be new")
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
   }
@@ -82,23 +99,28 @@ import Testing
     let ipads = try #require(result.searches.first { $0.name == "ipads" })
     #expect(ipads.fetched == 360)
     #expect(!ipads.new.isEmpty && ipads.new.count == ipads.matched)
-    #expect(ipads.new.allSatisfy { ($0.price ?? 0) >= 20 && ($0.price ?? 0) <= 400 || $0.price == nil })
+    #expect(
+      ipads.new.allSatisfy { ($0.price ?? 0) >= 20 && ($0.price ?? 0) <= 400 || $0.price == nil })
     #expect(!ipads.new.contains { $0.title.lowercased().contains("we buy") })
   }
 
   @Test func onlyDueSearchesRunUnlessForcedOrNamed() async throws {
     let config = try Self.config()
     let state = Self.temporaryState()
-    _ = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
+    _ = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     let soon = Self.noon.addingTimeInterval(20 * 60)
-    let due = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: soon))
+    let due = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: soon))
     #expect(due.searches.first { $0.name == "ipads" }?.status == "ran", "15 min interval")
     #expect(due.searches.first { $0.name == "arkansas-land" }?.status == "not-due", "2 h interval")
     let named = try await Self.run(
-      try Self.runner(config, replay: "default", state: state), RunOptions(now: soon, only: "arkansas-land"))
+      try Self.runner(config, replay: "default", state: state),
+      RunOptions(now: soon, only: "arkansas-land"))
     #expect(named.searches.first { $0.name == "arkansas-land" }?.status == "ran")
     #expect(named.searches.first { $0.name == "ipads" }?.status == "not-selected")
-    let forced = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: soon, force: true))
+    let forced = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: soon, force: true))
     #expect(forced.searches.filter { $0.status == "ran" }.count == 3)
     #expect(forced.searches.first { $0.name == "bay-area-bikes" }?.status == "disabled")
   }
@@ -106,19 +128,23 @@ import Testing
   @Test func aListingFoundInQuietHoursIsHeldThenDeliveredAfterTheWindow() async throws {
     let config = try Self.config()
     let state = Self.temporaryState()
-    _ = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
+    _ = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     let night = Self.date("2026-05-03T23:30:00-07:00")
-    let held = try await Self.run(try Self.runner(config, replay: "next", state: state), RunOptions(now: night, force: true))
+    let held = try await Self.run(
+      try Self.runner(config, replay: "next", state: state), RunOptions(now: night, force: true))
     let ipads = try #require(held.searches.first { $0.name == "ipads" })
     #expect(ipads.new.map(\.id) == ["7931742798"])
     #expect(ipads.held == 1)
     #expect(try StateStore(path: state).load().held.map(\.listing.id) == ["7931742798"])
     let stillNight = try await Self.run(
-      try Self.runner(config, replay: "next", state: state), RunOptions(now: Self.date("2026-05-04T06:59:00-07:00"), force: true))
+      try Self.runner(config, replay: "next", state: state),
+      RunOptions(now: Self.date("2026-05-04T06:59:00-07:00"), force: true))
     let quiet = stillNight.searches.allSatisfy { $0.delivered.isEmpty }
     #expect(quiet, "06:59 is still inside 23:00-07:00")
     let morning = try await Self.run(
-      try Self.runner(config, replay: "next", state: state), RunOptions(now: Self.date("2026-05-04T07:01:00-07:00")))
+      try Self.runner(config, replay: "next", state: state),
+      RunOptions(now: Self.date("2026-05-04T07:01:00-07:00")))
     #expect(morning.searches.first { $0.name == "ipads" }?.delivered.map(\.id) == ["7931742798"])
     #expect(morning.newListings.isEmpty)
     let after = try StateStore(path: state).load()
@@ -143,11 +169,13 @@ import Testing
       """
     let monday10 = Self.date("2026-05-04T10:00:00-05:00")
     let result = try await Self.run(
-      try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()), RunOptions(now: monday10))
+      try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()),
+      RunOptions(now: monday10))
     #expect(result.searches.first?.status == "quiet-hours")
     let saturday = Self.date("2026-05-02T10:00:00-05:00")
     let weekend = try await Self.run(
-      try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()), RunOptions(now: saturday))
+      try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()),
+      RunOptions(now: saturday))
     #expect(weekend.searches.first?.status == "primed")
   }
 
@@ -159,24 +187,33 @@ import Testing
           cities: [boston]
       """
     let result = try await Self.run(
-      try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()), RunOptions(now: Self.noon))
+      try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()),
+      RunOptions(now: Self.noon))
     let failure = try #require(result.searches.first?.failures.first)
-    #expect(failure.contains("no recorded response for https://sapi.craigslist.org/web/v8/postings/search/full?batch=4-0-360-1-0"))
+    #expect(
+      failure.contains(
+        "no recorded response for https://sapi.craigslist.org/web/v8/postings/search/full?batch=4-0-360-1-0"
+      ))
     #expect(result.sourcesFailed)
   }
 
   @Test func aCorruptStateStopsTheRunAndIsNotOverwritten() async throws {
     let state = Self.temporaryState()
-    try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let garbage = Data("{\"version\": 1, \"searches\": {\"x\": tru".utf8)
     try garbage.write(to: URL(fileURLWithPath: state))
     await #expect(throws: RunError.self) {
-      _ = try await Self.run(try Self.runner(try Self.config(), replay: "default", state: state), RunOptions(now: Self.noon))
+      _ = try await Self.run(
+        try Self.runner(try Self.config(), replay: "default", state: state),
+        RunOptions(now: Self.noon))
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
     try Data("{\"version\": 99}".utf8).write(to: URL(fileURLWithPath: state))
     do {
-      _ = try await Self.run(try Self.runner(try Self.config(), replay: "default", state: state), RunOptions(now: Self.noon))
+      _ = try await Self.run(
+        try Self.runner(try Self.config(), replay: "default", state: state),
+        RunOptions(now: Self.noon))
       Issue.record("a newer state must stop the run")
     } catch let error as RunError {
       #expect(error.message.contains("version 99, newer"))
@@ -199,11 +236,14 @@ import Testing
   @Test func retentionForgetsByAgeSinceLastSeenNeverByCount() async throws {
     let config = try Self.config()
     let state = Self.temporaryState()
-    _ = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
+    _ = try await Self.run(
+      try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     let count = try StateStore(path: state).load().searches["ipads"]?.seen.count ?? 0
     // 91 days later every listing is still in the answer: seen again, so kept.
     let later = Self.noon.addingTimeInterval(91 * 86_400)
-    _ = try await Self.run(try Self.runner(config, replay: "default", state: state), RunOptions(now: later, only: "ipads"))
+    _ = try await Self.run(
+      try Self.runner(config, replay: "default", state: state),
+      RunOptions(now: later, only: "ipads"))
     #expect(try StateStore(path: state).load().searches["ipads"]?.seen.count == count)
     // The Arkansas search did not run: its listings were last seen 91 days ago, past 90 days.
     #expect(try StateStore(path: state).load().searches["arkansas-land"]?.seen.isEmpty == true)
@@ -225,22 +265,27 @@ import Testing
     let channel = FlakyChannel(name: "hook")
     let state = Self.temporaryState()
     let config = try Self.config(yaml)
-    _ = try await Self.run(try Self.runner(config, replay: "default", state: state, channels: ["hook": channel]), RunOptions(now: Self.noon))
+    _ = try await Self.run(
+      try Self.runner(config, replay: "default", state: state, channels: ["hook": channel]),
+      RunOptions(now: Self.noon))
     let failed = try await Self.run(
-      try Self.runner(config, replay: "next", state: state, channels: ["hook": channel]), RunOptions(now: Self.noon.addingTimeInterval(3600)))
+      try Self.runner(config, replay: "next", state: state, channels: ["hook": channel]),
+      RunOptions(now: Self.noon.addingTimeInterval(3600)))
     #expect(failed.deliveryFailures.count == 1)
     var stored = try StateStore(path: state).load()
     #expect(stored.searches["ipads"]?.seen["7931742798"]?.deliveredTo == [])
     #expect(stored.undelivered.map(\.listing.id) == ["7931742798"])
     channel.healthy = true
     let retried = try await Self.run(
-      try Self.runner(config, replay: "next", state: state, channels: ["hook": channel]), RunOptions(now: Self.noon.addingTimeInterval(7200)))
+      try Self.runner(config, replay: "next", state: state, channels: ["hook": channel]),
+      RunOptions(now: Self.noon.addingTimeInterval(7200)))
     #expect(retried.deliveryFailures.isEmpty)
     #expect(retried.searches.first?.delivered.map(\.id) == ["7931742798"])
     stored = try StateStore(path: state).load()
     #expect(stored.undelivered.isEmpty)
     #expect(stored.searches["ipads"]?.seen["7931742798"]?.deliveredTo == ["hook"])
-    #expect(channel.received.map(\.id) == ["7931742798"], "delivered exactly once, after the failure")
+    #expect(
+      channel.received.map(\.id) == ["7931742798"], "delivered exactly once, after the failure")
   }
 }
 

@@ -37,7 +37,9 @@ public final class LoopbackServer: @unchecked Sendable {
       self.hang = hang
     }
 
-    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Reply {
+    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:])
+      -> Reply
+    {
       Reply(status: status, headers: headers, body: Array(text.utf8))
     }
   }
@@ -64,7 +66,9 @@ public final class LoopbackServer: @unchecked Sendable {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard bound == 0, listen(listener, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -145,7 +149,9 @@ public final class LoopbackServer: @unchecked Sendable {
   private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
     var sent = 0
     while sent < bytes.count {
-      let result = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let result = bytes[sent...].withUnsafeBytes {
+        Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
       if result <= 0 { return false }
       sent += result
     }
@@ -170,19 +176,26 @@ public final class LoopbackServer: @unchecked Sendable {
       let pair = line.split(separator: ":", maxSplits: 1)
       headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces)
     }
-    return Request(method: String(parts[0]), path: String(parts[1]), headers: headers, arrived: Date())
+    return Request(
+      method: String(parts[0]), path: String(parts[1]), headers: headers, arrived: Date())
   }
 
   private static func reason(_ status: Int) -> String {
-    [200: "OK", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 403: "Forbidden",
-     404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"][status] ?? "Status"
+    [
+      200: "OK", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 403: "Forbidden",
+      404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error",
+      503: "Service Unavailable",
+    ][status] ?? "Status"
   }
 }
 
 extension Array where Element == UInt8 {
   fileprivate var containsHeaderEnd: Bool {
     guard count >= 4 else { return false }
-    for index in 0...(count - 4) where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+    for index in 0...(count - 4)
+    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13
+      && self[index + 3] == 10
+    {
       return true
     }
     return false
