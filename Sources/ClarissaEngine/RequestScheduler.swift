@@ -151,7 +151,7 @@ public struct RequestScheduler: Sendable {
 
   /// One host's jobs, in order, spaced politely; stops at a block.
   private func runHost(
-    _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?
+    _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?, now: Date
   ) async -> ([FetchOutcome], Cooldown?) {
     if let cooldown {
       let reason =
@@ -169,7 +169,7 @@ public struct RequestScheduler: Sendable {
         continue
       }
       if index > 0 { await pause(delay(for: job.politeness)) }
-      let (outcome, cooled) = await fetch(job, validators: validators[job.request.url])
+      let (outcome, cooled) = await fetch(job, validators: validators[job.request.url], now: now)
       outcomes.append(outcome)
       newCooldown = cooled
     }
@@ -177,7 +177,7 @@ public struct RequestScheduler: Sendable {
   }
 
   /// One job with its retries.
-  private func fetch(_ job: FetchJob, validators: Validators?) async -> (FetchOutcome, Cooldown?) {
+  private func fetch(_ job: FetchJob, validators: Validators?, now: Date) async -> (FetchOutcome, Cooldown?) {
     var headers = ["User-Agent": settings.userAgent]
     if job.request.allowsConditionalGET, let validators {
       if let etag = validators.etag { headers["If-None-Match"] = etag }
@@ -212,7 +212,7 @@ public struct RequestScheduler: Sendable {
             let reason =
               "\(job.host) answered \(response.status) \(attempt) times"
               + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
-            let cooldown = Cooldown(until: Date().addingTimeInterval(max(wait, 60)), reason: reason)
+            let cooldown = Cooldown(until: now.addingTimeInterval(max(wait, 60)), reason: reason)
             return (FetchOutcome(job: job, status: .failed(reason), attempts: attempt), cooldown)
           }
           await pause(wait)

@@ -68,7 +68,7 @@ import Testing
   @Test func githubActionsGetsAnnotationsAndAStepSummary() throws {
     let summary = FileManager.default.temporaryDirectory.appendingPathComponent(
       "summary-\(UUID().uuidString).md")
-    FileManager.default.createFile(atPath: summary.path, contents: Data())
+    _ = FileManager.default.createFile(atPath: summary.path, contents: Data())
     let config = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gha-\(UUID().uuidString).yaml")
     try """
