@@ -134,7 +134,7 @@ public struct RequestScheduler: Sendable {
         let cooldown = cooldowns[host].flatMap { $0.until > now ? $0 : nil }
         group.addTask {
           let (results, cooled) = await runHost(
-            hostJobs, validators: validators, cooldown: cooldown)
+            hostJobs, validators: validators, cooldown: cooldown, now: now)
           return (results, cooled, host)
         }
       }
