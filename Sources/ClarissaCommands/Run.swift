@@ -98,11 +98,16 @@ struct Run: AsyncParsableCommand {
     GitHubActions.annotate(
       loaded.diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
+    let notifier = URLSessionFetcher(
+      limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: 1 << 20))
     let runner = Runner(
       config: configuration, sites: Registry.sites,
       scheduler: RequestScheduler(
         fetcher: try makeFetcher(configuration), settings: settings(configuration, environment)),
-      statePath: statePath(configuration))
+      statePath: statePath(configuration),
+      channels: ChannelFactory.senders(
+        for: configuration, fetcher: notifier, environment: environment,
+        baseDirectory: (config as NSString).deletingLastPathComponent))
     let options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
       prime: prime,

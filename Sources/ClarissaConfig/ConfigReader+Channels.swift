@@ -89,6 +89,11 @@ extension ConfigReader {
     case .mailto where findExecutable("sendmail") == nil:
       warning(
         "no 'sendmail' found; \(what) will fail until a mail transfer agent is installed", at: node)
+    case .smtp:
+      warning(
+        "\(what): sending through SMTP is not built yet, so this channel will fail; use "
+          + "'mailto://' with a local sendmail (msmtp-mta or postfix can relay to your SMTP server)",
+        at: node)
     case .exec:
       let command = url.dropFirst("exec:".count).trimmingCharacters(in: .whitespaces)
       let program = String(command.split(separator: " ").first ?? "")

@@ -14,11 +14,16 @@ public struct RequestSpec: Sendable, Hashable, Codable {
   public var context: [String: String]
   /// Whether `If-None-Match` / `If-Modified-Since` may be sent.
   public var allowsConditionalGET: Bool
+  /// `GET` for sources; `POST` for notifications.
+  public var method: String
+  /// The request body (notifications).
+  public var body: [UInt8]?
 
   /// Creates a request.
   public init(
     url: String, headers: [String: String] = [:], mode: String, city: String? = nil,
-    context: [String: String] = [:], allowsConditionalGET: Bool = true
+    context: [String: String] = [:], allowsConditionalGET: Bool = true, method: String = "GET",
+    body: [UInt8]? = nil
   ) {
     self.url = url
     self.headers = headers
@@ -26,6 +31,8 @@ public struct RequestSpec: Sendable, Hashable, Codable {
     self.city = city
     self.context = context
     self.allowsConditionalGET = allowsConditionalGET
+    self.method = method
+    self.body = body
   }
 }
 

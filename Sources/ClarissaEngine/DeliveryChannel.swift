@@ -13,8 +13,13 @@ public protocol DeliveryChannel: Sendable {
 public struct DeliveryError: Error, Sendable, CustomStringConvertible {
   /// What went wrong.
   public var message: String
+  /// Listings of the batch that did go through before the failure (one message per listing).
+  public var delivered: [String]
   /// Creates an error.
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String, delivered: [String] = []) {
+    self.message = message
+    self.delivered = delivered
+  }
   public var description: String { message }
 }
 

@@ -29,13 +29,14 @@ struct RunPass {
       work, validators: state.validators, cooldowns: state.cooldowns, now: options.now)
     state.cooldowns.merge(cooldowns) { $1 }
     let batches = read(outcomes)
+    // Earlier runs' refused deliveries first: this run's own failures wait for the next run.
+    await retryUndelivered()
+    await releaseHeld()
     for entry in planned {
       await record(
         entry.search, hold: entry.hold, prime: entry.prime,
         batches: batches[entry.search.name] ?? [])
     }
-    await releaseHeld()
-    await retryUndelivered()
   }
 
   /// After the result was shown: the terminal channel has delivered.

@@ -43,3 +43,16 @@ public struct RunResult: Sendable, Codable {
   /// Whether any source failed.
   public var sourcesFailed: Bool { searches.contains { !$0.failures.isEmpty } }
 }
+
+extension RunResult {
+  /// A result holding one new listing, for `notify test` on the terminal channel.
+  public static func sample(_ listing: Listing, search: String) -> RunResult {
+    RunResult(
+      time: Date(),
+      searches: [
+        SearchOutcome(
+          name: search, status: "ran", new: [listing], held: 0, delivered: [], fetched: 1,
+          matched: 1, failures: [], notes: [])
+      ], blocks: [], deliveryFailures: [], dryRun: false)
+  }
+}

@@ -48,6 +48,8 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
       return .failure(FetchError(.network, "'\(request.url)' is not an http(s) URL"))
     }
     var urlRequest = URLRequest(url: url)
+    urlRequest.httpMethod = request.method
+    if let body = request.body { urlRequest.httpBody = Data(body) }
     for (name, value) in request.headers.merging(headers, uniquingKeysWith: { $1 }) {
       urlRequest.setValue(value, forHTTPHeaderField: name)
     }

@@ -13,7 +13,11 @@ public final class LoopbackServer: @unchecked Sendable {
     public var method: String
     public var path: String
     public var headers: [String: String]
+    public var body: [UInt8]
     public var arrived: Date
+
+    /// The body as text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
   }
 
   /// What to answer.
@@ -167,7 +171,8 @@ public final class LoopbackServer: @unchecked Sendable {
       data += buffer[0..<count]
       if data.count > 65_536 { return nil }
     }
-    let text = String(decoding: data, as: UTF8.self)
+    let end = data.headerEnd ?? data.count
+    let text = String(decoding: data[..<end], as: UTF8.self)
     let lines = text.components(separatedBy: "\r\n")
     let parts = lines[0].split(separator: " ")
     guard parts.count >= 2 else { return nil }
@@ -176,8 +181,15 @@ public final class LoopbackServer: @unchecked Sendable {
       let pair = line.split(separator: ":", maxSplits: 1)
       headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces)
     }
+    var body = Array(data[Swift.min(end + 4, data.count)...])
+    let expected = Int(headers["content-length"] ?? "") ?? 0
+    while body.count < expected {
+      let count = recv(connection, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      body += buffer[0..<count]
+    }
     return Request(
-      method: String(parts[0]), path: String(parts[1]), headers: headers, arrived: Date())
+      method: String(parts[0]), path: String(parts[1]), headers: headers, body: body, arrived: Date())
   }
 
   private static func reason(_ status: Int) -> String {
@@ -190,14 +202,15 @@ public final class LoopbackServer: @unchecked Sendable {
 }
 
 extension Array where Element == UInt8 {
-  fileprivate var containsHeaderEnd: Bool {
-    guard count >= 4 else { return false }
+  fileprivate var containsHeaderEnd: Bool { headerEnd != nil }
+
+  /// Where the blank line ending the headers starts.
+  fileprivate var headerEnd: Int? {
+    guard count >= 4 else { return nil }
     for index in 0...(count - 4)
-    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13
-      && self[index + 3] == 10
-    {
-      return true
+    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+      return index
     }
-    return false
+    return nil
   }
 }

@@ -1,0 +1,88 @@
+import ClarissaCore
+import Foundation
+
+/// A notification's title and body, from the channel's templates (`{title}`, `{price}` ...) or
+/// the defaults: one message per listing, or one digest per run.
+public struct Message: Sendable, Equatable {
+  /// The message title (ntfy title, mail subject, first line elsewhere).
+  public var title: String
+  /// The message text.
+  public var body: String
+  /// The listing's link, for "click" actions (one-listing messages only).
+  public var link: String?
+}
+
+/// Renders messages for a channel.
+public enum MessageTemplate {
+  /// The messages for `listings` of `search` on `channel`: one each, or one digest.
+  public static func messages(
+    for listings: [Listing], search: Search, channel: Channel, now: Date = Date()
+  ) -> [(message: Message, listings: [Listing])] {
+    switch channel.grouping {
+    case .each:
+      return listings.map { listing in
+        let fields = Self.fields(listing, search: search, count: 1, now: now)
+        let title = render(channel.titleTemplate ?? (listing.price == nil ? "{title}" : "{price} · {title}"), fields)
+        let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}", fields)
+        return (Message(title: title, body: tidy(body), link: listing.url), [listing])
+      }
+    case .digest:
+      guard let first = listings.first else { return [] }
+      let fields = Self.fields(first, search: search, count: listings.count, now: now)
+      let title = render(channel.titleTemplate ?? "{count} new for {search}", fields)
+      let lines = listings.map { listing -> String in
+        let each = Self.fields(listing, search: search, count: listings.count, now: now)
+        return render(channel.bodyTemplate ?? "• {title}{pricePart}\n  {url}", each)
+      }
+      return [(Message(title: title, body: lines.joined(separator: "\n"), link: nil), listings)]
+    }
+  }
+
+  /// The template fields of one listing.
+  static func fields(_ listing: Listing, search: Search, count: Int, now: Date) -> [String: String] {
+    let price = listing.price.map { Money.format($0, listing.currency) } ?? ""
+    let place = listing.location ?? listing.area ?? ""
+    let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""
+    return [
+      "title": listing.title, "price": price, "url": listing.url, "search": search.name,
+      "city": listing.area ?? "", "site": listing.site, "id": listing.id, "count": String(count),
+      "description": listing.description, "age": age, "location": place,
+      "placeAge": [place, age].filter { !$0.isEmpty }.joined(separator: " · "),
+      "posted": listing.posted.map { ISO8601DateFormatter().string(from: $0) } ?? "",
+      "pricePart": price.isEmpty ? "" : " — \(price)",
+    ]
+  }
+
+  /// `{name}` replaced by its field; unknown names stay as written (the config rejects them).
+  static func render(_ template: String, _ fields: [String: String]) -> String {
+    var output = ""
+    var rest = Substring(template)
+    while let open = rest.firstIndex(of: "{") {
+      output += rest[..<open]
+      guard let close = rest[open...].firstIndex(of: "}") else { break }
+      let name = String(rest[rest.index(after: open)..<close])
+      output += fields[name] ?? "{\(name)}"
+      rest = rest[rest.index(after: close)...]
+    }
+    return output + rest
+  }
+
+  private static func tidy(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+  }
+
+  /// `text` cut to `limit` UTF-8 bytes on a character boundary, with an ellipsis.
+  public static func truncate(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    var result = ""
+    var used = 0
+    for character in text {
+      let size = String(character).utf8.count
+      if used + size > limit - 3 { break }
+      result.append(character)
+      used += size
+    }
+    return result + "…"
+  }
+}

@@ -1,0 +1,202 @@
+import ClarissaCore
+import Foundation
+
+/// Posts messages over HTTP through the fetcher (the one door to the network); a 2xx answer is
+/// acceptance, anything else a refusal that leaves the listings undelivered.
+struct Poster: Sendable {
+  let fetcher: any Fetcher
+  let channel: String
+
+  func post(_ url: String, body: [UInt8], headers: [String: String]) async throws {
+    let request = RequestSpec(url: url, headers: headers, mode: "notify", allowsConditionalGET: false, method: "POST", body: body)
+    switch await fetcher.fetch(request, headers: [:]) {
+    case .failure(let error):
+      throw DeliveryError("channel '\(channel)': \(error.message)")
+    case .success(let response) where !(200..<300).contains(response.status):
+      let detail = String(decoding: response.body.prefix(200), as: UTF8.self)
+      throw DeliveryError("channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
+    case .success:
+      return
+    }
+  }
+}
+
+/// Sends each message in turn; on a failure, says which listings did go through.
+func sendEach(
+  _ messages: [(message: Message, listings: [Listing])], _ send: (Message) async throws -> Void
+) async throws {
+  var delivered: [String] = []
+  for (message, listings) in messages {
+    do {
+      try await send(message)
+    } catch let error as DeliveryError {
+      throw DeliveryError(error.message, delivered: delivered)
+    }
+    delivered += listings.map(\.id)
+  }
+}
+
+/// ntfy: `POST <server>/<topic>`, the message as the body, title, priority, tags and the
+/// listing's link as headers.
+struct NtfyChannel: DeliveryChannel {
+  let channel: Channel
+  let endpoint: String
+  let headers: [String: String]
+  let poster: Poster
+
+  var name: String { channel.name }
+
+  init(_ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil) {
+    self.channel = channel
+    poster = Poster(fetcher: fetcher, channel: channel.name)
+    let components = URLComponents(string: channel.url)
+    let secure = channel.url.hasPrefix("ntfys://")
+    let segments = (components?.path ?? "").split(separator: "/")
+    let host = components?.host ?? "ntfy.sh"
+    let port = components?.port.map { ":\($0)" } ?? ""
+    let derived =
+      segments.isEmpty
+      ? "https://ntfy.sh/\(host)"
+      : "\(secure ? "https" : "http")://\(host)\(port)/\(segments[0])"
+    self.endpoint = endpoint ?? derived
+    var headers: [String: String] = [:]
+    for item in components?.queryItems ?? [] {
+      guard let value = item.value else { continue }
+      switch item.name {
+      case "priority": headers["Priority"] = value
+      case "tags": headers["Tags"] = value
+      case "click": headers["Click"] = value
+      default: break
+      }
+    }
+    if let user = components?.user, let password = components?.password {
+      headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+    self.headers = headers
+  }
+
+  func deliver(_ listings: [Listing], search: Search) async throws {
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+      var headers = self.headers
+      // HTTP headers are Latin-1: ntfy reads RFC 2047 encoded words for anything else.
+      headers["Title"] = Self.headerValue(message.title)
+      if let link = message.link, headers["Click"] == nil { headers["Click"] = link }
+      let body = MessageTemplate.truncate(message.body, toBytes: 4096)
+      try await poster.post(endpoint, body: Array(body.utf8), headers: headers)
+    }
+  }
+
+  static func headerValue(_ text: String) -> String {
+    let clean = text.replacingOccurrences(of: "\n", with: " ")
+    guard clean.unicodeScalars.contains(where: { $0.value > 126 }) else { return clean }
+    return "=?UTF-8?B?" + Data(clean.utf8).base64EncodedString() + "?="
+  }
+}
+
+/// A generic JSON webhook (`json://`, `jsons://`): one POST per message with the body
+/// documented in docs/notifications.md.
+struct JSONWebhookChannel: DeliveryChannel {
+  let channel: Channel
+  let endpoint: String
+  let poster: Poster
+
+  var name: String { channel.name }
+
+  init(_ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil) {
+    self.channel = channel
+    poster = Poster(fetcher: fetcher, channel: channel.name)
+    let secure = channel.url.hasPrefix("jsons://")
+    let rest = channel.url.drop { $0 != ":" }.dropFirst(3)
+    self.endpoint = endpoint ?? "\(secure ? "https" : "http")://\(rest)"
+  }
+
+  struct Payload: Encodable {
+    let version = 1
+    let search: String
+    let title: String
+    let body: String
+    let listings: [Listing]
+  }
+
+  func deliver(_ listings: [Listing], search: Search) async throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+      let payload = Payload(search: search.name, title: message.title, body: message.body, listings: listings.filter { listing in
+        channel.grouping == .digest || message.link == listing.url
+      })
+      let data = try encoder.encode(payload)
+      try await poster.post(endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+    }
+  }
+}
+
+/// Slack incoming webhook: `{"text": ...}` in Slack's mrkdwn, at most 40,000 characters.
+struct SlackChannel: DeliveryChannel {
+  let channel: Channel
+  let endpoint: String
+  let target: String?
+  let poster: Poster
+
+  var name: String { channel.name }
+
+  init(_ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil) {
+    self.channel = channel
+    poster = Poster(fetcher: fetcher, channel: channel.name)
+    if channel.url.hasPrefix("https://") {
+      self.endpoint = endpoint ?? channel.url
+      target = nil
+    } else {
+      let parts = channel.url.dropFirst("slack://".count).split(separator: "/").map(String.init)
+      let tokens = parts.filter { !$0.hasPrefix("#") && !$0.hasPrefix("@") }
+      self.endpoint = endpoint ?? "https://hooks.slack.com/services/" + tokens.prefix(3).joined(separator: "/")
+      target = parts.first { $0.hasPrefix("#") || $0.hasPrefix("@") }
+    }
+  }
+
+  func deliver(_ listings: [Listing], search: Search) async throws {
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+      var text = "*\(Self.escape(message.title))*\n\(Self.escape(message.body))"
+      if let link = message.link { text = "*<\(link)|\(Self.escape(message.title))>*\n\(Self.escape(message.body))" }
+      var payload: [String: String] = ["text": MessageTemplate.truncate(text, toBytes: 40_000)]
+      if let target { payload["channel"] = target }
+      let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+      try await poster.post(endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+    }
+  }
+
+  /// Slack's three escapes.
+  static func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+}
+
+/// Discord webhook: `{"content": ...}`, at most 2,000 characters.
+struct DiscordChannel: DeliveryChannel {
+  let channel: Channel
+  let endpoint: String
+  let poster: Poster
+
+  var name: String { channel.name }
+
+  init(_ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil) {
+    self.channel = channel
+    poster = Poster(fetcher: fetcher, channel: channel.name)
+    if channel.url.hasPrefix("https://") {
+      self.endpoint = endpoint ?? channel.url
+    } else {
+      let parts = channel.url.dropFirst("discord://".count).split(separator: "/")
+      self.endpoint = endpoint ?? "https://discord.com/api/webhooks/" + parts.prefix(2).joined(separator: "/")
+    }
+  }
+
+  func deliver(_ listings: [Listing], search: Search) async throws {
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+      let content = MessageTemplate.truncate("**\(message.title)**\n\(message.body)", toBytes: 2000)
+      let data = try JSONSerialization.data(withJSONObject: ["content": content], options: [.sortedKeys])
+      try await poster.post(endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+    }
+  }
+}
