@@ -23,7 +23,9 @@ public struct Clarissa: AsyncParsableCommand {
       The file's format is described in docs/configuration.md; exit codes in README.md.
       """,
     version: "0.1.0",
-    subcommands: [Run.self, Validate.self, Inspect.self, SitesCommand.self, NotifyCommand.self]
+    subcommands: [
+      Run.self, Watch.self, Validate.self, Inspect.self, SitesCommand.self, NotifyCommand.self,
+    ]
   )
 
   public init() {}

@@ -161,6 +161,10 @@ public struct RequestScheduler: Sendable {
     var outcomes: [FetchOutcome] = []
     var newCooldown: Cooldown?
     for (index, job) in jobs.enumerated() {
+      if Task.isCancelled {
+        outcomes.append(FetchOutcome(job: job, status: .skipped("clarissa is stopping"), attempts: 0))
+        continue
+      }
       if let newCooldown {
         outcomes.append(
           FetchOutcome(

@@ -62,12 +62,20 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
       )
       task.cancel()
     }
-    return await withCheckedContinuation { continuation in
-      transfer.continuation = continuation
-      lock.withLock { transfers[task.taskIdentifier] = transfer }
-      DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeout, execute: deadline)
-      task.resume()
-    }.also { _ in deadline.cancel() }
+    // Cancelling the run (watch stopping) cancels the transfer at once.
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        transfer.continuation = continuation
+        lock.withLock { transfers[task.taskIdentifier] = transfer }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeout, execute: deadline)
+        task.resume()
+      }
+    } onCancel: { [weak self] in
+      self?.fail(task.taskIdentifier, FetchError(.network, "cancelled: clarissa is stopping"))
+      task.cancel()
+    }
+    deadline.cancel()
+    return result
   }
 
   private func fail(_ identifier: Int, _ error: FetchError) {
@@ -156,12 +164,5 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
 
   private static func seconds(_ value: Double) -> String {
     value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
-  }
-}
-
-extension Result {
-  fileprivate func also(_ body: (Self) -> Void) -> Self {
-    body(self)
-    return self
   }
 }

@@ -1,0 +1,174 @@
+import ArgumentParser
+import ClarissaConfig
+import ClarissaCore
+import ClarissaEngine
+import Dispatch
+import Foundation
+import Sites
+
+/// `clarissa watch`: run searches at their own intervals until stopped.
+struct Watch: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Keep running: each search at its own interval, until stopped.",
+    discussion: """
+      Sleeps until the next search is due (with a little jitter), runs the due searches as
+      `clarissa run` would (same state file, same lock, same quiet hours and delivery), prints
+      what is new, and sleeps again.
+
+      Signals: SIGINT or SIGTERM stop it cleanly (a run in progress is cut short, what it found
+      is saved); SIGHUP re-reads the config (a broken new config keeps the old one running and
+      says why). A systemd unit and a cron line are in docs/scheduling.md.
+
+      Examples:
+        clarissa watch
+        clarissa watch --config ~/ads/searches.yaml --quiet
+        clarissa watch --replay Fixtures/replay/default --notify-first-run
+      """
+  )
+
+  @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
+  var config = "searches.yaml"
+
+  @Option(help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
+  var replay: String?
+
+  @Option(help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
+  var state: String?
+
+  @Flag(help: "Notify a new search's current listings instead of priming it silently.")
+  var notifyFirstRun = false
+
+  @Flag(name: [.short, .long], help: "Print only new listings.")
+  var quiet = false
+
+  @Option(help: .hidden)
+  var politenessDelay: Double?
+
+  func run() async throws {
+    let signals = SignalFlags()
+    var current = try load()
+    log("watching \(current.config.searches.filter(\.enabled).count) searches (pid \(getpid()))")
+    while !signals.stopRequested {
+      if signals.takeReload() {
+        do {
+          current = try load()
+          log("config re-read: \(current.config.searches.count) searches")
+        } catch {
+          log("the new config has errors; still running the previous one")
+        }
+      }
+      let runner = current.runner
+      let options = RunOptions(notifyFirstRun: notifyFirstRun, lockWait: 30)
+      let quiet = self.quiet
+      let pass = Task { try await runner.run(options) { Self.present($0, quiet: quiet) } }
+      let outcome = await withTaskCancellationHandler {
+        await race(pass, signals: signals)
+      } onCancel: { pass.cancel() }
+      if case .failure(let error as RunError) = outcome, error.kind == .state {
+        log("error: \(error.message)")
+        throw ExitStatus.stateUnusable.exitCode
+      }
+      if signals.stopRequested { break }
+      let stored = (try? StateStore(path: current.statePath).load()) ?? State()
+      let wake = WatchSchedule.nextWake(config: current.config, state: stored, now: Date())
+      if !quiet { log("next check \(Self.clock(wake))") }
+      while Date() < wake && !signals.stopRequested && !signals.reloadPending {
+        try? await Task.sleep(nanoseconds: 100_000_000)
+      }
+    }
+    log("stopped")
+  }
+
+  /// Waits for the run, cancelling it if a stop is asked for meanwhile.
+  private func race(_ pass: Task<RunResult, Error>, signals: SignalFlags) async -> Result<RunResult, Error> {
+    let watchdog = Task {
+      while !Task.isCancelled {
+        if signals.stopRequested {
+          pass.cancel()
+          return
+        }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+      }
+    }
+    defer { watchdog.cancel() }
+    return await pass.result
+  }
+
+  private struct Loaded: Sendable {
+    let config: Config
+    let runner: Runner
+    let statePath: String
+  }
+
+  private func load() throws -> Loaded {
+    let environment = ProcessInfo.processInfo.environment
+    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
+    Terminal.error(DiagnosticRenderer(sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO)).render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
+    guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
+    let folder = (config as NSString).deletingLastPathComponent
+    let path = state ?? configuration.state.path
+    let statePath = path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+    var settings = SchedulerSettings(
+      minimumDelay: Double(configuration.http.minimumDelay.seconds), jitter: Double(configuration.http.jitter.seconds),
+      maxConcurrentHosts: configuration.http.maxConcurrentHosts, userAgent: configuration.http.userAgent,
+      environment: environment)
+    if replay != nil { settings.delayOverride = 0 }
+    if let politenessDelay { settings.delayOverride = politenessDelay }
+    let limits = FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: configuration.http.maxResponseBytes)
+    let fetcher: any Fetcher = try replay.map { try ReplayFetcher(folder: $0) } ?? URLSessionFetcher(limits: limits)
+    let runner = Runner(
+      config: configuration, sites: Registry.sites, scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
+      statePath: statePath,
+      channels: ChannelFactory.senders(
+        for: configuration, fetcher: URLSessionFetcher(limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20)),
+        environment: environment, baseDirectory: folder))
+    return Loaded(config: configuration, runner: runner, statePath: statePath)
+  }
+
+  private static func present(_ result: RunResult, quiet: Bool) {
+    let text = RunReport.text(result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet)
+    Terminal.output(quiet ? text : "[\(clock(result.time))] " + text)
+  }
+
+  private func log(_ message: String) {
+    Terminal.error("clarissa watch: \(message)\n")
+  }
+
+  static func clock(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    return formatter.string(from: date)
+  }
+}
+
+/// SIGINT/SIGTERM ask for a stop, SIGHUP for a reload; read from any thread.
+final class SignalFlags: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stop = false
+  private var reload = false
+  private var sources: [DispatchSourceSignal] = []
+
+  init() {
+    for (number, isReload) in [(SIGINT, false), (SIGTERM, false), (SIGHUP, true)] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [weak self] in
+        self?.lock.withLock {
+          if isReload { self?.reload = true } else { self?.stop = true }
+        }
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  var stopRequested: Bool { lock.withLock { stop } }
+  var reloadPending: Bool { lock.withLock { reload } }
+
+  func takeReload() -> Bool {
+    lock.withLock {
+      defer { reload = false }
+      return reload
+    }
+  }
+}

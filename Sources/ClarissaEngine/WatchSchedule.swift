@@ -1,0 +1,30 @@
+import ClarissaCore
+import Foundation
+
+/// When `watch` should wake next: the earliest time a search falls due, the end of a quiet-hours
+/// window that holds listings, or a retry of refused deliveries, with a little jitter so that many
+/// watchers never hit a site in step.
+public enum WatchSchedule {
+  /// The next wake-up after `now`, at least one second away and at most an hour.
+  public static func nextWake(config: Config, state: State, now: Date, jitter: Double = Double.random(in: 0...1)) -> Date {
+    var candidates: [Date] = []
+    for search in config.searches where search.enabled {
+      let interval = Double(search.interval.seconds)
+      let spread = min(30, interval * 0.05) * jitter
+      if let last = state.searches[search.name]?.lastRun {
+        candidates.append(last.addingTimeInterval(interval + spread))
+      } else {
+        candidates.append(now)
+      }
+    }
+    let heldSearches = Set(state.held.map(\.search))
+    for search in config.searches where heldSearches.contains(search.name) {
+      for name in search.blackout {
+        if let end = config.blackouts[name]?.occurrence(containing: now)?.end { candidates.append(end.addingTimeInterval(1)) }
+      }
+    }
+    if !state.undelivered.isEmpty { candidates.append(now.addingTimeInterval(300)) }
+    let earliest = candidates.min() ?? now.addingTimeInterval(3600)
+    return min(max(earliest, now.addingTimeInterval(1)), now.addingTimeInterval(3600))
+  }
+}

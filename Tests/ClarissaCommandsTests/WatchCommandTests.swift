@@ -1,0 +1,104 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `clarissa watch` as a process: on schedule against a loopback server, reloading on SIGHUP,
+/// stopping cleanly on SIGTERM.
+@Suite(.serialized) struct WatchCommandTests {
+  static func config(_ base: String, interval: String, extra: String = "") -> String {
+    """
+    version: 1
+    notify:
+      terminal: stdout
+    searches:
+      - name: loop
+        site: feed
+        feeds: [\(base)/feed.xml]
+        interval: \(interval)
+        notify: [terminal]
+    \(extra)
+    """
+  }
+
+  @Test func runsOnScheduleReloadsOnHangupAndStopsOnTerm() throws {
+    let feed = try FixtureSupport.Fixtures.bytes("http/feed.xml")
+    let server = try LoopbackServer { _, _ in .init(headers: ["Content-Type": "application/rss+xml"], body: feed) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let configFile = folder.appendingPathComponent("searches.yaml")
+    try Self.config(server.base, interval: "2s").write(to: configFile, atomically: true, encoding: .utf8)
+
+    let process = Process()
+    process.executableURL = try CommandLineTests.binary()
+    process.arguments = ["watch", "--config", configFile.path, "--notify-first-run", "--politeness-delay", "0"]
+    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    Thread.sleep(forTimeInterval: 5.5)
+    let times = server.requests.map(\.arrived)
+    #expect((2...4).contains(times.count), "every 2 s for 5.5 s: \(times.count) requests")
+    for index in times.indices.dropFirst() {
+      let gap = times[index].timeIntervalSince(times[index - 1])
+      #expect(gap >= 1.7 && gap < 3.5, "gap \(gap) s (runs start 2 s apart; the first request takes longer to set up)")
+    }
+
+    // A broken config on SIGHUP keeps the old one running.
+    try "version: 1\nsearches: [".write(to: configFile, atomically: true, encoding: .utf8)
+    kill(process.processIdentifier, SIGHUP)
+    Thread.sleep(forTimeInterval: 2.5)
+    #expect(process.isRunning)
+    let afterBroken = server.requests.count
+    #expect(afterBroken > times.count, "still polling with the old config")
+
+    // A good config on SIGHUP takes over (interval 1 s now).
+    try Self.config(server.base, interval: "1s").write(to: configFile, atomically: true, encoding: .utf8)
+    kill(process.processIdentifier, SIGHUP)
+    Thread.sleep(forTimeInterval: 3.2)
+    let recent = server.requests.map(\.arrived).suffix(3)
+    if let first = recent.first, let last = recent.last {
+      #expect(last.timeIntervalSince(first) < 3.5, "1 s interval after the reload")
+    }
+
+    let stop = Date()
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(Date().timeIntervalSince(stop) < 1, "stopped within a second")
+    #expect(process.terminationStatus == 0)
+    let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(log.contains("the new config has errors; still running the previous one"))
+    #expect(log.contains("config re-read"))
+    #expect(log.contains("clarissa watch: stopped"))
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(printed.contains("Road bike - $300"), "the first pass notified the feed's listings")
+    let state = try Data(contentsOf: folder.appendingPathComponent("clarissa-state.json"))
+    #expect(try JSONSerialization.jsonObject(with: state) is [String: Any], "state saved and readable")
+  }
+
+  @Test func termDuringASlowRunStopsWithinASecond() throws {
+    let server = try LoopbackServer { _, _ in .init(hang: true) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let configFile = folder.appendingPathComponent("searches.yaml")
+    try Self.config(server.base, interval: "2s").write(to: configFile, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = try CommandLineTests.binary()
+    process.arguments = ["watch", "--config", configFile.path, "--quiet"]
+    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(server.requests.count == 1, "the request is in flight")
+    let stop = Date()
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(Date().timeIntervalSince(stop) < 1, "the in-flight request was abandoned")
+    #expect(process.terminationStatus == 0)
+  }
+}
