@@ -83,7 +83,7 @@ let package = Package(
       name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaEngineTests",
-      dependencies: ["ClarissaEngine", "ClarissaConfig", "Sites", "FixtureSupport"]),
+      dependencies: ["ClarissaEngine", "ClarissaConfig", "Sites", "Feeds", "FixtureSupport"]),
     .testTarget(
       name: "SitesTests", dependencies: ["Sites", "ClarissaCore", "ClarissaConfig", "FixtureSupport"]),
     .testTarget(

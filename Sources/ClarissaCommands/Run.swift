@@ -107,7 +107,8 @@ struct Run: AsyncParsableCommand {
       statePath: statePath(configuration),
       channels: ChannelFactory.senders(
         for: configuration, fetcher: notifier, environment: environment,
-        baseDirectory: (config as NSString).deletingLastPathComponent))
+        baseDirectory: (config as NSString).deletingLastPathComponent),
+      outputs: OutputPaths(configuration.output, relativeTo: config))
     let options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
       prime: prime,
@@ -119,6 +120,7 @@ struct Run: AsyncParsableCommand {
       Terminal.error("error: \(error.message)\n")
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
     }
+    for problem in result.outputProblems { Terminal.error("warning: \(problem)\n") }
     try finish(result)
   }
 
@@ -228,5 +230,18 @@ enum GitHubActions {
     handle.seekToEndOfFile()
     handle.write(Data(markdown.utf8))
     handle.closeFile()
+  }
+}
+
+extension OutputPaths {
+  /// The config's `output` paths, relative to the config file's folder; nil when none is set.
+  init?(_ settings: OutputSettings, relativeTo configFile: String) {
+    guard settings.atom != nil || settings.html != nil else { return nil }
+    let folder = (configFile as NSString).deletingLastPathComponent
+    func resolve(_ path: String?) -> String? {
+      guard let path else { return nil }
+      return path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+    }
+    self.init(atomFolder: resolve(settings.atom), htmlFile: resolve(settings.html))
   }
 }

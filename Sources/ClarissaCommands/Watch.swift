@@ -121,7 +121,8 @@ struct Watch: AsyncParsableCommand {
       statePath: statePath,
       channels: ChannelFactory.senders(
         for: configuration, fetcher: URLSessionFetcher(limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20)),
-        environment: environment, baseDirectory: folder))
+        environment: environment, baseDirectory: folder),
+      outputs: OutputPaths(configuration.output, relativeTo: config))
     return Loaded(config: configuration, runner: runner, statePath: statePath)
   }
 

@@ -81,6 +81,16 @@ extension ConfigReader {
     return http
   }
 
+  func readOutput(_ node: Node) -> OutputSettings {
+    var output = OutputSettings()
+    guard let table = table(node, "'output'") else { return output }
+    checkKeys(table, allowed: ["atom", "html", "keep"], in: "'output'")
+    if let value = table["atom"] { output.atom = expandedString(value, "'output.atom'") }
+    if let value = table["html"] { output.html = expandedString(value, "'output.html'") }
+    if let value = table["keep"], let keep = integer(value, "'output.keep'", in: 1...1000) { output.keep = keep }
+    return output
+  }
+
   /// A path from the config, relative to the config file's folder.
   func resolvedPath(_ path: String) -> String {
     path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)

@@ -28,7 +28,7 @@ final class ConfigReader {
   static let currentVersion = 1
 
   static let topLevelKeys = [
-    "version", "defaults", "cities", "blackout", "notify", "state", "http", "searches",
+    "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "searches",
   ]
 
   init(
@@ -81,6 +81,7 @@ final class ConfigReader {
     config.channels = readChannels(table["notify"])
     if let node = table["state"] { config.state = readState(node) }
     if let node = table["http"] { config.http = readHTTP(node) }
+    if let node = table["output"] { config.output = readOutput(node) }
     config.searches = readSearches(table, config: config)
     if !diagnostics.hasErrors { warnUnused(table) }
     return config

@@ -14,13 +14,15 @@ public struct Config: Sendable {
   public var http: HTTPSettings
   /// The searches, in file order, with `defaults` already applied.
   public var searches: [Search]
+  /// Files a run writes for people to subscribe to or look at.
+  public var output: OutputSettings
 
   /// Creates a config.
   public init(
     version: Int = 1, cityGroups: [String: [String]] = [:],
     blackouts: [String: BlackoutWindow] = [:], channels: [String: Channel] = [:],
     state: StateSettings = StateSettings(), http: HTTPSettings = HTTPSettings(),
-    searches: [Search] = []
+    searches: [Search] = [], output: OutputSettings = OutputSettings()
   ) {
     self.version = version
     self.cityGroups = cityGroups
@@ -29,6 +31,24 @@ public struct Config: Sendable {
     self.state = state
     self.http = http
     self.searches = searches
+    self.output = output
+  }
+}
+
+/// Where the Atom feeds and the HTML report go (paths as written, relative to the config).
+public struct OutputSettings: Sendable, Equatable {
+  /// A folder for one Atom feed per search and `all.xml`.
+  public var atom: String?
+  /// An HTML page of recent listings.
+  public var html: String?
+  /// How many recent listings the feeds and the page show per search.
+  public var keep: Int
+
+  /// Creates output settings; nothing is written by default.
+  public init(atom: String? = nil, html: String? = nil, keep: Int = 50) {
+    self.atom = atom
+    self.html = html
+    self.keep = keep
   }
 }
 

@@ -209,6 +209,9 @@ struct RunPass {
       return
     }
     result.searches[index].new = fresh
+    if !options.dryRun {
+      state.recent += fresh.map { RecentListing(search: search.name, listing: $0, found: options.now) }
+    }
     if hold {
       result.searches[index].held = fresh.count
       if !options.dryRun {

@@ -37,6 +37,8 @@ public struct RunResult: Sendable, Codable {
   public var deliveryFailures: [String]
   /// Whether state was left untouched (`--dry-run`).
   public var dryRun: Bool
+  /// Feeds or pages that could not be written.
+  public var outputProblems: [String] = []
 
   /// Every listing new this run.
   public var newListings: [Listing] { searches.flatMap(\.new) }

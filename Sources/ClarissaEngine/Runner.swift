@@ -54,17 +54,19 @@ public struct Runner: Sendable {
   let scheduler: RequestScheduler
   let statePath: String
   let channels: [String: any DeliveryChannel]
+  let outputs: OutputPaths?
 
   /// Creates a runner; `channels` maps channel names to senders (the `stdout` kind is the report).
   public init(
     config: Config, sites: SiteCatalog, scheduler: RequestScheduler, statePath: String,
-    channels: [String: any DeliveryChannel] = [:]
+    channels: [String: any DeliveryChannel] = [:], outputs: OutputPaths? = nil
   ) {
     self.config = config
     self.sites = sites
     self.scheduler = scheduler
     self.statePath = statePath
     self.channels = channels
+    self.outputs = outputs
   }
 
   /// Runs once. `present` shows the result (the terminal channel's delivery) before the state
@@ -94,15 +96,31 @@ public struct Runner: Sendable {
     state = pass.state
     if !options.dryRun {
       state.prune(now: options.now, retention: TimeInterval(config.state.retention.seconds))
+      state.keepRecent(config.output.keep, searches: config.searches.map(\.name))
       do { try store.save(state) } catch let problem as StateStore.Problem {
         throw RunError(kind: .state, message: problem.message)
       }
+    }
+    if !options.dryRun, let outputs {
+      var result = pass.result
+      result.outputProblems = OutputWriter(paths: outputs, config: config).write(state, now: options.now)
+      return result
     }
     return pass.result
   }
 }
 
 extension State {
+  /// Keeps the newest `count` recent listings of each search still in the config.
+  mutating func keepRecent(_ count: Int, searches: [String]) {
+    let names = Set(searches)
+    var kept: [RecentListing] = []
+    for name in names {
+      kept += recent.filter { $0.search == name }.sorted { $0.found > $1.found }.prefix(count)
+    }
+    recent = kept.sorted { ($0.found, $0.search, $0.listing.id) > ($1.found, $1.search, $1.listing.id) }
+  }
+
   /// Forgets listings not seen for `retention` (by age since last seen, never by count) and
   /// cool-downs that have ended.
   mutating func prune(now: Date, retention: TimeInterval) {

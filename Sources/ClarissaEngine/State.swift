@@ -19,6 +19,8 @@ public struct State: Codable, Sendable, Equatable {
   public var held: [HeldListing]
   /// Deliveries a channel refused, retried on the next run.
   public var undelivered: [Undelivered]
+  /// The latest new listings per search, for the Atom feeds and the HTML page.
+  public var recent: [RecentListing]
 
   /// An empty state.
   public init() {
@@ -28,6 +30,40 @@ public struct State: Codable, Sendable, Equatable {
     cooldowns = [:]
     held = []
     undelivered = []
+    recent = []
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case version, searches, validators, cooldowns, held, undelivered, recent
+  }
+
+  /// Reads a state file; lists added in later versions of the format may be absent.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    version = try container.decode(Int.self, forKey: .version)
+    searches = try container.decode([String: SearchState].self, forKey: .searches)
+    validators = try container.decodeIfPresent([String: Validators].self, forKey: .validators) ?? [:]
+    cooldowns = try container.decodeIfPresent([String: Cooldown].self, forKey: .cooldowns) ?? [:]
+    held = try container.decodeIfPresent([HeldListing].self, forKey: .held) ?? []
+    undelivered = try container.decodeIfPresent([Undelivered].self, forKey: .undelivered) ?? []
+    recent = try container.decodeIfPresent([RecentListing].self, forKey: .recent) ?? []
+  }
+}
+
+/// A listing found new by a search, kept for the feeds and the page.
+public struct RecentListing: Codable, Sendable, Equatable {
+  /// The search that found it.
+  public var search: String
+  /// The listing.
+  public var listing: Listing
+  /// When clarissa found it.
+  public var found: Date
+
+  /// Creates an entry.
+  public init(search: String, listing: Listing, found: Date) {
+    self.search = search
+    self.listing = listing
+    self.found = found
   }
 }
 
