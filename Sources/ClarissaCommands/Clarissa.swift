@@ -24,7 +24,8 @@ public struct Clarissa: AsyncParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Run.self, Watch.self, Validate.self, Inspect.self, SitesCommand.self, NotifyCommand.self,
+      Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
+      NotifyCommand.self,
     ]
   )
 

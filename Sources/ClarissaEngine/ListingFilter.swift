@@ -14,7 +14,7 @@ public enum ListingFilter {
     accepted: Bool, reason: String
   ) {
     if let range = search.price, let price = listing.price, !range.contains(price) {
-      return (false, "price \(price) outside \(describe(range))")
+      return (false, "price \(number(price)) outside \(describe(range))")
     }
     for filter in search.filters where filter.effect == .exclude {
       if filter.matches(title: listing.title, description: listing.description) {
@@ -32,6 +32,10 @@ public enum ListingFilter {
   }
 
   private static func describe(_ range: PriceRange) -> String {
-    "\(range.min.map { "\($0)" } ?? "…")-\(range.max.map { "\($0)" } ?? "…")"
+    "\(range.min.map(number) ?? "…")-\(range.max.map(number) ?? "…")"
+  }
+
+  private static func number(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
   }
 }
