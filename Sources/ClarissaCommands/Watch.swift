@@ -57,7 +57,10 @@ struct Watch: AsyncParsableCommand {
           log("the new config has errors; still running the previous one")
         }
       }
-      let runner = current.runner
+      // A fresh runner (and URLSession) each pass: URLSession keeps memory per request it has
+      // made (LAB-NOTES); a session that lives for months would grow without end.
+      let (runner, sessions) = try current.makeRunner()
+      defer { sessions.forEach { $0.invalidate() } }
       let options = RunOptions(notifyFirstRun: notifyFirstRun, lockWait: 30)
       let quiet = self.quiet
       let pass = Task { try await runner.run(options) { Self.present($0, quiet: quiet) } }
@@ -96,7 +99,7 @@ struct Watch: AsyncParsableCommand {
 
   private struct Loaded: Sendable {
     let config: Config
-    let runner: Runner
+    let makeRunner: @Sendable () throws -> (Runner, [URLSessionFetcher])
     let statePath: String
   }
 
@@ -115,15 +118,23 @@ struct Watch: AsyncParsableCommand {
     if replay != nil { settings.delayOverride = 0 }
     if let politenessDelay { settings.delayOverride = politenessDelay }
     let limits = FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: configuration.http.maxResponseBytes)
-    let fetcher: any Fetcher = try replay.map { try ReplayFetcher(folder: $0) } ?? URLSessionFetcher(limits: limits)
-    let runner = Runner(
-      config: configuration, sites: Registry.sites, scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
-      statePath: statePath,
-      channels: ChannelFactory.senders(
-        for: configuration, fetcher: URLSessionFetcher(limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20)),
-        environment: environment, baseDirectory: folder),
-      outputs: OutputPaths(configuration.output, relativeTo: config))
-    return Loaded(config: configuration, runner: runner, statePath: statePath)
+    let replay = self.replay
+    let outputs = OutputPaths(configuration.output, relativeTo: config)
+    if let replay { _ = try ReplayFetcher(folder: replay) }  // a missing recording is an error now, not later
+    let settingsForRuns = settings
+    let makeRunner: @Sendable () throws -> (Runner, [URLSessionFetcher]) = {
+      let live = URLSessionFetcher(limits: limits)
+      let notifier = URLSessionFetcher(limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20))
+      let fetcher: any Fetcher = try replay.map { try ReplayFetcher(folder: $0) } ?? live
+      let runner = Runner(
+        config: configuration, sites: Registry.sites,
+        scheduler: RequestScheduler(fetcher: fetcher, settings: settingsForRuns), statePath: statePath,
+        channels: ChannelFactory.senders(
+          for: configuration, fetcher: notifier, environment: environment, baseDirectory: folder),
+        outputs: outputs)
+      return (runner, [live, notifier])
+    }
+    return Loaded(config: configuration, makeRunner: makeRunner, statePath: statePath)
   }
 
   private static func present(_ result: RunResult, quiet: Bool) {

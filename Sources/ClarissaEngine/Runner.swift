@@ -116,7 +116,7 @@ extension State {
     let names = Set(searches)
     var kept: [RecentListing] = []
     for name in names {
-      kept += recent.filter { $0.search == name }.sorted { $0.found > $1.found }.prefix(count)
+      kept += recent.filter { $0.search == name }.sorted(by: HTMLPage.newestFirst).prefix(count)
     }
     recent = kept.sorted { ($0.found, $0.search, $0.listing.id) > ($1.found, $1.search, $1.listing.id) }
   }

@@ -37,7 +37,12 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
     session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
   }
 
-  deinit { session.invalidateAndCancel() }
+  /// Ends the session once its tasks finish. URLSession keeps its delegate (this fetcher) alive
+  /// until then, so a fetcher that is dropped without this call is never freed, nor its
+  /// connections and descriptors.
+  public func invalidate() {
+    session.finishTasksAndInvalidate()
+  }
 
   public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<
     HTTPResponse, FetchError

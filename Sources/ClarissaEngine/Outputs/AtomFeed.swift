@@ -14,7 +14,7 @@ enum AtomFeed {
       "  <author><name>clarissa</name></author>",
       #"  <generator uri="https://github.com/clarissa-watch/clarissa">clarissa</generator>"#,
     ]
-    for entry in entries.sorted(by: { $0.found > $1.found }) {
+    for entry in entries.sorted(by: HTMLPage.newestFirst) {
       let listing = entry.listing
       let facts = [
         listing.price.map { Money.format($0, listing.currency) }, listing.location ?? listing.area,

@@ -8,7 +8,7 @@ enum HTMLPage {
   static func render(_ recent: [RecentListing], searches: [String], now: Date) -> String {
     var body = ""
     for search in searches {
-      let entries = recent.filter { $0.search == search }.sorted { $0.found > $1.found }
+      let entries = recent.filter { $0.search == search }.sorted(by: newestFirst)
       guard !entries.isEmpty else { continue }
       body += "<section><h2>\(escape(search)) <small>\(entries.count) recent</small></h2><div class=\"cards\">\n"
       for entry in entries { body += card(entry.listing, found: entry.found, now: now) }
@@ -47,6 +47,12 @@ enum HTMLPage {
       </html>
 
       """
+  }
+
+  /// Found later first; among listings found in the same run, posted later first.
+  static func newestFirst(_ a: RecentListing, _ b: RecentListing) -> Bool {
+    if a.found != b.found { return a.found > b.found }
+    return (a.listing.posted ?? .distantPast) > (b.listing.posted ?? .distantPast)
   }
 
   private static func card(_ listing: Listing, found: Date, now: Date) -> String {
