@@ -8,7 +8,8 @@ import Sites
 /// `clarissa explain --search NAME`: why each listing was kept or dropped, and whether it is new.
 struct Explain: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show, for each listing of a search, which filter kept or dropped it and whether it is new.",
+    abstract:
+      "Show, for each listing of a search, which filter kept or dropped it and whether it is new.",
     discussion: """
       Fetches the search now (or from a recording) without changing the state, and prints each
       listing with the filter that decided (or the price range) and its status: new, held,
@@ -26,10 +27,12 @@ struct Explain: AsyncParsableCommand {
   @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
   var config = "searches.yaml"
 
-  @Option(help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
+  @Option(
+    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
   var replay: String?
 
-  @Option(help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
   var state: String?
 
   @Flag(help: "Show only listings that pass the filters.")
@@ -43,20 +46,26 @@ struct Explain: AsyncParsableCommand {
       throw ExitStatus.configInvalid.exitCode
     }
     var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds), jitter: Double(configuration.http.jitter.seconds),
+      minimumDelay: Double(configuration.http.minimumDelay.seconds),
+      jitter: Double(configuration.http.jitter.seconds),
       userAgent: configuration.http.userAgent, environment: environment)
     let fetcher: any Fetcher
     if let replay {
       fetcher = try ReplayFetcher(folder: replay)
       settings.delayOverride = 0
     } else {
-      fetcher = URLSessionFetcher(limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: configuration.http.maxResponseBytes))
+      fetcher = URLSessionFetcher(
+        limits: FetchLimits(
+          timeout: Double(configuration.http.timeout.seconds),
+          maxBytes: configuration.http.maxResponseBytes))
     }
     let folder = (config as NSString).deletingLastPathComponent
     let path = state ?? configuration.state.path
     let runner = Runner(
-      config: configuration, sites: Registry.sites, scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
-      statePath: path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path))
+      config: configuration, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
+      statePath: path.hasPrefix("/") || folder.isEmpty
+        ? path : (folder as NSString).appendingPathComponent(path))
     let explanation: Explanation
     do {
       explanation = try await runner.explain(search: search, now: Date())
@@ -67,7 +76,9 @@ struct Explain: AsyncParsableCommand {
     let paint = Terminal.wantsColor(fileDescriptor: STDOUT_FILENO)
     var lines: [String] = []
     for entry in explanation.entries where entry.accepted || !onlyKept {
-      let mark = entry.accepted ? (paint ? "\u{1B}[32m✓\u{1B}[0m" : "✓") : (paint ? "\u{1B}[31m✗\u{1B}[0m" : "✗")
+      let mark =
+        entry.accepted
+        ? (paint ? "\u{1B}[32m✓\u{1B}[0m" : "✓") : (paint ? "\u{1B}[31m✗\u{1B}[0m" : "✗")
       let price = entry.listing.price.map { Money.format($0, entry.listing.currency) + "  " } ?? ""
       lines.append("\(mark) \(price)\(entry.listing.title)")
       lines.append("    \(entry.reason); \(entry.status)")

@@ -48,17 +48,21 @@ struct NotifyCommand: AsyncParsableCommand {
       let listing = Self.sample()
       let search = Search(name: "clarissa-test", site: "craigslist")
       if target.kind == .stdout {
-        Terminal.output(RunReport.text(
-          RunResult.sample(listing, search: search.name), colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO),
-          listingsOnly: true))
+        Terminal.output(
+          RunReport.text(
+            RunResult.sample(listing, search: search.name),
+            colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO),
+            listingsOnly: true))
         return
       }
       let sender = ChannelFactory.sender(
-        for: target, fetcher: URLSessionFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
+        for: target,
+        fetcher: URLSessionFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
         environment: environment, baseDirectory: (config as NSString).deletingLastPathComponent)
       do {
         try await sender.deliver([listing], search: search)
-        Terminal.output("sent a sample listing to '\(channel)' (\(target.kind.rawValue) \(target.redactedURL))\n")
+        Terminal.output(
+          "sent a sample listing to '\(channel)' (\(target.kind.rawValue) \(target.redactedURL))\n")
       } catch {
         Terminal.error("error: \((error as? DeliveryError)?.message ?? "\(error)")\n")
         throw ExitStatus.notificationFailed.exitCode
@@ -68,9 +72,11 @@ struct NotifyCommand: AsyncParsableCommand {
     static func sample() -> Listing {
       Listing(
         id: "clarissa-test-1", site: "craigslist",
-        url: "https://sfbay.craigslist.org/sfc/fuo/d/san-francisco-herman-miller-aeron/7000000000.html",
+        url:
+          "https://sfbay.craigslist.org/sfc/fuo/d/san-francisco-herman-miller-aeron/7000000000.html",
         title: "Herman Miller Aeron chair, size B (a test from clarissa)",
-        description: "This is a sample listing sent by 'clarissa notify test'.", price: 450, currency: "USD",
+        description: "This is a sample listing sent by 'clarissa notify test'.", price: 450,
+        currency: "USD",
         posted: Date().addingTimeInterval(-600), location: "SOMA / south beach", area: "sfbay/sfc")
     }
   }

@@ -240,7 +240,8 @@ extension OutputPaths {
     let folder = (configFile as NSString).deletingLastPathComponent
     func resolve(_ path: String?) -> String? {
       guard let path else { return nil }
-      return path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+      return path.hasPrefix("/") || folder.isEmpty
+        ? path : (folder as NSString).appendingPathComponent(path)
     }
     self.init(atomFolder: resolve(settings.atom), htmlFile: resolve(settings.html))
   }

@@ -29,10 +29,12 @@ struct Watch: AsyncParsableCommand {
   @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
   var config = "searches.yaml"
 
-  @Option(help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
+  @Option(
+    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
   var replay: String?
 
-  @Option(help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
   var state: String?
 
   @Flag(help: "Notify a new search's current listings instead of priming it silently.")
@@ -51,22 +53,23 @@ struct Watch: AsyncParsableCommand {
     while !signals.stopRequested {
       if signals.takeReload() {
         do {
+          let previous = current
           current = try load()
+          previous.sessions.forEach { $0.invalidate() }
           log("config re-read: \(current.config.searches.count) searches")
         } catch {
           log("the new config has errors; still running the previous one")
         }
       }
-      // A fresh runner (and URLSession) each pass: URLSession keeps memory per request it has
-      // made (LAB-NOTES); a session that lives for months would grow without end.
-      let (runner, sessions) = try current.makeRunner()
-      defer { sessions.forEach { $0.invalidate() } }
+      let runner = current.runner
       let options = RunOptions(notifyFirstRun: notifyFirstRun, lockWait: 30)
       let quiet = self.quiet
       let pass = Task { try await runner.run(options) { Self.present($0, quiet: quiet) } }
       let outcome = await withTaskCancellationHandler {
         await race(pass, signals: signals)
-      } onCancel: { pass.cancel() }
+      } onCancel: {
+        pass.cancel()
+      }
       if case .failure(let error as RunError) = outcome, error.kind == .state {
         log("error: \(error.message)")
         throw ExitStatus.stateUnusable.exitCode
@@ -83,7 +86,9 @@ struct Watch: AsyncParsableCommand {
   }
 
   /// Waits for the run, cancelling it if a stop is asked for meanwhile.
-  private func race(_ pass: Task<RunResult, Error>, signals: SignalFlags) async -> Result<RunResult, Error> {
+  private func race(_ pass: Task<RunResult, Error>, signals: SignalFlags) async -> Result<
+    RunResult, Error
+  > {
     let watchdog = Task {
       while !Task.isCancelled {
         if signals.stopRequested {
@@ -99,46 +104,62 @@ struct Watch: AsyncParsableCommand {
 
   private struct Loaded: Sendable {
     let config: Config
-    let makeRunner: @Sendable () throws -> (Runner, [URLSessionFetcher])
+    let runner: Runner
+    /// The sessions behind `runner`, ended when a reload replaces it.
+    let sessions: [URLSessionFetcher]
     let statePath: String
   }
 
   private func load() throws -> Loaded {
     let environment = ProcessInfo.processInfo.environment
     let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
-    Terminal.error(DiagnosticRenderer(sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO)).render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
+    Terminal.error(
+      DiagnosticRenderer(
+        sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO)
+      ).render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
     guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
     let folder = (config as NSString).deletingLastPathComponent
     let path = state ?? configuration.state.path
-    let statePath = path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+    let statePath =
+      path.hasPrefix("/") || folder.isEmpty
+      ? path : (folder as NSString).appendingPathComponent(path)
     var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds), jitter: Double(configuration.http.jitter.seconds),
-      maxConcurrentHosts: configuration.http.maxConcurrentHosts, userAgent: configuration.http.userAgent,
+      minimumDelay: Double(configuration.http.minimumDelay.seconds),
+      jitter: Double(configuration.http.jitter.seconds),
+      maxConcurrentHosts: configuration.http.maxConcurrentHosts,
+      userAgent: configuration.http.userAgent,
       environment: environment)
     if replay != nil { settings.delayOverride = 0 }
     if let politenessDelay { settings.delayOverride = politenessDelay }
-    let limits = FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: configuration.http.maxResponseBytes)
+    let limits = FetchLimits(
+      timeout: Double(configuration.http.timeout.seconds),
+      maxBytes: configuration.http.maxResponseBytes)
     let replay = self.replay
     let outputs = OutputPaths(configuration.output, relativeTo: config)
     if let replay { _ = try ReplayFetcher(folder: replay) }  // a missing recording is an error now, not later
     let settingsForRuns = settings
-    let makeRunner: @Sendable () throws -> (Runner, [URLSessionFetcher]) = {
+    // One session for the life of the config: a new session per pass was measured to hold
+    // more memory and ~60 more descriptors (see the issue 5 note), not less.
+    let (runner, sessions): (Runner, [URLSessionFetcher]) = try {
       let live = URLSessionFetcher(limits: limits)
-      let notifier = URLSessionFetcher(limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20))
+      let notifier = URLSessionFetcher(
+        limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20))
       let fetcher: any Fetcher = try replay.map { try ReplayFetcher(folder: $0) } ?? live
       let runner = Runner(
         config: configuration, sites: Registry.sites,
-        scheduler: RequestScheduler(fetcher: fetcher, settings: settingsForRuns), statePath: statePath,
+        scheduler: RequestScheduler(fetcher: fetcher, settings: settingsForRuns),
+        statePath: statePath,
         channels: ChannelFactory.senders(
           for: configuration, fetcher: notifier, environment: environment, baseDirectory: folder),
         outputs: outputs)
       return (runner, [live, notifier])
-    }
-    return Loaded(config: configuration, makeRunner: makeRunner, statePath: statePath)
+    }()
+    return Loaded(config: configuration, runner: runner, sessions: sessions, statePath: statePath)
   }
 
   private static func present(_ result: RunResult, quiet: Bool) {
-    let text = RunReport.text(result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet)
+    let text = RunReport.text(
+      result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet)
     Terminal.output(quiet ? text : "[\(clock(result.time))] " + text)
   }
 

@@ -87,7 +87,9 @@ extension ConfigReader {
     checkKeys(table, allowed: ["atom", "html", "keep"], in: "'output'")
     if let value = table["atom"] { output.atom = expandedString(value, "'output.atom'") }
     if let value = table["html"] { output.html = expandedString(value, "'output.html'") }
-    if let value = table["keep"], let keep = integer(value, "'output.keep'", in: 1...1000) { output.keep = keep }
+    if let value = table["keep"], let keep = integer(value, "'output.keep'", in: 1...1000) {
+      output.keep = keep
+    }
     return output
   }
 

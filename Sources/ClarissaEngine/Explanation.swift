@@ -29,7 +29,10 @@ extension Runner {
   /// state without locking or changing it.
   public func explain(search name: String, now: Date) async throws -> Explanation {
     guard let search = config.searches.first(where: { $0.name == name }) else {
-      throw RunError(kind: .usage, message: "no search named '\(name)'" + Suggestions.hint(for: name, in: config.searches.map(\.name)))
+      throw RunError(
+        kind: .usage,
+        message: "no search named '\(name)'"
+          + Suggestions.hint(for: name, in: config.searches.map(\.name)))
     }
     guard let site = sites.site(search.site) else {
       throw RunError(kind: .usage, message: "search '\(name)' uses an unknown site")
@@ -40,18 +43,24 @@ extension Runner {
     }
     let cities: [CityRef?] = site.cities == .required ? search.cities.map { $0 } : [nil]
     let jobs = cities.flatMap { city in
-      site.requests(for: search, in: city).map { FetchJob(search: name, request: $0, politeness: site.politeness) }
+      site.requests(for: search, in: city).map {
+        FetchJob(search: name, request: $0, politeness: site.politeness)
+      }
     }
-    let (outcomes, _) = await scheduler.run(jobs, validators: [:], cooldowns: state.cooldowns, now: now)
+    let (outcomes, _) = await scheduler.run(
+      jobs, validators: [:], cooldowns: state.cooldowns, now: now)
     var listings: [Listing] = []
     var failures: [String] = []
     var ids = Set<String>()
     for outcome in outcomes {
       switch outcome.status {
       case .answered(let response):
-        let source = SourceResponse(request: outcome.job.request, status: response.status, headers: response.headers, body: response.body, finalURL: response.finalURL)
+        let source = SourceResponse(
+          request: outcome.job.request, status: response.status, headers: response.headers,
+          body: response.body, finalURL: response.finalURL)
         do {
-          for listing in try site.listings(from: source).listings where ids.insert(listing.id).inserted { listings.append(listing) }
+          for listing in try site.listings(from: source).listings
+          where ids.insert(listing.id).inserted { listings.append(listing) }
         } catch {
           failures.append("\(outcome.job.request.url): \(error)")
         }
@@ -71,14 +80,17 @@ extension Runner {
       } else if held.contains(listing.id) {
         status = "held until quiet hours end"
       } else if let seen = memory?.seen[listing.id] {
-        let channels = seen.deliveredTo.isEmpty ? "" : ", delivered to \(seen.deliveredTo.joined(separator: ", "))"
+        let channels =
+          seen.deliveredTo.isEmpty
+          ? "" : ", delivered to \(seen.deliveredTo.joined(separator: ", "))"
         status = "seen since \(AtomFeed.timestamp(seen.firstSeen))\(channels)"
       } else if memory == nil {
         status = "would be recorded silently (the search's first run)"
       } else {
         status = "new"
       }
-      return Explanation.Entry(listing: listing, accepted: verdict.accepted, reason: verdict.reason, status: status)
+      return Explanation.Entry(
+        listing: listing, accepted: verdict.accepted, reason: verdict.reason, status: status)
     }
     return Explanation(search: name, entries: entries, failures: failures)
   }

@@ -162,7 +162,8 @@ public struct RequestScheduler: Sendable {
     var newCooldown: Cooldown?
     for (index, job) in jobs.enumerated() {
       if Task.isCancelled {
-        outcomes.append(FetchOutcome(job: job, status: .skipped("clarissa is stopping"), attempts: 0))
+        outcomes.append(
+          FetchOutcome(job: job, status: .skipped("clarissa is stopping"), attempts: 0))
         continue
       }
       if let newCooldown {
@@ -181,7 +182,9 @@ public struct RequestScheduler: Sendable {
   }
 
   /// One job with its retries.
-  private func fetch(_ job: FetchJob, validators: Validators?, now: Date) async -> (FetchOutcome, Cooldown?) {
+  private func fetch(_ job: FetchJob, validators: Validators?, now: Date) async -> (
+    FetchOutcome, Cooldown?
+  ) {
     var headers = ["User-Agent": settings.userAgent]
     if job.request.allowsConditionalGET, let validators {
       if let etag = validators.etag { headers["If-None-Match"] = etag }

@@ -210,7 +210,9 @@ struct RunPass {
     }
     result.searches[index].new = fresh
     if !options.dryRun {
-      state.recent += fresh.map { RecentListing(search: search.name, listing: $0, found: options.now) }
+      state.recent += fresh.map {
+        RecentListing(search: search.name, listing: $0, found: options.now)
+      }
     }
     if hold {
       result.searches[index].held = fresh.count

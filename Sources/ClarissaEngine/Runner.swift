@@ -103,7 +103,8 @@ public struct Runner: Sendable {
     }
     if !options.dryRun, let outputs {
       var result = pass.result
-      result.outputProblems = OutputWriter(paths: outputs, config: config).write(state, now: options.now)
+      result.outputProblems = OutputWriter(paths: outputs, config: config).write(
+        state, now: options.now)
       return result
     }
     return pass.result
@@ -118,7 +119,9 @@ extension State {
     for name in names {
       kept += recent.filter { $0.search == name }.sorted(by: HTMLPage.newestFirst).prefix(count)
     }
-    recent = kept.sorted { ($0.found, $0.search, $0.listing.id) > ($1.found, $1.search, $1.listing.id) }
+    recent = kept.sorted {
+      ($0.found, $0.search, $0.listing.id) > ($1.found, $1.search, $1.listing.id)
+    }
   }
 
   /// Forgets listings not seen for `retention` (by age since last seen, never by count) and

@@ -42,7 +42,8 @@ public struct State: Codable, Sendable, Equatable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try container.decode(Int.self, forKey: .version)
     searches = try container.decode([String: SearchState].self, forKey: .searches)
-    validators = try container.decodeIfPresent([String: Validators].self, forKey: .validators) ?? [:]
+    validators =
+      try container.decodeIfPresent([String: Validators].self, forKey: .validators) ?? [:]
     cooldowns = try container.decodeIfPresent([String: Cooldown].self, forKey: .cooldowns) ?? [:]
     held = try container.decodeIfPresent([HeldListing].self, forKey: .held) ?? []
     undelivered = try container.decodeIfPresent([Undelivered].self, forKey: .undelivered) ?? []

@@ -6,7 +6,9 @@ import Foundation
 /// watchers never hit a site in step.
 public enum WatchSchedule {
   /// The next wake-up after `now`, at least one second away and at most an hour.
-  public static func nextWake(config: Config, state: State, now: Date, jitter: Double = Double.random(in: 0...1)) -> Date {
+  public static func nextWake(
+    config: Config, state: State, now: Date, jitter: Double = Double.random(in: 0...1)
+  ) -> Date {
     var candidates: [Date] = []
     for search in config.searches where search.enabled {
       let interval = Double(search.interval.seconds)
@@ -20,7 +22,9 @@ public enum WatchSchedule {
     let heldSearches = Set(state.held.map(\.search))
     for search in config.searches where heldSearches.contains(search.name) {
       for name in search.blackout {
-        if let end = config.blackouts[name]?.occurrence(containing: now)?.end { candidates.append(end.addingTimeInterval(1)) }
+        if let end = config.blackouts[name]?.occurrence(containing: now)?.end {
+          candidates.append(end.addingTimeInterval(1))
+        }
       }
     }
     if !state.undelivered.isEmpty { candidates.append(now.addingTimeInterval(300)) }

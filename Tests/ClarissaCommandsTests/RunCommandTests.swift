@@ -211,31 +211,42 @@ import Testing
     let outcome = try CommandLineTests.run(
       ["explain", "--search", "ipads", "--replay", "Fixtures/replay/next", "--state", state])
     #expect(outcome.status == 0, "\(outcome.stderr)")
-    #expect(outcome.stdout.contains("✗ 💥We Buy iPhone 17 IPad Macbook Pro Samsung Instant  Pay $$$$$💥\n    excluded by 'we buy' (title); ignored"))
-    #expect(outcome.stdout.contains("✗ $1  Apple iPad Lot (2010–2017) | Some Working, Some Repair/Parts\n    price 1 outside 20-400; ignored"))
-    #expect(outcome.stdout.contains("✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title); new"))
+    #expect(
+      outcome.stdout.contains(
+        "✗ 💥We Buy iPhone 17 IPad Macbook Pro Samsung Instant  Pay $$$$$💥\n    excluded by 'we buy' (title); ignored"
+      ))
+    #expect(
+      outcome.stdout.contains(
+        "✗ $1  Apple iPad Lot (2010–2017) | Some Working, Some Repair/Parts\n    price 1 outside 20-400; ignored"
+      ))
+    #expect(
+      outcome.stdout.contains(
+        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title); new"))
     #expect(outcome.stdout.contains("seen since 2026-05-03T19:00:00Z"))
     #expect(outcome.stdout.hasSuffix("361 listings, 213 pass the filters, 1 new\n"))
   }
 
   @Test func notifyTestSendsASampleThroughTheChannel() throws {
     let server = try FixtureSupport.LoopbackServer { _, _ in .init(status: 200) }
-    let config = FileManager.default.temporaryDirectory.appendingPathComponent("nt-\(UUID().uuidString).yaml")
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "nt-\(UUID().uuidString).yaml")
     try """
-      version: 1
-      notify:
-        phone: ntfy://127.0.0.1:\(server.port)/${TOPIC}
-      searches:
-        - name: s
-          cities: [sfbay]
-          notify: [phone]
-      """.write(to: config, atomically: true, encoding: .utf8)
-    let sent = try CommandLineTests.run(["notify", "test", "phone", "--config", config.path], environment: ["TOPIC": "deals"])
+    version: 1
+    notify:
+      phone: ntfy://127.0.0.1:\(server.port)/${TOPIC}
+    searches:
+      - name: s
+        cities: [sfbay]
+        notify: [phone]
+    """.write(to: config, atomically: true, encoding: .utf8)
+    let sent = try CommandLineTests.run(
+      ["notify", "test", "phone", "--config", config.path], environment: ["TOPIC": "deals"])
     #expect(sent.status == 0, "\(sent.stderr)")
     #expect(server.requests.first?.path == "/deals")
     #expect(server.requests.first?.text.contains("craigslist.org") == true)
     server.stop()
-    let refused = try CommandLineTests.run(["notify", "test", "phone", "--config", config.path], environment: ["TOPIC": "deals"])
+    let refused = try CommandLineTests.run(
+      ["notify", "test", "phone", "--config", config.path], environment: ["TOPIC": "deals"])
     #expect(refused.status == 4)
     #expect(refused.stderr.contains("channel 'phone'"))
   }

@@ -13,7 +13,8 @@ import Testing
   static let listings = [
     Listing(
       id: "1", site: "craigslist", url: "https://sfbay.craigslist.org/sfc/fuo/d/aeron/1.html",
-      title: "Aeron chair <size B> & more", price: 450, currency: "USD", posted: Date().addingTimeInterval(-600),
+      title: "Aeron chair <size B> & more", price: 450, currency: "USD",
+      posted: Date().addingTimeInterval(-600),
       location: "SOMA"),
     Listing(
       id: "2", site: "craigslist", url: "https://sfbay.craigslist.org/eby/fuo/d/embody/2.html",
@@ -25,20 +26,31 @@ import Testing
     URLSessionFetcher(limits: FetchLimits(timeout: timeout, maxBytes: 1 << 20))
   }
 
-  static func channel(_ url: String, digest: Bool = false, title: String? = nil, body: String? = nil) -> Channel {
-    var channel = Channel(name: "test", kind: .json, url: url, grouping: digest ? .digest : .each, titleTemplate: title, bodyTemplate: body)
+  static func channel(
+    _ url: String, digest: Bool = false, title: String? = nil, body: String? = nil
+  ) -> Channel {
+    var channel = Channel(
+      name: "test", kind: .json, url: url, grouping: digest ? .digest : .each, titleTemplate: title,
+      bodyTemplate: body)
     if case .success(let kind) = Result(catching: { try kindOf(url) }) { channel.kind = kind }
     return channel
   }
 
   static func kindOf(_ url: String) throws -> Channel.Kind {
-    let yaml = "version: 1\nnotify:\n  c: '\(url)'\nsearches:\n  - name: s\n    cities: [sfbay]\n    notify: [c]\n"
-    let result = ConfigLoader.load(bytes: Array(yaml.utf8), name: "k.yaml", environment: ["PATH": "/usr/bin:/bin"], sites: Registry.sites)
+    let yaml =
+      "version: 1\nnotify:\n  c: '\(url)'\nsearches:\n  - name: s\n    cities: [sfbay]\n    notify: [c]\n"
+    let result = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "k.yaml", environment: ["PATH": "/usr/bin:/bin"],
+      sites: Registry.sites)
     return try #require(result.config?.channels["c"]?.kind)
   }
 
-  static func sender(_ channel: Channel, endpoint: String? = nil, environment: [String: String] = [:]) -> any DeliveryChannel {
-    ChannelFactory.sender(for: channel, fetcher: fetcher(), environment: environment, baseDirectory: "/", endpoint: endpoint)
+  static func sender(
+    _ channel: Channel, endpoint: String? = nil, environment: [String: String] = [:]
+  ) -> any DeliveryChannel {
+    ChannelFactory.sender(
+      for: channel, fetcher: fetcher(), environment: environment, baseDirectory: "/",
+      endpoint: endpoint)
   }
 
   @Test func ntfyPostsEachListingWithTitlePriorityAndClick() async throws {
@@ -49,7 +61,9 @@ import Testing
     let requests = receiver.requests
     #expect(requests.count == 2)
     #expect(requests[0].method == "POST" && requests[0].path == "/deals")
-    #expect(requests[0].headers["title"] == "$450 · Aeron chair <size B> & more" || requests[0].headers["title"]?.hasPrefix("=?UTF-8?B?") == true)
+    #expect(
+      requests[0].headers["title"] == "$450 · Aeron chair <size B> & more"
+        || requests[0].headers["title"]?.hasPrefix("=?UTF-8?B?") == true)
     #expect(requests[0].headers["priority"] == "high")
     #expect(requests[0].headers["tags"] == "chair")
     #expect(requests[0].headers["click"] == Self.listings[0].url)
@@ -64,7 +78,8 @@ import Testing
     let request = try #require(receiver.requests.first)
     #expect(receiver.requests.count == 1, "a digest is one message")
     #expect(request.headers["content-type"] == "application/json")
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
     #expect(object["version"] as? Int == 1)
     #expect(object["search"] as? String == "chairs")
     #expect(object["title"] as? String == "2 new for chairs")
@@ -75,19 +90,25 @@ import Testing
     let receiver = try LoopbackServer { _, _ in .text("ok") }
     let channel = Self.channel("slack://T000/B000/XXXX/#deals")
     #expect(channel.kind == .slack)
-    try await Self.sender(channel, endpoint: receiver.base + "/services/T000/B000/XXXX").deliver([Self.listings[0]], search: Self.search)
+    try await Self.sender(channel, endpoint: receiver.base + "/services/T000/B000/XXXX").deliver(
+      [Self.listings[0]], search: Self.search)
     let request = try #require(receiver.requests.first)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String])
     #expect(object["channel"] == "#deals")
-    #expect(object["text"]?.contains("<\(Self.listings[0].url)|$450 · Aeron chair &lt;size B&gt; &amp; more>") == true)
+    #expect(
+      object["text"]?.contains(
+        "<\(Self.listings[0].url)|$450 · Aeron chair &lt;size B&gt; &amp; more>") == true)
   }
 
   @Test func discordKeepsWithinTwoThousandCharacters() async throws {
     let receiver = try LoopbackServer { _, _ in .init(status: 204) }
     let channel = Self.channel("discord://1234/abcd", body: "{description}")
     #expect(channel.kind == .discord)
-    try await Self.sender(channel, endpoint: receiver.base + "/api/webhooks/1234/abcd").deliver([Self.listings[1]], search: Self.search)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(receiver.requests[0].body)) as? [String: String])
+    try await Self.sender(channel, endpoint: receiver.base + "/api/webhooks/1234/abcd").deliver(
+      [Self.listings[1]], search: Self.search)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(receiver.requests[0].body)) as? [String: String])
     let content = try #require(object["content"])
     #expect(content.count <= 2000)
     #expect(content.hasPrefix("**$900 · Embody chair**"))
@@ -95,7 +116,9 @@ import Testing
   }
 
   @Test func aFailingReceiverIsARefusalNamingTheChannel() async throws {
-    let receiver = try LoopbackServer { _, count in count == 0 ? .init(status: 200) : .text("boom", status: 500) }
+    let receiver = try LoopbackServer { _, count in
+      count == 0 ? .init(status: 200) : .text("boom", status: 500)
+    }
     let channel = Self.channel("json://127.0.0.1:\(receiver.port)/hook")
     do {
       try await Self.sender(channel).deliver(Self.listings, search: Self.search)
@@ -109,38 +132,49 @@ import Testing
   @Test func aReceiverThatNeverAnswersTimesOut() async throws {
     let receiver = try LoopbackServer { _, _ in .init(hang: true) }
     let channel = Self.channel("json://127.0.0.1:\(receiver.port)/hook")
-    let sender = ChannelFactory.sender(for: channel, fetcher: Self.fetcher(timeout: 1), environment: [:], baseDirectory: "/")
-    await #expect(throws: DeliveryError.self) { try await sender.deliver([Self.listings[0]], search: Self.search) }
+    let sender = ChannelFactory.sender(
+      for: channel, fetcher: Self.fetcher(timeout: 1), environment: [:], baseDirectory: "/")
+    await #expect(throws: DeliveryError.self) {
+      try await sender.deliver([Self.listings[0]], search: Self.search)
+    }
   }
 
   @Test func execRunsARealScriptWithJSONOnStdinAndFieldsInTheEnvironment() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("exec-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "exec-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let script = folder.appendingPathComponent("on-listing.sh")
     let out = folder.appendingPathComponent("out.txt")
-    try "#!/bin/sh\ncat > \(out.path).json\necho \"$CLARISSA_SEARCH|$CLARISSA_COUNT|$CLARISSA_TITLE|$CLARISSA_PRICE|$CLARISSA_URL\" >> \(out.path)\n"
+    try
+      "#!/bin/sh\ncat > \(out.path).json\necho \"$CLARISSA_SEARCH|$CLARISSA_COUNT|$CLARISSA_TITLE|$CLARISSA_PRICE|$CLARISSA_URL\" >> \(out.path)\n"
       .write(to: script, atomically: true, encoding: .utf8)
     chmod(script.path, 0o755)
     let channel = Channel(name: "script", kind: .exec, url: "exec:\(script.path)")
-    try await Self.sender(channel, environment: ["PATH": "/usr/bin:/bin"]).deliver(Self.listings, search: Self.search)
+    try await Self.sender(channel, environment: ["PATH": "/usr/bin:/bin"]).deliver(
+      Self.listings, search: Self.search)
     let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
     #expect(lines.count == 2)
     #expect(lines[0] == "chairs|1|Aeron chair <size B> & more|$450|\(Self.listings[0].url)")
-    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out.path + ".json"))) as? [[String: Any]]
+    let json =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: out.path + ".json"))) as? [[String: Any]]
     #expect(json?.first?["id"] as? String == "2", "the last message's listing")
   }
 
   @Test func execFailureIsARefusal() async throws {
     let failing = Channel(name: "script", kind: .exec, url: "exec:/bin/false")
     await #expect(throws: DeliveryError.self) {
-      try await Self.sender(failing, environment: ["PATH": "/usr/bin:/bin"]).deliver([Self.listings[0]], search: Self.search)
+      try await Self.sender(failing, environment: ["PATH": "/usr/bin:/bin"]).deliver(
+        [Self.listings[0]], search: Self.search)
     }
   }
 
   @Test func aRunWhoseReceiverFailsDeliversOnALaterRunExactlyOnce() async throws {
     let healthy = Flag()
     let receiver = try LoopbackServer { request, _ in
-      healthy.value ? .init(status: 200) : (request.path == "/slow" ? .init(hang: true) : .text("down", status: 500))
+      healthy.value
+        ? .init(status: 200)
+        : (request.path == "/slow" ? .init(hang: true) : .text("down", status: 500))
     }
     let yaml = """
       version: 1
@@ -154,22 +188,34 @@ import Testing
           price: {min: 20, max: 400}
           notify: [hook]
       """
-    let config = try #require(ConfigLoader.load(bytes: Array(yaml.utf8), name: "r.yaml", environment: [:], sites: Registry.sites).config)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("deliver-\(UUID().uuidString)/state.json").path
+    let config = try #require(
+      ConfigLoader.load(
+        bytes: Array(yaml.utf8), name: "r.yaml", environment: [:], sites: Registry.sites
+      ).config)
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "deliver-\(UUID().uuidString)/state.json"
+    ).path
     func runner(_ replay: String) throws -> Runner {
       var settings = SchedulerSettings()
       settings.delayOverride = 0
-      let fetcher = try ReplayFetcher(folder: Fixtures.root.appendingPathComponent("replay/\(replay)").path)
-      let senders = ChannelFactory.senders(for: config, fetcher: Self.fetcher(timeout: 2), environment: [:], baseDirectory: "/")
-      return Runner(config: config, sites: Registry.sites, scheduler: RequestScheduler(fetcher: fetcher, settings: settings), statePath: state, channels: senders)
+      let fetcher = try ReplayFetcher(
+        folder: Fixtures.root.appendingPathComponent("replay/\(replay)").path)
+      let senders = ChannelFactory.senders(
+        for: config, fetcher: Self.fetcher(timeout: 2), environment: [:], baseDirectory: "/")
+      return Runner(
+        config: config, sites: Registry.sites,
+        scheduler: RequestScheduler(fetcher: fetcher, settings: settings), statePath: state,
+        channels: senders)
     }
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
     _ = try await runner("default").run(RunOptions(now: noon)) { _ in }
-    let failed = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))) { _ in }
+    let failed = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))) { _ in
+    }
     #expect(failed.deliveryFailures.first?.contains("HTTP 500") == true)
     #expect(receiver.requests.count == 1)
     healthy.value = true
-    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))) { _ in }
+    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))) { _ in
+    }
     #expect(later.deliveryFailures.isEmpty)
     #expect(later.searches.first?.delivered.map(\.id) == ["7931742798"])
     let posts = receiver.requests.filter { $0.text.contains("7931742798") }
@@ -178,16 +224,19 @@ import Testing
     #expect(receiver.requests.filter { $0.text.contains("7931742798") }.count == 2, "never again")
   }
 
-
   @Test func mailGoesThroughSendmail() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "mail-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let sendmail = folder.appendingPathComponent("sendmail")
     let spool = folder.appendingPathComponent("spool.txt")
-    try "#!/bin/sh\necho \"args: $*\" >> \(spool.path)\ncat >> \(spool.path)\n".write(to: sendmail, atomically: true, encoding: .utf8)
+    try "#!/bin/sh\necho \"args: $*\" >> \(spool.path)\ncat >> \(spool.path)\n".write(
+      to: sendmail, atomically: true, encoding: .utf8)
     chmod(sendmail.path, 0o755)
-    let channel = Channel(name: "mail", kind: .mailto, url: "mailto://me@example.com", grouping: .digest)
-    try await Self.sender(channel, environment: ["PATH": folder.path + ":/usr/bin:/bin"]).deliver(Self.listings, search: Self.search)
+    let channel = Channel(
+      name: "mail", kind: .mailto, url: "mailto://me@example.com", grouping: .digest)
+    try await Self.sender(channel, environment: ["PATH": folder.path + ":/usr/bin:/bin"]).deliver(
+      Self.listings, search: Self.search)
     let mail = try String(contentsOf: spool, encoding: .utf8)
     #expect(mail.contains("args: -t -i"))
     #expect(mail.contains("To: me@example.com"))
@@ -197,14 +246,18 @@ import Testing
 
   static var appriseInstalled: Bool {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/apprise") }
+    return path.split(separator: ":").contains {
+      FileManager.default.isExecutableFile(atPath: "\($0)/apprise")
+    }
   }
 
   @Test(.enabled(if: appriseInstalled, "the apprise command is not installed"))
   func appriseCLIPostsToTheLoopbackReceiver() async throws {
     let receiver = try LoopbackServer { _, _ in .text("{}") }
-    let channel = Channel(name: "apprise", kind: .apprise, url: "apprise://json://127.0.0.1:\(receiver.port)/apprise")
-    try await Self.sender(channel, environment: ProcessInfo.processInfo.environment).deliver([Self.listings[0]], search: Self.search)
+    let channel = Channel(
+      name: "apprise", kind: .apprise, url: "apprise://json://127.0.0.1:\(receiver.port)/apprise")
+    try await Self.sender(channel, environment: ProcessInfo.processInfo.environment).deliver(
+      [Self.listings[0]], search: Self.search)
     let request = try #require(receiver.requests.first)
     #expect(request.path == "/apprise")
     #expect(request.text.contains("Aeron chair"))

@@ -10,16 +10,26 @@ import Testing
 /// The Atom feeds and the HTML page a run writes.
 @Suite(.serialized) struct OutputTests {
   static func run(folder: URL) async throws -> Config {
-    let yaml = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("searches.yaml"), encoding: .utf8)
+    let yaml =
+      try String(
+        contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent(
+          "searches.yaml"), encoding: .utf8)
       + "\noutput:\n  atom: feeds\n  html: new.html\n  keep: 30\n"
-    let config = try #require(ConfigLoader.load(bytes: Array(yaml.utf8), name: "o.yaml", environment: [:], sites: Registry.sites).config)
+    let config = try #require(
+      ConfigLoader.load(
+        bytes: Array(yaml.utf8), name: "o.yaml", environment: [:], sites: Registry.sites
+      ).config)
     var settings = SchedulerSettings()
     settings.delayOverride = 0
-    let fetcher = try ReplayFetcher(folder: Fixtures.root.appendingPathComponent("replay/default").path)
+    let fetcher = try ReplayFetcher(
+      folder: Fixtures.root.appendingPathComponent("replay/default").path)
     let runner = Runner(
-      config: config, sites: Registry.sites, scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
       statePath: folder.appendingPathComponent("state.json").path,
-      outputs: OutputPaths(atomFolder: folder.appendingPathComponent("feeds").path, htmlFile: folder.appendingPathComponent("new.html").path))
+      outputs: OutputPaths(
+        atomFolder: folder.appendingPathComponent("feeds").path,
+        htmlFile: folder.appendingPathComponent("new.html").path))
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
     let result = try await runner.run(RunOptions(now: noon, notifyFirstRun: true)) { _ in }
     #expect(result.outputProblems.isEmpty)
@@ -27,27 +37,36 @@ import Testing
   }
 
   @Test func atomFeedsParseWithStableIdsAndOnePerSearch() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "out-\(UUID().uuidString)")
     let config = try await Self.run(folder: folder)
     for name in config.searches.map(\.name) + ["all"] {
       let path = folder.appendingPathComponent("feeds/\(name).xml")
       #expect(FileManager.default.fileExists(atPath: path.path), "\(name).xml")
     }
-    let document = try FeedParser.parse(Array(try Data(contentsOf: folder.appendingPathComponent("feeds/ipads.xml"))))
+    let document = try FeedParser.parse(
+      Array(try Data(contentsOf: folder.appendingPathComponent("feeds/ipads.xml"))))
     #expect(document.format == .atom1)
     #expect(document.problems.isEmpty, "well-formed, nothing repaired: \(document.problems)")
     #expect(document.items.count == 30, "output.keep")
-    #expect(document.items.allSatisfy { $0.idSource == .guid && $0.id.hasPrefix("urn:clarissa:craigslist:") })
+    #expect(
+      document.items.allSatisfy {
+        $0.idSource == .guid && $0.id.hasPrefix("urn:clarissa:craigslist:")
+      })
     #expect(document.items.first?.link?.hasPrefix("https://sfbay.craigslist.org/") == true)
-    let all = try FeedParser.parse(Array(try Data(contentsOf: folder.appendingPathComponent("feeds/all.xml"))))
+    let all = try FeedParser.parse(
+      Array(try Data(contentsOf: folder.appendingPathComponent("feeds/all.xml"))))
     #expect(all.items.count == 62, "30 ipads, 2 Arkansas plots, 30 apartments")
     #expect(Set(all.items.map(\.id)).count == 62, "entry ids are unique")
   }
 
   @Test func atomPassesXmllintWhenInstalled() async throws {
-    let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
     guard let xmllint else { return }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "out-\(UUID().uuidString)")
     _ = try await Self.run(folder: folder)
     for arguments in [
       ["--noout", folder.appendingPathComponent("feeds/all.xml").path],
@@ -63,13 +82,15 @@ import Testing
   }
 
   @Test func theHTMLPageShowsCardsAndEscapesEverything() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "out-\(UUID().uuidString)")
     _ = try await Self.run(folder: folder)
     let html = try String(contentsOf: folder.appendingPathComponent("new.html"), encoding: .utf8)
     #expect(html.contains("<meta name=\"viewport\""))
     #expect(html.components(separatedBy: "<article class=\"card\">").count - 1 == 62)
     #expect(!html.contains("<script"), "no scripts")
-    #expect(!html.contains("http://") || !html.contains("<link rel=\"stylesheet\""), "no external styles")
+    #expect(
+      !html.contains("http://") || !html.contains("<link rel=\"stylesheet\""), "no external styles")
     #expect(html.contains("ipads <small>30 recent</small>"))
   }
 }

@@ -189,7 +189,8 @@ public final class LoopbackServer: @unchecked Sendable {
       body += buffer[0..<count]
     }
     return Request(
-      method: String(parts[0]), path: String(parts[1]), headers: headers, body: body, arrived: Date())
+      method: String(parts[0]), path: String(parts[1]), headers: headers, body: body,
+      arrived: Date())
   }
 
   private static func reason(_ status: Int) -> String {
@@ -208,7 +209,9 @@ extension Array where Element == UInt8 {
   fileprivate var headerEnd: Int? {
     guard count >= 4 else { return nil }
     for index in 0...(count - 4)
-    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13
+      && self[index + 3] == 10
+    {
       return index
     }
     return nil

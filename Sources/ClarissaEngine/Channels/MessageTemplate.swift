@@ -22,7 +22,8 @@ public enum MessageTemplate {
     case .each:
       return listings.map { listing in
         let fields = Self.fields(listing, search: search, count: 1, now: now)
-        let title = render(channel.titleTemplate ?? (listing.price == nil ? "{title}" : "{price} · {title}"), fields)
+        let title = render(
+          channel.titleTemplate ?? (listing.price == nil ? "{title}" : "{price} · {title}"), fields)
         let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}", fields)
         return (Message(title: title, body: tidy(body), link: listing.url), [listing])
       }
@@ -39,7 +40,8 @@ public enum MessageTemplate {
   }
 
   /// The template fields of one listing.
-  static func fields(_ listing: Listing, search: Search, count: Int, now: Date) -> [String: String] {
+  static func fields(_ listing: Listing, search: Search, count: Int, now: Date) -> [String: String]
+  {
     let price = listing.price.map { Money.format($0, listing.currency) } ?? ""
     let place = listing.location ?? listing.area ?? ""
     let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""
@@ -69,7 +71,8 @@ public enum MessageTemplate {
 
   private static func tidy(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(
+        separator: "\n")
   }
 
   /// `text` cut to `limit` UTF-8 bytes on a character boundary, with an ellipsis.

@@ -17,7 +17,8 @@ enum Program {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = stderr
     do { try process.run() } catch {
-      throw DeliveryError("channel '\(channel)': cannot run '\(path)': \(error.localizedDescription)")
+      throw DeliveryError(
+        "channel '\(channel)': cannot run '\(path)': \(error.localizedDescription)")
     }
     let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
@@ -27,11 +28,14 @@ enum Program {
     await Task.detached { process.waitUntilExit() }.value
     killer.cancel()
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      let detail = String(decoding: errorText.suffix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let detail = String(decoding: errorText.suffix(300), as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
       let how =
         process.terminationReason == .uncaughtSignal
         ? "was stopped after \(Int(timeout)) s" : "exited with status \(process.terminationStatus)"
-      throw DeliveryError("channel '\(channel)': '\((path as NSString).lastPathComponent)' \(how)" + (detail.isEmpty ? "" : ": \(detail)"))
+      throw DeliveryError(
+        "channel '\(channel)': '\((path as NSString).lastPathComponent)' \(how)"
+          + (detail.isEmpty ? "" : ": \(detail)"))
     }
   }
 
@@ -57,15 +61,19 @@ struct ExecChannel: DeliveryChannel {
   func deliver(_ listings: [Listing], search: Search) async throws {
     let words = channel.url.dropFirst("exec:".count).split(separator: " ").map(String.init)
     guard let command = words.first else { throw DeliveryError("channel '\(name)': no command") }
-    let resolved = command.hasPrefix("/") || !command.contains("/") ? command : (baseDirectory as NSString).appendingPathComponent(command)
+    let resolved =
+      command.hasPrefix("/") || !command.contains("/")
+      ? command : (baseDirectory as NSString).appendingPathComponent(command)
     guard let path = Program.locate(resolved, environment: environment) else {
       throw DeliveryError("channel '\(name)': '\(command)' is not an executable on PATH")
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
-      let batch = channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
+      let batch =
+        channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
       let first = batch.first
       var env = environment
       env["CLARISSA_SEARCH"] = search.name
@@ -77,7 +85,9 @@ struct ExecChannel: DeliveryChannel {
       env["CLARISSA_PRICE"] = first?.price.map { Money.format($0, first?.currency) } ?? ""
       env["CLARISSA_LOCATION"] = first?.location ?? first?.area ?? ""
       let input = try encoder.encode(batch)
-      try await Program.run(path, Array(words.dropFirst()), input: Array(input), environment: env, timeout: 30, channel: name)
+      try await Program.run(
+        path, Array(words.dropFirst()), input: Array(input), environment: env, timeout: 30,
+        channel: name)
     }
   }
 }
@@ -93,10 +103,13 @@ struct MailChannel: DeliveryChannel {
     var address = String(channel.url.dropFirst("mailto:".count))
     if address.hasPrefix("//") { address.removeFirst(2) }
     let recipients = address.split(separator: "?").first.map(String.init) ?? address
-    guard let sendmail = Program.locate("sendmail", environment: environment)
-      ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail") ? "/usr/sbin/sendmail" : nil)
+    guard
+      let sendmail = Program.locate("sendmail", environment: environment)
+        ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail")
+          ? "/usr/sbin/sendmail" : nil)
     else { throw DeliveryError("channel '\(name)': no sendmail installed") }
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
       let mail = """
         To: \(recipients)
         Subject: \(NtfyChannel.headerValue(message.title))
@@ -108,7 +121,9 @@ struct MailChannel: DeliveryChannel {
         \(message.body)
 
         """
-      try await Program.run(sendmail, ["-t", "-i"], input: Array(mail.utf8), environment: environment, timeout: 60, channel: name)
+      try await Program.run(
+        sendmail, ["-t", "-i"], input: Array(mail.utf8), environment: environment, timeout: 60,
+        channel: name)
     }
   }
 }
@@ -123,11 +138,14 @@ struct AppriseChannel: DeliveryChannel {
   func deliver(_ listings: [Listing], search: Search) async throws {
     let target = String(channel.url.dropFirst("apprise://".count))
     guard let apprise = Program.locate("apprise", environment: environment) else {
-      throw DeliveryError("channel '\(name)': the apprise command is not installed (pip install apprise)")
+      throw DeliveryError(
+        "channel '\(name)': the apprise command is not installed (pip install apprise)")
     }
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
       try await Program.run(
-        apprise, ["-t", message.title, "-b", message.body, target], input: [], environment: environment,
+        apprise, ["-t", message.title, "-b", message.body, target], input: [],
+        environment: environment,
         timeout: 60, channel: name)
     }
   }
@@ -147,7 +165,9 @@ public enum ChannelFactory {
       case .json: senders[name] = JSONWebhookChannel(channel, fetcher: fetcher)
       case .slack: senders[name] = SlackChannel(channel, fetcher: fetcher)
       case .discord: senders[name] = DiscordChannel(channel, fetcher: fetcher)
-      case .exec: senders[name] = ExecChannel(channel: channel, environment: environment, baseDirectory: baseDirectory)
+      case .exec:
+        senders[name] = ExecChannel(
+          channel: channel, environment: environment, baseDirectory: baseDirectory)
       case .mailto: senders[name] = MailChannel(channel: channel, environment: environment)
       case .apprise: senders[name] = AppriseChannel(channel: channel, environment: environment)
       case .smtp: senders[name] = UnavailableChannel(name: name, kind: .smtp)
@@ -158,7 +178,8 @@ public enum ChannelFactory {
 
   /// One sender for tests and `notify test`, optionally posting to another endpoint.
   public static func sender(
-    for channel: Channel, fetcher: any Fetcher, environment: [String: String], baseDirectory: String,
+    for channel: Channel, fetcher: any Fetcher, environment: [String: String],
+    baseDirectory: String,
     endpoint: String? = nil
   ) -> any DeliveryChannel {
     switch channel.kind {
@@ -166,7 +187,8 @@ public enum ChannelFactory {
     case .json: JSONWebhookChannel(channel, fetcher: fetcher, endpoint: endpoint)
     case .slack: SlackChannel(channel, fetcher: fetcher, endpoint: endpoint)
     case .discord: DiscordChannel(channel, fetcher: fetcher, endpoint: endpoint)
-    case .exec: ExecChannel(channel: channel, environment: environment, baseDirectory: baseDirectory)
+    case .exec:
+      ExecChannel(channel: channel, environment: environment, baseDirectory: baseDirectory)
     case .mailto: MailChannel(channel: channel, environment: environment)
     case .apprise: AppriseChannel(channel: channel, environment: environment)
     case .stdout, .smtp: UnavailableChannel(name: channel.name, kind: channel.kind)

@@ -8,13 +8,16 @@ struct Poster: Sendable {
   let channel: String
 
   func post(_ url: String, body: [UInt8], headers: [String: String]) async throws {
-    let request = RequestSpec(url: url, headers: headers, mode: "notify", allowsConditionalGET: false, method: "POST", body: body)
+    let request = RequestSpec(
+      url: url, headers: headers, mode: "notify", allowsConditionalGET: false, method: "POST",
+      body: body)
     switch await fetcher.fetch(request, headers: [:]) {
     case .failure(let error):
       throw DeliveryError("channel '\(channel)': \(error.message)")
     case .success(let response) where !(200..<300).contains(response.status):
       let detail = String(decoding: response.body.prefix(200), as: UTF8.self)
-      throw DeliveryError("channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
+      throw DeliveryError(
+        "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
     case .success:
       return
     }
@@ -76,7 +79,8 @@ struct NtfyChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
       var headers = self.headers
       // HTTP headers are Latin-1: ntfy reads RFC 2047 encoded words for anything else.
       headers["Title"] = Self.headerValue(message.title)
@@ -122,12 +126,16 @@ struct JSONWebhookChannel: DeliveryChannel {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
-      let payload = Payload(search: search.name, title: message.title, body: message.body, listings: listings.filter { listing in
-        channel.grouping == .digest || message.link == listing.url
-      })
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
+      let payload = Payload(
+        search: search.name, title: message.title, body: message.body,
+        listings: listings.filter { listing in
+          channel.grouping == .digest || message.link == listing.url
+        })
       let data = try encoder.encode(payload)
-      try await poster.post(endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+      try await poster.post(
+        endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
     }
   }
 }
@@ -150,19 +158,24 @@ struct SlackChannel: DeliveryChannel {
     } else {
       let parts = channel.url.dropFirst("slack://".count).split(separator: "/").map(String.init)
       let tokens = parts.filter { !$0.hasPrefix("#") && !$0.hasPrefix("@") }
-      self.endpoint = endpoint ?? "https://hooks.slack.com/services/" + tokens.prefix(3).joined(separator: "/")
+      self.endpoint =
+        endpoint ?? "https://hooks.slack.com/services/" + tokens.prefix(3).joined(separator: "/")
       target = parts.first { $0.hasPrefix("#") || $0.hasPrefix("@") }
     }
   }
 
   func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
       var text = "*\(Self.escape(message.title))*\n\(Self.escape(message.body))"
-      if let link = message.link { text = "*<\(link)|\(Self.escape(message.title))>*\n\(Self.escape(message.body))" }
+      if let link = message.link {
+        text = "*<\(link)|\(Self.escape(message.title))>*\n\(Self.escape(message.body))"
+      }
       var payload: [String: String] = ["text": MessageTemplate.truncate(text, toBytes: 40_000)]
       if let target { payload["channel"] = target }
       let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
-      try await poster.post(endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+      try await poster.post(
+        endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
     }
   }
 
@@ -188,15 +201,19 @@ struct DiscordChannel: DeliveryChannel {
       self.endpoint = endpoint ?? channel.url
     } else {
       let parts = channel.url.dropFirst("discord://".count).split(separator: "/")
-      self.endpoint = endpoint ?? "https://discord.com/api/webhooks/" + parts.prefix(2).joined(separator: "/")
+      self.endpoint =
+        endpoint ?? "https://discord.com/api/webhooks/" + parts.prefix(2).joined(separator: "/")
     }
   }
 
   func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) { message in
+    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+      message in
       let content = MessageTemplate.truncate("**\(message.title)**\n\(message.body)", toBytes: 2000)
-      let data = try JSONSerialization.data(withJSONObject: ["content": content], options: [.sortedKeys])
-      try await poster.post(endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+      let data = try JSONSerialization.data(
+        withJSONObject: ["content": content], options: [.sortedKeys])
+      try await poster.post(
+        endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
     }
   }
 }

@@ -27,9 +27,13 @@ enum AtomFeed {
         "    <link rel=\"alternate\" type=\"text/html\" href=\"\(escape(listing.url))\"/>",
         "    <updated>\(timestamp(entry.found))</updated>",
       ]
-      if let posted = listing.posted { lines.append("    <published>\(timestamp(posted))</published>") }
+      if let posted = listing.posted {
+        lines.append("    <published>\(timestamp(posted))</published>")
+      }
       lines.append("    <category term=\"\(escape(entry.search))\"/>")
-      if !summary.isEmpty { lines.append("    <summary type=\"text\">\(escape(summary))</summary>") }
+      if !summary.isEmpty {
+        lines.append("    <summary type=\"text\">\(escape(summary))</summary>")
+      }
       if let image = listing.imageURLs.first {
         lines.append("    <link rel=\"enclosure\" type=\"image/jpeg\" href=\"\(escape(image))\"/>")
       }
@@ -57,7 +61,9 @@ enum AtomFeed {
       case "'": out += "&apos;"
       case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
       default:
-        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { out.unicodeScalars.append(scalar) }
+        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     return out
@@ -65,6 +71,7 @@ enum AtomFeed {
 
   /// A file-name- and URN-safe form of a name.
   static func slug(_ text: String) -> String {
-    String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
+    String(
+      text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
   }
 }

@@ -10,7 +10,8 @@ enum HTMLPage {
     for search in searches {
       let entries = recent.filter { $0.search == search }.sorted(by: newestFirst)
       guard !entries.isEmpty else { continue }
-      body += "<section><h2>\(escape(search)) <small>\(entries.count) recent</small></h2><div class=\"cards\">\n"
+      body +=
+        "<section><h2>\(escape(search)) <small>\(entries.count) recent</small></h2><div class=\"cards\">\n"
       for entry in entries { body += card(entry.listing, found: entry.found, now: now) }
       body += "</div></section>\n"
     }
@@ -57,12 +58,21 @@ enum HTMLPage {
 
   private static func card(_ listing: Listing, found: Date, now: Date) -> String {
     let photo =
-      listing.imageURLs.first.map { "<img src=\"\(escape($0))\" alt=\"photo of \(escape(listing.title))\" loading=\"lazy\">" }
+      listing.imageURLs.first.map {
+        "<img src=\"\(escape($0))\" alt=\"photo of \(escape(listing.title))\" loading=\"lazy\">"
+      }
       ?? "no photo"
-    let price = listing.price.map { "<div class=\"price\">\(escape(Money.format($0, listing.currency)))</div>" } ?? ""
-    let meta = [listing.location ?? listing.area, Age.describe(from: listing.posted ?? found, to: now)]
-      .compactMap { $0 }.map(escape).joined(separator: " · ")
-    let description = listing.description.isEmpty ? "" : "<div class=\"desc\">\(escape(String(listing.description.prefix(400))))</div>"
+    let price =
+      listing.price.map {
+        "<div class=\"price\">\(escape(Money.format($0, listing.currency)))</div>"
+      } ?? ""
+    let meta = [
+      listing.location ?? listing.area, Age.describe(from: listing.posted ?? found, to: now),
+    ]
+    .compactMap { $0 }.map(escape).joined(separator: " · ")
+    let description =
+      listing.description.isEmpty
+      ? "" : "<div class=\"desc\">\(escape(String(listing.description.prefix(400))))</div>"
     return """
       <article class="card"><a href="\(escape(listing.url))" rel="noopener noreferrer">
       <div class="photo">\(photo)</div>

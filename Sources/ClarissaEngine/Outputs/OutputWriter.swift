@@ -30,7 +30,8 @@ struct OutputWriter {
         for search in config.searches {
           let entries = state.recent.filter { $0.search == search.name }
           let feed = AtomFeed.render(
-            title: "clarissa: \(search.name)", id: "urn:clarissa:search:\(AtomFeed.slug(search.name))",
+            title: "clarissa: \(search.name)",
+            id: "urn:clarissa:search:\(AtomFeed.slug(search.name))",
             entries: entries, updated: entries.map(\.found).max() ?? now)
           try Self.replace(folder + "/\(AtomFeed.slug(search.name)).xml", with: feed)
         }
@@ -44,7 +45,9 @@ struct OutputWriter {
     }
     if let file = paths.htmlFile {
       do {
-        try Self.replace(file, with: HTMLPage.render(state.recent, searches: config.searches.map(\.name), now: now))
+        try Self.replace(
+          file, with: HTMLPage.render(state.recent, searches: config.searches.map(\.name), now: now)
+        )
       } catch {
         problems.append("cannot write the HTML page '\(file)': \(error.localizedDescription)")
       }
