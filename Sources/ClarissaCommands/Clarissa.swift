@@ -8,10 +8,17 @@ public struct Clarissa: AsyncParsableCommand {
     abstract: "Watch classified-ad sites for new listings.",
     discussion: """
       Searches, cities, filters, quiet hours and notification channels live in one YAML file,
-      searches.yaml by default. Check it without touching the network:
+      searches.yaml by default (docs/configuration.md). Check it, then run it:
 
-        clarissa validate
-        clarissa validate --config ~/clarissa/searches.yaml
+        clarissa validate                   # no network; every problem with its position
+        clarissa run                        # due searches; new listings only, once
+        clarissa watch                      # keep running, each search at its interval
+        clarissa run --replay Fixtures/replay/default --dry-run --notify-first-run
+
+      Understand what happened:
+
+        clarissa explain --search ipads     # which filter kept or dropped each listing
+        clarissa notify test phone          # send a sample listing through a channel
         clarissa validate --print-urls      # every request a run would make
 
       Site adapters and what they read:
@@ -20,7 +27,7 @@ public struct Clarissa: AsyncParsableCommand {
         clarissa sites craigslist --cities bay
         clarissa inspect saved-response.json --site craigslist
 
-      The file's format is described in docs/configuration.md; exit codes in README.md.
+      Exit codes are listed in README.md.
       """,
     version: "0.1.0",
     subcommands: [
