@@ -7,25 +7,26 @@ public struct Clarissa: AsyncParsableCommand {
     commandName: "clarissa",
     abstract: "Watch classified-ad sites for new listings.",
     discussion: """
-      Searches, cities, filters, quiet hours and notification channels live in one YAML file,
-      searches.yaml by default (docs/configuration.md). Check it, then run it:
+      Searches, cities, filters, quiet hours and channels live in one YAML
+      file, searches.yaml by default (docs/configuration.md).
 
-        clarissa validate                   # no network; every problem with its position
-        clarissa run                        # due searches; new listings only, once
-        clarissa watch                      # keep running, each search at its interval
-        clarissa run --replay Fixtures/replay/default --dry-run --notify-first-run
+        clarissa validate            # check it; no network
+        clarissa run                 # due searches; new listings, once
+        clarissa watch               # keep running at each interval
+        clarissa run --replay Fixtures/replay/default --dry-run \\
+          --notify-first-run         # the bundled config, offline
 
       Understand what happened:
 
-        clarissa explain --search ipads     # which filter kept or dropped each listing
-        clarissa notify test phone          # send a sample listing through a channel
-        clarissa validate --print-urls      # every request a run would make
+        clarissa explain --search ipads   # why each listing was kept
+        clarissa notify test phone        # a sample through a channel
+        clarissa validate --print-urls    # every request of a run
 
       Site adapters and what they read:
 
         clarissa sites
         clarissa sites craigslist --cities bay
-        clarissa inspect saved-response.json --site craigslist
+        clarissa inspect saved.json --site craigslist
 
       Exit codes are listed in README.md.
       """,
