@@ -24,48 +24,20 @@ struct Explain: AsyncParsableCommand {
   @Option(help: ArgumentHelp("The search to explain.", valueName: "name"))
   var search: String
 
-  @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
-  var config = "searches.yaml"
-
-  @Option(
-    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
-  var replay: String?
-
-  @Option(
-    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
-  var state: String?
+  @OptionGroup var source: SourceOptions
 
   @Flag(help: "Show only listings that pass the filters.")
   var onlyKept = false
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
-    guard let configuration = loaded.config else {
-      Terminal.error(DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics))
-      throw ExitStatus.configInvalid.exitCode
-    }
-    var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds),
-      jitter: Double(configuration.http.jitter.seconds),
-      userAgent: configuration.http.userAgent, environment: environment)
-    let fetcher: any Fetcher
-    if let replay {
-      fetcher = try ReplayFetcher(folder: replay)
-      settings.delayOverride = 0
-    } else {
-      fetcher = URLSessionFetcher(
-        limits: FetchLimits(
-          timeout: Double(configuration.http.timeout.seconds),
-          maxBytes: configuration.http.maxResponseBytes))
-    }
-    let folder = (config as NSString).deletingLastPathComponent
-    let path = state ?? configuration.state.path
+    let (configuration, _) = try source.loadConfig(quiet: true)
+    let fetcher = try source.sourceFetcher(
+      live: URLSessionFetcher(limits: source.limits(configuration)))
     let runner = Runner(
       config: configuration, sites: Registry.sites,
-      scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
-      statePath: path.hasPrefix("/") || folder.isEmpty
-        ? path : (folder as NSString).appendingPathComponent(path))
+      scheduler: RequestScheduler(
+        fetcher: fetcher, settings: source.schedulerSettings(configuration)),
+      statePath: source.statePath(configuration))
     let explanation: Explanation
     do {
       explanation = try await runner.explain(search: search, now: Date())

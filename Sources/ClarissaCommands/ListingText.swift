@@ -1,4 +1,5 @@
 import ClarissaCore
+import ClarissaEngine
 import Foundation
 
 /// Listings as a person reads them in a terminal: id, price, date, place, then title and link.
@@ -7,7 +8,7 @@ enum ListingText {
     var lines = [header]
     for listing in listings {
       var facts = [listing.id]
-      if let price = listing.price { facts.append(money(price, listing.currency)) }
+      if let price = listing.price { facts.append(Money.format(price, listing.currency)) }
       if let posted = listing.posted { facts.append(timestamp(posted)) }
       if let area = listing.area { facts.append(area) }
       if let location = listing.location, !location.isEmpty { facts.append(location) }
@@ -16,17 +17,6 @@ enum ListingText {
       lines.append("  " + listing.url)
     }
     return lines.joined(separator: "\n") + "\n"
-  }
-
-  static func money(_ amount: Double, _ currency: String?) -> String {
-    let number = amount == amount.rounded() ? String(Int(amount)) : String(format: "%.2f", amount)
-    switch currency {
-    case "USD"?, "CAD"?, "AUD"?, "NZD"?: return "$" + number
-    case "GBP"?: return "£" + number
-    case "EUR"?: return "€" + number
-    case let code?: return "\(number) \(code)"
-    case nil: return number
-    }
   }
 
   static func timestamp(_ date: Date) -> String {

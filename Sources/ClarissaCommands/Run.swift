@@ -29,8 +29,7 @@ struct Run: AsyncParsableCommand {
       """
   )
 
-  @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
-  var config = "searches.yaml"
+  @OptionGroup var source: SourceOptions
 
   @Flag(help: "Fetch and show what would be new; change no state, send nothing.")
   var dryRun = false
@@ -47,10 +46,6 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Notify a new search's current listings instead of priming it silently.")
   var notifyFirstRun = false
 
-  @Option(
-    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
-  var replay: String?
-
   @Option(help: ArgumentHelp("Save every response into a recording folder.", valueName: "dir"))
   var record: String?
 
@@ -63,22 +58,15 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Exit with status 10 when new listings were found.")
   var exitCode = false
 
-  @Option(
-    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
-  var state: String?
-
   @Option(help: .hidden)
   var now: String?
-
-  @Option(help: .hidden)
-  var politenessDelay: Double?
 
   enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, markdown
   }
 
   func validate() throws {
-    if replay != nil && record != nil {
+    if source.replay != nil && record != nil {
       throw ValidationError("--replay and --record cannot be used together")
     }
     if let now, Self.parseDate(now) == nil {
@@ -88,27 +76,21 @@ struct Run: AsyncParsableCommand {
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
-    let stderrColor = Terminal.wantsColor(fileDescriptor: STDERR_FILENO)
-    let renderer = DiagnosticRenderer(sources: loaded.sources, colored: stderrColor)
-    if !quiet || loaded.diagnostics.hasErrors {
-      Terminal.error(renderer.render(loaded.diagnostics))
-    }
-    guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
+    let (configuration, diagnostics) = try source.loadConfig(quiet: quiet)
     GitHubActions.annotate(
-      loaded.diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
+      diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
     let notifier = URLSessionFetcher(
       limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: 1 << 20))
     let runner = Runner(
       config: configuration, sites: Registry.sites,
       scheduler: RequestScheduler(
-        fetcher: try makeFetcher(configuration), settings: settings(configuration, environment)),
-      statePath: statePath(configuration),
+        fetcher: try makeFetcher(configuration), settings: settings(configuration)),
+      statePath: source.statePath(configuration),
       channels: ChannelFactory.senders(
         for: configuration, fetcher: notifier, environment: environment,
-        baseDirectory: (config as NSString).deletingLastPathComponent),
-      outputs: OutputPaths(configuration.output, relativeTo: config))
+        baseDirectory: source.folder),
+      outputs: OutputPaths(configuration.output, resolve: source.resolve))
     let options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
       prime: prime,
@@ -125,32 +107,13 @@ struct Run: AsyncParsableCommand {
   }
 
   private func makeFetcher(_ configuration: Config) throws -> any Fetcher {
-    if let replay {
-      do { return try ReplayFetcher(folder: replay) } catch let error as FetchError {
-        Terminal.error("error: \(error.message)\n")
-        throw ExitStatus.failure.exitCode
-      }
-    }
-    let live = URLSessionFetcher(
-      limits: FetchLimits(
-        timeout: Double(configuration.http.timeout.seconds),
-        maxBytes: configuration.http.maxResponseBytes))
-    guard let record else { return live }
+    let live = URLSessionFetcher(limits: source.limits(configuration))
+    guard let record else { return try source.sourceFetcher(live: live) }
     return try RecordingFetcher(wrapping: live, folder: record)
   }
 
-  private func settings(_ configuration: Config, _ environment: [String: String])
-    -> SchedulerSettings
-  {
-    var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds),
-      jitter: Double(configuration.http.jitter.seconds),
-      maxConcurrentHosts: configuration.http.maxConcurrentHosts,
-      userAgent: configuration.http.userAgent,
-      environment: environment)
-    // Recorded answers need no politeness: nobody is on the other end.
-    if replay != nil { settings.delayOverride = 0 }
-    if let politenessDelay { settings.delayOverride = politenessDelay }
+  private func settings(_ configuration: Config) -> SchedulerSettings {
+    var settings = source.schedulerSettings(configuration)
     if !quiet, Terminal.wantsColor(fileDescriptor: STDERR_FILENO) {
       settings.progress = { done, total in
         if total > 3 {
@@ -159,14 +122,6 @@ struct Run: AsyncParsableCommand {
       }
     }
     return settings
-  }
-
-  /// `state.path` is relative to the config file's folder.
-  private func statePath(_ configuration: Config) -> String {
-    let path = state ?? configuration.state.path
-    guard !path.hasPrefix("/") else { return path }
-    let folder = (config as NSString).deletingLastPathComponent
-    return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
   }
 
   /// Shows the report: this is the terminal channel's delivery, before the state records it.
@@ -234,15 +189,9 @@ enum GitHubActions {
 }
 
 extension OutputPaths {
-  /// The config's `output` paths, relative to the config file's folder; nil when none is set.
-  init?(_ settings: OutputSettings, relativeTo configFile: String) {
+  /// The config's `output` paths resolved by `resolve`; nil when none is set.
+  init?(_ settings: OutputSettings, resolve: (String) -> String) {
     guard settings.atom != nil || settings.html != nil else { return nil }
-    let folder = (configFile as NSString).deletingLastPathComponent
-    func resolve(_ path: String?) -> String? {
-      guard let path else { return nil }
-      return path.hasPrefix("/") || folder.isEmpty
-        ? path : (folder as NSString).appendingPathComponent(path)
-    }
-    self.init(atomFolder: resolve(settings.atom), htmlFile: resolve(settings.html))
+    self.init(atomFolder: settings.atom.map(resolve), htmlFile: settings.html.map(resolve))
   }
 }

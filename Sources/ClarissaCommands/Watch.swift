@@ -26,25 +26,13 @@ struct Watch: AsyncParsableCommand {
       """
   )
 
-  @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
-  var config = "searches.yaml"
-
-  @Option(
-    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
-  var replay: String?
-
-  @Option(
-    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
-  var state: String?
+  @OptionGroup var source: SourceOptions
 
   @Flag(help: "Notify a new search's current listings instead of priming it silently.")
   var notifyFirstRun = false
 
   @Flag(name: [.short, .long], help: "Print only new listings.")
   var quiet = false
-
-  @Option(help: .hidden)
-  var politenessDelay: Double?
 
   func run() async throws {
     let signals = SignalFlags()
@@ -110,51 +98,27 @@ struct Watch: AsyncParsableCommand {
     let statePath: String
   }
 
+  /// The config and the runner built on it, with one session for the life of the config: a
+  /// new session per pass was measured to hold more memory and ~60 more descriptors, not less.
   private func load() throws -> Loaded {
     let environment = ProcessInfo.processInfo.environment
-    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
-    Terminal.error(
-      DiagnosticRenderer(
-        sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO)
-      ).render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
-    guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
-    let folder = (config as NSString).deletingLastPathComponent
-    let path = state ?? configuration.state.path
-    let statePath =
-      path.hasPrefix("/") || folder.isEmpty
-      ? path : (folder as NSString).appendingPathComponent(path)
-    var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds),
-      jitter: Double(configuration.http.jitter.seconds),
-      maxConcurrentHosts: configuration.http.maxConcurrentHosts,
-      userAgent: configuration.http.userAgent,
-      environment: environment)
-    if replay != nil { settings.delayOverride = 0 }
-    if let politenessDelay { settings.delayOverride = politenessDelay }
-    let limits = FetchLimits(
-      timeout: Double(configuration.http.timeout.seconds),
-      maxBytes: configuration.http.maxResponseBytes)
-    let replay = self.replay
-    let outputs = OutputPaths(configuration.output, relativeTo: config)
-    if let replay { _ = try ReplayFetcher(folder: replay) }  // a missing recording is an error now, not later
-    let settingsForRuns = settings
-    // One session for the life of the config: a new session per pass was measured to hold
-    // more memory and ~60 more descriptors (see the issue 5 note), not less.
-    let (runner, sessions): (Runner, [URLSessionFetcher]) = try {
-      let live = URLSessionFetcher(limits: limits)
-      let notifier = URLSessionFetcher(
-        limits: FetchLimits(timeout: limits.timeout, maxBytes: 1 << 20))
-      let fetcher: any Fetcher = try replay.map { try ReplayFetcher(folder: $0) } ?? live
-      let runner = Runner(
-        config: configuration, sites: Registry.sites,
-        scheduler: RequestScheduler(fetcher: fetcher, settings: settingsForRuns),
-        statePath: statePath,
-        channels: ChannelFactory.senders(
-          for: configuration, fetcher: notifier, environment: environment, baseDirectory: folder),
-        outputs: outputs)
-      return (runner, [live, notifier])
-    }()
-    return Loaded(config: configuration, runner: runner, sessions: sessions, statePath: statePath)
+    let (configuration, _) = try source.loadConfig(quiet: quiet)
+    let live = URLSessionFetcher(limits: source.limits(configuration))
+    let notifier = URLSessionFetcher(
+      limits: FetchLimits(timeout: source.limits(configuration).timeout, maxBytes: 1 << 20))
+    let statePath = source.statePath(configuration)
+    let runner = Runner(
+      config: configuration, sites: Registry.sites,
+      scheduler: RequestScheduler(
+        fetcher: try source.sourceFetcher(live: live),
+        settings: source.schedulerSettings(configuration)),
+      statePath: statePath,
+      channels: ChannelFactory.senders(
+        for: configuration, fetcher: notifier, environment: environment,
+        baseDirectory: source.folder),
+      outputs: OutputPaths(configuration.output, resolve: source.resolve))
+    return Loaded(
+      config: configuration, runner: runner, sessions: [live, notifier], statePath: statePath)
   }
 
   private static func present(_ result: RunResult, quiet: Bool) {

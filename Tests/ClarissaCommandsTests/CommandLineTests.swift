@@ -124,7 +124,7 @@ import Testing
       outcome.stdout.hasPrefix(
         "2 listings (craigslist, api) from Fixtures/craigslist/littlerock-rea-sapi-1.json\n"))
     #expect(
-      outcome.stdout.contains("7921751209  $85000  2026-04-21 14:47:31Z  littlerock  Hot Springs"))
+      outcome.stdout.contains("7921751209  $85,000  2026-04-21 14:47:31Z  littlerock  Hot Springs"))
     #expect(outcome.stderr.contains("note: dropped 47 rows from nearby areas"))
   }
 

@@ -1,0 +1,77 @@
+import ArgumentParser
+import ClarissaConfig
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+import Sites
+
+/// The options `run`, `watch` and `explain` share: which config, where answers come from, and
+/// which state file; and how they turn into the engine's parts.
+struct SourceOptions: ParsableArguments {
+  @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
+  var config = "searches.yaml"
+
+  @Option(
+    help: ArgumentHelp("Answer requests from recorded responses; no network.", valueName: "dir"))
+  var replay: String?
+
+  @Option(
+    help: ArgumentHelp("The state file (default: state.path from the config).", valueName: "file"))
+  var state: String?
+
+  @Option(help: .hidden)
+  var politenessDelay: Double?
+
+  /// The config's folder: relative paths in the config are relative to it.
+  var folder: String { (config as NSString).deletingLastPathComponent }
+
+  /// Reads the config, printing its problems (only errors when `quiet`); exit 2 on errors.
+  func loadConfig(quiet: Bool = false) throws -> (config: Config, diagnostics: [Diagnostic]) {
+    let environment = ProcessInfo.processInfo.environment
+    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
+    let renderer = DiagnosticRenderer(
+      sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
+    Terminal.error(renderer.render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
+    guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
+    return (configuration, loaded.diagnostics)
+  }
+
+  /// `--state`, else `state.path` relative to the config's folder.
+  func statePath(_ configuration: Config) -> String {
+    resolve(state ?? configuration.state.path)
+  }
+
+  /// A path as the config wrote it, made relative to the config's folder.
+  func resolve(_ path: String) -> String {
+    path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+  }
+
+  /// Politeness from the config; none for recorded answers (nobody is on the other end).
+  func schedulerSettings(_ configuration: Config) -> SchedulerSettings {
+    var settings = SchedulerSettings(
+      minimumDelay: Double(configuration.http.minimumDelay.seconds),
+      jitter: Double(configuration.http.jitter.seconds),
+      maxConcurrentHosts: configuration.http.maxConcurrentHosts,
+      userAgent: configuration.http.userAgent,
+      environment: ProcessInfo.processInfo.environment)
+    if replay != nil { settings.delayOverride = 0 }
+    if let politenessDelay { settings.delayOverride = politenessDelay }
+    return settings
+  }
+
+  /// The limits the config sets for fetching.
+  func limits(_ configuration: Config) -> FetchLimits {
+    FetchLimits(
+      timeout: Double(configuration.http.timeout.seconds),
+      maxBytes: configuration.http.maxResponseBytes)
+  }
+
+  /// Where answers come from: the recording, or the network through `live`.
+  func sourceFetcher(live: @autoclosure () -> any Fetcher) throws -> any Fetcher {
+    guard let replay else { return live() }
+    do { return try ReplayFetcher(folder: replay) } catch let error as FetchError {
+      Terminal.error("error: \(error.message)\n")
+      throw ExitStatus.failure.exitCode
+    }
+  }
+}
