@@ -8,24 +8,15 @@ import Foundation
 /// Fetches with URLSession (libcurl on Linux): gzip and redirects as URLSession does them, no
 /// cache (conditional GET is ours), an overall deadline enforced by cancelling the task (a body
 /// that trickles in cannot hang a run), and a size cap checked as the body arrives.
-public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate, @unchecked Sendable
-{
+public final class URLSessionFetcher: Fetcher, Sendable {
   private let limits: FetchLimits
-  private var session: URLSession!
-  private let lock = NSLock()
-  private var transfers: [Int: Transfer] = [:]
-
-  private final class Transfer {
-    var response: HTTPURLResponse?
-    var body: [UInt8] = []
-    var failure: FetchError?
-    var continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>?
-  }
+  private let session: URLSession
+  private let transfers: TransferDelegate
 
   /// Creates a fetcher held to `limits`.
   public init(limits: FetchLimits) {
     self.limits = limits
-    super.init()
+    transfers = TransferDelegate(limits: limits)
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
@@ -34,12 +25,14 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
     configuration.timeoutIntervalForResource = limits.timeout
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 1
-    session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: queue)
   }
 
-  /// Ends the session once its tasks finish. URLSession keeps its delegate (this fetcher) alive
-  /// until then, so a fetcher that is dropped without this call is never freed, nor its
-  /// connections and descriptors.
+  /// The session keeps its delegate until it is invalidated: end it with the fetcher, or its
+  /// connections and descriptors would outlive it.
+  deinit { session.finishTasksAndInvalidate() }
+
+  /// Ends the session once its tasks finish (a replaced config in `watch`).
   public func invalidate() {
     session.finishTasksAndInvalidate()
   }
@@ -59,31 +52,71 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
       urlRequest.setValue(value, forHTTPHeaderField: name)
     }
     let task = session.dataTask(with: urlRequest)
-    let transfer = Transfer()
-    let deadline = DispatchWorkItem { [weak self] in
-      self?.fail(
+    let transfer = TransferDelegate.Transfer()
+    let transfers = self.transfers
+    let timeout = limits.timeout
+    let deadline = DispatchWorkItem {
+      transfers.fail(
         task.taskIdentifier,
-        FetchError(.timeout, "no complete answer within \(Self.seconds(self?.limits.timeout ?? 0))")
-      )
+        FetchError(.timeout, "no complete answer within \(Self.seconds(timeout))"))
       task.cancel()
     }
     // Cancelling the run (watch stopping) cancels the transfer at once.
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         transfer.continuation = continuation
-        lock.withLock { transfers[task.taskIdentifier] = transfer }
+        transfers.register(transfer, for: task.taskIdentifier)
         DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeout, execute: deadline)
         task.resume()
       }
-    } onCancel: { [weak self] in
-      self?.fail(task.taskIdentifier, FetchError(.network, "cancelled: clarissa is stopping"))
+    } onCancel: {
+      transfers.fail(task.taskIdentifier, FetchError(.network, "cancelled: clarissa is stopping"))
       task.cancel()
     }
     deadline.cancel()
     return result
   }
 
-  private func fail(_ identifier: Int, _ error: FetchError) {
+  static func describe(_ error: Error) -> String {
+    let nsError = error as NSError
+    switch nsError.code {
+    case NSURLErrorCannotConnectToHost: return "cannot connect (connection refused)"
+    case NSURLErrorTimedOut: return "timed out"
+    case NSURLErrorCannotFindHost: return "host not found"
+    case NSURLErrorNetworkConnectionLost: return "the connection was lost"
+    case NSURLErrorNotConnectedToInternet: return "no network"
+    default: return nsError.localizedDescription.lowercased()
+    }
+  }
+
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+  }
+}
+
+/// URLSession's delegate: collects each transfer's response and body, enforces the size cap as
+/// chunks arrive, and resumes the waiting fetch when the transfer ends.
+final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  final class Transfer {
+    var response: HTTPURLResponse?
+    var body: [UInt8] = []
+    var failure: FetchError?
+    var continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>?
+  }
+
+  private let limits: FetchLimits
+  private let lock = NSLock()
+  private var transfers: [Int: Transfer] = [:]
+
+  init(limits: FetchLimits) {
+    self.limits = limits
+  }
+
+  func register(_ transfer: Transfer, for identifier: Int) {
+    lock.withLock { transfers[identifier] = transfer }
+  }
+
+  func fail(_ identifier: Int, _ error: FetchError) {
     lock.withLock {
       if let transfer = transfers[identifier], transfer.failure == nil { transfer.failure = error }
     }
@@ -134,8 +167,9 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
       let timedOut = (error as NSError).code == NSURLErrorTimedOut
       let failure =
         timedOut
-        ? FetchError(.timeout, "no complete answer within \(Self.seconds(limits.timeout))")
-        : FetchError(.network, Self.describe(error))
+        ? FetchError(
+          .timeout, "no complete answer within \(URLSessionFetcher.seconds(limits.timeout))")
+        : FetchError(.network, URLSessionFetcher.describe(error))
       continuation.resume(returning: .failure(failure))
     } else if let response = transfer.response {
       var headers: [String: String] = [:]
@@ -153,21 +187,5 @@ public final class URLSessionFetcher: NSObject, Fetcher, URLSessionDataDelegate,
     } else {
       continuation.resume(returning: .failure(FetchError(.network, "no response")))
     }
-  }
-
-  private static func describe(_ error: Error) -> String {
-    let nsError = error as NSError
-    switch nsError.code {
-    case NSURLErrorCannotConnectToHost: return "cannot connect (connection refused)"
-    case NSURLErrorTimedOut: return "timed out"
-    case NSURLErrorCannotFindHost: return "host not found"
-    case NSURLErrorNetworkConnectionLost: return "the connection was lost"
-    case NSURLErrorNotConnectedToInternet: return "no network"
-    default: return nsError.localizedDescription.lowercased()
-    }
-  }
-
-  private static func seconds(_ value: Double) -> String {
-    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
   }
 }
