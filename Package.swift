@@ -19,6 +19,10 @@ let package = Package(
   products: [
     .executable(name: "clarissa", targets: ["clarissa"]),
     .executable(name: "clarissa-bench", targets: ["clarissa-bench"]),
+    // For the fuzzers in Tests/Fuzz (a package of their own: libFuzzer brings its own main).
+    .library(
+      name: "ClarissaReaders",
+      targets: ["YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "Sites"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -83,7 +87,9 @@ let package = Package(
       name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaEngineTests",
-      dependencies: ["ClarissaEngine", "ClarissaConfig", "Sites", "Feeds", "FixtureSupport"]),
+      dependencies: [
+        "ClarissaEngine", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML", "FixtureSupport",
+      ]),
     .testTarget(
       name: "SitesTests", dependencies: ["Sites", "ClarissaCore", "ClarissaConfig", "FixtureSupport"]),
     .testTarget(

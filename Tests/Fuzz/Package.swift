@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for clarissa's readers. Built apart from the main package because libFuzzer
+// supplies `main`; run them with Tests/Fuzz/run (or .ci/fuzz).
+import PackageDescription
+
+let fuzzerFlags: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
+let linkerFlags: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+
+func fuzzer(_ name: String) -> Target {
+  .executableTarget(
+    name: name,
+    dependencies: [.product(name: "ClarissaReaders", package: "main")],
+    swiftSettings: fuzzerFlags,
+    linkerSettings: linkerFlags)
+}
+
+let package = Package(
+  name: "clarissa-fuzz",
+  dependencies: [.package(name: "main", path: "../..")],
+  targets: ["fuzz-yaml", "fuzz-config", "fuzz-feeds", "fuzz-sapi", "fuzz-html"].map(fuzzer),
+  swiftLanguageModes: [.v6]
+)
