@@ -76,7 +76,9 @@ let package = Package(
     // MARK: - Benchmarks that print figures (swift build -c release; .build/release/clarissa-bench)
     .executableTarget(
       name: "clarissa-bench",
-      dependencies: ["YAML", "ClarissaConfig", "ClarissaCore", "Sites", "Feeds", "Markup"]),
+      dependencies: [
+        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Sites", "Feeds", "Markup",
+      ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),

@@ -29,16 +29,23 @@ public final class LoopbackServer: @unchecked Sendable {
     public var trickle: (bytes: Int, pause: Double)?
     /// Accept the request and never answer.
     public var hang: Bool
+    /// Send only this many bytes of the body, then close the connection.
+    public var cutAfter: Int?
+    /// Send these bytes instead of an HTTP answer, then close.
+    public var raw: [UInt8]?
 
     public init(
       status: Int = 200, headers: [String: String] = [:], body: [UInt8] = [],
-      trickle: (bytes: Int, pause: Double)? = nil, hang: Bool = false
+      trickle: (bytes: Int, pause: Double)? = nil, hang: Bool = false, cutAfter: Int? = nil,
+      raw: [UInt8]? = nil
     ) {
       self.status = status
       self.headers = headers
       self.body = body
       self.trickle = trickle
       self.hang = hang
+      self.cutAfter = cutAfter
+      self.raw = raw
     }
 
     public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:])
@@ -129,6 +136,10 @@ public final class LoopbackServer: @unchecked Sendable {
       Thread.sleep(forTimeInterval: 30)
       return
     }
+    if let raw = reply.raw {
+      send(connection, raw)
+      return
+    }
     var head = "HTTP/1.1 \(reply.status) \(Self.reason(reply.status))\r\n"
     var headers = reply.headers
     headers["Content-Length"] = headers["Content-Length"] ?? String(reply.body.count)
@@ -144,6 +155,8 @@ public final class LoopbackServer: @unchecked Sendable {
         offset = end
         Thread.sleep(forTimeInterval: trickle.pause)
       }
+    } else if let cut = reply.cutAfter {
+      send(connection, Array(reply.body.prefix(cut)))
     } else {
       send(connection, reply.body)
     }

@@ -1,0 +1,61 @@
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+
+/// The state file with 1,000,000 seen ids: save, load, the diff a run does, and peak memory.
+struct StateBenchmark {
+  let folder: URL
+
+  func run() {
+    print("\nState file (1,000,000 seen ids)")
+    let path = folder.appendingPathComponent("state.json").path
+    let store = StateStore(path: path)
+    var state = State()
+    let now = Date(timeIntervalSince1970: 1_780_000_000)
+    var seen: [String: SeenListing] = [:]
+    seen.reserveCapacity(1_000_000)
+    for index in 0..<1_000_000 {
+      seen[String(7_000_000_000 + index)] = SeenListing(
+        firstSeen: now.addingTimeInterval(Double(-index)), lastSeen: now, deliveredTo: index % 3 == 0 ? ["phone"] : [])
+    }
+    state.searches["big"] = SearchState(lastRun: now, seen: seen)
+    let before = Self.peakMB()
+    let save = Bench.measure(runs: 3) { (try? store.save(state)) != nil }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    var loaded = State()
+    let load = Bench.measure(runs: 3) {
+      loaded = (try? store.load()) ?? State()
+      return loaded.searches.count
+    }
+    // The diff a run does: 360 listings against the seen set, new ones recorded.
+    let incoming = (0..<360).map { String(7_000_999_800 + $0) }
+    let diff = Bench.measure(runs: 9) { () -> Int in
+      var search = loaded.searches["big"] ?? SearchState()
+      var fresh = 0
+      for id in incoming {
+        if search.seen[id] != nil {
+          search.seen[id]?.lastSeen = now
+        } else {
+          search.seen[id] = SeenListing(firstSeen: now, lastSeen: now)
+          fresh += 1
+        }
+      }
+      return fresh
+    }
+    let total = save + load + diff
+    print("  file: \(size / 1_000_000) MB JSON")
+    print("  save (encode, write, fsync, rename): \(Bench.format(save)) ms")
+    print("  load (read, decode): \(Bench.format(load)) ms")
+    print("  diff of 360 listings: \(Bench.format(diff)) ms")
+    print("  load + diff + save: \(Bench.format(total)) ms (target: under 2000 ms)")
+    print("  peak memory (max RSS of this process): \(Self.peakMB()) MB, \(before) MB before saving (target: under 400 MB)")
+    let raw = Bench.measure(runs: 3) { (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as Any }
+    print("    beside JSONSerialization of the same file: \(Bench.format(raw)) ms")
+  }
+
+  static func peakMB() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss / 1024
+  }
+}
