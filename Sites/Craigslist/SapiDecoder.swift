@@ -140,18 +140,19 @@ struct SapiRow {
     case 13: uuid = tagged.dropFirst().first as? String
     case 6: slug = tagged.dropFirst().first as? String
     case 4:
-      images = tagged.dropFirst().compactMap { $0 as? String }.compactMap(Self.imageURL)
+      images = tagged.dropFirst().compactMap { $0 as? String }.compactMap { Self.imageURL($0[...]) }
     default: break
     }
   }
 
   /// `3:00h0h_4wHIC8zOZOa_0ew0ff` -> `https://images.craigslist.org/00h0h_4wHIC8zOZOa_600x450.jpg`
-  /// (the third part is the photo's crop code, not part of its name).
-  static func imageURL(_ code: String) -> String? {
+  /// (the third part is the photo's crop code, not part of its name; older pages write
+  /// `1:00h0h_4wHIC8zOZOa`).
+  static func imageURL(_ code: Substring, size: String = "600x450") -> String? {
     guard let colon = code.firstIndex(of: ":") else { return nil }
     let parts = code[code.index(after: colon)...].split(separator: "_")
     guard parts.count >= 2 else { return nil }
-    return "https://images.craigslist.org/\(parts[0])_\(parts[1])_600x450.jpg"
+    return "https://images.craigslist.org/\(parts[0])_\(parts[1])_\(size).jpg"
   }
 
   private static func entry(_ table: [Any], _ index: Int) -> Any? {

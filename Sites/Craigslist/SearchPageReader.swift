@@ -5,6 +5,7 @@ import Markup
 /// Reads Craigslist's static HTML search page: `li.cl-static-search-result` elements (title,
 /// link, price, place), completed from the page's schema.org JSON-LD (coordinates, photos),
 /// paired by name because for-sale pages leave out listings without photos and renumber.
+/// Pages from before 2023 (`li.result-row`) are read too (``LegacyResultRows``).
 enum SearchPageReader {
   static func read(_ response: SourceResponse) throws -> ListingBatch {
     let document: HTMLDocument
@@ -18,6 +19,8 @@ enum SearchPageReader {
       $0.hasClass("cl-static-search-results")
     }
     guard hasResultList || !results.isEmpty else {
+      let rows = document.elements(named: "li").filter { $0.hasClass("result-row") }
+      if !rows.isEmpty { return LegacyResultRows.read(rows, response: response) }
       throw SiteError("not a Craigslist search page: it has no 'cl-static-search-results' list")
     }
     var details = StructuredResults(document)
@@ -62,7 +65,7 @@ enum SearchPageReader {
     return last.count >= 10 && isKey ? String(last) : nil
   }
 
-  private static func areaName(_ context: [String: String]) -> String? {
+  static func areaName(_ context: [String: String]) -> String? {
     guard let hostname = context["hostname"] else { return nil }
     return context["subarea"].map { "\(hostname)/\($0)" } ?? hostname
   }

@@ -16,7 +16,8 @@ struct StateBenchmark {
     seen.reserveCapacity(1_000_000)
     for index in 0..<1_000_000 {
       seen[String(7_000_000_000 + index)] = SeenListing(
-        firstSeen: now.addingTimeInterval(Double(-index)), lastSeen: now, deliveredTo: index % 3 == 0 ? ["phone"] : [])
+        firstSeen: now.addingTimeInterval(Double(-index)), lastSeen: now,
+        deliveredTo: index % 3 == 0 ? ["phone"] : [])
     }
     state.searches["big"] = SearchState(lastRun: now, seen: seen)
     let before = Self.peakMB()
@@ -48,8 +49,12 @@ struct StateBenchmark {
     print("  load (read, decode): \(Bench.format(load)) ms")
     print("  diff of 360 listings: \(Bench.format(diff)) ms")
     print("  load + diff + save: \(Bench.format(total)) ms (target: under 2000 ms)")
-    print("  peak memory (max RSS of this process): \(Self.peakMB()) MB, \(before) MB before saving (target: under 400 MB)")
-    let raw = Bench.measure(runs: 3) { (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as Any }
+    print(
+      "  peak memory (max RSS of this process): \(Self.peakMB()) MB, \(before) MB before saving (target: under 400 MB)"
+    )
+    let raw = Bench.measure(runs: 3) {
+      (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as Any
+    }
     print("    beside JSONSerialization of the same file: \(Bench.format(raw)) ms")
   }
 

@@ -14,16 +14,23 @@ import Testing
   static func scheduler() -> RequestScheduler {
     var settings = SchedulerSettings(userAgent: "clarissa-test/1")
     settings.delayOverride = 0
-    return RequestScheduler(fetcher: URLSessionFetcher(limits: FetchLimits(timeout: 3, maxBytes: 8 << 20)), settings: settings)
+    return RequestScheduler(
+      fetcher: URLSessionFetcher(limits: FetchLimits(timeout: 3, maxBytes: 8 << 20)),
+      settings: settings)
   }
 
   static func job(_ url: String) -> FetchJob {
-    FetchJob(search: "s", request: RequestSpec(url: url, mode: "feed"), politeness: Politeness(minimumDelay: 0, jitter: 0, concurrencyPerHost: 1, minimumInterval: 60))
+    FetchJob(
+      search: "s", request: RequestSpec(url: url, mode: "feed"),
+      politeness: Politeness(minimumDelay: 0, jitter: 0, concurrencyPerHost: 1, minimumInterval: 60)
+    )
   }
 
   @Test func aServerThatClosesMidBodyIsAFailureNotAShortFeed() async throws {
-    let server = try LoopbackServer { _, _ in .init(body: Self.feed, cutAfter: Self.feed.count / 2) }
-    let (outcomes, _) = await Self.scheduler().run([Self.job(server.base + "/feed.xml")], validators: [:], cooldowns: [:], now: Date())
+    let server = try LoopbackServer { _, _ in .init(body: Self.feed, cutAfter: Self.feed.count / 2)
+    }
+    let (outcomes, _) = await Self.scheduler().run(
+      [Self.job(server.base + "/feed.xml")], validators: [:], cooldowns: [:], now: Date())
     guard case .failed(let reason) = outcomes[0].status else {
       Issue.record("a body cut short must fail, got \(outcomes[0].status)")
       return
@@ -32,8 +39,11 @@ import Testing
   }
 
   @Test func garbageInsteadOfHTTPIsAFailure() async throws {
-    let server = try LoopbackServer { _, _ in .init(raw: Array("\u{0}\u{1}garbage, not HTTP\r\n\r\n".utf8)) }
-    let (outcomes, _) = await Self.scheduler().run([Self.job(server.base + "/feed.xml")], validators: [:], cooldowns: [:], now: Date())
+    let server = try LoopbackServer { _, _ in
+      .init(raw: Array("\u{0}\u{1}garbage, not HTTP\r\n\r\n".utf8))
+    }
+    let (outcomes, _) = await Self.scheduler().run(
+      [Self.job(server.base + "/feed.xml")], validators: [:], cooldowns: [:], now: Date())
     guard case .failed = outcomes[0].status else {
       Issue.record("garbage must fail, got \(outcomes[0].status)")
       return
@@ -53,19 +63,28 @@ import Testing
           site: feed
           feeds: [\(bad.base)/feed.xml]
       """
-    let config = try #require(ConfigLoader.load(bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites).config)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("fault-\(UUID().uuidString)/state.json").path
-    let runner = Runner(config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
+    let config = try #require(
+      ConfigLoader.load(
+        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
+      ).config)
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fault-\(UUID().uuidString)/state.json"
+    ).path
+    let runner = Runner(
+      config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
     let result = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
     #expect(result.searches[0].new.count == 2)
-    #expect(result.searches[1].failures.first?.contains("not a feed: the root element is <html>") == true)
+    #expect(
+      result.searches[1].failures.first?.contains("not a feed: the root element is <html>") == true)
   }
 
   @Test func tenThousandListingsInOneAnswer() async throws {
     let items = (0..<10_000).map { index in
       "<item><title>Listing \(index) - $\(index)</title><link>http://127.0.0.1/l/\(index)</link><guid>big-\(index)</guid><description>&lt;p&gt;Item \(index)&amp;nbsp;for sale&lt;/p&gt;</description></item>"
     }
-    let body = Array(("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>big</title>" + items.joined() + "</channel></rss>").utf8)
+    let body = Array(
+      ("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>big</title>" + items.joined()
+        + "</channel></rss>").utf8)
     let server = try LoopbackServer { _, _ in .init(body: body) }
     let yaml = """
       version: 1
@@ -75,9 +94,15 @@ import Testing
           feeds: [\(server.base)/feed.xml]
           price: {max: 4999}
       """
-    let config = try #require(ConfigLoader.load(bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites).config)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("fault-\(UUID().uuidString)/state.json").path
-    let runner = Runner(config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
+    let config = try #require(
+      ConfigLoader.load(
+        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
+      ).config)
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fault-\(UUID().uuidString)/state.json"
+    ).path
+    let runner = Runner(
+      config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
     let first = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
     #expect(first.searches[0].fetched == 10_000)
     #expect(first.searches[0].new.count == 5_000)

@@ -19,7 +19,9 @@ import YAML
 
   @Test func theFuzzTargetsAreSeededAndKept() {
     for target in ["yaml", "config", "feeds", "sapi", "html"] {
-      #expect(FileManager.default.fileExists(atPath: Fixtures.root.appendingPathComponent("fuzz/\(target)").path))
+      #expect(
+        FileManager.default.fileExists(
+          atPath: Fixtures.root.appendingPathComponent("fuzz/\(target)").path))
     }
   }
 
@@ -29,15 +31,20 @@ import YAML
     switch path.split(separator: "/").first {
     case "yaml": _ = YAMLReader.read(bytes)
     case "config":
-      let result = ConfigLoader.load(bytes: bytes, name: "fuzz.yaml", environment: [:], sites: Registry.sites)
+      let result = ConfigLoader.load(
+        bytes: bytes, name: "fuzz.yaml", environment: [:], sites: Registry.sites)
       #expect(result.diagnostics.hasErrors == (result.config == nil))
     case "feeds": _ = try? FeedParser.parse(bytes)
     case "sapi":
       let site = CraigslistSite()
-      _ = try? site.listings(from: SourceResponse(request: site.request(forSavedResponseIn: "api", city: "sfbay"), body: bytes))
+      _ = try? site.listings(
+        from: SourceResponse(
+          request: site.request(forSavedResponseIn: "api", city: "sfbay"), body: bytes))
     default:
       let site = CraigslistSite()
-      _ = try? site.listings(from: SourceResponse(request: site.request(forSavedResponseIn: "html", city: "newyork/mnh"), body: bytes))
+      _ = try? site.listings(
+        from: SourceResponse(
+          request: site.request(forSavedResponseIn: "html", city: "newyork/mnh"), body: bytes))
       _ = HTMLText.plainText(fromHTML: String(decoding: bytes, as: UTF8.self))
     }
   }
