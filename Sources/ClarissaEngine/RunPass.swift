@@ -187,7 +187,9 @@ struct RunPass {
     let matches = unique.filter { ListingFilter.accepts($0, for: search) }
     result.searches[index].fetched = batches.reduce(0) { $0 + $1.count }
     result.searches[index].matched = matches.count
-    var searchState = state.searches[search.name] ?? SearchState()
+    // Taken out of the state while it changes: a copy would duplicate every seen id (a million
+    // for a heavy user). A dry run's state is never saved, so changing it is harmless.
+    var searchState = state.searches.removeValue(forKey: search.name) ?? SearchState()
     var fresh: [Listing] = []
     for listing in matches {
       if var seen = searchState.seen[listing.id] {
@@ -202,7 +204,7 @@ struct RunPass {
     if anySourceAnswered || result.searches[index].failures.isEmpty {
       searchState.lastRun = options.now
     }
-    if !options.dryRun { state.searches[search.name] = searchState }
+    state.searches[search.name] = searchState
     if prime {
       result.searches[index].detail =
         "first run: \(matches.count) current listings recorded, not notified"

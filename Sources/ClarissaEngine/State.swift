@@ -5,7 +5,8 @@ import Foundation
 /// version and sorted keys, readable and diff-friendly in git.
 public struct State: Codable, Sendable, Equatable {
   /// The format version this build writes; a newer file is refused, never overwritten.
-  public static let currentVersion = 1
+  /// Version 2 writes seen listings one per line (`StateCodec`); version 1 files still load.
+  public static let currentVersion = 2
 
   /// The file's format version.
   public var version: Int

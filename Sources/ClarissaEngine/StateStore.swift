@@ -61,25 +61,29 @@ public final class StateStore {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Problem(message: "cannot read the state file '\(path)'")
     }
-    if let header = try? JSONDecoder().decode(VersionOnly.self, from: data),
-      header.version > State.currentVersion
-    {
-      throw Problem(
-        message: "the state file '\(path)' is version \(header.version), newer than this clarissa "
-          + "reads (\(State.currentVersion)); upgrade clarissa. The file was not changed")
-    }
     do {
-      return try Self.decoder.decode(State.self, from: data)
+      return try StateCodec.decode(data)
+    } catch let error as StateCodecError {
+      if let newer = error.newerVersion {
+        throw Problem(
+          message: "the state file '\(path)' is version \(newer), newer than this clarissa "
+            + "reads (\(State.currentVersion)); upgrade clarissa. The file was not changed")
+      }
+      throw corrupt(error.description)
     } catch {
-      throw Problem(
-        message: "the state file '\(path)' is corrupt (\(Self.reason(error))); it was not changed. "
-          + "Move it aside to start afresh (every current listing will be primed, not notified)")
+      throw corrupt(Self.reason(error))
     }
+  }
+
+  private func corrupt(_ reason: String) -> Problem {
+    Problem(
+      message: "the state file '\(path)' is corrupt (\(reason)); it was not changed. "
+        + "Move it aside to start afresh (every current listing will be primed, not notified)")
   }
 
   /// Writes `state` atomically: temporary file, flush to disk, rename.
   public func save(_ state: State) throws {
-    let data = try Self.encoder.encode(state) + Data("\n".utf8)
+    let data = try StateCodec.encode(state)
     let temporary = path + ".tmp-\(getpid())"
     let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
@@ -105,8 +109,6 @@ public final class StateStore {
     }
     Self.syncFolder(of: path)
   }
-
-  private struct VersionOnly: Decodable { var version: Int }
 
   static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()

@@ -1,0 +1,301 @@
+import ClarissaCore
+import Foundation
+
+/// The state file's JSON, written and read by hand where it is large. Seen listings (a million
+/// of them for a heavy user) take one line each, `"<id>" : ["<first seen>", "<last seen>",
+/// [<delivered to>], [<pending>]]`, sorted by id: readable, diff-friendly, and fast to scan.
+/// The small sections go through Codable. Version 1 files (seen entries as objects) still load.
+enum StateCodec {
+  // MARK: - Writing
+
+  static func encode(_ state: State) throws -> [UInt8] {
+    var out = JSONOut()
+    out.raw("{\n")
+    try out.member("cooldowns", codable: state.cooldowns, last: false)
+    try out.member("held", codable: state.held, last: false)
+    try out.member("recent", codable: state.recent, last: false)
+    out.raw("  \"searches\" : {")
+    let names = state.searches.keys.sorted()
+    for (index, name) in names.enumerated() {
+      guard let search = state.searches[name] else { continue }
+      out.raw(index == 0 ? "\n    " : ",\n    ")
+      out.string(name)
+      out.raw(" : {\n      \"lastRun\" : ")
+      if let lastRun = search.lastRun { out.date(lastRun) } else { out.raw("null") }
+      out.raw(",\n      \"seen\" : {")
+      let ids = sortedIDs(search.seen)
+      out.bytes.reserveCapacity(out.bytes.count + ids.count * 96)
+      for (position, id) in ids.enumerated() {
+        guard let seen = search.seen[id] else { continue }
+        out.raw(position == 0 ? "\n        " : ",\n        ")
+        out.string(id)
+        out.raw(" : [")
+        out.date(seen.firstSeen)
+        out.raw(", ")
+        out.date(seen.lastSeen)
+        out.raw(", ")
+        out.strings(seen.deliveredTo)
+        out.raw(", ")
+        out.strings(seen.pending)
+        out.raw("]")
+      }
+      out.raw(search.seen.isEmpty ? "}\n    }" : "\n      }\n    }")
+    }
+    out.raw(names.isEmpty ? "},\n" : "\n  },\n")
+    try out.member("undelivered", codable: state.undelivered, last: false)
+    try out.member("validators", codable: state.validators, last: false)
+    out.raw("  \"version\" : \(State.currentVersion)\n}\n")
+    return out.bytes
+  }
+
+  /// Seen ids in order: numerically when every id is a number (Craigslist's posting ids, and
+  /// much faster to sort), else by the ids' bytes. Only the keys move: the entries are looked
+  /// up while writing, which costs less than moving a million of them through the sort.
+  static func sortedIDs(_ seen: [String: SeenListing]) -> [String] {
+    var numeric: [(number: UInt64, key: String)] = []
+    numeric.reserveCapacity(seen.count)
+    for key in seen.keys {
+      guard let number = UInt64(key), key.utf8.first != UInt8(ascii: "0") || key == "0" else {
+        return seen.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      }
+      numeric.append((number, key))
+    }
+    numeric.sort { $0.number < $1.number }
+    return numeric.map(\.key)
+  }
+
+  /// A JSON text being written, with a cache for the dates a run repeats thousands of times.
+  struct JSONOut {
+    var bytes: [UInt8] = []
+    private var lastDate: (Date, [UInt8])?
+
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func string(_ text: String) {
+      bytes.append(UInt8(ascii: "\""))
+      // Ids and channel names need no escaping: copy them as they are.
+      if !text.utf8.contains(where: {
+        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+      }) {
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return
+      }
+      for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+        case 0..<0x20: bytes.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+        default: bytes.append(byte)
+        }
+      }
+      bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func strings(_ list: [String]) {
+      bytes.append(UInt8(ascii: "["))
+      for (index, item) in list.enumerated() {
+        if index > 0 { raw(", ") }
+        string(item)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func date(_ date: Date) {
+      if let (cached, text) = lastDate, cached == date {
+        bytes.append(contentsOf: text)
+        return
+      }
+      var text: [UInt8] = [UInt8(ascii: "\"")]
+      ISODate.write(date, into: &text)
+      text.append(UInt8(ascii: "\""))
+      lastDate = (date, text)
+      bytes.append(contentsOf: text)
+    }
+
+    /// `  "key" : <Codable, pretty, sorted, indented>,`
+    mutating func member<T: Encodable>(_ key: String, codable value: T, last: Bool) throws {
+      let data = try StateStore.encoder.encode(value)
+      raw("  ")
+      string(key)
+      raw(" : ")
+      var first = true
+      for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        if !first { raw("\n  ") }
+        bytes.append(contentsOf: line)
+        first = false
+      }
+      raw(last ? "\n" : ",\n")
+    }
+  }
+
+  // MARK: - Reading
+
+  static func decode(_ data: Data) throws -> State {
+    let bytes = [UInt8](data)
+    var scanner = JSONScanner(bytes: bytes)
+    var members: [String: Range<Int>] = [:]
+    try scanner.object { key, scanner in
+      let start = scanner.position
+      try scanner.skipValue()
+      members[key] = start..<scanner.position
+    }
+    guard let versionRange = members["version"],
+      let version = Int(String(decoding: bytes[versionRange], as: UTF8.self))
+    else { throw StateCodecError("no 'version'") }
+    if version > State.currentVersion { throw StateCodecError.newer(version) }
+    if version == 1 { return try StateStore.decoder.decode(State.self, from: data) }
+    var state = State()
+    func section<T: Decodable>(_ key: String, _ type: T.Type) throws -> T? {
+      guard let range = members[key] else { return nil }
+      return try StateStore.decoder.decode(T.self, from: Data(bytes[range]))
+    }
+    state.cooldowns = try section("cooldowns", [String: Cooldown].self) ?? [:]
+    state.held = try section("held", [HeldListing].self) ?? []
+    state.recent = try section("recent", [RecentListing].self) ?? []
+    state.undelivered = try section("undelivered", [Undelivered].self) ?? []
+    state.validators = try section("validators", [String: Validators].self) ?? [:]
+    if let range = members["searches"] {
+      var searches = JSONScanner(bytes: bytes, position: range.lowerBound)
+      state.searches = try readSearches(&searches)
+    }
+    return state
+  }
+
+  private static func readSearches(_ scanner: inout JSONScanner) throws -> [String: SearchState] {
+    var searches: [String: SearchState] = [:]
+    try scanner.object { name, scanner in
+      var search = SearchState()
+      try scanner.object { key, scanner in
+        switch key {
+        case "lastRun": search.lastRun = try scanner.nullOrString().map(Self.date)
+        case "seen":
+          // About 80 bytes a line: reserve once instead of growing a million-entry table.
+          var probe = scanner
+          try probe.skipValue()
+          search.seen.reserveCapacity((probe.position - scanner.position) / 80)
+          try scanner.object { id, scanner in
+            try scanner.expect(UInt8(ascii: "["))
+            let first = try scanner.date()
+            try scanner.expect(UInt8(ascii: ","))
+            let last = try scanner.date()
+            try scanner.expect(UInt8(ascii: ","))
+            let delivered = try scanner.strings()
+            try scanner.expect(UInt8(ascii: ","))
+            let pending = try scanner.strings()
+            try scanner.expect(UInt8(ascii: "]"))
+            search.seen[id] = SeenListing(
+              firstSeen: first, lastSeen: last, deliveredTo: delivered, pending: pending)
+          }
+        default: try scanner.skipValue()
+        }
+      }
+      searches[name] = search
+    }
+    return searches
+  }
+
+  private static func date(_ text: String) throws -> Date {
+    guard let date = ISODate.parse(text) else { throw StateCodecError("'\(text)' is not a time") }
+    return date
+  }
+}
+
+/// What is wrong with a state file's text.
+struct StateCodecError: Error, CustomStringConvertible {
+  var description: String
+  var newerVersion: Int?
+
+  init(_ description: String) { self.description = description }
+
+  static func newer(_ version: Int) -> StateCodecError {
+    var error = StateCodecError("version \(version)")
+    error.newerVersion = version
+    return error
+  }
+}
+
+/// `2026-05-03T19:00:00Z`, fast both ways (whole seconds, UTC: what the state stores).
+enum ISODate {
+  /// The 20 bytes of `format(date)`, appended without building a String.
+  static func write(_ date: Date, into bytes: inout [UInt8]) {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let time = seconds - days * 86_400
+    let (year, month, day) = civil(fromDays: days)
+    func digits(_ value: Int, _ count: Int) {
+      var divisor = 1
+      for _ in 1..<count { divisor *= 10 }
+      var rest = value
+      for _ in 0..<count {
+        bytes.append(UInt8(48 + (rest / divisor) % 10))
+        rest %= divisor
+        divisor /= 10
+        if divisor == 0 { divisor = 1 }
+      }
+    }
+    digits(year, 4)
+    bytes.append(UInt8(ascii: "-"))
+    digits(month, 2)
+    bytes.append(UInt8(ascii: "-"))
+    digits(day, 2)
+    bytes.append(UInt8(ascii: "T"))
+    digits(time / 3600, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(time / 60 % 60, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(time % 60, 2)
+    bytes.append(UInt8(ascii: "Z"))
+  }
+
+  static func format(_ date: Date) -> String {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let time = seconds - days * 86_400
+    let (year, month, day) = civil(fromDays: days)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return
+      "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
+  }
+
+  static func parse(_ text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else {
+      return ISO8601DateFormatter().date(from: text)
+    }
+    func number(_ from: Int, _ count: Int) -> Int? {
+      var value = 0
+      for byte in bytes[from..<(from + count)] {
+        guard byte >= 0x30 && byte <= 0x39 else { return nil }
+        value = value * 10 + Int(byte - 0x30)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+      (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    let days = daysFromCivil(year, month, day)
+    return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+  }
+
+  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
+  }
+
+  static func civil(fromDays days: Int) -> (Int, Int, Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}
