@@ -16,6 +16,7 @@ let which = CommandLine.arguments.dropFirst().first ?? "all"
 print("clarissa-bench (medians of repeated runs; build with -c release)\n")
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
 if which == "feeds" || which == "all" { FeedBenchmark(folder: folder).run() }
+if which == "filters" || which == "all" { FilterBenchmark().run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
