@@ -19,6 +19,9 @@ public final class URLSessionFetcher: Fetcher, Sendable {
     transfers = TransferDelegate(limits: limits)
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.urlCredentialStorage = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
     configuration.httpMaximumConnectionsPerHost = 2
     configuration.timeoutIntervalForRequest = limits.timeout
