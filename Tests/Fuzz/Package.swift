@@ -9,7 +9,7 @@ let linkerFlags: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
 func fuzzer(_ name: String) -> Target {
   .executableTarget(
     name: name,
-    dependencies: [.product(name: "ClarissaReaders", package: "main")],
+    dependencies: ["FuzzSupport", .product(name: "ClarissaReaders", package: "main")],
     swiftSettings: fuzzerFlags,
     linkerSettings: linkerFlags)
 }
@@ -17,6 +17,7 @@ func fuzzer(_ name: String) -> Target {
 let package = Package(
   name: "clarissa-fuzz",
   dependencies: [.package(name: "main", path: "../..")],
-  targets: ["fuzz-yaml", "fuzz-config", "fuzz-feeds", "fuzz-sapi", "fuzz-html"].map(fuzzer),
+  targets: [.target(name: "FuzzSupport")]
+    + ["fuzz-yaml", "fuzz-config", "fuzz-feeds", "fuzz-sapi", "fuzz-html"].map(fuzzer),
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import FuzzSupport
 import ClarissaCore
 import Markup
 import Sites
@@ -13,17 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`; libFuzzer's driver runs from it.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-  _ argc: UnsafeMutablePointer<Int32>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("fuzz_html_main")
 public func entry(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var count = argc
-  var arguments = argv
-  return runDriver(&count, &arguments, fuzz)
+  runFuzzer(argc, argv, fuzz)
 }
