@@ -60,12 +60,9 @@ struct Validate: ParsableCommand {
     var lines: [String] = []
     for search in config.searches where search.enabled {
       guard let site = Registry.sites.site(search.site) else { continue }
-      let cities: [CityRef?] = site.cities == .required ? search.cities.map { $0 } : [nil]
-      for city in cities {
-        for request in site.requests(for: search, in: city) {
-          lines.append(
-            [search.name, city?.name ?? "-", request.mode, request.url].joined(separator: "\t"))
-        }
+      for request in site.requests(for: search) {
+        lines.append(
+          [search.name, request.city ?? "-", request.mode, request.url].joined(separator: "\t"))
       }
     }
     return lines.map { $0 + "\n" }.joined()

@@ -126,6 +126,12 @@ extension FeedSource {
     return spec
   }
 
+  /// Every request a search makes: one set per city, or one for sites that take no cities.
+  public func requests(for search: Search) -> [RequestSpec] {
+    let cities: [CityRef?] = self.cities == .required ? search.cities.map { $0 } : [nil]
+    return cities.flatMap { requests(for: search, in: $0) }
+  }
+
   /// By default a site has no list of cities to show.
   public func knownCities(matching filter: String?) -> [KnownCity] { [] }
 }

@@ -41,11 +41,8 @@ extension Runner {
     do { state = try StateStore(path: statePath).load() } catch let problem as StateStore.Problem {
       throw RunError(kind: .state, message: problem.message)
     }
-    let cities: [CityRef?] = site.cities == .required ? search.cities.map { $0 } : [nil]
-    let jobs = cities.flatMap { city in
-      site.requests(for: search, in: city).map {
-        FetchJob(search: name, request: $0, politeness: site.politeness)
-      }
+    let jobs = site.requests(for: search).map {
+      FetchJob(search: name, request: $0, politeness: site.politeness)
     }
     let (outcomes, _) = await scheduler.run(
       jobs, validators: [:], cooldowns: state.cooldowns, now: now)

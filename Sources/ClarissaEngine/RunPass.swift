@@ -98,11 +98,8 @@ struct RunPass {
 
   private func jobs(for search: Search) -> [FetchJob] {
     guard let site = runner.sites.site(search.site) else { return [] }
-    let cities: [CityRef?] = site.cities == .required ? search.cities.map { $0 } : [nil]
-    return cities.flatMap { city in
-      site.requests(for: search, in: city).map {
-        FetchJob(search: search.name, request: $0, politeness: site.politeness)
-      }
+    return site.requests(for: search).map {
+      FetchJob(search: search.name, request: $0, politeness: site.politeness)
     }
   }
 
