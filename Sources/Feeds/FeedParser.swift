@@ -37,7 +37,7 @@ public enum FeedParser {
     var strict: Reading?
     do {
       strict = try XMLFeedReader.read(bytes, url: url, limits: limits)
-    } catch let error as FeedError where error.message == XMLFeedReader.emptyMessage {
+    } catch is XMLFeedReader.NoRootElement {
       strict = nil
     }
     if let strict, strict.error == nil {

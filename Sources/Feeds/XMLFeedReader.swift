@@ -16,7 +16,8 @@ struct XMLFeedReader {
   private let base: URL?
   private let html = HTMLText.Converter()
 
-  static let emptyMessage = "the document is empty"
+  /// No root element was read: the document is empty, or broken before its first element.
+  struct NoRootElement: Error {}
 
   init(url: String) {
     base = URL(string: url)
@@ -136,7 +137,7 @@ struct XMLFeedReader {
       }
       items.append(builder.build(base: feedBase, html: html))
     }
-    guard let format else { throw FeedError(Self.emptyMessage) }
+    guard let format else { throw NoRootElement() }
     return FeedDocument(
       format: format, title: channelTitle, link: channelLink, items: items, problems: [])
   }
