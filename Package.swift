@@ -28,7 +28,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
-    // MARK: - C libraries from the system (Debian: apt-get install libyaml-dev)
+    // MARK: - C libraries from the system (Debian: apt-get install libyaml-dev libxml2-dev
+    // libcurl4-openssl-dev)
     .systemLibrary(
       name: "CLibYAML",
       pkgConfig: "yaml-0.1",
@@ -39,6 +40,12 @@ let package = Package(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+    ),
+
+    .systemLibrary(
+      name: "CLibCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
     ),
 
     // MARK: - Readers: YAML node tree with positions; XML and HTML through libxml2; feeds
@@ -61,7 +68,7 @@ let package = Package(
     ),
 
     // MARK: - Fetcher, politeness, state, the run pipeline, delivery and reports
-    .target(name: "ClarissaEngine", dependencies: ["ClarissaCore", "ClarissaConfig"]),
+    .target(name: "ClarissaEngine", dependencies: ["ClarissaCore", "ClarissaConfig", "CLibCurl"]),
 
     // MARK: - The command line: thin commands over the layers above
     .target(

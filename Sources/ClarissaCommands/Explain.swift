@@ -32,7 +32,7 @@ struct Explain: AsyncParsableCommand {
   func run() async throws {
     let (configuration, _) = try source.loadConfig(quiet: true)
     let fetcher = try source.sourceFetcher(
-      live: URLSessionFetcher(limits: source.limits(configuration)))
+      live: CurlFetcher(limits: source.limits(configuration)))
     let runner = Runner(
       config: configuration, sites: Registry.sites,
       scheduler: RequestScheduler(

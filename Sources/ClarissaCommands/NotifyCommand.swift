@@ -57,7 +57,7 @@ struct NotifyCommand: AsyncParsableCommand {
       }
       let sender = ChannelFactory.sender(
         for: target,
-        fetcher: URLSessionFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
+        fetcher: CurlFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
         environment: environment, baseDirectory: (config as NSString).deletingLastPathComponent)
       do {
         try await sender.deliver([listing], search: search)

@@ -80,7 +80,7 @@ struct Run: AsyncParsableCommand {
     GitHubActions.annotate(
       diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
-    let notifier = URLSessionFetcher(
+    let notifier = CurlFetcher(
       limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: 1 << 20))
     let runner = Runner(
       config: configuration, sites: Registry.sites,
@@ -107,7 +107,7 @@ struct Run: AsyncParsableCommand {
   }
 
   private func makeFetcher(_ configuration: Config) throws -> any Fetcher {
-    let live = URLSessionFetcher(limits: source.limits(configuration))
+    let live = CurlFetcher(limits: source.limits(configuration))
     guard let record else { return try source.sourceFetcher(live: live) }
     return try RecordingFetcher(wrapping: live, folder: record)
   }

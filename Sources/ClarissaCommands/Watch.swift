@@ -41,9 +41,7 @@ struct Watch: AsyncParsableCommand {
     while !signals.stopRequested {
       if signals.takeReload() {
         do {
-          let previous = current
           current = try load()
-          previous.sessions.forEach { $0.invalidate() }
           log("config re-read: \(current.config.searches.count) searches")
         } catch {
           log("the new config has errors; still running the previous one")
@@ -93,18 +91,16 @@ struct Watch: AsyncParsableCommand {
   private struct Loaded: Sendable {
     let config: Config
     let runner: Runner
-    /// The sessions behind `runner`, ended when a reload replaces it.
-    let sessions: [URLSessionFetcher]
     let statePath: String
   }
 
-  /// The config and the runner built on it, with one session for the life of the config: a
-  /// new session per pass was measured to hold more memory and ~60 more descriptors, not less.
+  /// The config and the runner built on it, with one fetcher (one libcurl thread and its kept
+  /// connections) for the life of the config, ended when a reload replaces it.
   private func load() throws -> Loaded {
     let environment = ProcessInfo.processInfo.environment
     let (configuration, _) = try source.loadConfig(quiet: quiet)
-    let live = URLSessionFetcher(limits: source.limits(configuration))
-    let notifier = URLSessionFetcher(
+    let live = CurlFetcher(limits: source.limits(configuration))
+    let notifier = CurlFetcher(
       limits: FetchLimits(timeout: source.limits(configuration).timeout, maxBytes: 1 << 20))
     let statePath = source.statePath(configuration)
     let runner = Runner(
@@ -118,7 +114,7 @@ struct Watch: AsyncParsableCommand {
         baseDirectory: source.folder),
       outputs: OutputPaths(configuration.output, resolve: source.resolve))
     return Loaded(
-      config: configuration, runner: runner, sessions: [live, notifier], statePath: statePath)
+      config: configuration, runner: runner, statePath: statePath)
   }
 
   private static func present(_ result: RunResult, quiet: Bool) {

@@ -22,8 +22,8 @@ import Testing
       currency: "USD", location: "Oakland"),
   ]
 
-  static func fetcher(timeout: Double = 5) -> URLSessionFetcher {
-    URLSessionFetcher(limits: FetchLimits(timeout: timeout, maxBytes: 1 << 20))
+  static func fetcher(timeout: Double = 5) -> CurlFetcher {
+    CurlFetcher(limits: FetchLimits(timeout: timeout, maxBytes: 1 << 20))
   }
 
   static func channel(

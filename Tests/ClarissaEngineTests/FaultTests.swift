@@ -15,7 +15,7 @@ import Testing
     var settings = SchedulerSettings(userAgent: "clarissa-test/1")
     settings.delayOverride = 0
     return RequestScheduler(
-      fetcher: URLSessionFetcher(limits: FetchLimits(timeout: 3, maxBytes: 8 << 20)),
+      fetcher: CurlFetcher(limits: FetchLimits(timeout: 3, maxBytes: 8 << 20)),
       settings: settings)
   }
 

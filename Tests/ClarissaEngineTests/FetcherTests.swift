@@ -4,12 +4,12 @@ import FixtureSupport
 import Foundation
 import Testing
 
-/// The real fetcher (URLSession) and the scheduler against a loopback HTTP server started here.
+/// The real fetcher (libcurl) and the scheduler against a loopback HTTP server started here.
 @Suite(.serialized) struct FetcherTests {
   static let feed = (try? Fixtures.bytes("http/feed.xml")) ?? []
 
-  static func fetcher(timeout: Double = 5, maxBytes: Int = 1 << 20) -> URLSessionFetcher {
-    URLSessionFetcher(limits: FetchLimits(timeout: timeout, maxBytes: maxBytes))
+  static func fetcher(timeout: Double = 5, maxBytes: Int = 1 << 20) -> CurlFetcher {
+    CurlFetcher(limits: FetchLimits(timeout: timeout, maxBytes: maxBytes))
   }
 
   static func request(_ url: String) -> RequestSpec { RequestSpec(url: url, mode: "feed") }
@@ -60,6 +60,47 @@ import Testing
       .get()
     #expect(response.status == 200)
     #expect(response.finalURL == server.base + "/new")
+  }
+
+  @Test func aRedirectOutOfHTTPIsRefused() async throws {
+    let server = try LoopbackServer { _, _ in
+      .init(status: 302, headers: ["Location": "file:///etc/passwd"])
+    }
+    let result = await Self.fetcher().fetch(Self.request(server.base + "/old"), headers: [:])
+    guard case .failure(let error) = result else {
+      Issue.record("a redirect to file:// must not be followed")
+      return
+    }
+    #expect(error.message.contains("not http(s)"))
+  }
+
+  @Test func aPostCarriesItsBodyAndMethod() async throws {
+    let server = try LoopbackServer { _, _ in .init(status: 204) }
+    var request = Self.request(server.base + "/hook")
+    request.method = "POST"
+    request.body = Array("{\"a\":\"\u{0}b\"}".utf8)
+    _ = try await Self.fetcher().fetch(request, headers: ["Content-Type": "application/json"]).get()
+    let seen = try #require(server.requests.first)
+    #expect(seen.method == "POST")
+    #expect(seen.body == request.body)
+    #expect(seen.headers["content-type"] == "application/json")
+    #expect(seen.headers["expect"] == nil, "no 100-continue pause before a webhook's body")
+  }
+
+  @Test func cancellingAFetchEndsItAtOnce() async throws {
+    let server = try LoopbackServer { _, _ in .init(hang: true) }
+    let fetcher = Self.fetcher(timeout: 30)
+    let request = Self.request(server.base + "/slow")
+    let start = Date()
+    let task = Task { await fetcher.fetch(request, headers: [:]) }
+    try await Task.sleep(nanoseconds: 200_000_000)
+    task.cancel()
+    guard case .failure(let error) = await task.value else {
+      Issue.record("a hanging server cannot answer")
+      return
+    }
+    #expect(error.message.contains("cancelled"))
+    #expect(Date().timeIntervalSince(start) < 2, "cancelled within a moment, not at the deadline")
   }
 
   @Test func aTricklingBodyIsStoppedAtTheDeadline() async throws {

@@ -26,7 +26,7 @@ import Testing
   static func runner(_ config: Config, state: String) -> Runner {
     var settings = SchedulerSettings(blockCooldown: 3600, userAgent: "clarissa-test/1")
     settings.delayOverride = 0
-    let fetcher = URLSessionFetcher(limits: FetchLimits(timeout: 5, maxBytes: 1 << 20))
+    let fetcher = CurlFetcher(limits: FetchLimits(timeout: 5, maxBytes: 1 << 20))
     return Runner(
       config: config, sites: Registry.sites,
       scheduler: RequestScheduler(fetcher: fetcher, settings: settings), statePath: state)
