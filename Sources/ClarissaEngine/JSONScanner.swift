@@ -1,12 +1,14 @@
 import Foundation
 
 /// A small JSON tokenizer over bytes, for the state file's large sections: objects walked key by
-/// key, strings decoded, anything else skipped while its extent is noted.
+/// key, strings decoded, anything else skipped while its extent is noted. It reads the bytes in
+/// place (no copy, no reference counting per step): valid only inside the caller's
+/// `withUnsafeBytes`.
 struct JSONScanner {
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   var position: Int
 
-  init(bytes: [UInt8], position: Int = 0) {
+  init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
     self.bytes = bytes
     self.position = position
   }
@@ -78,31 +80,39 @@ struct JSONScanner {
     skipSpace()
     let start = position + 1
     if start + 21 <= bytes.count, bytes[position] == UInt8(ascii: "\""),
-      bytes[start + 19] == UInt8(ascii: "Z"),
-      bytes[start + 20] == UInt8(ascii: "\"")
+      bytes[start + 19] == UInt8(ascii: "Z"), bytes[start + 20] == UInt8(ascii: "\"")
     {
-      var fields = [Int](repeating: 0, count: 6)
-      let layout = [(0, 4), (5, 2), (8, 2), (11, 2), (14, 2), (17, 2)]
       var valid = true
-      for (index, (offset, count)) in layout.enumerated() {
+      func number(_ offset: Int, _ count: Int) -> Int {
         var value = 0
-        for byte in bytes[(start + offset)..<(start + offset + count)] {
-          if byte < 0x30 || byte > 0x39 { valid = false }
-          value = value * 10 + Int(byte) - 0x30
+        for index in (start + offset)..<(start + offset + count) {
+          let digit = Int(bytes[index]) &- 0x30
+          if digit < 0 || digit > 9 { valid = false }
+          value = value &* 10 &+ digit
         }
-        fields[index] = value
+        return value
       }
-      if valid, (1...12).contains(fields[1]), (1...31).contains(fields[2]) {
+      let year = number(0, 4)
+      let month = number(5, 2)
+      let day = number(8, 2)
+      let seconds = number(11, 2) &* 3600 &+ number(14, 2) &* 60 &+ number(17, 2)
+      if valid, (1...12).contains(month), (1...31).contains(day) {
         position = start + 21
-        let days = ISODate.daysFromCivil(fields[0], fields[1], fields[2])
-        return Date(
-          timeIntervalSince1970: Double(
-            days * 86_400 + fields[3] * 3600 + fields[4] * 60 + fields[5]))
+        let days = ISODate.daysFromCivil(year, month, day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + seconds))
       }
     }
     let text = try string()
     guard let date = ISODate.parse(text) else { throw StateCodecError("'\(text)' is not a time") }
     return date
+  }
+
+  /// Where the next `byte` is, from the current position, found by `memchr`; nil when absent.
+  func offset(of byte: UInt8) -> Int? {
+    guard position < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + position, Int32(byte), bytes.count - position)
+    else { return nil }
+    return base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - position
   }
 
   mutating func strings() throws -> [String] {
@@ -127,7 +137,10 @@ struct JSONScanner {
 
   mutating func nullOrString() throws -> String? {
     skipSpace()
-    if bytes[position...].starts(with: Array("null".utf8)) {
+    if position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n"),
+      bytes[position + 1] == UInt8(ascii: "u"), bytes[position + 2] == UInt8(ascii: "l"),
+      bytes[position + 3] == UInt8(ascii: "l")
+    {
       position += 4
       return nil
     }
@@ -170,9 +183,9 @@ struct JSONScanner {
     }
   }
 
-  private static func unescape(_ raw: ArraySlice<UInt8>) throws -> String {
+  private static func unescape(_ raw: Slice<UnsafeBufferPointer<UInt8>>) throws -> String {
     // Rare in a state file (ids and channel names are plain): let Foundation's decoder do it.
-    let quoted = [UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]
+    let quoted = [UInt8(ascii: "\"")] + Array(raw) + [UInt8(ascii: "\"")]
     guard let text = try? JSONDecoderBox.decoder.decode(String.self, from: Data(quoted)) else {
       throw StateCodecError("a string with a bad escape")
     }

@@ -23,10 +23,10 @@ enum StateCodec {
       out.raw(" : {\n      \"lastRun\" : ")
       if let lastRun = search.lastRun { out.date(lastRun) } else { out.raw("null") }
       out.raw(",\n      \"seen\" : {")
-      let ids = sortedIDs(search.seen)
-      out.bytes.reserveCapacity(out.bytes.count + ids.count * 96)
-      for (position, id) in ids.enumerated() {
-        guard let seen = search.seen[id] else { continue }
+      let (entries, order) = sortedEntries(search.seen)
+      out.bytes.reserveCapacity(out.bytes.count + entries.count * 96)
+      for (position, index) in order.enumerated() {
+        let (id, seen) = entries[Int(index)]
         out.raw(position == 0 ? "\n        " : ",\n        ")
         out.string(id)
         out.raw(" : [")
@@ -48,26 +48,51 @@ enum StateCodec {
     return out.bytes
   }
 
-  /// Seen ids in order: numerically when every id is a number (Craigslist's posting ids, and
-  /// much faster to sort), else by the ids' bytes. Only the keys move: the entries are looked
-  /// up while writing, which costs less than moving a million of them through the sort.
-  static func sortedIDs(_ seen: [String: SeenListing]) -> [String] {
-    var numeric: [(number: UInt64, key: String)] = []
-    numeric.reserveCapacity(seen.count)
-    for key in seen.keys {
-      guard let number = UInt64(key), key.utf8.first != UInt8(ascii: "0") || key == "0" else {
-        return seen.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  /// Seen entries, read from the table in its own order (one sequential pass), and the order
+  /// to write them in: by id, numerically when every id is a number (Craigslist's posting ids,
+  /// sorted by a radix sort), else by the ids' bytes.
+  static func sortedEntries(
+    _ seen: [String: SeenListing]
+  ) -> (entries: [(String, SeenListing)], order: [Int]) {
+    let entries = seen.map { ($0.key, $0.value) }
+    var keys: [UInt64] = []
+    keys.reserveCapacity(entries.count)
+    for (id, _) in entries {
+      guard let number = UInt64(id), id.utf8.first != UInt8(ascii: "0") || id == "0" else {
+        let order = entries.indices.sorted {
+          entries[$0].0.utf8.lexicographicallyPrecedes(entries[$1].0.utf8)
+        }
+        return (entries, order)
       }
-      numeric.append((number, key))
+      keys.append(number)
     }
-    numeric.sort { $0.number < $1.number }
-    return numeric.map(\.key)
+    return (entries, radixOrder(keys))
+  }
+
+  /// The positions of `keys` in ascending order of key (stable), by a byte-wise LSD radix sort
+  /// that skips the bytes every key shares: a million ids in a few passes.
+  static func radixOrder(_ keys: [UInt64]) -> [Int] {
+    var order = Array(keys.indices)
+    var spare = order
+    for shift in stride(from: 0, to: 64, by: 8) {
+      var counts = [Int](repeating: 0, count: 257)
+      for key in keys { counts[Int((key >> UInt64(shift)) & 0xFF) + 1] += 1 }
+      if counts.contains(keys.count) { continue }  // every key has this byte: nothing moves
+      for bucket in 1..<257 { counts[bucket] += counts[bucket - 1] }
+      for index in order {
+        let bucket = Int((keys[index] >> UInt64(shift)) & 0xFF)
+        spare[counts[bucket]] = index
+        counts[bucket] += 1
+      }
+      swap(&order, &spare)
+    }
+    return order
   }
 
   /// A JSON text being written, with a cache for the dates a run repeats thousands of times.
   struct JSONOut {
     var bytes: [UInt8] = []
-    private var lastDate: (Date, [UInt8])?
+    private var dayPrefixes: [(days: Int, prefix: [UInt8])] = []
 
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
@@ -93,6 +118,11 @@ enum StateCodec {
     }
 
     mutating func strings(_ list: [String]) {
+      if list.isEmpty {
+        bytes.append(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: "]"))
+        return
+      }
       bytes.append(UInt8(ascii: "["))
       for (index, item) in list.enumerated() {
         if index > 0 { raw(", ") }
@@ -101,16 +131,38 @@ enum StateCodec {
       bytes.append(UInt8(ascii: "]"))
     }
 
+    /// `"YYYY-MM-DDTHH:MM:SSZ"`, with the day's part kept from earlier dates on that day (a
+    /// line's first- and last-seen days, and a run's listings, share a handful of days).
     mutating func date(_ date: Date) {
-      if let (cached, text) = lastDate, cached == date {
-        bytes.append(contentsOf: text)
-        return
+      let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+      let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+      let slot: Int
+      if let known = dayPrefixes.firstIndex(where: { $0.days == days }) {
+        slot = known
+      } else {
+        var prefix: [UInt8] = [UInt8(ascii: "\"")]
+        ISODate.write(Date(timeIntervalSince1970: Double(days * 86_400)), into: &prefix)
+        prefix.removeLast(9)  // "00:00:00Z"
+        if dayPrefixes.count < 4 {
+          slot = dayPrefixes.count
+          dayPrefixes.append((days, prefix))
+        } else {
+          slot = days & 3
+          dayPrefixes[slot] = (days, prefix)
+        }
       }
-      var text: [UInt8] = [UInt8(ascii: "\"")]
-      ISODate.write(date, into: &text)
-      text.append(UInt8(ascii: "\""))
-      lastDate = (date, text)
-      bytes.append(contentsOf: text)
+      bytes.append(contentsOf: dayPrefixes[slot].prefix)
+      let time = seconds - days * 86_400
+      let (hour, minute, second) = (time / 3600, time / 60 % 60, time % 60)
+      let clock: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+        UInt8(truncatingIfNeeded: 48 + hour / 10), UInt8(truncatingIfNeeded: 48 + hour % 10),
+        UInt8(ascii: ":"),
+        UInt8(truncatingIfNeeded: 48 + minute / 10), UInt8(truncatingIfNeeded: 48 + minute % 10),
+        UInt8(ascii: ":"),
+        UInt8(truncatingIfNeeded: 48 + second / 10), UInt8(truncatingIfNeeded: 48 + second % 10),
+        UInt8(ascii: "Z"), UInt8(ascii: "\"")
+      )
+      withUnsafeBytes(of: clock) { bytes.append(contentsOf: $0) }
     }
 
     /// `  "key" : <Codable, pretty, sorted, indented>,`
@@ -131,8 +183,12 @@ enum StateCodec {
 
   // MARK: - Reading
 
+  /// Reads the file's bytes in place.
   static func decode(_ data: Data) throws -> State {
-    let bytes = [UInt8](data)
+    try data.withUnsafeBytes { raw in try decode(raw.bindMemory(to: UInt8.self)) }
+  }
+
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> State {
     var scanner = JSONScanner(bytes: bytes)
     var members: [String: Range<Int>] = [:]
     try scanner.object { key, scanner in
@@ -140,15 +196,18 @@ enum StateCodec {
       try scanner.skipValue()
       members[key] = start..<scanner.position
     }
+    func text(_ range: Range<Int>) -> Data { Data(UnsafeBufferPointer(rebasing: bytes[range])) }
     guard let versionRange = members["version"],
-      let version = Int(String(decoding: bytes[versionRange], as: UTF8.self))
+      let version = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[versionRange]), as: UTF8.self))
     else { throw StateCodecError("no 'version'") }
     if version > State.currentVersion { throw StateCodecError.newer(version) }
-    if version == 1 { return try StateStore.decoder.decode(State.self, from: data) }
+    if version == 1 {
+      return try StateStore.decoder.decode(State.self, from: Data(buffer: bytes))
+    }
     var state = State()
     func section<T: Decodable>(_ key: String, _ type: T.Type) throws -> T? {
       guard let range = members[key] else { return nil }
-      return try StateStore.decoder.decode(T.self, from: Data(bytes[range]))
+      return try StateStore.decoder.decode(T.self, from: text(range))
     }
     state.cooldowns = try section("cooldowns", [String: Cooldown].self) ?? [:]
     state.held = try section("held", [HeldListing].self) ?? []
@@ -164,25 +223,25 @@ enum StateCodec {
 
   private static func readSearches(_ scanner: inout JSONScanner) throws -> [String: SearchState] {
     var searches: [String: SearchState] = [:]
+    var lists = ListCache()
     try scanner.object { name, scanner in
       var search = SearchState()
       try scanner.object { key, scanner in
         switch key {
         case "lastRun": search.lastRun = try scanner.nullOrString().map(Self.date)
         case "seen":
-          // About 80 bytes a line: reserve once instead of growing a million-entry table.
-          var probe = scanner
-          try probe.skipValue()
-          search.seen.reserveCapacity((probe.position - scanner.position) / 80)
+          // About 80 bytes a line up to the object's end (an estimate: an id holding a brace
+          // only makes it low): reserve once instead of growing a million-entry table.
+          search.seen.reserveCapacity((scanner.offset(of: UInt8(ascii: "}")) ?? 0) / 80)
           try scanner.object { id, scanner in
             try scanner.expect(UInt8(ascii: "["))
             let first = try scanner.date()
             try scanner.expect(UInt8(ascii: ","))
             let last = try scanner.date()
             try scanner.expect(UInt8(ascii: ","))
-            let delivered = try scanner.strings()
+            let delivered = try lists.strings(&scanner)
             try scanner.expect(UInt8(ascii: ","))
-            let pending = try scanner.strings()
+            let pending = try lists.strings(&scanner)
             try scanner.expect(UInt8(ascii: "]"))
             search.seen[id] = SeenListing(
               firstSeen: first, lastSeen: last, deliveredTo: delivered, pending: pending)
@@ -193,6 +252,31 @@ enum StateCodec {
       searches[name] = search
     }
     return searches
+  }
+
+  /// Channel lists repeat on most lines (`[]`, `["phone"]`): one array is shared by every line
+  /// that spells the list the same way, instead of a million equal copies.
+  private struct ListCache {
+    var known: [(spelling: [UInt8], list: [String])] = []
+
+    mutating func strings(_ scanner: inout JSONScanner) throws -> [String] {
+      scanner.skipSpace()
+      let start = scanner.position
+      var probe = scanner
+      try probe.skipValue()
+      let spelling = UnsafeBufferPointer(rebasing: scanner.bytes[start..<probe.position])
+      if spelling.count == 2, spelling[0] == UInt8(ascii: "["), spelling[1] == UInt8(ascii: "]") {
+        scanner = probe
+        return []
+      }
+      if let entry = known.first(where: { $0.spelling.elementsEqual(spelling) }) {
+        scanner = probe
+        return entry.list
+      }
+      let list = try scanner.strings()
+      if known.count < 16 { known.append((Array(spelling), list)) }
+      return list
+    }
   }
 
   private static func date(_ text: String) throws -> Date {
@@ -223,28 +307,23 @@ enum ISODate {
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let time = seconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)
-    func digits(_ value: Int, _ count: Int) {
-      var divisor = 1
-      for _ in 1..<count { divisor *= 10 }
-      var rest = value
-      for _ in 0..<count {
-        bytes.append(UInt8(48 + (rest / divisor) % 10))
-        rest %= divisor
-        divisor /= 10
-        if divisor == 0 { divisor = 1 }
-      }
+    func two(_ value: Int) {
+      bytes.append(UInt8(truncatingIfNeeded: 48 + value / 10))
+      bytes.append(UInt8(truncatingIfNeeded: 48 + value % 10))
     }
-    digits(year, 4)
+    let clampedYear = min(max(year, 0), 9999)
+    two(clampedYear / 100)
+    two(clampedYear % 100)
     bytes.append(UInt8(ascii: "-"))
-    digits(month, 2)
+    two(month)
     bytes.append(UInt8(ascii: "-"))
-    digits(day, 2)
+    two(day)
     bytes.append(UInt8(ascii: "T"))
-    digits(time / 3600, 2)
+    two(time / 3600)
     bytes.append(UInt8(ascii: ":"))
-    digits(time / 60 % 60, 2)
+    two(time / 60 % 60)
     bytes.append(UInt8(ascii: ":"))
-    digits(time % 60, 2)
+    two(time % 60)
     bytes.append(UInt8(ascii: "Z"))
   }
 

@@ -93,6 +93,39 @@ import Testing
     #expect(throws: (any Error).self) { _ = try StateCodec.decode(Data(text.utf8)) }
   }
 
+  @Test func theRadixOrderIsTheSortedOrder() {
+    var generator = SystemRandomNumberGenerator()
+    let keys: [UInt64] =
+      (0..<5_000).map { _ in UInt64.random(in: 7_000_000_000...7_000_100_000, using: &generator) }
+      + (0..<500).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) } + [0, 0, 5]
+    let order = StateCodec.radixOrder(keys)
+    #expect(order.map { keys[$0] } == keys.sorted())
+    #expect(Set(order).count == keys.count, "every position exactly once")
+  }
+
+  @Test func manyLinesWithRepeatedChannelListsRoundTrip() throws {
+    var state = State()
+    let t0 = Date(timeIntervalSince1970: 1_780_000_000)
+    var seen: [String: SeenListing] = [:]
+    let lists: [[String]] = [[], ["phone"], ["phone", "mail"], ["mail"]]
+    for index in 0..<3_000 {
+      seen[String(7_900_000_000 + index * 7)] = SeenListing(
+        firstSeen: t0.addingTimeInterval(Double(-index * 3_600)), lastSeen: t0,
+        deliveredTo: lists[index % 4], pending: lists[(index / 4) % 4])
+    }
+    seen["not-a-number"] = SeenListing(firstSeen: t0, lastSeen: t0)
+    state.searches["big"] = SearchState(lastRun: t0, seen: seen)
+    let bytes = try StateCodec.encode(state)
+    #expect(try StateCodec.decode(Data(bytes)) == state)
+    // One id is not a number: every id is then ordered by its bytes.
+    let text = String(decoding: bytes, as: UTF8.self)
+    let ids = text.split(separator: "\n").filter { $0.hasPrefix("        \"") }.map {
+      String($0.dropFirst(9).prefix { $0 != "\"" })
+    }
+    #expect(ids == ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    #expect(ids.count == 3_001)
+  }
+
   @Test(arguments: [0.0, 1_780_000_000, 951_782_400, 4_102_444_799, -86_400])
   func datesRoundTrip(seconds: Double) {
     let date = Date(timeIntervalSince1970: seconds)
