@@ -1,7 +1,7 @@
 import ClarissaCore
 import Foundation
 
-/// The only door to the network: makes one request. Implementations: ``URLSessionFetcher`` (real),
+/// The only door to the network: makes one request. Implementations: ``CurlFetcher`` (real, libcurl),
 /// ``ReplayFetcher`` (recorded responses), ``RecordingFetcher`` (real, saving what it gets).
 public protocol Fetcher: Sendable {
   /// Makes `request` with the extra `headers` (User-Agent, conditional GET).
