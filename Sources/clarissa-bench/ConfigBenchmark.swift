@@ -59,6 +59,18 @@ struct ConfigBenchmark {
       reference: ("cold start: clarissa --version", floor))
   }
 
+  /// For profilers: only the 1,000-search load, repeated.
+  func profileLoad(times: Int) {
+    let bytes = Array(thousandSearchConfig().utf8)
+    let environment = ProcessInfo.processInfo.environment
+    for _ in 0..<times {
+      let start = Date()
+      defer { if times < 5 { print(Date().timeIntervalSince(start) * 1000, "ms") } }
+      _ = ConfigLoader.load(
+        bytes: bytes, name: "searches-1000.yaml", environment: environment, sites: Registry.sites)
+    }
+  }
+
   // MARK: - Inputs
 
   private func aliasBomb(levels: Int) -> String {

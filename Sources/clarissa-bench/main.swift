@@ -20,3 +20,5 @@ if which == "filters" || which == "all" { FilterBenchmark().run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
+if which == "profile-config" { ConfigBenchmark(folder: folder).profileLoad(times: 30) }
+if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }
