@@ -142,7 +142,7 @@ struct Run: AsyncParsableCommand {
       + result.blocks
       + result.deliveryFailures
     GitHubActions.annotate(warnings, json: format == .json)
-    GitHubActions.appendSummary(RunReport.markdown(result))
+    GitHubActions.appendSummary { RunReport.markdown(result) }
     if result.sourcesFailed
       || !result.blocks.isEmpty && result.searches.contains(where: { !$0.failures.isEmpty })
     {
@@ -177,13 +177,14 @@ enum GitHubActions {
     }
   }
 
-  static func appendSummary(_ markdown: String) {
+  /// Appends the report to the job summary; the report is only built inside GitHub Actions.
+  static func appendSummary(_ markdown: () -> String) {
     guard active, let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
       !path.isEmpty,
       let handle = FileHandle(forWritingAtPath: path)
     else { return }
     handle.seekToEndOfFile()
-    handle.write(Data(markdown.utf8))
+    handle.write(Data(markdown().utf8))
     handle.closeFile()
   }
 }

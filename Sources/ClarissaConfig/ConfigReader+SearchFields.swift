@@ -115,7 +115,10 @@ extension ConfigReader {
       return
     }
     if let site {
-      switch site.checkCity(name) {
+      let key = site.id + "\u{0}" + name
+      let check = cityChecks[key] ?? site.checkCity(name)
+      cityChecks[key] = check
+      switch check {
       case .valid: break
       case .unknown(let suggestions, let reason):
         error(nameMessage("unknown \(site.id) city", name, origin, suggestions, reason), at: node)

@@ -23,6 +23,9 @@ final class ConfigReader {
   var channelNames: Set<String> = []
   /// "group:x", "channel:x", "blackout window:x" for every name a search used.
   var usedNames: Set<String> = []
+  /// Each site's verdict on each city name, asked once per load (a shared group of cities is
+  /// checked for every search that names it).
+  var cityChecks: [String: NameCheck] = [:]
 
   /// The newest schema version this build reads.
   static let currentVersion = 1

@@ -42,9 +42,7 @@ public struct Filter: Sendable {
     self.caseSensitive = caseSensitive
     self.location = location
     self.regex =
-      isRegex
-      ? try NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
-      : nil
+      isRegex ? try RegexCache.shared.compile(pattern, caseSensitive: caseSensitive) : nil
   }
 
   /// Whether the filter matches a listing's title or description (as `field` says).
@@ -63,5 +61,23 @@ public struct Filter: Sendable {
       return regex.firstMatch(in: text, options: [], range: range) != nil
     }
     return text.range(of: pattern, options: caseSensitive ? [] : [.caseInsensitive]) != nil
+  }
+}
+
+/// Compiled patterns, shared: a config often repeats one pattern across searches (through
+/// `defaults` or copies), and an NSRegularExpression is immutable and safe to share. Bounded by
+/// the distinct patterns of the configs loaded.
+final class RegexCache: @unchecked Sendable {
+  static let shared = RegexCache()
+  private let lock = NSLock()
+  private var compiled: [String: NSRegularExpression] = [:]
+
+  func compile(_ pattern: String, caseSensitive: Bool) throws -> NSRegularExpression {
+    let key = (caseSensitive ? "s:" : "i:") + pattern
+    if let known = lock.withLock({ compiled[key] }) { return known }
+    let regex = try NSRegularExpression(
+      pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
+    lock.withLock { compiled[key] = regex }
+    return regex
   }
 }

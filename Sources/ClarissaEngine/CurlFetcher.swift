@@ -81,19 +81,32 @@ final class CurlTransfer: @unchecked Sendable {
     errorText.deallocate()
   }
 
-  /// Called by libcurl for each header line of each response (redirects included).
+  /// Called by libcurl for each header line of each response (redirects included). Read as
+  /// bytes: this runs a dozen times per request.
   func header(_ line: UnsafeRawBufferPointer) {
-    guard var text = String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self)
-      ?? String(bytes: line, encoding: .isoLatin1)
-    else { return }
-    text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    if text.hasPrefix("HTTP/") {
+    let bytes = line.bindMemory(to: UInt8.self)
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+    if bytes.starts(with: "HTTP/".utf8) {
       responseHeaders = [:]  // a new response: a redirect's headers are not the final ones
       return
     }
-    guard let colon = text.firstIndex(of: ":") else { return }
-    let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-    let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+    var nameEnd = colon
+    while nameEnd > 0, isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+    var valueStart = colon + 1
+    var valueEnd = bytes.count
+    while valueStart < valueEnd, isSpace(bytes[valueStart]) { valueStart += 1 }
+    while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+    // Names are ASCII (RFC 9110); values are kept as sent, Latin-1 when they are not UTF-8.
+    let name = String(
+      decoding: bytes[..<nameEnd].map { $0 | (($0 >= 0x41 && $0 <= 0x5A) ? 0x20 : 0) },
+      as: UTF8.self)
+    let raw = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
+    let value =
+      String(validating: raw, as: UTF8.self)
+      ?? String(decoding: raw.map { UInt16($0) }, as: UTF16.self)
     if let earlier = responseHeaders[name] {
       responseHeaders[name] = earlier + ", " + value
     } else {
@@ -226,7 +239,9 @@ final class CurlEngine: @unchecked Sendable {
         end(easy, transfer, on: multi, with: .failure(Self.stopped))
       }
       if stop {
-        for (easy, transfer) in active { end(easy, transfer, on: multi, with: .failure(Self.stopped)) }
+        for (easy, transfer) in active {
+          end(easy, transfer, on: multi, with: .failure(Self.stopped))
+        }
         break
       }
       curl_multi_perform(multi, &running)
@@ -308,13 +323,16 @@ final class CurlEngine: @unchecked Sendable {
     }
     var list: UnsafeMutablePointer<curl_slist>?
     // No "Expect: 100-continue" pause before a webhook's body.
-    for line in ["Expect:"] + transfer.headers.sorted(by: { $0.key < $1.key }).map({
-      "\($0.key): \($0.value)"
-    }) {
+    for line in ["Expect:"]
+      + transfer.headers.sorted(by: { $0.key < $1.key }).map({
+        "\($0.key): \($0.value)"
+      })
+    {
       list = curl_slist_append(list, line)
     }
     transfer.headerList = list
-    _ = clarissa_curl_set_pointer(easy, CURLOPT_HTTPHEADER, list.map { UnsafeMutableRawPointer($0) })
+    _ = clarissa_curl_set_pointer(
+      easy, CURLOPT_HTTPHEADER, list.map { UnsafeMutableRawPointer($0) })
     let method = request.method.uppercased()
     if method == "POST" || request.body != nil {
       let body = request.body ?? []

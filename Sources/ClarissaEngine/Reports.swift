@@ -90,12 +90,15 @@ public enum RunReport {
   }
 
   private static func escape(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      if "\\`*_[]<>|".contains(character) { out.append("\\") }
-      out.append(character)
+    // Markdown's specials are ASCII: escape byte by byte.
+    let specials = Array("\\`*_[]<>|".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count + 8)
+    for byte in text.utf8 {
+      if specials.contains(byte) { out.append(UInt8(ascii: "\\")) }
+      out.append(byte)
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 }
 

@@ -198,7 +198,8 @@ enum StateCodec {
     }
     func text(_ range: Range<Int>) -> Data { Data(UnsafeBufferPointer(rebasing: bytes[range])) }
     guard let versionRange = members["version"],
-      let version = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[versionRange]), as: UTF8.self))
+      let version = Int(
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[versionRange]), as: UTF8.self))
     else { throw StateCodecError("no 'version'") }
     if version > State.currentVersion { throw StateCodecError.newer(version) }
     if version == 1 {
