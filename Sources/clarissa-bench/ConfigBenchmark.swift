@@ -57,6 +57,14 @@ struct ConfigBenchmark {
     Bench.report(
       "cold start: clarissa validate on 1,000 searches", validate,
       reference: ("cold start: clarissa --version", floor))
+    if FileManager.default.fileExists(atPath: "searches.yaml") {
+      let bundled = Bench.measure(runs: 15) {
+        Bench.spawn(clarissa, ["validate", "--quiet", "--config", "searches.yaml"])
+      }
+      Bench.report(
+        "cold start: clarissa validate on the bundled searches.yaml", bundled,
+        reference: ("cold start: clarissa --version", floor))
+    }
   }
 
   /// For profilers: only the 1,000-search load, repeated.
