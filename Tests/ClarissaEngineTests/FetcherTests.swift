@@ -74,6 +74,45 @@ import Testing
     #expect(error.message.contains("not http(s)"))
   }
 
+  @Test func aCertificateNoAuthoritySignedIsRefused() async throws {
+    // An https server on 127.0.0.1 with the self-signed pair in Fixtures/tls (Python's ssl).
+    let folder = Fixtures.root.appendingPathComponent("tls")
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    server.arguments = [
+      "python3", "-c",
+      """
+      import http.server, ssl, sys
+      server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+      context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+      context.load_cert_chain(sys.argv[1], sys.argv[2])
+      server.socket = context.wrap_socket(server.socket, server_side=True)
+      print(server.server_address[1], flush=True)
+      server.serve_forever()
+      """,
+      folder.appendingPathComponent("localhost.crt").path,
+      folder.appendingPathComponent("localhost.key").path,
+    ]
+    let output = Pipe()
+    server.standardOutput = output
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    defer {
+      // SIGKILL: a child inherits the test process's ignored SIGTERM.
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+    }
+    let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let result = await Self.fetcher().fetch(
+      Self.request("https://127.0.0.1:\(port)/"), headers: [:])
+    guard case .failure(let error) = result else {
+      Issue.record("a self-signed certificate must not be trusted")
+      return
+    }
+    #expect(error.message.hasPrefix("TLS failed"), "\(error.message)")
+  }
+
   @Test func aPostCarriesItsBodyAndMethod() async throws {
     let server = try LoopbackServer { _, _ in .init(status: 204) }
     var request = Self.request(server.base + "/hook")
