@@ -3,7 +3,7 @@ import Foundation
 /// Craigslist's reference tables (areas and posting categories), shipped inside the program.
 public enum CraigslistTables {
   /// One Craigslist site (`sfbay`), with the AreaID that sapi needs.
-  public struct Area: Sendable, Decodable {
+  public struct Area: Sendable {
     /// What users type: `sfbay`, `newyork`.
     public let hostname: String
     /// sapi's numeric id (sfbay 1, newyork 3).
@@ -27,7 +27,7 @@ public enum CraigslistTables {
   }
 
   /// A part of an area (`sfbay/eby`).
-  public struct Subarea: Sendable, Decodable {
+  public struct Subarea: Sendable {
     /// The code after the slash (`eby`).
     public let abbreviation: String
     /// Human name (`east bay area`).
@@ -37,7 +37,7 @@ public enum CraigslistTables {
   }
 
   /// A posting category (`apa` apartments, `sys` computers by owner).
-  public struct Category: Sendable, Decodable {
+  public struct Category: Sendable {
     /// The code (`apa`).
     public let abbreviation: String
     /// sapi's numeric id.
@@ -48,10 +48,13 @@ public enum CraigslistTables {
     public let type: String
   }
 
-  /// All 707 areas, decoded once on first use.
-  public static let areas: [Area] = decode(areasJSON)
-  /// All posting categories, decoded once on first use.
-  public static let categories: [Category] = decode(categoriesJSON)
+  /// All 707 areas, read once on first use.
+  public static let areas: [Area] = readAreas(areaLines)
+  /// All posting categories, read once on first use.
+  public static let categories: [Category] = rows(categoryLines).compactMap { fields in
+    guard fields.count == 4, let id = Int(fields[1]) else { return nil }
+    return Category(abbreviation: fields[0], categoryID: id, name: fields[2], type: fields[3])
+  }
   /// Areas by hostname.
   public static let areasByHostname: [String: Area] = Dictionary(
     areas.map { ($0.hostname, $0) }, uniquingKeysWith: { first, _ in first })
@@ -99,9 +102,43 @@ public enum CraigslistTables {
   public static let categoriesByID: [Int: Category] = Dictionary(
     categories.map { ($0.categoryID, $0) }, uniquingKeysWith: { first, _ in first })
 
-  private static func decode<T: Decodable>(_ json: String) -> [T] {
-    // The literal is generated from the reference tables and checked by a test; an empty
-    // table here would show as "unknown area" everywhere, never as a crash.
-    (try? JSONDecoder().decode([T].self, from: Data(json.utf8))) ?? []
+  /// The generated tables' lines, split at tabs (`Tables/regenerate.py` writes them; a test
+  /// checks the counts, so a broken table shows as a failing test, never as a crash).
+  private static func rows(_ text: String) -> [[String]] {
+    // By bytes: splitting Characters (grapheme clusters) took most of the time.
+    text.utf8.split(separator: UInt8(ascii: "\n")).map { line in
+      line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+    }
+  }
+
+  private static func readAreas(_ text: String) -> [Area] {
+    var areas: [Area] = []
+    for fields in rows(text) {
+      if fields.first == "" {  // a subarea of the area above
+        guard fields.count == 4, let id = Int(fields[2]), let last = areas.popLast() else {
+          continue
+        }
+        areas.append(
+          Area(
+            hostname: last.hostname, areaID: last.areaID, abbreviation: last.abbreviation,
+            country: last.country, region: last.region, name: last.name, timeZone: last.timeZone,
+            latitude: last.latitude, longitude: last.longitude,
+            subareas: last.subareas + [
+              Subarea(abbreviation: fields[1], name: fields[3], subareaID: id)
+            ]))
+        continue
+      }
+      guard fields.count == 9, let id = Int(fields[1]), let latitude = Double(fields[7]),
+        let longitude = Double(fields[8])
+      else { continue }
+      areas.append(
+        Area(
+          hostname: fields[0], areaID: id, abbreviation: fields[2], country: fields[3],
+          region: fields[4], name: fields[5], timeZone: fields[6], latitude: latitude,
+          longitude: longitude, subareas: []))
+    }
+    return areas
   }
 }

@@ -1,9 +1,14 @@
 import Foundation
+import Sites
 
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|all]
+//
+// For profilers and cold-start questions: `profile-feeds`, `profile-config` (the work alone,
+// repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
+// of the Craigslist tables in a fresh process).
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
@@ -21,4 +26,11 @@ if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
 if which == "profile-config" { ConfigBenchmark(folder: folder).profileLoad(times: 30) }
+if which == "cold-tables" {
+  let start = Date()
+  let check = Registry.sites.site("craigslist")?.checkCity("sfbay")
+  print(
+    "first use of the Craigslist tables (checkCity sfbay: \(check.map { "\($0)" } ?? "-")):",
+    Bench.format(Date().timeIntervalSince(start) * 1000), "ms")
+}
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }
