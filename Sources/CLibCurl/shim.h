@@ -43,6 +43,13 @@ static inline const char *clarissa_curl_effective_url(CURL *handle) {
   return url;
 }
 
+/* The errno of the last failed connect, 0 when there is none. */
+static inline long clarissa_curl_os_errno(CURL *handle) {
+  long number = 0;
+  curl_easy_getinfo(handle, CURLINFO_OS_ERRNO, &number);
+  return number;
+}
+
 static inline void *clarissa_curl_private(CURL *handle) {
   char *pointer = NULL;
   curl_easy_getinfo(handle, CURLINFO_PRIVATE, &pointer);

@@ -151,7 +151,11 @@ final class CurlTransfer: @unchecked Sendable {
         .tooLarge,
         "the answer \(announced ?? "is larger than the limit"); the limit is \(limits.maxBytes)")
     case CURLE_COULDNT_RESOLVE_HOST: return FetchError(.network, "host not found")
-    case CURLE_COULDNT_CONNECT: return FetchError(.network, "cannot connect (\(reason))")
+    case CURLE_COULDNT_CONNECT:
+      // "connection refused" says more than libcurl's "Failed to connect to ... after 0 ms".
+      let number = easy.map { Int32(clarissa_curl_os_errno($0)) } ?? 0
+      let cause = number != 0 ? String(cString: strerror(number)).lowercased() : reason
+      return FetchError(.network, "cannot connect (\(cause))")
     case CURLE_GOT_NOTHING:
       return FetchError(.network, "the server closed the connection without answering")
     case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR:

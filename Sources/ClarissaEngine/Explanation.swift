@@ -49,6 +49,7 @@ extension Runner {
     var listings: [Listing] = []
     var failures: [String] = []
     var ids = Set<String>()
+    var sourceOf: [String: String] = [:]
     for outcome in outcomes {
       switch outcome.status {
       case .answered(let response):
@@ -57,7 +58,10 @@ extension Runner {
           body: response.body, finalURL: response.finalURL)
         do {
           for listing in try site.listings(from: source).listings
-          where ids.insert(listing.id).inserted { listings.append(listing) }
+          where ids.insert(listing.id).inserted {
+            listings.append(listing)
+            sourceOf[listing.id] = outcome.job.request.url
+          }
         } catch {
           failures.append("\(outcome.job.request.url): \(error)")
         }
@@ -81,8 +85,12 @@ extension Runner {
           seen.deliveredTo.isEmpty
           ? "" : ", delivered to \(seen.deliveredTo.joined(separator: ", "))"
         status = "seen since \(AtomFeed.timestamp(seen.firstSeen))\(channels)"
-      } else if memory == nil {
+      } else if !(memory?.hasRun ?? false) {
         status = "would be recorded silently (the search's first run)"
+      } else if let sources = memory?.sources, let url = sourceOf[listing.id],
+        !sources.contains(url)
+      {
+        status = "would be recorded silently (its source answers for the first time)"
       } else {
         status = "new"
       }

@@ -67,7 +67,11 @@ struct RunPass {
         outcome.detail = nextRunDescription(search)
       } else {
         let hold = activeWindows(search).contains { $0.mode == .hold }
-        let prime = options.prime || (state.searches[search.name] == nil && !options.notifyFirstRun)
+        // A search whose sources have never answered is still new: priming it then keeps the
+        // listings already up when a source first answers from arriving as a flood.
+        let prime =
+          options.prime
+          || (!(state.searches[search.name]?.hasRun ?? false) && !options.notifyFirstRun)
         if prime { outcome.status = "primed" }
         if hold { outcome.detail = "quiet hours: new listings are held" }
         planned.append((search, hold, prime))
@@ -105,9 +109,10 @@ struct RunPass {
 
   // MARK: - What the sources said
 
-  /// Listings per search; failures and notes go into the result.
-  private mutating func read(_ outcomes: [FetchOutcome]) -> [String: [[Listing]]] {
-    var batches: [String: [[Listing]]] = [:]
+  /// Listings per search, by the URL that answered with them; failures and notes go into the
+  /// result.
+  private mutating func read(_ outcomes: [FetchOutcome]) -> [String: [SourceBatch]] {
+    var batches: [String: [SourceBatch]] = [:]
     for outcome in outcomes {
       let job = outcome.job
       let label = job.request.city.map { "\(job.host) (\($0))" } ?? job.request.url
@@ -116,7 +121,7 @@ struct RunPass {
       }
       switch outcome.status {
       case .notModified:
-        batches[job.search, default: []].append([])
+        batches[job.search, default: []].append(SourceBatch(url: job.request.url, listings: []))
       case .failed(let reason):
         note(job.search, failure: "\(label): \(reason)")
       case .blocked(let reason):
@@ -137,7 +142,8 @@ struct RunPass {
           finalURL: response.finalURL)
         do {
           let batch = try site.listings(from: source)
-          batches[job.search, default: []].append(batch.listings)
+          batches[job.search, default: []].append(
+            SourceBatch(url: job.request.url, listings: batch.listings))
           for text in batch.notes { note(job.search, note: "\(label): \(text)") }
         } catch let error as SiteError {
           note(job.search, failure: "\(label): \(error.message)")
@@ -174,34 +180,68 @@ struct RunPass {
 
   // MARK: - What is new
 
-  private mutating func record(_ search: Search, hold: Bool, prime: Bool, batches: [[Listing]])
-    async
-  {
+  private mutating func record(
+    _ search: Search, hold: Bool, prime: Bool, batches: [SourceBatch]
+  ) async {
     guard let index = result.searches.firstIndex(where: { $0.name == search.name }) else { return }
     var unique: [Listing] = []
     var ids = Set<String>()
-    for listing in batches.joined() where ids.insert(listing.id).inserted { unique.append(listing) }
+    for listing in batches.flatMap(\.listings) where ids.insert(listing.id).inserted {
+      unique.append(listing)
+    }
     let matches = unique.filter { ListingFilter.accepts($0, for: search) }
-    result.searches[index].fetched = batches.reduce(0) { $0 + $1.count }
+    result.searches[index].fetched = batches.reduce(0) { $0 + $1.listings.count }
     result.searches[index].matched = matches.count
     // Taken out of the state while it changes: a copy would duplicate every seen id (a million
     // for a heavy user). A dry run's state is never saved, so changing it is harmless.
     var searchState = state.searches.removeValue(forKey: search.name) ?? SearchState()
+    // A source (a city, a feed) answering for the first time is primed like a new search: its
+    // current listings are recorded, not notified. A state written before sources were kept
+    // (nil) knows all of them.
+    let answered = Set(batches.map(\.url))
+    let known = searchState.sources.map { Set($0) } ?? answered
+    let newSources = options.notifyFirstRun ? [] : answered.subtracting(known)
+    var fromKnown = Set<String>()
+    for batch in batches where !newSources.contains(batch.url) {
+      fromKnown.formUnion(batch.listings.map(\.id))
+    }
     var fresh: [Listing] = []
+    var primedHere = 0
     for listing in matches {
       if var seen = searchState.seen[listing.id] {
         seen.lastSeen = options.now
         searchState.seen[listing.id] = seen
       } else {
         searchState.seen[listing.id] = SeenListing(firstSeen: options.now, lastSeen: options.now)
-        if !prime { fresh.append(listing) }
+        if prime {
+          continue
+        } else if fromKnown.contains(listing.id) {
+          fresh.append(listing)
+        } else {
+          primedHere += 1
+        }
       }
+    }
+    let current = Set(jobs(for: search).map(\.request.url))
+    searchState.sources = known.union(answered).intersection(current).sorted()
+    if primedHere > 0 {
+      note(
+        search.name,
+        note: "\(primedHere) listings from \(newSources.count == 1 ? "a source" : "sources") "
+          + "answering for the first time recorded, not notified")
     }
     let anySourceAnswered = !batches.isEmpty
     if anySourceAnswered || result.searches[index].failures.isEmpty {
       searchState.lastRun = options.now
     }
     state.searches[search.name] = searchState
+    if prime && !anySourceAnswered && !options.prime {
+      result.searches[index].status = "ran"
+      result.searches[index].detail =
+        "first run, but no source answered: the first run that reaches one records its listings "
+        + "without notifying them"
+      return
+    }
     if prime {
       result.searches[index].detail =
         "first run: \(matches.count) current listings recorded, not notified"
@@ -324,4 +364,11 @@ struct RunPass {
       }
     }
   }
+}
+
+/// What one request brought back for a search.
+struct SourceBatch {
+  /// The request's URL: what identifies a source across runs.
+  var url: String
+  var listings: [Listing]
 }

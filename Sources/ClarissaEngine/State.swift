@@ -100,11 +100,19 @@ public struct SearchState: Codable, Sendable, Equatable {
   public var lastRun: Date?
   /// Listing ids with when they were first and last seen, and where they were delivered.
   public var seen: [String: SeenListing]
+  /// The request URLs that have answered at least once: a source answering for the first time
+  /// is primed. Nil in a state written before clarissa kept them (every source counts as known).
+  public var sources: [String]?
+
+  /// True once a run has reached the search's sources (or found it had none to reach): until
+  /// then the next run primes it, whatever failed runs left behind.
+  public var hasRun: Bool { lastRun != nil || !seen.isEmpty }
 
   /// Creates an empty search state.
-  public init(lastRun: Date? = nil, seen: [String: SeenListing] = [:]) {
+  public init(lastRun: Date? = nil, seen: [String: SeenListing] = [:], sources: [String]? = []) {
     self.lastRun = lastRun
     self.seen = seen
+    self.sources = sources
   }
 }
 

@@ -22,6 +22,10 @@ enum StateCodec {
       out.string(name)
       out.raw(" : {\n      \"lastRun\" : ")
       if let lastRun = search.lastRun { out.date(lastRun) } else { out.raw("null") }
+      if let sources = search.sources {
+        out.raw(",\n      \"sources\" : ")
+        out.strings(sources)
+      }
       out.raw(",\n      \"seen\" : {")
       let (entries, order) = sortedEntries(search.seen)
       out.bytes.reserveCapacity(out.bytes.count + entries.count * 96)
@@ -226,10 +230,11 @@ enum StateCodec {
     var searches: [String: SearchState] = [:]
     var lists = ListCache()
     try scanner.object { name, scanner in
-      var search = SearchState()
+      var search = SearchState(sources: nil)  // absent: written before sources were kept
       try scanner.object { key, scanner in
         switch key {
         case "lastRun": search.lastRun = try scanner.nullOrString().map(Self.date)
+        case "sources": search.sources = try scanner.strings()
         case "seen":
           // About 80 bytes a line up to the object's end (an estimate: an id holding a brace
           // only makes it low): reserve once instead of growing a million-entry table.

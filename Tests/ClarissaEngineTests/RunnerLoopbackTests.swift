@@ -71,4 +71,73 @@ import Testing
     #expect(result.searches[1].failures.isEmpty)
     #expect(result.searches[1].new.map(\.id) == ["loop-1", "loop-2"])
   }
+
+  @Test func aFirstRunWhoseSourcesFailDoesNotUnprimeTheSearch() async throws {
+    let answering = Flag()
+    let server = try LoopbackServer { _, _ in
+      answering.value ? .init(body: Self.feed) : .text("down for maintenance", status: 500)
+    }
+    let config = try Self.config([server.base + "/feed.xml"])
+    let path = Self.state()
+    let now = Date()
+    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    #expect(first.searches[0].status == "ran", "nothing was primed: no source answered")
+    #expect(first.sourcesFailed)
+    answering.value = true
+    let second = try await Self.runner(config, state: path).run(
+      RunOptions(now: now.addingTimeInterval(120))
+    ) { _ in }
+    #expect(second.searches[0].status == "primed")
+    #expect(second.searches[0].new.isEmpty, "the listings already up are recorded, not notified")
+    #expect(try StateStore(path: path).load().searches["s0"]?.seen.count == 2)
+  }
+
+  /// A feed with one item per id.
+  static func feed(_ ids: [String]) -> String {
+    let items = ids.map {
+      "<item><title>Bike \($0)</title><link>http://127.0.0.1/l/\($0)</link><guid>\($0)</guid></item>"
+    }
+    return "<rss version=\"2.0\"><channel><title>t</title>\(items.joined())</channel></rss>"
+  }
+
+  @Test func aSourceAnsweringForTheFirstTimeIsPrimedAlone() async throws {
+    // One search, two feeds. Run 1: /a answers, /b fails. Run 2: /b answers for the first time
+    // with what it already had up (recorded, not notified); /a has one new listing (notified).
+    let server = try LoopbackServer { request, count in
+      switch (request.path, count) {
+      case ("/a", 0): .text(Self.feed(["a1", "a2"]))
+      case ("/a", _): .text(Self.feed(["a1", "a2", "a3"]))
+      case ("/b", 0): .text("unavailable", status: 500)
+      default: .text(Self.feed(["b1", "b2", "b3"]))
+      }
+    }
+    let yaml = """
+      version: 1
+      searches:
+        - name: bikes
+          site: feed
+          feeds: [\(server.base)/a, \(server.base)/b]
+          interval: 1m
+      """
+    let loaded = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "loop.yaml", environment: [:], sites: Registry.sites)
+    let config = try #require(loaded.config)
+    let path = Self.state()
+    let now = Date()
+    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    #expect(first.searches[0].status == "primed")
+    #expect(first.searches[0].new.isEmpty)
+    let second = try await Self.runner(config, state: path).run(
+      RunOptions(now: now.addingTimeInterval(120))
+    ) { _ in }
+    #expect(second.searches[0].new.map(\.id) == ["a3"], "b's listings were up before b answered")
+    #expect(second.searches[0].notes.contains { $0.contains("3 listings from a source") })
+    let stored = try #require(try StateStore(path: path).load().searches["bikes"])
+    #expect(stored.sources == [server.base + "/a", server.base + "/b"])
+    #expect(stored.seen.count == 6)
+    let third = try await Self.runner(config, state: path).run(
+      RunOptions(now: now.addingTimeInterval(240))
+    ) { _ in }
+    #expect(third.searches[0].new.isEmpty, "nothing twice")
+  }
 }

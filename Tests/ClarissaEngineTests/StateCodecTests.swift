@@ -20,6 +20,7 @@ import Testing
         "weird \"id\"\\\n\u{1}é": SeenListing(
           firstSeen: t0, lastSeen: t0, deliveredTo: ["chan\"nel"]),
       ])
+    state.searches["ipads"]?.sources = ["https://sfbay.craigslist.org/search/sss?query=ipad"]
     state.searches["never-ran"] = SearchState()
     state.validators["https://example.org/feed"] = Validators(etag: "\"v1\"", lastModified: nil)
     state.cooldowns["sapi.craigslist.org"] = Cooldown(
@@ -69,7 +70,15 @@ import Testing
       """
     let state = try StateCodec.decode(Data(old.utf8))
     #expect(state.searches["ipads"]?.seen["7915891289"]?.deliveredTo == ["terminal"])
+    #expect(state.searches["ipads"]?.sources == nil, "written before sources were kept")
     #expect(state.recent.isEmpty && state.undelivered.isEmpty)
+  }
+
+  @Test func aVersionTwoFileWithoutSourcesKnowsNone() throws {
+    let text = """
+      {"version" : 2, "searches" : {"a" : {"lastRun" : "2026-05-03T19:00:00Z", "seen" : {}}}}
+      """
+    #expect(try StateCodec.decode(Data(text.utf8)).searches["a"]?.sources == nil)
   }
 
   @Test func aNewerVersionIsRecognised() {
