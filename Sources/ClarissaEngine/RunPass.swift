@@ -83,14 +83,16 @@ struct RunPass {
   /// Due when its interval has passed since it last ran, less a little slack so that a cron job
   /// on the same interval is never a minute late and skipped.
   private func isDue(_ search: Search) -> Bool {
-    guard let last = state.searches[search.name]?.lastRun else { return true }
     let interval = Double(search.interval.seconds)
-    return options.now.timeIntervalSince(last) >= interval - min(60, interval / 10)
+    guard let due = state.searches[search.name]?.nextDue(interval: interval) else { return true }
+    return options.now >= due.addingTimeInterval(-min(60, interval / 10))
   }
 
   private func nextRunDescription(_ search: Search) -> String {
-    guard let last = state.searches[search.name]?.lastRun else { return "due" }
-    let next = last.addingTimeInterval(Double(search.interval.seconds))
+    let interval = Double(search.interval.seconds)
+    guard let next = state.searches[search.name]?.nextDue(interval: interval) else {
+      return "due"
+    }
     let minutes = Int((next.timeIntervalSince(options.now) / 60).rounded(.up))
     return "next in \(minutes) min"
   }
@@ -234,6 +236,7 @@ struct RunPass {
     if anySourceAnswered || result.searches[index].failures.isEmpty {
       searchState.lastRun = options.now
     }
+    searchState.lastAttempt = options.now
     state.searches[search.name] = searchState
     if prime && !anySourceAnswered && !options.prime {
       result.searches[index].status = "ran"

@@ -96,21 +96,45 @@ public struct Undelivered: Codable, Sendable, Equatable {
 
 /// One search's memory.
 public struct SearchState: Codable, Sendable, Equatable {
-  /// When the search last ran (fetched), to know when it is due again.
+  /// When the search last ran and reached a source (or had none to reach).
   public var lastRun: Date?
+  /// When a run last tried the search, whatever came of it.
+  public var lastAttempt: Date?
   /// Listing ids with when they were first and last seen, and where they were delivered.
   public var seen: [String: SeenListing]
   /// The request URLs that have answered at least once: a source answering for the first time
   /// is primed. Nil in a state written before clarissa kept them (every source counts as known).
   public var sources: [String]?
 
+  /// Retries after an attempt that reached no source wait this long at most (less when the
+  /// search's own interval is shorter).
+  public static let retryDelay: Double = 900
+
+  /// When the search is next due, given its interval; nil when it is due now (it never ran).
+  /// After an attempt that reached no source, it is retried after the interval or
+  /// ``retryDelay``, whichever is shorter: never at once, which in `watch` would ask a failing
+  /// host again every second.
+  public func nextDue(interval: Double) -> Date? {
+    let retry = min(interval, Self.retryDelay)
+    switch (lastRun, lastAttempt) {
+    case (nil, nil): return nil
+    case (nil, let attempt?): return attempt.addingTimeInterval(retry)
+    case (let run?, let attempt?) where attempt > run: return attempt.addingTimeInterval(retry)
+    case (let run?, _): return run.addingTimeInterval(interval)
+    }
+  }
+
   /// True once a run has reached the search's sources (or found it had none to reach): until
   /// then the next run primes it, whatever failed runs left behind.
   public var hasRun: Bool { lastRun != nil || !seen.isEmpty }
 
   /// Creates an empty search state.
-  public init(lastRun: Date? = nil, seen: [String: SeenListing] = [:], sources: [String]? = []) {
+  public init(
+    lastRun: Date? = nil, lastAttempt: Date? = nil, seen: [String: SeenListing] = [:],
+    sources: [String]? = []
+  ) {
     self.lastRun = lastRun
+    self.lastAttempt = lastAttempt
     self.seen = seen
     self.sources = sources
   }

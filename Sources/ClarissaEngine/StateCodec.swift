@@ -22,6 +22,10 @@ enum StateCodec {
       out.string(name)
       out.raw(" : {\n      \"lastRun\" : ")
       if let lastRun = search.lastRun { out.date(lastRun) } else { out.raw("null") }
+      if let lastAttempt = search.lastAttempt {
+        out.raw(",\n      \"lastAttempt\" : ")
+        out.date(lastAttempt)
+      }
       if let sources = search.sources {
         out.raw(",\n      \"sources\" : ")
         out.strings(sources)
@@ -234,6 +238,7 @@ enum StateCodec {
       try scanner.object { key, scanner in
         switch key {
         case "lastRun": search.lastRun = try scanner.nullOrString().map(Self.date)
+        case "lastAttempt": search.lastAttempt = try scanner.nullOrString().map(Self.date)
         case "sources": search.sources = try scanner.strings()
         case "seen":
           // About 80 bytes a line up to the object's end (an estimate: an id holding a brace

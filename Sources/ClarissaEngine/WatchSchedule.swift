@@ -13,8 +13,8 @@ public enum WatchSchedule {
     for search in config.searches where search.enabled {
       let interval = Double(search.interval.seconds)
       let spread = min(30, interval * 0.05) * jitter
-      if let last = state.searches[search.name]?.lastRun {
-        candidates.append(last.addingTimeInterval(interval + spread))
+      if let due = state.searches[search.name]?.nextDue(interval: interval) {
+        candidates.append(due.addingTimeInterval(spread))
       } else {
         candidates.append(now)
       }

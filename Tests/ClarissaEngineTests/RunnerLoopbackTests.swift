@@ -140,4 +140,23 @@ import Testing
     ) { _ in }
     #expect(third.searches[0].new.isEmpty, "nothing twice")
   }
+
+  @Test func aFailingSourceIsNotAskedAgainBeforeItsRetryDelay() async throws {
+    let server = try LoopbackServer { _, _ in .text("unavailable", status: 500) }
+    let config = try Self.config([server.base + "/feed.xml"])  // interval 1m
+    let path = Self.state()
+    let now = Date()
+    _ = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    let asked = server.requests.count
+    let soon = try await Self.runner(config, state: path).run(
+      RunOptions(now: now.addingTimeInterval(10))
+    ) { _ in }
+    #expect(soon.searches[0].status == "not-due")
+    #expect(server.requests.count == asked, "not asked again 10 s later")
+    let later = try await Self.runner(config, state: path).run(
+      RunOptions(now: now.addingTimeInterval(61))
+    ) { _ in }
+    #expect(later.searches[0].status == "ran")
+    #expect(server.requests.count > asked)
+  }
 }

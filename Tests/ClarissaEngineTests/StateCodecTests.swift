@@ -21,6 +21,7 @@ import Testing
           firstSeen: t0, lastSeen: t0, deliveredTo: ["chan\"nel"]),
       ])
     state.searches["ipads"]?.sources = ["https://sfbay.craigslist.org/search/sss?query=ipad"]
+    state.searches["ipads"]?.lastAttempt = t0.addingTimeInterval(60)
     state.searches["never-ran"] = SearchState()
     state.validators["https://example.org/feed"] = Validators(etag: "\"v1\"", lastModified: nil)
     state.cooldowns["sapi.craigslist.org"] = Cooldown(
