@@ -1,9 +1,9 @@
 import ClarissaCore
 import Foundation
 
-/// When `watch` should wake next: the earliest time a search falls due, the end of a quiet-hours
-/// window that holds listings, or a retry of refused deliveries, with a little jitter so that many
-/// watchers never hit a site in step.
+/// When `watch` should wake next: the earliest time a search falls due (for a search in a `skip`
+/// window, when the window ends), the end of a quiet-hours window that holds listings, or a retry
+/// of refused deliveries, with a little jitter so that many watchers never hit a site in step.
 public enum WatchSchedule {
   /// The next wake-up after `now`, at least one second away and at most an hour.
   public static func nextWake(
@@ -13,11 +13,15 @@ public enum WatchSchedule {
     for search in config.searches where search.enabled {
       let interval = Double(search.interval.seconds)
       let spread = min(30, interval * 0.05) * jitter
-      if let due = state.searches[search.name]?.nextDue(interval: interval) {
-        candidates.append(due.addingTimeInterval(spread))
-      } else {
-        candidates.append(now)
+      var due = state.searches[search.name]?.nextDue(interval: interval) ?? now
+      // A search inside a `skip` window is not run: wake when the window ends, not every second.
+      for name in search.blackout {
+        guard let window = config.blackouts[name], window.mode == .skip,
+          let end = window.occurrence(containing: now)?.end
+        else { continue }
+        due = max(due, end.addingTimeInterval(1))
       }
+      candidates.append(due.addingTimeInterval(spread))
     }
     let heldSearches = Set(state.held.map(\.search))
     for search in config.searches where heldSearches.contains(search.name) {

@@ -47,4 +47,24 @@ import Testing
     let wake = WatchSchedule.nextWake(config: config, state: state, now: Self.t0, jitter: 0)
     #expect(wake == Self.t0.addingTimeInterval(900))
   }
+
+  @Test func watchSleepsThroughASkipWindow() throws {
+    let yaml = """
+      version: 1
+      blackout:
+        night: {timezone: UTC, from: "22:00", to: "06:00", mode: skip}
+      searches:
+        - name: quiet
+          site: feed
+          feeds: [http://127.0.0.1:9/feed.xml]
+          blackout: [night]
+      """
+    let loaded = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "s.yaml", environment: [:], sites: Registry.sites)
+    let config = try #require(loaded.config)
+    // 05:30 UTC: inside the window, and the search never ran (watch wakes at least hourly).
+    let now = try #require(ISO8601DateFormatter().date(from: "2026-11-23T05:30:00Z"))
+    let wake = WatchSchedule.nextWake(config: config, state: State(), now: now, jitter: 0)
+    #expect(wake == ISO8601DateFormatter().date(from: "2026-11-23T06:00:01Z"))
+  }
 }
