@@ -117,14 +117,16 @@ import Testing
 
   @Test func aFailingReceiverIsARefusalNamingTheChannel() async throws {
     let receiver = try LoopbackServer { _, count in
-      count == 0 ? .init(status: 200) : .text("boom", status: 500)
+      count == 0
+        ? .init(status: 200)
+        : .text("<html>\n<body>\n  <h1>Error</h1>\n  <p>boom</p>\n</body></html>", status: 500)
     }
     let channel = Self.channel("json://127.0.0.1:\(receiver.port)/hook")
     do {
       try await Self.sender(channel).deliver(Self.listings, search: Self.search)
       Issue.record("a 500 must be a refusal")
     } catch let error as DeliveryError {
-      #expect(error.message.contains("HTTP 500"))
+      #expect(error.message.hasSuffix("HTTP 500 (Error boom)"), "one line, tags dropped")
       #expect(error.delivered == ["1"], "the first message went through before the failure")
     }
   }

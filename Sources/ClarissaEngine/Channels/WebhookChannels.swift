@@ -15,12 +15,32 @@ struct Poster: Sendable {
     case .failure(let error):
       throw DeliveryError("channel '\(channel)': \(error.message)")
     case .success(let response) where !(200..<300).contains(response.status):
-      let detail = String(decoding: response.body.prefix(200), as: UTF8.self)
+      let detail = Self.excerpt(response.body)
       throw DeliveryError(
         "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
     case .success:
       return
     }
+  }
+
+  /// What a refusing receiver said, on one line: tags dropped (error pages are often HTML),
+  /// white space folded, at most 160 characters.
+  static func excerpt(_ body: [UInt8]) -> String {
+    var text: [UInt8] = []
+    var inTag = false
+    for byte in body.prefix(4096) {
+      switch byte {
+      case UInt8(ascii: "<"): inTag = true
+      case UInt8(ascii: ">") where inTag:
+        inTag = false
+        if text.last != 0x20 { text.append(0x20) }
+      case _ where inTag: continue
+      case 0x09, 0x0A, 0x0D, 0x20: if !text.isEmpty, text.last != 0x20 { text.append(0x20) }
+      default: text.append(byte)
+      }
+    }
+    let line = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    return line.count > 160 ? String(line.prefix(159)) + "…" : line
   }
 }
 
