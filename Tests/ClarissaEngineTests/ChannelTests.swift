@@ -171,6 +171,22 @@ import Testing
     }
   }
 
+  @Test func execFailureSaysWhatTheProgramSaidOnOneLine() async throws {
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "exec-fail-\(UUID().uuidString)")
+    try "#!/bin/sh\nprintf 'first problem\\n  second\\n' >&2\nexit 3\n".write(
+      to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let failing = Channel(name: "script", kind: .exec, url: "exec:\(script.path)")
+    do {
+      try await Self.sender(failing, environment: ["PATH": "/usr/bin:/bin"]).deliver(
+        [Self.listings[0]], search: Self.search)
+      Issue.record("exit status 3 must be a refusal")
+    } catch let error as DeliveryError {
+      #expect(error.message.hasSuffix("exited with status 3: first problem second"))
+    }
+  }
+
   @Test func aRunWhoseReceiverFailsDeliversOnALaterRunExactlyOnce() async throws {
     let healthy = Flag()
     let receiver = try LoopbackServer { request, _ in

@@ -22,20 +22,62 @@ enum Program {
     }
     let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-    stdin.fileHandleForWriting.write(Data(input))
-    try? stdin.fileHandleForWriting.close()
-    let errorText = await Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+    // stderr is read while stdin is written: a program that says a lot before reading its input
+    // would otherwise wait on us while we wait on it.
+    let errorReader = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }
+    let writer = stdin.fileHandleForWriting
+    await Task.detached {
+      Self.feed(input, to: writer.fileDescriptor)
+      try? writer.close()
+    }.value
+    let errorText = await errorReader.value
     await Task.detached { process.waitUntilExit() }.value
     killer.cancel()
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      let detail = String(decoding: errorText.suffix(300), as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
+      let detail = Excerpt.oneLine(errorText.suffix(4096), limit: 300, keepingEnd: true)
       let how =
         process.terminationReason == .uncaughtSignal
         ? "was stopped after \(Int(timeout)) s" : "exited with status \(process.terminationStatus)"
       throw DeliveryError(
         "channel '\(channel)': '\((path as NSString).lastPathComponent)' \(how)"
           + (detail.isEmpty ? "" : ": \(detail)"))
+    }
+  }
+
+  /// Writes `bytes` to a pipe whose reader may have gone (a program that exits without reading
+  /// its input is fine; its exit status decides). The SIGPIPE such a write draws would end
+  /// clarissa before it saves its state, so it is blocked on this thread for the write and
+  /// taken off the thread afterwards; the rest of the process keeps its own disposition.
+  static func feed(_ bytes: [UInt8], to descriptor: Int32) {
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    var offset = 0
+    var broken = false
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      while offset < raw.count {
+        let written = write(descriptor, base + offset, raw.count - offset)
+        if written > 0 {
+          offset += written
+        } else if written < 0 && errno == EINTR {
+          continue
+        } else {
+          broken = written < 0 && errno == EPIPE
+          break
+        }
+      }
+    }
+    if broken {
+      var pending = sigset_t()
+      sigpending(&pending)
+      if sigismember(&pending, SIGPIPE) == 1 {
+        var now = timespec()
+        _ = sigtimedwait(&pipeSignal, nil, &now)
+      }
     }
   }
 

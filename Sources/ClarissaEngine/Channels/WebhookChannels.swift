@@ -15,32 +15,12 @@ struct Poster: Sendable {
     case .failure(let error):
       throw DeliveryError("channel '\(channel)': \(error.message)")
     case .success(let response) where !(200..<300).contains(response.status):
-      let detail = Self.excerpt(response.body)
+      let detail = Excerpt.oneLine(response.body.prefix(4096), droppingTags: true)
       throw DeliveryError(
         "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
     case .success:
       return
     }
-  }
-
-  /// What a refusing receiver said, on one line: tags dropped (error pages are often HTML),
-  /// white space folded, at most 160 characters.
-  static func excerpt(_ body: [UInt8]) -> String {
-    var text: [UInt8] = []
-    var inTag = false
-    for byte in body.prefix(4096) {
-      switch byte {
-      case UInt8(ascii: "<"): inTag = true
-      case UInt8(ascii: ">") where inTag:
-        inTag = false
-        if text.last != 0x20 { text.append(0x20) }
-      case _ where inTag: continue
-      case 0x09, 0x0A, 0x0D, 0x20: if !text.isEmpty, text.last != 0x20 { text.append(0x20) }
-      default: text.append(byte)
-      }
-    }
-    let line = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-    return line.count > 160 ? String(line.prefix(159)) + "…" : line
   }
 }
 
@@ -235,5 +215,31 @@ struct DiscordChannel: DeliveryChannel {
       try await poster.post(
         endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
     }
+  }
+}
+
+/// What a refusing receiver or program said, fit for one line of a report: white space (line
+/// breaks included) folded, tags dropped when asked (error pages are often HTML), at most
+/// `limit` characters, the end kept when `keepingEnd` (a program's last words say most).
+enum Excerpt {
+  static func oneLine<Bytes: Collection<UInt8>>(
+    _ body: Bytes, droppingTags: Bool = false, limit: Int = 160, keepingEnd: Bool = false
+  ) -> String {
+    var text: [UInt8] = []
+    var inTag = false
+    for byte in body {
+      switch byte {
+      case UInt8(ascii: "<") where droppingTags: inTag = true
+      case UInt8(ascii: ">") where inTag:
+        inTag = false
+        if text.last != 0x20 { text.append(0x20) }
+      case _ where inTag: continue
+      case 0x09, 0x0A, 0x0D, 0x20: if !text.isEmpty, text.last != 0x20 { text.append(0x20) }
+      default: text.append(byte)
+      }
+    }
+    let line = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    guard line.count > limit else { return line }
+    return keepingEnd ? "…" + String(line.suffix(limit - 1)) : String(line.prefix(limit - 1)) + "…"
   }
 }
