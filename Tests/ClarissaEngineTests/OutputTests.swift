@@ -9,6 +9,42 @@ import Testing
 
 /// The Atom feeds and the HTML page a run writes.
 @Suite(.serialized) struct OutputTests {
+  @Test func outputsMakeTheirFoldersAndSayPlainlyWhatWentWrong() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "out-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let blocker = folder.appendingPathComponent("a-file")
+    try Data("x".utf8).write(to: blocker)
+    let config = try #require(
+      ConfigLoader.load(
+        bytes: Array(
+          try String(
+            contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent(
+              "searches.yaml"), encoding: .utf8
+          ).utf8), name: "o.yaml", environment: [:], sites: Registry.sites
+      ).config)
+    var settings = SchedulerSettings()
+    settings.delayOverride = 0
+    let runner = Runner(
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(
+        fetcher: try ReplayFetcher(
+          folder: Fixtures.root.appendingPathComponent("replay/default").path),
+        settings: settings),
+      statePath: folder.appendingPathComponent("state.json").path,
+      outputs: OutputPaths(
+        atomFolder: blocker.appendingPathComponent("feeds").path,
+        htmlFile: folder.appendingPathComponent("not/yet/there/new.html").path))
+    let result = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent("not/yet/there/new.html").path))
+    #expect(result.outputProblems.count == 1)
+    let problem = try #require(result.outputProblems.first)
+    #expect(problem.hasPrefix("cannot write the Atom feeds in '\(blocker.path)/feeds': "))
+    #expect(!problem.contains("could not be completed"), "the reason, not Foundation's filler")
+  }
+
   static func run(folder: URL) async throws -> Config {
     let yaml =
       try String(

@@ -26,7 +26,7 @@ struct OutputWriter {
     var problems: [String] = []
     if let folder = paths.atomFolder {
       do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.makeFolders(folder)
         for search in config.searches {
           let entries = state.recent.filter { $0.search == search.name }
           let feed = AtomFeed.render(
@@ -40,28 +40,89 @@ struct OutputWriter {
           updated: state.recent.map(\.found).max() ?? now)
         try Self.replace(folder + "/all.xml", with: all)
       } catch {
-        problems.append("cannot write the Atom feeds in '\(folder)': \(error.localizedDescription)")
+        problems.append(
+          "cannot write the Atom feeds in '\(folder)': \(Self.reason(error, about: folder))")
       }
     }
     if let file = paths.htmlFile {
       do {
+        let folder = (file as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try Self.makeFolders(folder) }
         try Self.replace(
           file, with: HTMLPage.render(state.recent, searches: config.searches.map(\.name), now: now)
         )
       } catch {
-        problems.append("cannot write the HTML page '\(file)': \(error.localizedDescription)")
+        problems.append("cannot write the HTML page '\(file)': \(Self.reason(error, about: file))")
       }
     }
     return problems
   }
 
+  /// `mkdir -p`, saying which part is in the way and why.
+  static func makeFolders(_ path: String) throws {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+      if isFolder.boolValue { return }
+      throw OutputError(path: nil, reason: "'\(path)' is a file, not a folder")
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != path { try makeFolders(parent) }
+    if mkdir(path, 0o755) != 0, errno != EEXIST { throw OutputError.system(path) }
+  }
+
   /// Write to a temporary file and rename: a reader never sees half a file.
   static func replace(_ path: String, with text: String) throws {
     let temporary = path + ".tmp-\(getpid())"
-    try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-    if rename(temporary, path) != 0 {
+    let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw OutputError.system(temporary) }
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+    let failure = written == bytes.count ? nil : OutputError.system(temporary)
+    close(descriptor)
+    if let failure {
       unlink(temporary)
-      throw CocoaError(.fileWriteUnknown)
+      throw failure
+    }
+    guard rename(temporary, path) == 0 else {
+      let failure = OutputError.system(path)
+      unlink(temporary)
+      throw failure
+    }
+  }
+
+  /// A file system error in words: the reason the system gave, lower case.
+  static func reason(_ error: any Error, about target: String) -> String {
+    if let error = error as? OutputError {
+      return error.path == target || error.path == nil
+        ? error.reason : "'\(error.path ?? "")': \(error.reason)"
+    }
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+    if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(code))).lowercased()
+    }
+    switch (error as? CocoaError)?.code {
+    case .fileNoSuchFile?, .fileReadNoSuchFile?: return "no such file or directory"
+    case .fileWriteNoPermission?, .fileReadNoPermission?: return "permission denied"
+    case .fileWriteVolumeReadOnly?: return "read-only file system"
+    case .fileWriteOutOfSpace?: return "no space left on device"
+    case .fileWriteFileExists?: return "a file is in the way"
+    default: return error.localizedDescription
     }
   }
 }
+
+/// Why an output file could not be written, and where.
+struct OutputError: Error {
+  var path: String?
+  var reason: String
+
+  static func system(_ path: String) -> OutputError {
+    OutputError(path: path, reason: String(cString: strerror(errno)).lowercased())
+  }
+}
+
+#if canImport(Glibc)
+  private let systemWrite = Glibc.write
+#else
+  private let systemWrite = Darwin.write
+#endif
