@@ -41,9 +41,10 @@ struct NotifyCommand: AsyncParsableCommand {
       }
       guard let target = configuration.channels[channel] else {
         let names = configuration.channels.keys.sorted()
-        throw ValidationError(
-          "no channel named '\(channel)'" + Suggestions.hint(for: channel, in: names)
-            + " (channels: \(names.joined(separator: ", ")))")
+        Terminal.error(
+          "error: no channel named '\(channel)'" + Suggestions.hint(for: channel, in: names)
+            + " (channels: \(names.isEmpty ? "none" : names.joined(separator: ", ")))\n")
+        throw ExitStatus.usage.exitCode
       }
       let listing = Self.sample()
       let search = Search(name: "clarissa-test", site: "craigslist")
