@@ -249,5 +249,11 @@ import Testing
       ["notify", "test", "phone", "--config", config.path], environment: ["TOPIC": "deals"])
     #expect(refused.status == 4)
     #expect(refused.stderr.contains("channel 'phone'"))
+    let unknown = try CommandLineTests.run(
+      ["notify", "test", "phon", "--config", config.path], environment: ["TOPIC": "deals"])
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.stderr
+        == "error: no channel named 'phon'; did you mean 'phone'? (channels: phone)\n")
   }
 }
