@@ -125,13 +125,16 @@ extension State {
   }
 
   /// Forgets listings not seen for `retention` (by age since last seen, never by count) and
-  /// cool-downs that have ended.
-  mutating func prune(now: Date, retention: TimeInterval) {
+  /// cool-downs that have ended. Expired ids are removed in place: a run forgets a few of a
+  /// search's ids, and filtering into a new table held two million-id tables at once (as fast:
+  /// about 9 ms either way for a million ids, `.ci/bench state`).
+  public mutating func prune(now: Date, retention: TimeInterval) {
     let cutoff = now.addingTimeInterval(-retention)
-    searches = searches.mapValues { search in
-      var kept = search
-      kept.seen = search.seen.filter { $0.value.lastSeen >= cutoff }
-      return kept
+    for name in Array(searches.keys) {
+      guard var search = searches.removeValue(forKey: name) else { continue }
+      let expired = search.seen.compactMap { $0.value.lastSeen < cutoff ? $0.key : nil }
+      for id in expired { search.seen.removeValue(forKey: id) }
+      searches[name] = search
     }
     cooldowns = cooldowns.filter { $0.value.until > now }
   }
