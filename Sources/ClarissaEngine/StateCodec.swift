@@ -8,7 +8,16 @@ import Foundation
 enum StateCodec {
   // MARK: - Writing
 
+  /// The whole text in memory (tests, small states).
   static func encode(_ state: State) throws -> [UInt8] {
+    var text: [UInt8] = []
+    try encode(state) { text += $0 }
+    return text
+  }
+
+  /// Writes the text in pieces of about a megabyte to `write`: a million seen ids never sit in
+  /// memory as one 83 MB text beside the state they came from.
+  static func encode(_ state: State, to write: ([UInt8]) throws -> Void) throws {
     var out = JSONOut()
     out.raw("{\n")
     try out.member("cooldowns", codable: state.cooldowns, last: false)
@@ -32,8 +41,11 @@ enum StateCodec {
       }
       out.raw(",\n      \"seen\" : {")
       let (entries, order) = sortedEntries(search.seen)
-      out.bytes.reserveCapacity(out.bytes.count + entries.count * 96)
       for (position, index) in order.enumerated() {
+        if out.bytes.count >= JSONOut.piece {
+          try write(out.bytes)
+          out.bytes.removeAll(keepingCapacity: true)
+        }
         let (id, seen) = entries[Int(index)]
         out.raw(position == 0 ? "\n        " : ",\n        ")
         out.string(id)
@@ -53,7 +65,7 @@ enum StateCodec {
     try out.member("undelivered", codable: state.undelivered, last: false)
     try out.member("validators", codable: state.validators, last: false)
     out.raw("  \"version\" : \(State.currentVersion)\n}\n")
-    return out.bytes
+    try write(out.bytes)
   }
 
   /// Seen entries, read from the table in its own order (one sequential pass), and the order
@@ -99,6 +111,8 @@ enum StateCodec {
 
   /// A JSON text being written, with a cache for the dates a run repeats thousands of times.
   struct JSONOut {
+    /// How much text is gathered before it is handed on.
+    static let piece = 1 << 20
     var bytes: [UInt8] = []
     private var dayPrefixes: [(days: Int, prefix: [UInt8])] = []
 

@@ -81,9 +81,9 @@ public final class StateStore {
         + "Move it aside to start afresh (every current listing will be primed, not notified)")
   }
 
-  /// Writes `state` atomically: temporary file, flush to disk, rename.
+  /// Writes `state` atomically: temporary file (written in pieces as it is encoded), flush to
+  /// disk, rename. Any failure removes the temporary file and leaves the old state as it was.
   public func save(_ state: State) throws {
-    let data = try StateCodec.encode(state)
     let temporary = path + ".tmp-\(getpid())"
     let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
@@ -92,14 +92,30 @@ public final class StateStore {
           "cannot write '\(temporary)': \(String(cString: strerror(errno))); the old state is intact"
       )
     }
-    let written = data.withUnsafeBytes { raw in write(descriptor, raw.baseAddress, raw.count) }
-    let synced = fsync(descriptor)
+    var failure: String?
+    do {
+      try StateCodec.encode(state) { piece in
+        var offset = 0
+        try piece.withUnsafeBytes { raw in
+          while offset < raw.count {
+            let written = write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw WriteFailure(errno: written < 0 ? errno : ENOSPC) }
+            offset += written
+          }
+        }
+      }
+      if fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+    } catch let error as WriteFailure {
+      failure = String(cString: strerror(error.errno))
+    } catch {
+      failure = "\(error)"
+    }
     close(descriptor)
-    guard written == data.count, synced == 0 else {
-      let reason = String(cString: strerror(errno))
+    if let failure {
       unlink(temporary)
       throw Problem(
-        message: "cannot write the state file '\(path)': \(reason); the old state is intact")
+        message: "cannot write the state file '\(path)': \(failure); the old state is intact")
     }
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
@@ -108,6 +124,10 @@ public final class StateStore {
         message: "cannot replace the state file '\(path)': \(reason); the old state is intact")
     }
     Self.syncFolder(of: path)
+  }
+
+  private struct WriteFailure: Error {
+    let errno: Int32
   }
 
   static let encoder: JSONEncoder = {
