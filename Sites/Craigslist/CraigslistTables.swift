@@ -49,7 +49,8 @@ public enum CraigslistTables {
   }
 
   /// All 707 areas, read once on first use.
-  public static let areas: [Area] = readAreas(areaLines)
+  public static let areas: [Area] = [areaUSAtoMLines, areaUSNtoZLines, areaWorldLines]
+    .flatMap(readAreas).sorted { $0.areaID < $1.areaID }
   /// All posting categories, read once on first use.
   public static let categories: [Category] = rows(categoryLines).compactMap { fields in
     guard fields.count == 4, let id = Int(fields[1]) else { return nil }
