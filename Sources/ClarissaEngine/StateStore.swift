@@ -81,53 +81,26 @@ public final class StateStore {
         + "Move it aside to start afresh (every current listing will be primed, not notified)")
   }
 
-  /// Writes `state` atomically: temporary file (written in pieces as it is encoded), flush to
-  /// disk, rename. Any failure removes the temporary file and leaves the old state as it was.
+  /// Writes `state` atomically (`FileWriting.replace`: a temporary file written in pieces as it
+  /// is encoded, flushed to disk, renamed); any failure leaves the old state as it was.
   public func save(_ state: State) throws {
-    let temporary = path + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw Problem(
-        message:
-          "cannot write '\(temporary)': \(String(cString: strerror(errno))); the old state is intact"
-      )
-    }
-    var failure: String?
     do {
-      try StateCodec.encode(state) { piece in
-        var offset = 0
-        try piece.withUnsafeBytes { raw in
-          while offset < raw.count {
-            let written = write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw WriteFailure(errno: written < 0 ? errno : ENOSPC) }
-            offset += written
-          }
-        }
-      }
-      if fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-    } catch let error as WriteFailure {
-      failure = String(cString: strerror(error.errno))
+      try FileWriting.replace(path) { write in try StateCodec.encode(state, to: write) }
     } catch {
-      failure = "\(error)"
+      switch error.step {
+      case .create:
+        throw Problem(
+          message: "cannot write '\(error.path)': \(error.reason); the old state is intact")
+      case .write:
+        throw Problem(
+          message: "cannot write the state file '\(path)': \(error.reason); the old state is intact"
+        )
+      case .rename:
+        throw Problem(
+          message:
+            "cannot replace the state file '\(path)': \(error.reason); the old state is intact")
+      }
     }
-    close(descriptor)
-    if let failure {
-      unlink(temporary)
-      throw Problem(
-        message: "cannot write the state file '\(path)': \(failure); the old state is intact")
-    }
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw Problem(
-        message: "cannot replace the state file '\(path)': \(reason); the old state is intact")
-    }
-    Self.syncFolder(of: path)
-  }
-
-  private struct WriteFailure: Error {
-    let errno: Int32
   }
 
   static let encoder: JSONEncoder = {
@@ -150,14 +123,5 @@ public final class StateStore {
     case DecodingError.typeMismatch(_, let context): return context.debugDescription
     default: return "\(error)"
     }
-  }
-
-  /// The rename is durable only once the folder's entry is on disk too.
-  private static func syncFolder(of path: String) {
-    let folder = (path as NSString).deletingLastPathComponent
-    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
   }
 }

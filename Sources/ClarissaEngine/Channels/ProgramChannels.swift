@@ -55,22 +55,7 @@ enum Program {
     var previous = sigset_t()
     pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-    var offset = 0
-    var broken = false
-    bytes.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      while offset < raw.count {
-        let written = write(descriptor, base + offset, raw.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          broken = written < 0 && errno == EPIPE
-          break
-        }
-      }
-    }
+    let broken = FileWriting.writeAll(bytes, to: descriptor) == EPIPE
     if broken {
       var pending = sigset_t()
       sigpending(&pending)

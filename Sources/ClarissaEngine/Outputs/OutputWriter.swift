@@ -70,23 +70,12 @@ struct OutputWriter {
     if mkdir(path, 0o755) != 0, errno != EEXIST { throw OutputError.system(path) }
   }
 
-  /// Write to a temporary file and rename: a reader never sees half a file.
+  /// Written through `FileWriting.replace`: a reader never sees half a file.
   static func replace(_ path: String, with text: String) throws {
-    let temporary = path + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw OutputError.system(temporary) }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-    let failure = written == bytes.count ? nil : OutputError.system(temporary)
-    close(descriptor)
-    if let failure {
-      unlink(temporary)
-      throw failure
-    }
-    guard rename(temporary, path) == 0 else {
-      let failure = OutputError.system(path)
-      unlink(temporary)
-      throw failure
+    do {
+      try FileWriting.replace(path) { write in try write(Array(text.utf8)) }
+    } catch {
+      throw OutputError(path: error.path, reason: error.reason.lowercased())
     }
   }
 
@@ -120,9 +109,3 @@ struct OutputError: Error {
     OutputError(path: path, reason: String(cString: strerror(errno)).lowercased())
   }
 }
-
-#if canImport(Glibc)
-  private let systemWrite = Glibc.write
-#else
-  private let systemWrite = Darwin.write
-#endif
