@@ -87,9 +87,7 @@ extension Runner {
         status = "seen since \(AtomFeed.timestamp(seen.firstSeen))\(channels)"
       } else if !(memory?.hasRun ?? false) {
         status = "would be recorded silently (the search's first run)"
-      } else if let sources = memory?.sources, let url = sourceOf[listing.id],
-        !sources.contains(url)
-      {
+      } else if let url = sourceOf[listing.id], memory?.knows(source: url) == false {
         status = "would be recorded silently (its source answers for the first time)"
       } else {
         status = "new"

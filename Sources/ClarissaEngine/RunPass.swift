@@ -25,6 +25,7 @@ struct RunPass {
   mutating func execute() async {
     plan()
     let work = planned.flatMap { jobs(for: $0.search) }
+    let asked = Dictionary(grouping: work, by: \.search).mapValues { Set($0.map(\.request.url)) }
     let (outcomes, cooldowns) = await runner.scheduler.run(
       work, validators: state.validators, cooldowns: state.cooldowns, now: options.now)
     state.cooldowns.merge(cooldowns) { $1 }
@@ -35,7 +36,7 @@ struct RunPass {
     for entry in planned {
       await record(
         entry.search, hold: entry.hold, prime: entry.prime,
-        batches: batches[entry.search.name] ?? [])
+        batches: batches[entry.search.name] ?? [], asked: asked[entry.search.name] ?? [])
     }
   }
 
@@ -183,7 +184,7 @@ struct RunPass {
   // MARK: - What is new
 
   private mutating func record(
-    _ search: Search, hold: Bool, prime: Bool, batches: [SourceBatch]
+    _ search: Search, hold: Bool, prime: Bool, batches: [SourceBatch], asked: Set<String>
   ) async {
     guard let index = result.searches.firstIndex(where: { $0.name == search.name }) else { return }
     var unique: [Listing] = []
@@ -198,11 +199,10 @@ struct RunPass {
     // for a heavy user). A dry run's state is never saved, so changing it is harmless.
     var searchState = state.searches.removeValue(forKey: search.name) ?? SearchState()
     // A source (a city, a feed) answering for the first time is primed like a new search: its
-    // current listings are recorded, not notified. A state written before sources were kept
-    // (nil) knows all of them.
+    // current listings are recorded, not notified.
     let answered = Set(batches.map(\.url))
-    let known = searchState.sources.map { Set($0) } ?? answered
-    let newSources = options.notifyFirstRun ? [] : answered.subtracting(known)
+    let newSources =
+      options.notifyFirstRun ? [] : answered.filter { !searchState.knows(source: $0) }
     var fromKnown = Set<String>()
     for batch in batches where !newSources.contains(batch.url) {
       fromKnown.formUnion(batch.listings.map(\.id))
@@ -224,8 +224,7 @@ struct RunPass {
         }
       }
     }
-    let current = Set(jobs(for: search).map(\.request.url))
-    searchState.sources = known.union(answered).intersection(current).sorted()
+    searchState.remember(sources: answered, current: asked)
     if primedHere > 0 {
       note(
         search.name,

@@ -124,6 +124,15 @@ public struct SearchState: Codable, Sendable, Equatable {
     }
   }
 
+  /// Whether `url` has answered before: a source answering for the first time is primed. A
+  /// state written before sources were kept knows every source.
+  public func knows(source url: String) -> Bool { sources?.contains(url) ?? true }
+
+  /// Adds the sources that answered, keeping only those the search still asks.
+  mutating func remember(sources answered: Set<String>, current: Set<String>) {
+    sources = Set(sources ?? Array(answered)).union(answered).intersection(current).sorted()
+  }
+
   /// True once a run has reached the search's sources (or found it had none to reach): until
   /// then the next run primes it, whatever failed runs left behind.
   public var hasRun: Bool { lastRun != nil || !seen.isEmpty }
