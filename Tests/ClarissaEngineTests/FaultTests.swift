@@ -18,6 +18,19 @@ import Testing
       fetcher: CurlFetcher(limits: FetchLimits(timeout: 3, maxBytes: 8 << 20)),
       settings: settings)
   }
+  /// A runner over `yaml` with a fresh state file, and that file's path.
+  static func runner(_ yaml: String) throws -> (runner: Runner, state: String) {
+    let config = try #require(
+      ConfigLoader.load(
+        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
+      ).config)
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fault-\(UUID().uuidString)/state.json"
+    ).path
+    let runner = Runner(
+      config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
+    return (runner, state)
+  }
 
   static func job(_ url: String) -> FetchJob {
     FetchJob(
@@ -63,15 +76,7 @@ import Testing
           site: feed
           feeds: [\(bad.base)/feed.xml]
       """
-    let config = try #require(
-      ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
-      ).config)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fault-\(UUID().uuidString)/state.json"
-    ).path
-    let runner = Runner(
-      config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
+    let (runner, state) = try Self.runner(yaml)
     let result = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
     #expect(result.searches[0].new.count == 2)
     #expect(
@@ -94,15 +99,7 @@ import Testing
           feeds: [\(server.base)/feed.xml]
           price: {max: 4999}
       """
-    let config = try #require(
-      ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
-      ).config)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fault-\(UUID().uuidString)/state.json"
-    ).path
-    let runner = Runner(
-      config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
+    let (runner, state) = try Self.runner(yaml)
     let first = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
     #expect(first.searches[0].fetched == 10_000)
     #expect(first.searches[0].new.count == 5_000)
