@@ -262,19 +262,16 @@ import Testing
     #expect(mail.contains(Self.listings[1].url))
   }
 
-  static var appriseInstalled: Bool {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains {
-      FileManager.default.isExecutableFile(atPath: "\($0)/apprise")
-    }
-  }
+  static var appriseInstalled: Bool { TestTools.path("apprise") != nil || TestTools.underCI }
 
   @Test(.enabled(if: appriseInstalled, "the apprise command is not installed"))
   func appriseCLIPostsToTheLoopbackReceiver() async throws {
     let receiver = try LoopbackServer { _, _ in .text("{}") }
     let channel = Channel(
       name: "apprise", kind: .apprise, url: "apprise://json://127.0.0.1:\(receiver.port)/apprise")
-    try await Self.sender(channel, environment: ProcessInfo.processInfo.environment).deliver(
+    var environment = ProcessInfo.processInfo.environment
+    environment["PATH"] = TestTools.venvBin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    try await Self.sender(channel, environment: environment).deliver(
       [Self.listings[0]], search: Self.search)
     let request = try #require(receiver.requests.first)
     #expect(request.path == "/apprise")

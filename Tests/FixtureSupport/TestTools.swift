@@ -1,0 +1,29 @@
+import Foundation
+
+/// Finds the helper programs some tests drive (apprise, a Python with aiosmtpd, check-jsonschema).
+///
+/// `.ci/run` installs the Python ones into a virtual environment at `.build/venv`, never into the
+/// system's Python; a developer may have them on `PATH` instead. Under CI (`CI` set), a test whose
+/// tool is missing must fail rather than skip, so that CI never passes without running it.
+public enum TestTools {
+  /// The package's root folder (the one holding `Package.swift`).
+  public static let packageRoot = Fixtures.root.deletingLastPathComponent()
+
+  /// The virtual environment's `bin` folder that `.ci/run` fills.
+  public static let venvBin = packageRoot.appendingPathComponent(".build/venv/bin")
+
+  /// The full path of `name`: the virtual environment first, then `PATH`; nil when absent.
+  public static func path(_ name: String) -> String? {
+    let venv = venvBin.appendingPathComponent(name).path
+    if FileManager.default.isExecutableFile(atPath: venv) { return venv }
+    let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in search.split(separator: ":") {
+      let candidate = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// True when running under CI, where a missing tool is a failure, not a skip.
+  public static var underCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+}
