@@ -4,7 +4,7 @@ import YAML
 
 /// `filters:` lists of `include` / `exclude`, plain text or regular expression.
 extension ConfigReader {
-  static let filterKeys = ["include", "exclude", "regex", "on", "case_sensitive"]
+  static let filterKeys = ["include", "exclude", "regex", "on", "match", "case_sensitive"]
 
   func readFilters(_ node: Node, in what: String) -> [Filter] {
     if node.isNull { return [] }
@@ -35,6 +35,13 @@ extension ConfigReader {
     let effect: Filter.Effect = effectEntry.key == "include" ? .include : .exclude
     let isRegex = table["regex"].flatMap { bool($0, "'regex' of \(context)") } ?? false
     let field = table["on"].flatMap { choice($0, "'on' of \(context)", Filter.Field.self) } ?? .both
+    let match =
+      table["match"].flatMap { choice($0, "'match' of \(context)", Filter.Match.self) } ?? .words
+    if isRegex, let matchNode = table["match"] {
+      warning(
+        "'match' of \(context) applies to plain text; a regular expression matches as written "
+          + "(use \\b for word boundaries)", at: matchNode)
+    }
     let caseSensitive =
       table["case_sensitive"].flatMap { bool($0, "'case_sensitive' of \(context)") } ?? false
     // `include: [a, b]` is two filters with the same options.
@@ -44,19 +51,33 @@ extension ConfigReader {
         error("'\(effectEntry.key)' of \(context) is empty", at: patternNode)
         return nil
       }
+      if !isRegex { checkPlainText(pattern, at: patternNode, key: effectEntry.key) }
       do {
         return try Filter(
-          effect, on: field, pattern: pattern, isRegex: isRegex, caseSensitive: caseSensitive,
-          location: location(patternNode))
-      } catch let regexError {
-        reportBadRegex(pattern, at: patternNode, in: context, because: regexError)
+          effect, on: field, pattern: pattern, isRegex: isRegex, match: match,
+          caseSensitive: caseSensitive, location: location(patternNode))
+      } catch {
+        reportBadRegex(pattern, at: patternNode, in: context)
         return nil
       }
     }
   }
 
+  /// Plain text that is probably not what its writer meant.
+  private func checkPlainText(_ pattern: String, at node: Node, key: String) {
+    if pattern.contains(", ") {
+      let items = pattern.components(separatedBy: ", ").map { $0.trimmingCharacters(in: .whitespaces) }
+      warning(
+        "'\(pattern)' is matched as one phrase, commas included; for any of several words write "
+          + "a list: '\(key): [\(items.joined(separator: ", "))]'", at: node)
+    }
+    if pattern.allSatisfy({ $0 == "*" || $0.isWhitespace }) {
+      error("'\(key): \(pattern)' matches every listing; write a word, or remove the filter", at: node)
+    }
+  }
+
   private func reportBadRegex(
-    _ pattern: String, at node: Node, in context: String, because regexError: any Error
+    _ pattern: String, at node: Node, in context: String
   ) {
     let (reason, offset) = RegexDiagnosis.explain(pattern)
     var place = location(node)
@@ -67,9 +88,8 @@ extension ConfigReader {
     {
       place = place.advanced(by: offset + (scalar.style == .singleQuoted ? 1 : 0))
     }
-    let foundation = (regexError as NSError).localizedDescription
-    error(
-      "invalid regular expression '\(pattern)' in \(context): \(reason)", at: place,
-      notes: [Diagnostic.Note("NSRegularExpression: \(foundation)")])
+    // Foundation's own text on Linux is filler ("The operation could not be completed"), so it
+    // is not shown; the reason above is ours, found by reading the pattern.
+    error("invalid regular expression '\(pattern)' in \(context): \(reason)", at: place)
   }
 }

@@ -7,7 +7,10 @@ public enum Suggestions {
     let lowered = word.lowercased()
     let threshold = max(2, lowered.count / 3)
     let scored = candidates.compactMap { candidate -> (String, Int)? in
-      let distance = editDistance(lowered, candidate.lowercased())
+      let other = candidate.lowercased()
+      // A word cut short ('substr' for 'substring') is as good as one typo.
+      if lowered.count >= 3, other.hasPrefix(lowered), other != lowered { return (candidate, 1) }
+      let distance = editDistance(lowered, other)
       return distance <= threshold ? (candidate, distance) : nil
     }
     return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit).map(\.0)

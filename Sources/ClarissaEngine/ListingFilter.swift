@@ -16,19 +16,27 @@ public enum ListingFilter {
     if let range = search.price, let price = listing.price, !range.contains(price) {
       return (false, "price \(number(price)) outside \(describe(range))")
     }
+    let text = FilterText(title: listing.title, description: listing.description, for: search.filters)
     for filter in search.filters where filter.effect == .exclude {
-      if filter.matches(title: listing.title, description: listing.description) {
-        return (false, "excluded by '\(filter.pattern)' (\(filter.field.rawValue))")
+      if let found = filter.firstMatch(in: text) {
+        return (false, "excluded by \(describe(filter, found))")
       }
     }
-    let includes = search.filters.filter { $0.effect == .include }
-    guard !includes.isEmpty else { return (true, "no inclusive filter") }
-    if let match = includes.first(where: {
-      $0.matches(title: listing.title, description: listing.description)
-    }) {
-      return (true, "included by '\(match.pattern)' (\(match.field.rawValue))")
+    var anyInclude = false
+    for filter in search.filters where filter.effect == .include {
+      anyInclude = true
+      if let found = filter.firstMatch(in: text) {
+        return (true, "included by \(describe(filter, found))")
+      }
     }
-    return (false, "matches none of the inclusive filters")
+    return anyInclude ? (false, "matches none of the inclusive filters") : (true, "no inclusive filter")
+  }
+
+  /// `'iso' (title): "iso" in title`: the filter as written and the words that decided.
+  private static func describe(_ filter: Filter, _ found: (field: Filter.Field, matched: String))
+    -> String
+  {
+    "'\(filter.pattern)' (\(filter.field.rawValue)): \"\(Excerpt.oneLine(Array(found.matched.utf8), limit: 60))\" in \(found.field.rawValue)"
   }
 
   private static func describe(_ range: PriceRange) -> String {

@@ -213,7 +213,7 @@ import Testing
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(
       outcome.stdout.contains(
-        "✗ 💥We Buy iPhone 17 IPad Macbook Pro Samsung Instant  Pay $$$$$💥\n    excluded by 'we buy' (title); ignored"
+        "✗ 💥We Buy iPhone 17 IPad Macbook Pro Samsung Instant  Pay $$$$$💥\n    excluded by 'we buy' (title): \"We Buy\" in title; ignored"
       ))
     #expect(
       outcome.stdout.contains(
@@ -221,9 +221,13 @@ import Testing
       ))
     #expect(
       outcome.stdout.contains(
-        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title); new"))
+        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title): \"iPad\" in title; new"))
     #expect(outcome.stdout.contains("seen since 2026-05-03T19:00:00Z"))
-    #expect(outcome.stdout.hasSuffix("361 listings, 213 pass the filters, 1 new\n"))
+    // 214, not 213: 'iso' matches whole words now, so "Maison Martin Margiela" is kept.
+    #expect(
+      outcome.stdout.contains(
+        "✓ $299  Brand New Maison Martin Margiela 11 Buffalo Leather iPad Case\n"))
+    #expect(outcome.stdout.hasSuffix("361 listings, 214 pass the filters, 1 new\n"))
   }
 
   @Test func notifyTestSendsASampleThroughTheChannel() throws {
