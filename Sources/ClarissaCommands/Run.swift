@@ -81,7 +81,7 @@ struct Run: AsyncParsableCommand {
       diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
     let notifier = CurlFetcher(
-      limits: FetchLimits(timeout: Double(configuration.http.timeout.seconds), maxBytes: 1 << 20))
+      limits: FetchLimits(timeout: configuration.http.timeout.timeInterval, maxBytes: 1 << 20))
     let runner = Runner(
       config: configuration, sites: Registry.sites,
       scheduler: RequestScheduler(

@@ -49,8 +49,8 @@ struct SourceOptions: ParsableArguments {
   /// Politeness from the config; none for recorded answers (nobody is on the other end).
   func schedulerSettings(_ configuration: Config) -> SchedulerSettings {
     var settings = SchedulerSettings(
-      minimumDelay: Double(configuration.http.minimumDelay.seconds),
-      jitter: Double(configuration.http.jitter.seconds),
+      minimumDelay: configuration.http.minimumDelay.timeInterval,
+      jitter: configuration.http.jitter.timeInterval,
       maxConcurrentHosts: configuration.http.maxConcurrentHosts,
       userAgent: configuration.http.userAgent,
       environment: ProcessInfo.processInfo.environment)
@@ -62,7 +62,7 @@ struct SourceOptions: ParsableArguments {
   /// The limits the config sets for fetching.
   func limits(_ configuration: Config) -> FetchLimits {
     FetchLimits(
-      timeout: Double(configuration.http.timeout.seconds),
+      timeout: configuration.http.timeout.timeInterval,
       maxBytes: configuration.http.maxResponseBytes)
   }
 

@@ -67,11 +67,14 @@ extension ConfigReader {
     {
       http.maxResponseBytes = size
     }
-    if let value = table["min_delay"], let delay = interval(value, "'http.min_delay'") {
+    if let value = table["min_delay"],
+      let delay = interval(value, "'http.min_delay'", zeroMeansNone: true)
+    {
       http.minimumDelay = delay
+      explainFloors(below: delay, at: value)
     }
     if let value = table["jitter"] {
-      if let jitter = interval(value, "'http.jitter'") { http.jitter = jitter }
+      if let jitter = interval(value, "'http.jitter'", zeroMeansNone: true) { http.jitter = jitter }
     }
     if let value = table["max_hosts"],
       let hosts = integer(value, "'http.max_hosts'", in: 1...64)
@@ -96,5 +99,17 @@ extension ConfigReader {
   /// A path from the config, relative to the config file's folder.
   func resolvedPath(_ path: String) -> String {
     path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
+  }
+}
+
+extension ConfigReader {
+  /// A user's delay can shorten nothing below a site's own floor: say which floors win.
+  fileprivate func explainFloors(below delay: Interval, at node: Node) {
+    let floors = sites.all.filter { $0.politeness.minimumDelay > delay.timeInterval }
+      .map { "\($0.id) \(Interval(milliseconds: Int($0.politeness.minimumDelay * 1000)))" }
+    guard !floors.isEmpty else { return }
+    warning(
+      "'http.min_delay' \(delay) is below the sites' own floors (\(floors.joined(separator: ", "))); "
+        + "a host is never asked more often than its site's floor allows", at: node)
   }
 }

@@ -111,17 +111,18 @@ extension ConfigReader {
     return value
   }
 
-  /// A length of time such as `15m`, `2h`, `1h30m`, `7d`.
-  func interval(_ node: Node, _ what: String) -> Interval? {
+  /// A length of time such as `500ms`, `15m`, `2h`, `1h30m`, `7d`; zero only where it means none.
+  func interval(_ node: Node, _ what: String, zeroMeansNone: Bool = false) -> Interval? {
     guard let text = string(node, what) else { return nil }
     guard let interval = Interval(parsing: text) else {
       let hint = Int(text) != nil ? "; add a unit, as in '\(text)m'" : ""
       error(
-        "expected a duration such as '15m', '2h' or '1h30m' for \(what), found '\(text)'\(hint)",
+        "expected a duration such as '500ms', '15m', '2h' or '1h30m' for \(what), found "
+          + "'\(text)'\(hint)",
         at: node)
       return nil
     }
-    guard interval.seconds > 0 else {
+    guard interval.milliseconds > 0 || zeroMeansNone else {
       error("\(what) must be longer than zero", at: node)
       return nil
     }

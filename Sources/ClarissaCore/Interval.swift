@@ -1,10 +1,19 @@
-/// A length of time written like `90s`, `15m`, `2h`, `1h30m` or `7d`.
+/// A length of time written like `500ms`, `90s`, `15m`, `2h`, `1h30m` or `7d`.
 public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible {
-  /// The length in whole seconds.
-  public var seconds: Int
+  /// The length in milliseconds.
+  public var milliseconds: Int
+
+  /// The length in whole seconds (milliseconds dropped).
+  public var seconds: Int { milliseconds / 1000 }
+
+  /// The length in seconds, milliseconds kept.
+  public var timeInterval: Double { Double(milliseconds) / 1000 }
 
   /// Creates an interval of `seconds`.
-  public init(seconds: Int) { self.seconds = seconds }
+  public init(seconds: Int) { self.milliseconds = seconds * 1000 }
+
+  /// Creates an interval of `milliseconds`.
+  public init(milliseconds: Int) { self.milliseconds = milliseconds }
 
   /// `n` seconds.
   public static func seconds(_ n: Int) -> Interval { Interval(seconds: n) }
@@ -15,40 +24,39 @@ public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible 
   /// `n` days.
   public static func days(_ n: Int) -> Interval { Interval(seconds: n * 86_400) }
 
-  private static let units: [(suffix: Character, seconds: Int)] = [
-    ("d", 86_400), ("h", 3600), ("m", 60), ("s", 1),
+  private static let units: [(suffix: String, milliseconds: Int)] = [
+    ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
   ]
 
   /// Parses `1h30m`-style text: one or more number+unit parts, largest unit first, no repeats.
   /// Returns nil for anything else (including a bare number: the unit is required).
   public init?(parsing text: String) {
     var total = 0
-    var digits = ""
     var lastUnit = Int.max
-    for character in text {
-      if character.isASCII, character.isNumber {
-        digits.append(character)
-        continue
-      }
-      guard let unit = Self.units.first(where: { $0.suffix == character }),
-        unit.seconds < lastUnit, let value = Int(digits), digits.count <= 9
+    var rest = Substring(text)
+    while !rest.isEmpty {
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      rest = rest.dropFirst(digits.count)
+      let suffix = rest.prefix { $0.isASCII && $0.isLetter }
+      rest = rest.dropFirst(suffix.count)
+      guard let unit = Self.units.first(where: { $0.suffix == suffix }),
+        unit.milliseconds < lastUnit, digits.count <= 9, let value = Int(digits)
       else { return nil }
-      total += value * unit.seconds
-      lastUnit = unit.seconds
-      digits = ""
+      total += value * unit.milliseconds
+      lastUnit = unit.milliseconds
     }
-    guard digits.isEmpty, lastUnit != Int.max else { return nil }
-    self.seconds = total
+    guard lastUnit != Int.max else { return nil }
+    self.milliseconds = total
   }
 
   /// The shortest `1h30m`-style spelling.
   public var description: String {
-    guard seconds > 0 else { return "0s" }
-    var rest = seconds
+    guard milliseconds > 0 else { return "0s" }
+    var rest = milliseconds
     var out = ""
-    for unit in Self.units where rest >= unit.seconds {
-      out += "\(rest / unit.seconds)\(unit.suffix)"
-      rest %= unit.seconds
+    for unit in Self.units where rest >= unit.milliseconds {
+      out += "\(rest / unit.milliseconds)\(unit.suffix)"
+      rest %= unit.milliseconds
     }
     return out
   }
