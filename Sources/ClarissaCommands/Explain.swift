@@ -11,8 +11,8 @@ struct Explain: AsyncParsableCommand {
     abstract:
       "Show, for each listing of a search, which filter kept or dropped it and whether it is new.",
     discussion: """
-      Fetches the search now (or from a recording) without changing the state, and prints each
-      listing with the filter that decided (or the price range) and its status: new, held,
+      Fetches the search now (or from a recording) without changing the state, and prints each \
+      listing with the filter that decided (or the price range) and its status: new, held, \
       seen since a date, or ignored.
 
       Examples:

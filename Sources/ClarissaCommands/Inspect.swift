@@ -8,12 +8,12 @@ struct Inspect: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Parse a saved response with a site adapter and print the listings.",
     discussion: """
-      The tool for people who write or debug adapters: save what a site answered (curl, a
-      browser's "save as", or a run's --record folder) and see exactly what clarissa reads
+      The tool for people who write or debug adapters: save what a site answered (curl, a \
+      browser's "save as", or a run's --record folder) and see exactly what clarissa reads \
       from it. Nothing is fetched.
 
-      The mode is guessed from the file when --mode is not given ('{' -> api, an RSS or RDF
-      root -> rss, otherwise html). --city tells the adapter which area the response is for
+      The mode is guessed from the file when --mode is not given ('{' -> api, an RSS or RDF \
+      root -> rss, otherwise html). --city tells the adapter which area the response is for \
       (Craigslist uses it to drop nearby-area rows and to know the currency).
 
       Examples:

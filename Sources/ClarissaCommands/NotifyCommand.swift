@@ -17,7 +17,7 @@ struct NotifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Send a sample listing through a channel, to check it reaches you.",
       discussion: """
-        Uses the channel exactly as a run would (its URL, digest setting and templates) with a
+        Uses the channel exactly as a run would (its URL, digest setting and templates) with a \
         made-up listing. Exit status 0 when the channel accepted it, 4 when it did not.
 
         Examples:

@@ -11,12 +11,12 @@ struct Watch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Keep running: each search at its own interval, until stopped.",
     discussion: """
-      Sleeps until the next search is due (with a little jitter), runs the due searches as
-      `clarissa run` would (same state file, same lock, same quiet hours and delivery), prints
+      Sleeps until the next search is due (with a little jitter), runs the due searches as \
+      `clarissa run` would (same state file, same lock, same quiet hours and delivery), prints \
       what is new, and sleeps again.
 
-      Signals: SIGINT or SIGTERM stop it cleanly (a run in progress is cut short, what it found
-      is saved); SIGHUP re-reads the config (a broken new config keeps the old one running and
+      Signals: SIGINT or SIGTERM stop it cleanly (a run in progress is cut short, what it found \
+      is saved); SIGHUP re-reads the config (a broken new config keeps the old one running and \
       says why). A systemd unit and a cron line are in docs/scheduling.md.
 
       Examples:
