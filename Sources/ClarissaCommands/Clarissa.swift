@@ -7,9 +7,10 @@ public struct Clarissa: AsyncParsableCommand {
     commandName: "clarissa",
     abstract: "Watch classified-ad sites for new listings.",
     discussion: """
-      Searches, cities, filters, quiet hours and channels live in one YAML
-      file, searches.yaml by default (docs/configuration.md).
+      Searches, cities, filters, quiet hours and channels live in one YAML file, \
+      searches.yaml by default (docs/configuration.md).
 
+        clarissa init                # write a commented starter searches.yaml
         clarissa validate            # check it; no network
         clarissa run                 # due searches; new listings, once
         clarissa watch               # keep running at each interval
@@ -32,7 +33,7 @@ public struct Clarissa: AsyncParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
+      Init.self, Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
       NotifyCommand.self,
     ]
   )

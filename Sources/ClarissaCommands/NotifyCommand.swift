@@ -33,6 +33,7 @@ struct NotifyCommand: AsyncParsableCommand {
     var config = "searches.yaml"
 
     func run() async throws {
+      try MissingConfig.check(config)
       let environment = ProcessInfo.processInfo.environment
       let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
       guard let configuration = loaded.config else {

@@ -27,6 +27,7 @@ struct SourceOptions: ParsableArguments {
 
   /// Reads the config, printing its problems (only errors when `quiet`); exit 2 on errors.
   func loadConfig(quiet: Bool = false) throws -> (config: Config, diagnostics: [Diagnostic]) {
+    try MissingConfig.check(config)
     let environment = ProcessInfo.processInfo.environment
     let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
     let renderer = DiagnosticRenderer(

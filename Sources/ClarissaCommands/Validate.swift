@@ -9,15 +9,19 @@ struct Validate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Check the config file without touching the network.",
     discussion: """
-      Reads the config, prints every problem it finds like a compiler does (file:line:column,
-      the line, a caret), then a short summary of what a run would do: searches x cities,
+      Reads the config, prints every problem it finds like a compiler does (file:line:column, \
+      the line, a caret), then a short summary of what a run would do: searches x cities, \
       intervals, channels and quiet hours. Warnings do not fail validation unless --strict.
 
-      Exit status: 0 when the config is valid, 2 when it has errors (see README.md).
+      Exit status: 0 when the config is valid, 2 when it has errors (or warnings, with \
+      --strict); see README.md.
+
+      No config yet? 'clarissa init' writes a commented starter searches.yaml, the same as \
+      examples/starter.yaml.
 
       Examples:
         clarissa validate
-        clarissa validate --config examples/apartments.yaml
+        clarissa validate --config examples/starter.yaml
         clarissa validate --quiet && clarissa run
         clarissa validate -q --print-urls | cut -f4
       """
@@ -38,6 +42,7 @@ struct Validate: ParsableCommand {
   var printURLs = false
 
   func run() throws {
+    try MissingConfig.check(config)
     let result = ConfigLoader.load(
       path: config, environment: ProcessInfo.processInfo.environment, sites: Registry.sites)
     let renderer = DiagnosticRenderer(

@@ -22,11 +22,13 @@ import Testing
     return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
   }
 
-  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
+  ) throws -> Outcome {
     let process = Process()
     process.executableURL = try binary()
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = folder ?? packageRoot
     var env = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
     env.merge(environment) { $1 }
     process.environment = env
@@ -84,7 +86,10 @@ import Testing
   @Test func aMissingFileIsAClearError() throws {
     let outcome = try Self.run(["validate", "--config", "nowhere/searches.yaml"])
     #expect(outcome.status == 2)
-    #expect(outcome.stderr.hasPrefix("error: no such file 'nowhere/searches.yaml'\n"))
+    #expect(
+      outcome.stderr
+        == "error: no searches.yaml in \(Self.packageRoot.path)/nowhere; "
+        + "run 'clarissa init --config nowhere/searches.yaml' to write a starter one\n")
   }
 
   @Test func environmentVariablesReachTheConfig() throws {
