@@ -72,7 +72,8 @@ import Testing
     let refused = try CommandLineTests.run(["init"], in: folder.url)
     #expect(refused.status == 1)
     #expect(
-      refused.stderr == "error: 'searches.yaml' already exists; 'clarissa init --force' replaces it\n")
+      refused.stderr
+        == "error: 'searches.yaml' already exists; 'clarissa init --force' replaces it\n")
     #expect(try folder.text() == "version: 1 # mine\n")
     let forced = try CommandLineTests.run(["init", "--force"], in: folder.url)
     #expect(forced.status == 0)
@@ -99,7 +100,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ["validate"], ["run"], ["watch"], ["explain", "--search", "desks"], ["notify", "test", "phone"],
+    ["validate"], ["run"], ["watch"], ["explain", "--search", "desks"],
+    ["notify", "test", "phone"],
   ])
   func aMissingConfigSaysWhereItLookedAndHowToStart(arguments: [String]) throws {
     let folder = try Folder()
