@@ -160,3 +160,46 @@ import Testing
     #expect(server.requests.count > asked)
   }
 }
+
+/// `run --record DIR` saves every answer, even where the state holds validators that would have
+/// made the server answer 304; the recording then replays.
+@Suite struct RecordingLoopbackTests {
+  @Test func recordingSendsUnconditionalRequestsSoTheRecordingReplays() async throws {
+    let feed = RunnerLoopbackTests.feed
+    let server = try LoopbackServer { request, _ in
+      if request.headers["if-none-match"] == "\"v1\"" { return .init(status: 304) }
+      return .init(status: 200, headers: ["ETag": "\"v1\""], body: feed)
+    }
+    let config = try RunnerLoopbackTests.config([server.base + "/feed.xml"])
+    let path = RunnerLoopbackTests.state()
+    let now = Date()
+    _ = try await RunnerLoopbackTests.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    // A second plain run is conditional and gets a 304: the validators are in the state.
+    _ = try await RunnerLoopbackTests.runner(config, state: path).run(
+      RunOptions(now: now.addingTimeInterval(120), force: true)
+    ) { _ in }
+    #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "clarissa-rec-\(UUID().uuidString)"
+    ).path
+    var settings = SchedulerSettings(blockCooldown: 3600, userAgent: "clarissa-test/1")
+    settings.delayOverride = 0
+    let recorder = try RecordingFetcher(
+      wrapping: CurlFetcher(limits: FetchLimits(timeout: 5, maxBytes: 1 << 20)), folder: folder)
+    let recorded = try await Runner(
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: recorder, settings: settings), statePath: path
+    ).run(RunOptions(now: now.addingTimeInterval(240), force: true)) { _ in }
+    #expect(server.requests.last?.headers["if-none-match"] == nil, "recording asks unconditionally")
+    #expect(!recorded.sourcesFailed)
+
+    let replayed = try await Runner(
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: try ReplayFetcher(folder: folder), settings: settings),
+      statePath: RunnerLoopbackTests.state()
+    ).run(RunOptions(now: now, notifyFirstRun: true)) { _ in }
+    #expect(!replayed.sourcesFailed, "the recording holds the feed: \(replayed)")
+    #expect(replayed.searches.first?.new.count ?? 0 > 0)
+  }
+}
