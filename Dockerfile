@@ -41,7 +41,8 @@ RUN swift build -c release --static-swift-stdlib --product clarissa
 
 WORKDIR /staging
 # The binary, and the runtime's crash reporter (static binaries need it named in SWIFT_BACKTRACE).
-RUN cp "$(swift build --package-path /build -c release --static-swift-stdlib --show-bin-path)/clarissa" ./ \
+RUN bin="$(swift build --package-path /build -c release --static-swift-stdlib --show-bin-path)" \
+    && cp "$bin/clarissa" ./ \
     && cp /usr/libexec/swift/linux/swift-backtrace-static ./
 
 # ================================
