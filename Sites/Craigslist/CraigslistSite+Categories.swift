@@ -54,7 +54,7 @@ extension CraigslistSite {
     let byMeaning = matches.enumerated().sorted { (extra($0.element), $0.offset) < (extra($1.element), $1.offset) }
       .map(\.element.name)
     let codes = Array(CraigslistTables.searchCodes.keys) + CraigslistTables.categoriesByCode.keys
-    let bySpelling = Suggestions.closest(to: name, in: codes, limit: 2)
+    let bySpelling = Suggestions.closest(to: name, in: codes)
     var seen = Set<String>()
     return (byMeaning + bySpelling).filter { seen.insert($0).inserted }.prefix(3).map { $0 }
   }
