@@ -75,7 +75,8 @@ struct CraigslistFilter: Sendable {
       "max_sqft", "maxSqft", .integer(0...1_000_000), .housing,
       "at most this many square feet (the area's unit)", example: "1200"),
     .init(
-      "housing_type", "housing_type", .text, .housing, "kinds of home", example: "[apartment, loft]",
+      "housing_type", "housing_type", .text, .housing, "kinds of home",
+      example: "[apartment, loft]",
       codes: [
         ("apartment", "1"), ("condo", "2"), ("cottage", "3"), ("duplex", "4"), ("flat", "5"),
         ("house", "6"), ("in-law", "7"), ("loft", "8"), ("townhouse", "9"),
@@ -89,7 +90,8 @@ struct CraigslistFilter: Sendable {
         ("none", "5"),
       ]),
     .init(
-      "parking", "parking", .text, .housing, "kinds of parking", example: "[attached-garage, off-street]",
+      "parking", "parking", .text, .housing, "kinds of parking",
+      example: "[attached-garage, off-street]",
       codes: [
         ("carport", "1"), ("attached-garage", "2"), ("detached-garage", "3"),
         ("off-street", "4"), ("street", "5"), ("valet", "6"), ("none", "7"),
@@ -106,7 +108,8 @@ struct CraigslistFilter: Sendable {
     .init(
       "air_conditioning", "airconditioning", .bool, .housing, "only homes with air conditioning",
       example: "true"),
-    .init("ev_charging", "ev_charging", .bool, .housing, "only homes with EV charging", example: "true"),
+    .init(
+      "ev_charging", "ev_charging", .bool, .housing, "only homes with EV charging", example: "true"),
   ]
 
   static let forSale: [CraigslistFilter] = [

@@ -51,8 +51,10 @@ extension CraigslistSite {
       }.count
     }
     let matches = name.count >= 3 ? site.knownCategories(matching: name) : []
-    let byMeaning = matches.enumerated().sorted { (extra($0.element), $0.offset) < (extra($1.element), $1.offset) }
-      .map(\.element.name)
+    let byMeaning = matches.enumerated().sorted {
+      (extra($0.element), $0.offset) < (extra($1.element), $1.offset)
+    }
+    .map(\.element.name)
     let codes = Array(CraigslistTables.searchCodes.keys) + CraigslistTables.categoriesByCode.keys
     let bySpelling = Suggestions.closest(to: name, in: codes)
     var seen = Set<String>()

@@ -45,7 +45,9 @@ extension ConfigReader {
   }
 
   /// One or more of a fixed list of words, each checked with a did-you-mean; duplicates once.
-  private func chosenWords(_ node: Node, _ what: String, among allowed: [String]) -> ParameterValue? {
+  private func chosenWords(_ node: Node, _ what: String, among allowed: [String])
+    -> ParameterValue?
+  {
     let items = node.sequence ?? [node]
     var chosen: [String] = []
     for item in items {
@@ -53,7 +55,8 @@ extension ConfigReader {
       if !chosen.contains(text) { chosen.append(text) }
     }
     if items.isEmpty {
-      error("\(what) lists nothing; give one or more of \(allowed.joined(separator: ", "))", at: node)
+      let choices = allowed.joined(separator: ", ")
+      error("\(what) lists nothing; give one or more of \(choices)", at: node)
     }
     return chosen.isEmpty ? nil : .words(chosen)
   }
