@@ -79,12 +79,15 @@ extension ConfigReader {
       let squeezed = city.replacingOccurrences(of: " ", with: "")
       for site in sites.all {
         let places = site.knownCities(matching: city) + site.knownCities(matching: squeezed)
-        let place = places.first {
-          $0.timeZone != nil
-            && ($0.name == squeezed || $0.description.lowercased().hasPrefix(city))
-        }
+        let zoned = places.filter { $0.timeZone != nil }
+        // The area of that name, else a place whose description starts with it, else one that
+        // names it ("city of san francisco").
+        let place =
+          zoned.first { $0.name == squeezed }
+          ?? zoned.first { $0.description.lowercased().hasPrefix(city) }
+          ?? zoned.first { $0.description.lowercased().contains(city) }
         if let place, let zone = place.timeZone {
-          return "; did you mean '\(zone)'? (the zone of \(site.id) area '\(place.name)', "
+          return "; did you mean '\(zone)'? (the zone of \(site.id) city '\(place.name)', "
             + "\(place.description))"
         }
       }

@@ -21,13 +21,17 @@ import Testing
     #expect(found == ["unknown key 'max_price' in search 's' (write 'price: {max: ...}')"])
   }
 
-  @Test func aCityInAZoneNameSuggestsTheZoneOfThatCity() {
+  @Test(arguments: [
+    ("America/Seattle", "America/Los_Angeles"), ("America/San_Francisco", "America/Los_Angeles"),
+    ("Europe/Manchester", "Europe/London"), ("Europe/Pariss", "Europe/Paris"),
+  ])
+  func aCityInAZoneNameSuggestsTheZoneOfThatCity(written: String, meant: String) {
     let found = Self.messages(
-      Self.search("    cities: [sfbay]\n") + "blackout:\n  night:\n    timezone: America/Seattle\n"
+      Self.search("    cities: [sfbay]\n    blackout: night\n")
+        + "blackout:\n  night:\n    timezone: \(written)\n"
         + "    from: \"23:00\"\n    to: \"07:00\"\n")
-    #expect(found.count == 1)
-    #expect(found.first?.contains("did you mean 'America/Los_Angeles'?") == true, "\(found)")
-    #expect(found.first?.contains("Belem") == false)
+    #expect(found.count == 1, "\(found)")
+    #expect(found.first?.contains("did you mean '\(meant)'?") == true, "\(found)")
   }
 
   @Test(arguments: ["US/Pacific", "Etc/GMT+8", "Asia/Calcutta", "America/Los_Angeles"])
