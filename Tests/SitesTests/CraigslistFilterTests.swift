@@ -1,8 +1,9 @@
 import ClarissaCore
 import FixtureSupport
 import Foundation
-@testable import Sites
 import Testing
+
+@testable import Sites
 
 /// Every Craigslist filter clarissa offers is one a real sapi response declares: its query name,
 /// its kind, and each value code with the label Craigslist gives it.
