@@ -76,6 +76,9 @@ extension CraigslistSite {
         query.append(("search_distance", String(miles)))
       }
     }
+    for filter in CraigslistFilter.all {
+      if let value = search.parameters[filter.name] { query += filter.pairs(value) }
+    }
     return query
   }
 

@@ -19,7 +19,9 @@ public struct CraigslistSite: FeedSource {
   public let politeness = Politeness(
     minimumDelay: 3, jitter: 2, concurrencyPerHost: 1, minimumInterval: 300)
 
-  public let parameters: [SiteParameter] = [
+  public let parameters: [SiteParameter] = searchParameters + CraigslistFilter.all.map(\.parameter)
+
+  private static let searchParameters: [SiteParameter] = [
     SiteParameter(
       "mode", .choice(["api", "html", "rss"]),
       summary: "how results are read: JSON search API, HTML search page, or legacy RSS",
@@ -66,10 +68,11 @@ public struct CraigslistSite: FeedSource {
     for area in CraigslistTables.areas.sorted(by: { $0.hostname < $1.hostname }) {
       let place = [area.name, area.country].filter { !$0.isEmpty }.joined(separator: ", ")
       let entries =
-        [KnownCity(name: area.hostname, description: place)]
+        [KnownCity(name: area.hostname, description: place, timeZone: area.timeZone)]
         + area.subareas.map {
           KnownCity(
-            name: "\(area.hostname)/\($0.abbreviation)", description: "\($0.name) (\(area.name))")
+            name: "\(area.hostname)/\($0.abbreviation)", description: "\($0.name) (\(area.name))",
+            timeZone: area.timeZone)
         }
       result += entries.filter { entry in
         needle.map {
@@ -83,7 +86,7 @@ public struct CraigslistSite: FeedSource {
   public func checkCity(_ name: String) -> NameCheck {
     let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard parts.count <= 2, let area = CraigslistTables.areasByHostname[parts[0]] else {
-      return .unknown(suggestions: suggestArea(for: parts[0]))
+      return .unknown(suggestions: suggestPlace(for: parts))
     }
     guard parts.count == 2 else { return .valid }
     let codes = area.subareas.map(\.abbreviation)
@@ -96,32 +99,20 @@ public struct CraigslistSite: FeedSource {
     return .unknown(suggestions: close, reason: reason)
   }
 
-  public func checkCategory(_ name: String) -> NameCheck {
-    if CraigslistTables.categoriesByCode[name] != nil || CraigslistTables.searchCodes[name] != nil {
-      return .valid
+  /// For an unknown area: keep a subarea that exists in the suggested area (`seatle/est` ->
+  /// `seattle/est`); else the area (or subarea) whose human name is what was typed
+  /// (`san francisco` -> `sfbay/sfc`, then `sfbay`); else the closest hostnames by spelling.
+  private func suggestPlace(for parts: [String]) -> [String] {
+    let areas = suggestArea(for: parts[0])
+    guard parts.count == 2 else { return areas }
+    let kept = areas.filter { hostname in
+      CraigslistTables.areasByHostname[hostname]?.subareas.contains {
+        $0.abbreviation == parts[1]
+      } ?? false
     }
-    let known = Array(CraigslistTables.categoriesByCode.keys) + CraigslistTables.searchCodes.keys
-    let suggestions = Suggestions.closest(to: name, in: known) + categoryNamed(name)
-    // Craigslist has more search-only codes than any table lists: a three-letter code that is
-    // not known is probably one of them, so it is sent anyway, with a warning.
-    let looksLikeCode = name.count == 3 && name.allSatisfy { $0.isASCII && $0.isLowercase }
-    guard looksLikeCode else { return .unknown(suggestions: suggestions) }
-    return .doubtful(
-      suggestions: suggestions,
-      reason: "not in Craigslist's category table or the known search codes")
+    return kept.map { "\($0)/\(parts[1])" } + areas.filter { !kept.contains($0) }
   }
 
-  /// The code whose human name contains what was typed ("furniture" -> fua).
-  private func categoryNamed(_ name: String) -> [String] {
-    let lowered = name.lowercased()
-    guard lowered.count >= 3 else { return [] }
-    let aggregate = CraigslistTables.searchCodes.sorted { $0.key < $1.key }
-      .first { $0.value.lowercased().contains(lowered) }?.key
-    let posting = CraigslistTables.categories.first { $0.name.lowercased().contains(lowered) }
-    return [aggregate ?? posting?.abbreviation].compactMap { $0 }
-  }
-
-  /// Closest hostnames by spelling, or the area whose human name is what was typed.
   private func suggestArea(for name: String) -> [String] {
     let lowered = name.lowercased()
     if let byName = CraigslistTables.areas.first(where: {
@@ -129,6 +120,23 @@ public struct CraigslistSite: FeedSource {
     }) {
       return [byName.hostname]
     }
-    return Suggestions.closest(to: name, in: CraigslistTables.areas.map(\.hostname))
+    // A place name: subareas first (san francisco is sfbay's 'sfc'), then areas whose name
+    // starts with or contains the words typed.
+    var named: [String] = []
+    if lowered.count >= 4 {
+      for area in CraigslistTables.areas {
+        for subarea in area.subareas where subarea.name.lowercased().contains(lowered) {
+          named += ["\(area.hostname)/\(subarea.abbreviation)", area.hostname]
+        }
+      }
+      named += CraigslistTables.areas.filter { $0.name.lowercased().hasPrefix(lowered) }
+        .map(\.hostname)
+      named += CraigslistTables.areas.filter { $0.name.lowercased().contains(lowered) }
+        .map(\.hostname)
+    }
+    let spelled = Suggestions.closest(
+      to: name, in: CraigslistTables.areas.map(\.hostname), limit: named.isEmpty ? 1 : 0)
+    var seen = Set<String>()
+    return (named + spelled).filter { seen.insert($0).inserted }
   }
 }

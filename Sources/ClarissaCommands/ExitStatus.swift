@@ -4,7 +4,8 @@ import ArgumentParser
 public enum ExitStatus: Int32, CaseIterable, Sendable {
   /// Everything worked (and, with `--exit-code`, nothing new was found).
   case success = 0
-  /// An unexpected failure: a file could not be written, an internal error.
+  /// An unexpected failure: a file could not be written, an internal error; also `sites` with a
+  /// filter word that matches nothing (as `grep` does).
   case failure = 1
   /// The config has errors; nothing was fetched.
   case configInvalid = 2

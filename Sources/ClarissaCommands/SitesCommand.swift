@@ -13,49 +13,107 @@ struct SitesCommand: ParsableCommand {
         clarissa sites craigslist               # its parameters, with examples
         clarissa sites craigslist --cities bay  # areas whose name contains 'bay'
         clarissa sites craigslist --cities      # all 707 areas and their subareas
+        clarissa sites craigslist --categories bike  # category codes about bikes
       """
   )
 
   @Argument(help: "A site id for details.")
   var site: String?
 
-  @Argument(help: "With --cities: only cities whose name or description contains this.")
+  @Argument(
+    help: "With --cities or --categories: only entries whose name or description contains this.")
   var filter: String?
 
   @Flag(help: "List the site's cities (areas and subareas).")
   var cities = false
 
+  @Flag(help: "List the site's category codes and what each means.")
+  var categories = false
+
   func validate() throws {
-    if cities, site == nil {
-      throw ValidationError("--cities needs a site, as in 'clarissa sites craigslist --cities bay'")
+    if cities, categories {
+      throw ValidationError("give --cities or --categories, not both")
     }
-    if filter != nil, !cities {
+    if cities || categories, site == nil {
       throw ValidationError(
-        "a filter word goes with --cities, as in 'clarissa sites craigslist --cities bay'")
+        "\(listFlag) needs a site, as in 'clarissa sites craigslist \(listFlag) \(example)'")
+    }
+    if filter != nil, !cities, !categories {
+      throw ValidationError(
+        "a filter word goes with --cities or --categories, as in "
+          + "'clarissa sites craigslist --cities bay'")
     }
   }
 
+  private var listFlag: String { categories ? "--categories" : "--cities" }
+  private var example: String { categories ? "bike" : "bay" }
+
   func run() throws {
-    guard let id = site else {
+    guard var id = site else {
       Terminal.output(Registry.sites.all.map(Self.summaryLine).joined(separator: "\n") + "\n")
       return
+    }
+    var word = filter
+    // `sites --cities bay`: 'bay' is the filter word, not a site, when one site has the list.
+    let listing = Self.sitesWithList(categories: categories)
+    if Registry.sites.site(id) == nil, cities || categories, word == nil, listing.count == 1,
+      let only = listing.first
+    {
+      Terminal.error(
+        "'\(id)' is not a site; listing \(only.id) \(categories ? "categories" : "cities") "
+          + "matching it (in full: clarissa sites \(only.id) \(listFlag) \(id))\n")
+      word = id
+      id = only.id
     }
     guard let adapter = Registry.sites.site(id) else {
       let hint = Suggestions.hint(for: id, in: Registry.sites.ids)
       throw ValidationError(
         "unknown site '\(id)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
     }
-    if cities {
-      let matches = adapter.knownCities(matching: filter)
-      let width = matches.map(\.name.count).max() ?? 0
-      Terminal.output(
-        matches.map {
-          $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.description
-        }.joined(separator: "\n") + (matches.isEmpty ? "" : "\n"))
-      if matches.isEmpty { Terminal.error("no \(id) city matches '\(filter ?? "")'\n") }
+    if cities || categories {
+      try list(adapter, word: word)
       return
     }
     Terminal.output(Self.details(adapter))
+  }
+
+  /// Cities or categories, aligned; nothing found is an error (exit 1, like grep) with the
+  /// closest names.
+  private func list(_ adapter: any FeedSource, word: String?) throws {
+    let what = categories ? "category" : "city"
+    let matches =
+      categories ? adapter.knownCategories(matching: word) : adapter.knownCities(matching: word)
+    let width = matches.map(\.name.count).max() ?? 0
+    Terminal.output(
+      matches.map {
+        $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.description
+      }.joined(separator: "\n") + (matches.isEmpty ? "" : "\n"))
+    guard matches.isEmpty else { return }
+    if word == nil {
+      Terminal.error("\(adapter.id) has no \(categories ? "category" : "city") list\n")
+      throw ExitStatus.failure.exitCode
+    }
+    let everything =
+      categories ? adapter.knownCategories(matching: nil) : adapter.knownCities(matching: nil)
+    let words = Set(
+      everything.flatMap { entry in
+        [entry.name]
+          + entry.description.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+      })
+    let close = Suggestions.closest(to: word ?? "", in: words.filter { $0.count >= 4 }, limit: 2)
+    let hint =
+      close.isEmpty
+      ? "; try a shorter word, or leave the word out to list them all"
+      : "; did you mean " + close.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    Terminal.error("no \(adapter.id) \(what) matches '\(word ?? "")'\(hint)\n")
+    throw ExitStatus.failure.exitCode
+  }
+
+  /// Sites that have a list of cities (or of categories).
+  static func sitesWithList(categories: Bool) -> [any FeedSource] {
+    Registry.sites.all.filter {
+      !(categories ? $0.knownCategories(matching: nil) : $0.knownCities(matching: nil)).isEmpty
+    }
   }
 
   static func summaryLine(_ site: any FeedSource) -> String {

@@ -62,13 +62,46 @@ extension ConfigReader {
 
   private func timeZone(_ node: Node, _ what: String) -> String? {
     guard let name = string(node, "'timezone' of \(what)") else { return nil }
-    let known = TimeZone.knownTimeZoneIdentifiers
-    if known.contains(name) || name == "UTC" { return name }
-    let suggestion = Suggestions.closest(to: name, in: known + ["UTC"]).first
-    let hint =
-      suggestion.map { "; did you mean '\($0)'?" } ?? "; use an IANA name such as 'Europe/Paris'"
+    // Every tzdata name the system knows, links included (US/Pacific, Etc/GMT+8): the list of
+    // known identifiers leaves links out, but TimeZone(identifier:) reads them all.
+    if name == "UTC" || TimeZone(identifier: name) != nil { return name }
+    let hint = Self.timeZoneHint(for: name, sites: sites)
     error("unknown time zone '\(name)' in \(what)\(hint)", at: node)
     return nil
+  }
+
+  /// "America/Seattle": the city is looked up in the sites' place tables (Craigslist's seattle
+  /// area is in America/Los_Angeles); otherwise the closest zone of the same region by spelling.
+  static func timeZoneHint(for name: String, sites: SiteCatalog) -> String {
+    let parts = name.split(separator: "/").map(String.init)
+    let city = (parts.last ?? name).replacingOccurrences(of: "_", with: " ").lowercased()
+    if city.count >= 3 {
+      let squeezed = city.replacingOccurrences(of: " ", with: "")
+      for site in sites.all {
+        let places = site.knownCities(matching: city) + site.knownCities(matching: squeezed)
+        let zoned = places.filter { $0.timeZone != nil }
+        // The area of that name, else a place whose description starts with it, else one that
+        // names it ("city of san francisco").
+        let place =
+          zoned.first { $0.name == squeezed }
+          ?? zoned.first { $0.description.lowercased().hasPrefix(city) }
+          ?? zoned.first { $0.description.lowercased().contains(city) }
+        if let place, let zone = place.timeZone {
+          return "; did you mean '\(zone)'? (the zone of \(site.id) city '\(place.name)', "
+            + "\(place.description))"
+        }
+      }
+    }
+    let known = TimeZone.knownTimeZoneIdentifiers
+    let region = parts.count > 1 ? parts[0] + "/" : ""
+    let sameRegion = known.filter { !region.isEmpty && $0.hasPrefix(region) }
+    let byCity = Suggestions.closest(
+      to: parts.last ?? name, in: sameRegion.map { String($0.dropFirst(region.count)) })
+    if let city = byCity.first { return "; did you mean '\(region)\(city)'?" }
+    if let close = Suggestions.closest(to: name, in: known + ["UTC"]).first {
+      return "; did you mean '\(close)'?"
+    }
+    return "; use an IANA name such as 'Europe/Paris'"
   }
 
   private func time(_ node: Node, _ what: String) -> TimeOfDay? {

@@ -48,23 +48,41 @@ extension ConfigReader {
     case .valid: break
     case .unknown(let suggestions, let reason):
       error(
-        nameMessage("unknown \(site.id) category", code, field.origin, suggestions, reason),
+        nameMessage(
+          "unknown \(site.id) category", code, field.origin, suggestions, reason,
+          meaning: site.categoryMeaning),
         at: field.node)
     case .doubtful(let suggestions, let reason):
       let because = (reason.map { "; \($0)" } ?? "") + "; it is sent as written"
       warning(
-        nameMessage("unlisted \(site.id) category", code, field.origin, suggestions, because),
+        nameMessage(
+          "unlisted \(site.id) category", code, field.origin, suggestions, because,
+          meaning: site.categoryMeaning),
         at: field.node)
     }
     return code
   }
 
   /// "unknown craigslist area 'sfbya' in search 'x' (reason); did you mean 'sfbay'?"
+  /// With `meaning`, every suggestion says what it is: "did you mean 'bia' (all bicycles),
+  /// 'bik' (bicycles - by owner) or 'bid' (bicycles - by dealer)?".
   private func nameMessage(
-    _ what: String, _ name: String, _ origin: String, _ suggestions: [String], _ reason: String?
+    _ what: String, _ name: String, _ origin: String, _ suggestions: [String], _ reason: String?,
+    meaning: ((String) -> String?)? = nil
   ) -> String {
     let because = reason.map { $0.hasPrefix(";") ? $0 : " (\($0))" } ?? ""
-    let hint = suggestions.first.map { "; did you mean '\($0)'?" } ?? ""
+    guard let meaning else {
+      let hint = suggestions.first.map { "; did you mean '\($0)'?" } ?? ""
+      return "\(what) '\(name)' in \(origin)\(because)\(hint)"
+    }
+    let described = suggestions.prefix(3).map { code in
+      "'\(code)'" + (meaning(code).map { " (\($0))" } ?? "")
+    }
+    let list =
+      described.count > 1
+      ? described.dropLast().joined(separator: ", ") + " or " + (described.last ?? "")
+      : described.first ?? ""
+    let hint = list.isEmpty ? "" : "; did you mean \(list)?"
     return "\(what) '\(name)' in \(origin)\(because)\(hint)"
   }
 
@@ -89,11 +107,28 @@ extension ConfigReader {
       expand(
         name, at: node, origin: field.origin, group: nil, site: site, into: &result, visiting: [])
     }
+    warnNestedCities(result, entries: entries, origin: field.origin)
     if entries.isEmpty, field.node.sequence?.isEmpty ?? field.node.isNull, site?.cities == .required
     {
       error("'cities' in \(field.origin) lists no cities", at: field.node)
     }
     return result
+  }
+
+  /// `seattle` already holds `seattle/est`: searching both repeats the subarea's listings.
+  private func warnNestedCities(_ cities: [CityRef], entries: [(String, Node)], origin: String) {
+    let names = Set(cities.map(\.name))
+    for city in cities {
+      guard let slash = city.name.firstIndex(of: "/") else { continue }
+      let area = String(city.name[..<slash])
+      guard names.contains(area) else { continue }
+      let node = entries.first { $0.0 == city.name }?.1 ?? entries.first { $0.0 == area }?.1
+      guard let node else { continue }
+      warning(
+        "'\(city.name)' is part of '\(area)', which \(origin) also searches: its listings would "
+          + "come twice; keep '\(area)' for the whole area or '\(city.name)' for the subarea only",
+        at: node)
+    }
   }
 
   /// Adds a city, or every city of a group (groups may name groups; cycles are errors).
@@ -121,7 +156,13 @@ extension ConfigReader {
       switch check {
       case .valid: break
       case .unknown(let suggestions, let reason):
-        error(nameMessage("unknown \(site.id) city", name, origin, suggestions, reason), at: node)
+        let meaning = { (city: String) in
+          site.knownCities(matching: city).first { $0.name == city }?.description
+        }
+        error(
+          nameMessage(
+            "unknown \(site.id) city", name, origin, suggestions, reason, meaning: meaning),
+          at: node)
         return
       case .doubtful(let suggestions, let reason):
         warning(nameMessage("\(site.id) city", name, origin, suggestions, reason), at: node)
@@ -139,9 +180,24 @@ extension ConfigReader {
       return nil
     }
     guard !field.node.isNull, let table = table(field.node, what) else { return nil }
-    checkKeys(table, allowed: ["min", "max"], in: what)
-    let min = table["min"].flatMap { amount($0, "'price.min' in \(field.origin)") }
-    let max = table["max"].flatMap { amount($0, "'price.max' in \(field.origin)") }
+    let split = splitThousands(table)
+    checkKeys(
+      Table(node: table.node, entries: table.entries.filter { split[$0.key] == nil }),
+      allowed: ["min", "max"], in: what)
+    var amounts: [String: Double] = [:]
+    for key in ["min", "max"] {
+      guard let node = table[key] else { continue }
+      if let written = split.first(where: { $0.value.key == key })?.value.written {
+        let digits = written.filter(\.isNumber)
+        error(
+          "expected a number for 'price.\(key)' in \(field.origin), found '\(written)'; write "
+            + "\(digits) (in '{...}' a comma starts the next entry)", at: node)
+      } else if let value = amount(node, "'price.\(key)' in \(field.origin)") {
+        amounts[key] = value
+      }
+    }
+    let min = amounts["min"]
+    let max = amounts["max"]
     if let min, let max, min > max, let node = table["max"] {
       error(
         "'price.max' (\(max.formatted())) is below 'price.min' (\(min.formatted())) in \(field.origin)",
@@ -149,6 +205,27 @@ extension ConfigReader {
       return nil
     }
     return min == nil && max == nil ? nil : PriceRange(min: min, max: max)
+  }
+
+  /// `{max: $2,600}` reads as `max: $2` plus a key `600`: the digit-only keys that continue the
+  /// value before them, with the amount as written (`600` -> `max`, `$2,600`).
+  private func splitThousands(_ table: Table) -> [String: (key: String, written: String)] {
+    var result: [String: (key: String, written: String)] = [:]
+    var previous: (key: String, written: String)?
+    for entry in table.entries {
+      let isGroup = entry.value.isNull && entry.key.count == 3 && entry.key.allSatisfy(\.isNumber)
+      if isGroup, let before = previous, before.written.last?.isNumber == true {
+        previous = (before.key, before.written + "," + entry.key)
+        result[entry.key] = previous
+        continue
+      }
+      previous = entry.value.scalar.map { (entry.key, $0.value) }
+    }
+    // Every group of one value carries the whole amount as written.
+    return result.mapValues { group in
+      result.values.filter { $0.key == group.key }.max { $0.written.count < $1.written.count }
+        ?? group
+    }
   }
 
   private func readInterval(_ field: Field, site: (any FeedSource)?) -> Interval? {

@@ -35,12 +35,30 @@ extension ConfigReader {
       value = integer(field.node, what, in: range).map(ParameterValue.integer)
     case .choice(let words):
       value = word(field.node, what, among: words).map(ParameterValue.text)
+    case .choices(let words): value = chosenWords(field.node, what, among: words)
     case .urls: value = urls(field.node, what).map(ParameterValue.urls)
     }
     if case .text(let text) = value, let caution = parameter.cautions[text] {
       warning("\(caution) (\(what))", at: field.node)
     }
     return value
+  }
+
+  /// One or more of a fixed list of words, each checked with a did-you-mean; duplicates once.
+  private func chosenWords(_ node: Node, _ what: String, among allowed: [String])
+    -> ParameterValue?
+  {
+    let items = node.sequence ?? [node]
+    var chosen: [String] = []
+    for item in items {
+      guard let text = word(item, "an entry of \(what)", among: allowed) else { continue }
+      if !chosen.contains(text) { chosen.append(text) }
+    }
+    if items.isEmpty {
+      let choices = allowed.joined(separator: ", ")
+      error("\(what) lists nothing; give one or more of \(choices)", at: node)
+    }
+    return chosen.isEmpty ? nil : .words(chosen)
   }
 
   /// One or more http(s) URLs with a host.
@@ -68,6 +86,7 @@ extension ConfigReader {
     case .bool: text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
     case .integer: Int(text).map(ParameterValue.integer)
     case .urls: .urls([text])
+    case .choices: .words([text])
     }
   }
 }

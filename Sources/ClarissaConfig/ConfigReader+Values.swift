@@ -40,7 +40,8 @@ extension ConfigReader {
     let base = "unknown key '\(key)' in \(what)"
     let candidates = allowed + hints.keys
     guard let best = Suggestions.closest(to: key, in: candidates).first else { return base }
-    if let hint = hints[best] { return "\(base); did you mean '\(best)'? \(hint)" }
+    // A hint key is not a key: say what to write instead, never "did you mean" the typed word.
+    if let hint = hints[best] { return "\(base) \(hint)" }
     return "\(base); did you mean '\(best)'?"
   }
 

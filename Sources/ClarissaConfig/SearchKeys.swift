@@ -11,6 +11,9 @@ enum SearchKeys {
     "max_price": "(write 'price: {max: ...}')",
     "price_min": "(write 'price: {min: ...}')",
     "price_max": "(write 'price: {max: ...}')",
+    // No real Craigslist response in the project shows the pet filters' names: not offered.
+    "pets_dog": "(clarissa has no pet filter: Craigslist's pet parameter is not confirmed)",
+    "pets_cat": "(clarissa has no pet filter: Craigslist's pet parameter is not confirmed)",
   ]
 
   /// Exact words from other tools that mean one of our keys.

@@ -31,6 +31,11 @@ public protocol FeedSource: Sendable {
   /// The site's own list of cities whose name or description contains `filter` (all when nil),
   /// for `clarissa sites NAME --cities`; empty for sites without such a list.
   func knownCities(matching filter: String?) -> [KnownCity]
+  /// The site's category codes whose code or meaning contains `filter` (all when nil), for
+  /// `clarissa sites NAME --categories`; empty for sites without a category list.
+  func knownCategories(matching filter: String?) -> [KnownCity]
+  /// What a category code means (`bia` -> `all bicycles`), for hints; nil when unknown.
+  func categoryMeaning(_ code: String) -> String?
 }
 
 /// A city a site knows by name, for listings in `clarissa sites`.
@@ -39,11 +44,14 @@ public struct KnownCity: Sendable, Equatable {
   public var name: String
   /// What it is (`SF bay area, CA, US`).
   public var description: String
+  /// Its IANA time zone when the site's tables say (`America/Los_Angeles` for seattle).
+  public var timeZone: String?
 
   /// Creates an entry.
-  public init(name: String, description: String) {
+  public init(name: String, description: String, timeZone: String? = nil) {
     self.name = name
     self.description = description
+    self.timeZone = timeZone
   }
 }
 
@@ -134,4 +142,10 @@ extension FeedSource {
 
   /// By default a site has no list of cities to show.
   public func knownCities(matching filter: String?) -> [KnownCity] { [] }
+
+  /// By default a site lists no categories.
+  public func knownCategories(matching filter: String?) -> [KnownCity] { [] }
+
+  /// By default a site cannot say what a category means.
+  public func categoryMeaning(_ code: String) -> String? { nil }
 }

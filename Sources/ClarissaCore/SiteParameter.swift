@@ -10,6 +10,8 @@ public struct SiteParameter: Sendable, Equatable {
     case integer(ClosedRange<Int>)
     /// One of a fixed list of words.
     case choice([String])
+    /// One or more of a fixed list of words (a word or a YAML list of them).
+    case choices([String])
     /// One or more http(s) URLs.
     case urls
   }
@@ -50,6 +52,7 @@ public struct SiteParameter: Sendable, Equatable {
     case .bool: "true|false"
     case .integer(let range): "integer \(range.lowerBound)-\(range.upperBound)"
     case .choice(let words): words.joined(separator: "|")
+    case .choices(let words): "one or more of " + words.joined(separator: "|")
     case .urls: "URL or list of URLs"
     }
   }
@@ -61,13 +64,15 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
   case bool(Bool)
   case integer(Int)
   case urls([String])
+  /// Several words of a `choices` parameter, in the order written.
+  case words([String])
 
   public var description: String {
     switch self {
     case .text(let s): s
     case .bool(let b): b ? "true" : "false"
     case .integer(let i): String(i)
-    case .urls(let list): list.joined(separator: ", ")
+    case .urls(let list), .words(let list): list.joined(separator: ", ")
     }
   }
 }

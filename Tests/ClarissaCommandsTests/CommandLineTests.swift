@@ -62,7 +62,7 @@ import Testing
     #expect(outcome.stdout.isEmpty)
     #expect(
       outcome.stderr.contains(
-        "Fixtures/config/invalid/many-problems.yaml:14:5: error: unknown key 'max_prize' in search 'aeron'; did you mean 'max_price'?"
+        "Fixtures/config/invalid/many-problems.yaml:14:5: error: unknown key 'max_prize' in search 'aeron' (write 'price: {max: ...}')"
       ))
     #expect(outcome.stderr.hasSuffix("many-problems.yaml: 18 errors, 2 warnings\n"))
   }

@@ -76,7 +76,7 @@ import Testing
   static func yaml(_ parameter: SiteParameter) -> String {
     switch parameter.kind {
     case .urls: "[\(parameter.example)]"
-    case .bool, .integer: parameter.example
+    case .bool, .integer, .choices: parameter.example
     case .text, .choice: "'\(parameter.example)'"
     }
   }

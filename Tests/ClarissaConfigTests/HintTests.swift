@@ -1,0 +1,105 @@
+import ClarissaConfig
+import ClarissaCore
+import Sites
+import Testing
+
+/// Given the mistakes a newcomer makes, when the config is read, then each "did you mean" names
+/// what was meant (issue 11, item 6) and Craigslist's own filters are checked (item 5).
+@Suite struct HintTests {
+  static func messages(_ yaml: String) -> [String] {
+    ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "hints.yaml", environment: [:], sites: Registry.sites
+    ).diagnostics.map(\.message)
+  }
+
+  static func search(_ lines: String) -> String {
+    "version: 1\nsearches:\n  - name: s\n" + lines
+  }
+
+  @Test func aRenamedKeyDoesNotSuggestItself() {
+    let found = Self.messages(Self.search("    cities: [sfbay]\n    max_price: 2600\n"))
+    #expect(found == ["unknown key 'max_price' in search 's' (write 'price: {max: ...}')"])
+  }
+
+  @Test(arguments: [
+    ("America/Seattle", "America/Los_Angeles"), ("America/San_Francisco", "America/Los_Angeles"),
+    ("Europe/Manchester", "Europe/London"), ("Europe/Pariss", "Europe/Paris"),
+  ])
+  func aCityInAZoneNameSuggestsTheZoneOfThatCity(written: String, meant: String) {
+    let found = Self.messages(
+      Self.search("    cities: [sfbay]\n    blackout: night\n")
+        + "blackout:\n  night:\n    timezone: \(written)\n"
+        + "    from: \"23:00\"\n    to: \"07:00\"\n")
+    #expect(found.count == 1, "\(found)")
+    #expect(found.first?.contains("did you mean '\(meant)'?") == true, "\(found)")
+  }
+
+  @Test(arguments: ["US/Pacific", "Etc/GMT+8", "Asia/Calcutta", "America/Los_Angeles"])
+  func everyTzdataNameIsAccepted(zone: String) {
+    let found = Self.messages(
+      Self.search("    cities: [sfbay]\n    blackout: night\n")
+        + "blackout:\n  night:\n    timezone: \(zone)\n"
+        + "    from: \"23:00\"\n    to: \"07:00\"\n")
+    #expect(found.isEmpty, "\(found)")
+  }
+
+  @Test func aThousandsCommaInAFlowMappingSaysTheWholeAmount() {
+    let found = Self.messages(Self.search("    cities: [sfbay]\n    price: {max: $2,600}\n"))
+    #expect(found.count == 1, "\(found)")
+    #expect(found.first?.contains("found '$2,600'; write 2600 ") == true, "\(found)")
+  }
+
+  @Test func aMisspelledAreaKeepsItsSubarea() {
+    let found = Self.messages(Self.search("    cities: [seatle/est]\n"))
+    #expect(found.first?.contains("did you mean 'seattle/est'") == true, "\(found)")
+  }
+
+  @Test func aPlaceNameFindsItsAreaByDescription() {
+    let found = Self.messages(Self.search("    cities: [\"san francisco\"]\n"))
+    #expect(found.first?.contains("did you mean 'sfbay/sfc'") == true, "\(found)")
+    #expect(found.first?.contains("'sfbay' (SF bay area") == true, "\(found)")
+  }
+
+  @Test func anAreaAndOneOfItsSubareasInOneSearchWarn() {
+    let result = ConfigLoader.load(
+      bytes: Array(Self.search("    cities: [seattle, seattle/est]\n").utf8), name: "h.yaml",
+      environment: [:], sites: Registry.sites)
+    #expect(!result.diagnostics.hasErrors)
+    #expect(result.diagnostics.map(\.severity) == [.warning])
+    #expect(result.diagnostics.first?.message.contains("listings would come twice") == true)
+  }
+
+  @Test func aCategoryWordSuggestsCodesThatSayWhatTheyMean() {
+    let found = Self.messages(Self.search("    cities: [sfbay]\n    category: bikes\n"))
+    #expect(
+      found == [
+        "unknown craigslist category 'bikes' in search 's'; did you mean 'bia' (all bicycles), "
+          + "'bid' (bicycles - by dealer) or 'bik' (bicycles - by owner)?"
+      ])
+  }
+
+  @Test func craigslistFiltersAreTypedAndMappedIntoTheURL() throws {
+    let yaml = Self.search(
+      "    cities: [sfbay]\n    category: apa\n    min_bedrooms: 2\n    max_bathrooms: 2\n"
+        + "    min_sqft: 600\n    laundry: [in-unit, hookups]\n    parking: off-street\n"
+        + "    furnished: true\n    no_smoking: false\n")
+    let result = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites)
+    #expect(result.diagnostics.isEmpty)
+    let search = try #require(result.config?.searches.first)
+    let site = try #require(Registry.sites.site("craigslist"))
+    let url = try #require(site.requests(for: search, in: search.cities.first).first?.url)
+    #expect(
+      url.hasSuffix(
+        "&min_bedrooms=2&max_bathrooms=2&minSqft=600&laundry=1&laundry=4&parking=4"
+          + "&is_furnished=1"), "\(url)")
+  }
+
+  @Test func craigslistFilterValuesAreCheckedWithAHint() {
+    let found = Self.messages(
+      Self.search("    cities: [sfbay]\n    condition: like new\n    min_bedrooms: 40\n"))
+    #expect(found.count == 2, "\(found)")
+    #expect(found.contains { $0.contains("did you mean 'like-new'?") })
+    #expect(found.contains { $0.contains("must be from 0 to 20, found 40") })
+  }
+}
