@@ -33,7 +33,8 @@ enum ChannelParameters {
           findings.append(
             Finding(
               name: item.name,
-              message: "'\(item.name)': headers ('+Name=value') are sent by ntfy and JSON webhooks only",
+              message:
+                "'\(item.name)': headers ('+Name=value') are sent by ntfy and JSON webhooks only",
               isError: false))
         } else if header.isEmpty
           || !header.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })

@@ -76,13 +76,14 @@ public struct Channel: Sendable, Equatable {
       path = String(path[..<mark])
     }
     if kind == .slack || kind == .discord { path = path.isEmpty ? "" : "/***" }
-    let shownQuery = query.isEmpty ? "" : "?" + query.dropFirst().split(separator: "&").map {
-      pair -> String in
-      guard pair.hasPrefix("+") || pair.hasPrefix("%2B") || pair.hasPrefix("%2b") else {
+    let pairs = query.dropFirst().split(separator: "&").map { pair -> String in
+      let isHeader = pair.hasPrefix("+") || pair.lowercased().hasPrefix("%2b")
+      guard isHeader, let name = pair.split(separator: "=", maxSplits: 1).first else {
         return String(pair)
       }
-      return (pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "") + "=***"
-    }.joined(separator: "&")
+      return name + "=***"
+    }
+    let shownQuery = pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
     return String(url[..<schemeEnd.upperBound]) + authority + path + shownQuery
   }
 }

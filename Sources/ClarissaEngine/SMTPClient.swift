@@ -57,7 +57,9 @@ private final class SMTPTransfer {
       return "libcurl could not start a transfer"
     }
     var recipients: UnsafeMutablePointer<curl_slist>?
-    for address in envelope.recipients { recipients = curl_slist_append(recipients, "<\(address)>") }
+    for address in envelope.recipients {
+      recipients = curl_slist_append(recipients, "<\(address)>")
+    }
     defer {
       curl_easy_cleanup(easy)
       if let recipients { curl_slist_free_all(recipients) }
@@ -67,7 +69,8 @@ private final class SMTPTransfer {
     _ = clarissa_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "smtp,smtps")
     _ = clarissa_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
     _ = clarissa_curl_set_long(
-      easy, CURLOPT_USE_SSL, Int(envelope.requireTLS ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
+      easy, CURLOPT_USE_SSL,
+      Int(envelope.requireTLS ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
     _ = clarissa_curl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(envelope.timeout * 1000)))
     if let username = envelope.username {
       _ = clarissa_curl_set_string(easy, CURLOPT_USERNAME, username)
@@ -116,7 +119,8 @@ private final class SMTPTransfer {
     let said = lastReply.isEmpty || reply < 400 ? "" : " (the server said '\(lastReply)')"
     switch code {
     case CURLE_OPERATION_TIMEDOUT:
-      return "no complete answer from the mail server within \(CurlFetcher.seconds(envelope.timeout))"
+      return
+        "no complete answer from the mail server within \(CurlFetcher.seconds(envelope.timeout))"
     case CURLE_USE_SSL_FAILED:
       return "the mail server does not offer STARTTLS, and clarissa sends mail only encrypted; "
         + "for a relay on this machine add '?tls=none' to the URL, or use 'smtps://'"

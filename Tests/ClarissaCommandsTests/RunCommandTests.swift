@@ -221,7 +221,8 @@ import Testing
       ))
     #expect(
       outcome.stdout.contains(
-        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title): \"iPad\" in title; new"))
+        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title): \"iPad\" in title; new"
+      ))
     #expect(outcome.stdout.contains("seen since 2026-05-03T19:00:00Z"))
     // 214, not 213: 'iso' matches whole words now, so "Maison Martin Margiela" is kept.
     #expect(

@@ -98,8 +98,13 @@ import Testing
   @Test func smtpURLsAreCheckedWithClearMessages() {
     let cases = [
       ("smtp://mail.example.com", "an SMTP URL needs a recipient: add '?to=me@example.com'"),
-      ("smtp://mail.example.com?to=me@example.com,nobody", "'nobody' in 'to=' is not a mail address"),
-      ("smtp://mail.example.com?to=me@example.com&from=me", "'me' in 'from=' is not a mail address"),
+      (
+        "smtp://mail.example.com?to=me@example.com,nobody",
+        "'nobody' in 'to=' is not a mail address"
+      ),
+      (
+        "smtp://mail.example.com?to=me@example.com&from=me", "'me' in 'from=' is not a mail address"
+      ),
       ("smtp://mail.example.com?to=me@example.com&tls=off", "'tls=off' is not 'starttls'"),
       ("smtps://mail.example.com?to=me@example.com&tls=none", "'smtps://' is TLS from the start"),
     ]
@@ -117,7 +122,8 @@ import Testing
         == "a plain web URL does not say how to post; for this ntfy topic write 'ntfys://ntfy.sh/my-topic' (channel 'c')"
     )
     let own = Self.load("http://ntfy.example.com:8080/alerts")
-    #expect(own.diagnostics.first?.message.contains("'ntfy://ntfy.example.com:8080/alerts'") == true)
+    #expect(
+      own.diagnostics.first?.message.contains("'ntfy://ntfy.example.com:8080/alerts'") == true)
   }
 
   @Test func tlsToAPlainHTTPServerSaysSo() async throws {
