@@ -3,6 +3,7 @@
 usage: loopback_smtp.py MODE SPOOL [CERT KEY]
   plain     accepts mail, offers no STARTTLS
   starttls  requires STARTTLS (with the test-only identity in Fixtures/tls/)
+  tls       TLS from the first byte, as on port 465 (the same identity)
   silent    accepts connections and never says a word (not even the greeting)
 Each accepted mail is written to SPOOL/N.eml, its envelope to SPOOL/N.json. While a file
 SPOOL/refuse exists, every mail is refused with 550. The chosen port is printed on the first
@@ -62,6 +63,10 @@ def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(sys.argv[3], sys.argv[4])
         options.update(tls_context=context, require_starttls=True)
+    if mode == "tls":
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(sys.argv[3], sys.argv[4])
+        options.update(ssl_context=context)
     port = free_port()
     controller = Controller(Handler(), hostname="127.0.0.1", port=port, **options)
     controller.start()

@@ -54,6 +54,15 @@ extension ConfigReader {
       }
       warning(message, at: place)
     }
+    // ntfy's access tokens start with `tk_`; a bare user name is more likely a login missing
+    // its password, which would be sent as a bearer token and refused.
+    if kind == .ntfy, let components = URLComponents(string: url), let user = components.user,
+      components.password == nil, !user.hasPrefix("tk_")
+    {
+      warning(
+        "'\(user)@' is sent as an ntfy access token, and those start with 'tk_'; for a login "
+          + "write 'user:password@' (\(what))", at: urlNode)
+    }
     var channel = Channel(name: entry.key, kind: kind, url: url, location: location(entry.keyNode))
     if let options { readChannelOptions(options, into: &channel, what) }
     return channel

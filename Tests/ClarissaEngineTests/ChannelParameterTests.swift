@@ -58,6 +58,15 @@ import Testing
     #expect(channel.redactedURL.hasSuffix("/deals?+X-Trace=***"))
   }
 
+  @Test func aBareNtfyUserThatIsNoTokenIsAWarning() {
+    let result = Self.load("ntfys://phil@ntfy.example.com/deals")
+    #expect(result.config != nil)
+    #expect(
+      result.diagnostics.first?.message
+        == "'phil@' is sent as an ntfy access token, and those start with 'tk_'; for a login write 'user:password@' (channel 'c')"
+    )
+  }
+
   @Test func ntfyUserAndPasswordStayBasic() async throws {
     let receiver = try LoopbackServer { _, _ in .text("{}") }
     let channel = try Self.channel("ntfy://phil:pw@127.0.0.1:\(receiver.port)/deals")

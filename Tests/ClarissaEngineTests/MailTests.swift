@@ -120,6 +120,21 @@ struct MailTests {
     #expect(server.mails.isEmpty)
   }
 
+  /// `smtps://` speaks TLS from the first byte: the same refusal of the test-only certificate,
+  /// before any SMTP command.
+  @Test func smtpsIsTLSFromTheFirstByte() async throws {
+    let server = try LoopbackSMTP(.tls)
+    let channel = try Self.channel("smtps://127.0.0.1:\(server.port)?to=me@example.com")
+    do {
+      try await Self.sender(channel).deliver([Self.listing], search: Self.search)
+      Issue.record("a self-signed certificate must be refused")
+    } catch let error as DeliveryError {
+      #expect(error.message.contains("TLS failed"), "\(error.message)")
+      #expect(error.message.contains("certificate"), "\(error.message)")
+    }
+    #expect(server.mails.isEmpty)
+  }
+
   @Test func aRefusalIsADeliveryErrorWithTheServersWords() async throws {
     let server = try LoopbackSMTP(.plain)
     server.refuse(true)

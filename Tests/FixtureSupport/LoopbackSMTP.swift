@@ -9,6 +9,8 @@ public final class LoopbackSMTP: @unchecked Sendable {
     case plain
     /// Requires STARTTLS, with the test-only identity of `Fixtures/tls/`.
     case starttls
+    /// TLS from the first byte (`smtps://`), with the same identity.
+    case tls
     /// Accepts connections and never answers.
     case silent
   }
