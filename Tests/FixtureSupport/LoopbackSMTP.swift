@@ -68,7 +68,10 @@ public final class LoopbackSMTP: @unchecked Sendable {
     self.port = port
   }
 
-  deinit { stop() }
+  deinit {
+    stop()
+    try? FileManager.default.removeItem(at: spool)
+  }
 
   /// Ends the server (closing its stdin ends it; it is the test's own process).
   public func stop() {
