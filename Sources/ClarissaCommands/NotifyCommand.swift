@@ -60,7 +60,8 @@ struct NotifyCommand: AsyncParsableCommand {
       let sender = ChannelFactory.sender(
         for: target,
         fetcher: CurlFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
-        environment: environment, baseDirectory: (config as NSString).deletingLastPathComponent)
+        environment: environment, baseDirectory: (config as NSString).deletingLastPathComponent,
+        timeout: configuration.http.timeout.timeInterval)
       do {
         try await sender.deliver([listing], search: search)
         Terminal.output(
@@ -79,7 +80,8 @@ struct NotifyCommand: AsyncParsableCommand {
         title: "Herman Miller Aeron chair, size B (a test from clarissa)",
         description: "This is a sample listing sent by 'clarissa notify test'.", price: 450,
         currency: "USD",
-        posted: Date().addingTimeInterval(-600), location: "SOMA / south beach", area: "sfbay/sfc")
+        posted: Date().addingTimeInterval(-600), location: "SOMA / south beach", area: "sfbay/sfc",
+        imageURLs: ["https://images.craigslist.org/00000_sample_600x450.jpg"])
     }
   }
 }

@@ -130,14 +130,32 @@ enum ChannelAddress {
   }
 
   private static func checkSMTP(_ url: URLComponents) -> Result<Channel.Kind, ChannelProblem> {
-    if case .failure(let problem) = requireHost(
-      url, .smtp, example: "smtps://user:pass@mail.example.com?to=me@example.com")
-    {
+    let example = "smtp://me%40example.com:${SMTP_PASSWORD}@mail.example.com:587?to=me@example.com"
+    if case .failure(let problem) = requireHost(url, .smtp, example: example) {
       return .failure(problem)
     }
-    guard let to = url.queryItems?.first(where: { $0.name == "to" })?.value, isMailAddress(to)
-    else {
+    let query = url.queryItems ?? []
+    guard let to = query.first(where: { $0.name == "to" })?.value, !to.isEmpty else {
       return .failure(ChannelProblem("an SMTP URL needs a recipient: add '?to=me@example.com'"))
+    }
+    for address in to.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+    where !isMailAddress(address) {
+      return .failure(ChannelProblem("'\(address)' in 'to=' is not a mail address"))
+    }
+    if let from = query.first(where: { $0.name == "from" })?.value, !isMailAddress(from) {
+      return .failure(ChannelProblem("'\(from)' in 'from=' is not a mail address"))
+    }
+    if let tls = query.first(where: { $0.name == "tls" }) {
+      guard tls.value == "none" || tls.value == "starttls" else {
+        return .failure(
+          ChannelProblem(
+            "'tls=\(tls.value ?? "")' is not 'starttls' (the default) or 'none' (a relay on this machine)"
+          ))
+      }
+      if url.scheme?.lowercased() == "smtps" {
+        return .failure(
+          ChannelProblem("'smtps://' is TLS from the start; 'tls=' belongs to 'smtp://' only"))
+      }
     }
     return .success(.smtp)
   }
@@ -163,6 +181,14 @@ enum ChannelAddress {
       return .success(.discord)
     }
     let secure = url.scheme == "https" ? "jsons" : "json"
+    // ntfy's own server, or one named for it, is a topic URL: `https://ntfy.sh/topic`.
+    if host == "ntfy.sh" || host.split(separator: ".").contains(where: { $0.hasPrefix("ntfy") }) {
+      let ntfy = url.scheme == "https" ? "ntfys" : "ntfy"
+      return .failure(
+        ChannelProblem(
+          "a plain web URL does not say how to post; for this ntfy topic write '\(ntfy)://\(host)\(url.port.map { ":\($0)" } ?? "")\(url.path)'"
+        ))
+    }
     return .failure(
       ChannelProblem(
         "a plain web URL does not say how to post; for a JSON webhook write '\(secure)://\(host)\(url.path)'"

@@ -45,6 +45,24 @@ extension ConfigReader {
       return nil
     }
     checkInstalled(kind, url: url, at: urlNode, what)
+    for finding in ChannelParameters.check(url, kind: kind) {
+      let message = "\(finding.message) (\(what))"
+      let place = place(of: finding.name + "=", in: urlNode)
+      if finding.isError {
+        error(message, at: place)
+        return nil
+      }
+      warning(message, at: place)
+    }
+    // ntfy's access tokens start with `tk_`; a bare user name is more likely a login missing
+    // its password, which would be sent as a bearer token and refused.
+    if kind == .ntfy, let components = URLComponents(string: url), let user = components.user,
+      components.password == nil, !user.hasPrefix("tk_")
+    {
+      warning(
+        "'\(user)@' is sent as an ntfy access token, and those start with 'tk_'; for a login "
+          + "write 'user:password@' (\(what))", at: urlNode)
+    }
     var channel = Channel(name: entry.key, kind: kind, url: url, location: location(entry.keyNode))
     if let options { readChannelOptions(options, into: &channel, what) }
     return channel
@@ -89,11 +107,6 @@ extension ConfigReader {
     case .mailto where findExecutable("sendmail") == nil:
       warning(
         "no 'sendmail' found; \(what) will fail until a mail transfer agent is installed", at: node)
-    case .smtp:
-      warning(
-        "\(what): sending through SMTP is not built yet, so this channel will fail; use "
-          + "'mailto://' with a local sendmail (msmtp-mta or postfix can relay to your SMTP server)",
-        at: node)
     case .exec:
       let command = url.dropFirst("exec:".count).trimmingCharacters(in: .whitespaces)
       let program = String(command.split(separator: " ").first ?? "")

@@ -70,6 +70,10 @@ final class ConfigReader {
     diagnostics.append(.warning(message, at: location(node), notes: notes))
   }
 
+  func warning(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {
+    diagnostics.append(.warning(message, at: location, notes: notes))
+  }
+
   // MARK: - The whole file
 
   func read(_ root: Node) -> Config? {

@@ -59,7 +59,8 @@ public struct Channel: Sendable, Equatable {
     self.location = location
   }
 
-  /// The URL with any password or token hidden, safe for logs and summaries.
+  /// The URL with any password or token hidden, safe for logs and summaries: the user part, a
+  /// Slack or Discord path, and the values of `+Header=value` parameters (often tokens).
   public var redactedURL: String {
     guard let schemeEnd = url.range(of: "://") else { return url }
     let rest = url[schemeEnd.upperBound...]
@@ -68,8 +69,21 @@ public struct Channel: Sendable, Equatable {
     if let at = authority.lastIndex(of: "@") {
       authority = "***@" + authority[authority.index(after: at)...]
     }
-    let path = rest[hostEnd...]
-    let shownPath = kind == .slack || kind == .discord ? (path.isEmpty ? "" : "/***") : String(path)
-    return String(url[..<schemeEnd.upperBound]) + authority + shownPath
+    var path = String(rest[hostEnd...])
+    var query = ""
+    if let mark = path.firstIndex(of: "?") {
+      query = String(path[mark...])
+      path = String(path[..<mark])
+    }
+    if kind == .slack || kind == .discord { path = path.isEmpty ? "" : "/***" }
+    let pairs = query.dropFirst().split(separator: "&").map { pair -> String in
+      let isHeader = pair.hasPrefix("+") || pair.lowercased().hasPrefix("%2b")
+      guard isHeader, let name = pair.split(separator: "=", maxSplits: 1).first else {
+        return String(pair)
+      }
+      return name + "=***"
+    }
+    let shownQuery = pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
+    return String(url[..<schemeEnd.upperBound]) + authority + path + shownQuery
   }
 }

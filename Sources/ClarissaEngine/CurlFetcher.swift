@@ -167,7 +167,11 @@ final class CurlTransfer: @unchecked Sendable {
     case CURLE_BAD_CONTENT_ENCODING:
       return FetchError(.network, "the body could not be decompressed (\(reason))")
     case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR:
-      return FetchError(.network, "TLS failed (\(reason))")
+      // OpenSSL reads a plain-HTTP answer's first bytes as a TLS record of a wrong version.
+      let plain =
+        reason.contains("wrong version number") || reason.contains("packet length too long")
+        ? "; is this server plain HTTP? (try http://, or ntfy:// and json:// for a channel)" : ""
+      return FetchError(.network, "TLS failed (\(reason))\(plain)")
     default:
       return FetchError(.network, reason.lowercased())
     }

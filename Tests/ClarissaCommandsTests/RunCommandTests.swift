@@ -221,7 +221,8 @@ import Testing
       ))
     #expect(
       outcome.stdout.contains(
-        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title): \"iPad\" in title; new"))
+        "✓ $280  iPad Air 5th gen 64GB, like new\n    included by '\\bipad\\b' (title): \"iPad\" in title; new"
+      ))
     #expect(outcome.stdout.contains("seen since 2026-05-03T19:00:00Z"))
     // 214, not 213: 'iso' matches whole words now, so "Maison Martin Margiela" is kept.
     #expect(
@@ -259,5 +260,60 @@ import Testing
     #expect(
       unknown.stderr
         == "error: no channel named 'phon'; did you mean 'phone'? (channels: phone)\n")
+  }
+}
+
+/// `notify test` and `validate` with the mail and header-carrying channels.
+@Suite struct NotifyChannelCommandTests {
+  static func config(_ notify: String) throws -> URL {
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "nc-\(UUID().uuidString).yaml")
+    try """
+    version: 1
+    notify:
+    \(notify)
+    searches:
+      - name: s
+        cities: [sfbay]
+        notify: [mail]
+    """.write(to: config, atomically: true, encoding: .utf8)
+    return config
+  }
+
+  @Test(.enabled(if: LoopbackSMTP.available, "no python3 with aiosmtpd"))
+  func notifyTestMailsASampleAndARefusalExitsFour() throws {
+    let server = try LoopbackSMTP(.plain)
+    let config = try Self.config(
+      "  mail: smtp://bot:${SMTP_PASSWORD}@127.0.0.1:\(server.port)?tls=none&to=me@example.com")
+    let environment = ["SMTP_PASSWORD": "hunter2"]
+    let sent = try CommandLineTests.run(
+      ["notify", "test", "mail", "--config", config.path], environment: environment)
+    #expect(sent.status == 0, "\(sent.stderr)")
+    #expect(sent.stdout.hasPrefix("sent a sample listing to 'mail' (smtp smtp://***@127.0.0.1:"))
+    #expect(!sent.stdout.contains("hunter2"))
+    #expect(server.mails.count == 1)
+    server.refuse(true)
+    let refused = try CommandLineTests.run(
+      ["notify", "test", "mail", "--config", config.path], environment: environment)
+    #expect(refused.status == 4)
+    #expect(refused.stderr.contains("error: channel 'mail': the mail server refused the mail: 550"))
+    #expect(!refused.stderr.contains("hunter2"))
+    #expect(server.mails.count == 1)
+  }
+
+  @Test func headerValuesAreNeverPrinted() throws {
+    let receiver = try FixtureSupport.LoopbackServer { _, _ in .init(status: 200) }
+    let config = try Self.config(
+      "  mail: ntfy://127.0.0.1:\(receiver.port)/deals?+X-Secret=${SECRET}&priority=high")
+    let environment = ["SECRET": "sesame-42"]
+    let validated = try CommandLineTests.run(
+      ["validate", "--config", config.path], environment: environment)
+    #expect(validated.status == 0, "\(validated.stderr)")
+    #expect(validated.stdout.contains("?+X-Secret=***&priority=high"))
+    let sent = try CommandLineTests.run(
+      ["notify", "test", "mail", "--config", config.path], environment: environment)
+    #expect(sent.status == 0, "\(sent.stderr)")
+    #expect(!(validated.stdout + sent.stdout + sent.stderr).contains("sesame-42"))
+    #expect(receiver.requests.first?.headers["x-secret"] == "sesame-42")
   }
 }

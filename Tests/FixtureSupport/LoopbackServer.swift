@@ -182,6 +182,11 @@ public final class LoopbackServer: @unchecked Sendable {
       let count = recv(connection, &buffer, buffer.count, 0)
       if count <= 0 { return nil }
       data += buffer[0..<count]
+      // A TLS handshake (record type 0x16) is answered as a plain HTTP server answers it.
+      if data.first == 0x16 {
+        send(connection, Array("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n".utf8))
+        return nil
+      }
       if data.count > 65_536 { return nil }
     }
     let end = data.headerEnd ?? data.count

@@ -197,17 +197,19 @@ public enum ChannelFactory {
           channel: channel, environment: environment, baseDirectory: baseDirectory)
       case .mailto: senders[name] = MailChannel(channel: channel, environment: environment)
       case .apprise: senders[name] = AppriseChannel(channel: channel, environment: environment)
-      case .smtp: senders[name] = UnavailableChannel(name: name, kind: .smtp)
+      case .smtp:
+        senders[name] = SMTPChannel(channel, timeout: config.http.timeout.timeInterval)
       }
     }
     return senders
   }
 
-  /// One sender for tests and `notify test`, optionally posting to another endpoint.
+  /// One sender for tests and `notify test`, optionally posting to another endpoint; a mail
+  /// server gets `timeout` seconds for a whole mail.
   public static func sender(
     for channel: Channel, fetcher: any Fetcher, environment: [String: String],
     baseDirectory: String,
-    endpoint: String? = nil
+    endpoint: String? = nil, timeout: Double = 30
   ) -> any DeliveryChannel {
     switch channel.kind {
     case .ntfy: NtfyChannel(channel, fetcher: fetcher, endpoint: endpoint)
@@ -218,7 +220,8 @@ public enum ChannelFactory {
       ExecChannel(channel: channel, environment: environment, baseDirectory: baseDirectory)
     case .mailto: MailChannel(channel: channel, environment: environment)
     case .apprise: AppriseChannel(channel: channel, environment: environment)
-    case .stdout, .smtp: UnavailableChannel(name: channel.name, kind: channel.kind)
+    case .smtp: SMTPChannel(channel, timeout: timeout)
+    case .stdout: UnavailableChannel(name: channel.name, kind: channel.kind)
     }
   }
 }

@@ -39,8 +39,22 @@ func sendEach(
   }
 }
 
-/// ntfy: `POST <server>/<topic>`, the message as the body, title, priority, tags and the
-/// listing's link as headers.
+/// `+Name=value` query parameters (Apprise's form): headers to send with every message.
+func headerParameters(_ components: URLComponents?) -> [String: String] {
+  var headers: [String: String] = [:]
+  for item in components?.queryItems ?? [] where item.name.hasPrefix("+") && item.name.count > 1 {
+    headers[String(item.name.dropFirst())] = item.value ?? ""
+  }
+  return headers
+}
+
+/// ntfy: `POST <server>/<topic>`, the message as a `text/plain` body; title, priority, tags, the
+/// listing's link (`Click`) and its photo (`Attach`) as headers. The photo is an attachment by
+/// URL rather than an `Icon`: ntfy's apps show an attached image large in the notification, which
+/// is the point of a listing alert, while an icon is a thumbnail beside the text; an attachment
+/// given by URL is never uploaded, so it costs no attachment quota on the server.
+/// `ntfys://tk_token@host/topic` is an access token (`Authorization: Bearer`), `user:password@`
+/// is Basic.
 struct NtfyChannel: DeliveryChannel {
   let channel: Channel
   let endpoint: String
@@ -72,10 +86,16 @@ struct NtfyChannel: DeliveryChannel {
       default: break
       }
     }
-    if let user = components?.user, let password = components?.password {
-      headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    if let user = components?.user?.removingPercentEncoding {
+      if let password = components?.password?.removingPercentEncoding {
+        headers["Authorization"] =
+          "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+      } else {
+        headers["Authorization"] = "Bearer \(user)"
+      }
     }
-    self.headers = headers
+    headers["Content-Type"] = "text/plain; charset=utf-8"
+    self.headers = headers.merging(headerParameters(components)) { $1 }
   }
 
   func deliver(_ listings: [Listing], search: Search) async throws {
@@ -85,6 +105,11 @@ struct NtfyChannel: DeliveryChannel {
       // HTTP headers are Latin-1: ntfy reads RFC 2047 encoded words for anything else.
       headers["Title"] = Self.headerValue(message.title)
       if let link = message.link, headers["Click"] == nil { headers["Click"] = link }
+      if message.link != nil,
+        let photo = listings.first(where: { $0.url == message.link })?.imageURLs.first
+      {
+        headers["Attach"] = photo
+      }
       let body = MessageTemplate.truncate(message.body, toBytes: 4096)
       try await poster.post(endpoint, body: Array(body.utf8), headers: headers)
     }
@@ -102,16 +127,24 @@ struct NtfyChannel: DeliveryChannel {
 struct JSONWebhookChannel: DeliveryChannel {
   let channel: Channel
   let endpoint: String
+  let headers: [String: String]
   let poster: Poster
 
   var name: String { channel.name }
 
+  /// `+Name=value` parameters become headers; the others stay in the receiver's URL.
   init(_ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil) {
     self.channel = channel
     poster = Poster(fetcher: fetcher, channel: channel.name)
     let secure = channel.url.hasPrefix("jsons://")
-    let rest = channel.url.drop { $0 != ":" }.dropFirst(3)
-    self.endpoint = endpoint ?? "\(secure ? "https" : "http")://\(rest)"
+    var components = URLComponents(string: channel.url)
+    headers = headerParameters(components)
+    if let items = components?.percentEncodedQueryItems {
+      let kept = items.filter { !$0.name.hasPrefix("+") }
+      components?.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+    }
+    components?.scheme = secure ? "https" : "http"
+    self.endpoint = endpoint ?? components?.string ?? channel.url
   }
 
   struct Payload: Encodable {
@@ -135,7 +168,8 @@ struct JSONWebhookChannel: DeliveryChannel {
         })
       let data = try encoder.encode(payload)
       try await poster.post(
-        endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+        endpoint, body: Array(data),
+        headers: headers.merging(["Content-Type": "application/json"]) { $1 })
     }
   }
 }
