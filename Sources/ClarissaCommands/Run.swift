@@ -143,7 +143,9 @@ struct Run: AsyncParsableCommand {
       + result.deliveryFailures
     GitHubActions.annotate(warnings, json: format == .json)
     GitHubActions.appendSummary { RunReport.markdown(result) }
-    if result.sourcesFailed
+    // Every due search's hosts cooling down means nothing was checked: not green in CI.
+    let coolingFails = result.everySourceCoolingDown && (exitCode || GitHubActions.active)
+    if result.sourcesFailed || coolingFails
       || !result.blocks.isEmpty && result.searches.contains(where: { !$0.failures.isEmpty })
     {
       throw ExitStatus.sourcesFailed.exitCode
