@@ -24,7 +24,8 @@ extension RunPass {
         }
       } catch {
         let reason = (error as? DeliveryError)?.message ?? "\(error)"
-        if !result.deliveryFailures.contains(reason) { result.deliveryFailures.append(reason) }
+        let reported = reason + "; retried on the next run"
+        if !result.deliveryFailures.contains(reported) { result.deliveryFailures.append(reported) }
         for listing in listings {
           queueRetry(listing, of: search.name, channel: name, reason: reason)
         }
