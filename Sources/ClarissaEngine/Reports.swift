@@ -31,10 +31,16 @@ public enum RunReport {
       lines.append("### \(search.name)")
       lines.append("")
       if search.held > 0 { lines.append("_\(search.held) held until quiet hours end_") }
-      for listing in (search.held > 0 ? [] : search.new) + search.delivered {
-        let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
-        let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
-        lines.append("- [\(escape(listing.title))](\(listing.url))\(price)\(place)")
+      // Listings found earlier are delivered now, not new: said apart, as the text report does.
+      let groups = [
+        (search.held > 0 ? [] : search.new, ""), (search.delivered, " (found earlier)"),
+      ]
+      for (listings, label) in groups {
+        for listing in listings {
+          let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
+          let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
+          lines.append("- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(label)")
+        }
       }
       for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }
       lines.append("")

@@ -169,9 +169,11 @@ public struct RequestScheduler: Sendable {
     if let cooldown, let asked = cooldown.urls {
       // The request the cool-down was not set by goes first: it is the one worth the retry.
       let known = Set(asked)
-      jobs = jobs.filter { !known.contains($0.request.url) } + jobs.filter {
-        known.contains($0.request.url)
-      }
+      jobs =
+        jobs.filter { !known.contains($0.request.url) }
+        + jobs.filter {
+          known.contains($0.request.url)
+        }
     }
     var outcomes: [FetchOutcome] = []
     var newCooldown: Cooldown?

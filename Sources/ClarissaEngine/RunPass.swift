@@ -163,7 +163,9 @@ struct RunPass {
           for text in batch.notes { note(job.search, note: "\(label): \(text)") }
         } catch let error as SiteError {
           note(job.search, failure: "\(label): \(error.message)")
-          if error.isBlock { block(job.host, error.message, asked: asked(of: job.host, in: outcomes)) }
+          if error.isBlock {
+            block(job.host, error.message, asked: asked(of: job.host, in: outcomes))
+          }
         } catch {
           note(job.search, failure: "\(label): \(error)")
         }

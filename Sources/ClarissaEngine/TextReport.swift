@@ -79,7 +79,9 @@ extension RunReport {
     func number(of status: String) -> Int { result.searches.filter { $0.status == status }.count }
     let ran = number(of: "ran") + number(of: "primed")
     var parts = ["\(ran) of \(count(result.searches.count, "search")) ran"]
-    if number(of: "failed") > 0 { parts.append("\(number(of: "failed")) failed: no source answered") }
+    if number(of: "failed") > 0 {
+      parts.append("\(number(of: "failed")) failed: no source answered")
+    }
     if number(of: "cooling-down") > 0 {
       parts.append("\(number(of: "cooling-down")) not checked: hosts cooling down")
     }

@@ -54,7 +54,8 @@ import Testing
     let cooldown = Cooldown(
       until: Self.noon.addingTimeInterval(6 * 3600), reason: "answered 403 Forbidden",
       status: 403, answer: "Your request has been blocked")
-    let craigslist = cooldown.advice(host: "sapi.craigslist.org", now: Self.noon, timeZone: Self.utc)
+    let craigslist = cooldown.advice(
+      host: "sapi.craigslist.org", now: Self.noon, timeZone: Self.utc)
     #expect(craigslist.contains("residential connection"))
     #expect(craigslist.contains("before 18:00"))
     #expect(!craigslist.contains("token"))
@@ -110,7 +111,8 @@ import Testing
     _ = try await Self.run(feed, state: path, Self.options())
     let all = try await Self.run(feed, state: path, Self.options(2, force: true))
     #expect(server.requests.count == 1, "--force alone never floods a refusing host")
-    #expect(all.blocks.first?.contains("ask it once with 'clarissa run --search s0 --force'") == true)
+    #expect(
+      all.blocks.first?.contains("ask it once with 'clarissa run --search s0 --force'") == true)
     let one = try await Self.run(feed, state: path, Self.options(4, force: true, only: "s0"))
     #expect(server.requests.count == 2)
     #expect(one.blocks.first?.contains("asked once because of 'run --search s0 --force'") == true)
