@@ -142,7 +142,8 @@ struct RunPass {
         note(job.search, note: "\(label): skipped: \(reason)")
         if let cooldown = state.cooldowns[job.host], cooldown.until > options.now {
           coolingSearches.insert(job.search)
-          reportCooling(job.host, cooldown, search: job.search)
+          // A host that refused this run is reported once, by its refusal.
+          if cooled[job.host] == nil { reportCooling(job.host, cooldown, search: job.search) }
         } else if !result.blocks.contains(reason) {
           result.blocks.append(reason)
         }

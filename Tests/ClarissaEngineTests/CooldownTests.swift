@@ -117,4 +117,14 @@ import Testing
     #expect(server.requests.count == 2)
     #expect(one.blocks.first?.contains("asked once because of 'run --search s0 --force'") == true)
   }
+
+  @Test func aRefusalIsReportedOnceForEverySearchOnTheHost() async throws {
+    let server = try LoopbackServer { _, _ in .text(Self.refusal, status: 403) }
+    let config = try RunnerLoopbackTests.config([server.base + "/a.xml", server.base + "/b.xml"])
+    let result = try await RunnerLoopbackTests.runner(config, state: RunnerLoopbackTests.state())
+      .run(Self.options()) { _ in }
+    #expect(server.requests.count == 1, "nothing more asked of a host that refused")
+    #expect(result.blocks.count == 1, "\(result.blocks)")
+    #expect(result.searches.map(\.status) == ["failed", "cooling-down"])
+  }
 }
