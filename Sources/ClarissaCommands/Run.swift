@@ -12,11 +12,14 @@ struct Run: AsyncParsableCommand {
     discussion: """
       Runs every search whose interval has passed since it last ran (or all with --force, or \
       one with --search), politely: one request at a time per host, spaced by the site's delay. \
+      A host that refused (403) is left alone for 6 hours: --search NAME --force, or a changed \
+      request URL, asks it once; 'clarissa state cooldowns' lists and clears them. \
       A search's first run records its current listings without notifying (priming), unless \
       --notify-first-run. Quiet hours hold or skip searches as the config says. The state file \
       (state.path in the config) is locked, and written atomically at the end.
 
-      Exit status: 0 done; 2 config errors; 3 some sources failed; 4 some deliveries failed \
+      Exit status: 0 done; 2 config errors; 3 some sources failed (with --exit-code or in GitHub \
+      Actions, also every due host cooling down); 4 some deliveries failed \
       (retried next run); 5 state locked, corrupt or newer; 10 new listings found (only with \
       --exit-code); 64 usage. Failures take precedence over 10.
 
@@ -143,7 +146,9 @@ struct Run: AsyncParsableCommand {
       + result.deliveryFailures
     GitHubActions.annotate(warnings, json: format == .json)
     GitHubActions.appendSummary { RunReport.markdown(result) }
-    if result.sourcesFailed
+    // Every due search's hosts cooling down means nothing was checked: not green in CI.
+    let coolingFails = result.everySourceCoolingDown && (exitCode || GitHubActions.active)
+    if result.sourcesFailed || coolingFails
       || !result.blocks.isEmpty && result.searches.contains(where: { !$0.failures.isEmpty })
     {
       throw ExitStatus.sourcesFailed.exitCode

@@ -3,51 +3,7 @@ import Foundation
 
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {
-  /// The terminal report: new listings grouped by search, with price, place, age and link;
-  /// with `listingsOnly`, nothing else (for `--quiet`).
-  public static func text(_ result: RunResult, colored: Bool, listingsOnly: Bool = false) -> String
-  {
-    let paint = Paint(enabled: colored)
-    var lines: [String] = []
-    for search in result.searches {
-      let shown = search.new.filter { _ in search.held == 0 } + search.delivered
-      if !shown.isEmpty {
-        lines.append(paint.bold("\(search.name): \(shown.count) new"))
-        for listing in shown { lines += block(listing, now: result.time, paint: paint) }
-      }
-      if listingsOnly { continue }
-      if search.held > 0 {
-        lines.append(paint.dim("\(search.name): \(search.held) new, held until quiet hours end"))
-      }
-      for failure in search.failures {
-        lines.append(paint.red("\(search.name): failed: \(failure)"))
-      }
-    }
-    if listingsOnly { return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
-    for block in result.blocks { lines.append(paint.red("blocked: \(block)")) }
-    for failure in result.deliveryFailures {
-      lines.append(paint.red("not delivered (will retry): \(failure)"))
-    }
-    lines.append(paint.dim(summary(result)))
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// One line on what ran.
-  public static func summary(_ result: RunResult) -> String {
-    let ran = result.searches.filter { $0.status == "ran" || $0.status == "primed" }
-    let new = result.newListings.count
-    var parts = ["\(ran.count) of \(result.searches.count) searches ran", "\(new) new"]
-    let primed = result.searches.filter { $0.status == "primed" }.count
-    if primed > 0 { parts.append("\(primed) primed") }
-    let waiting = result.searches.filter { $0.status == "not-due" }.count
-    if waiting > 0 { parts.append("\(waiting) not due") }
-    let quiet = result.searches.filter { $0.status == "quiet-hours" }.count
-    if quiet > 0 { parts.append("\(quiet) in quiet hours") }
-    if result.dryRun { parts.append("dry run: nothing saved or sent") }
-    return parts.joined(separator: ", ")
-  }
-
-  private static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
+  static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
     var facts: [String] = []
     if let price = listing.price {
       facts.append(paint.green(Money.format(price, listing.currency)))
@@ -75,10 +31,16 @@ public enum RunReport {
       lines.append("### \(search.name)")
       lines.append("")
       if search.held > 0 { lines.append("_\(search.held) held until quiet hours end_") }
-      for listing in (search.held > 0 ? [] : search.new) + search.delivered {
-        let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
-        let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
-        lines.append("- [\(escape(listing.title))](\(listing.url))\(price)\(place)")
+      // Listings found earlier are delivered now, not new: said apart, as the text report does.
+      let groups = [
+        (search.held > 0 ? [] : search.new, ""), (search.delivered, " (found earlier)"),
+      ]
+      for (listings, label) in groups {
+        for listing in listings {
+          let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
+          let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
+          lines.append("- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(label)")
+        }
       }
       for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }
       lines.append("")

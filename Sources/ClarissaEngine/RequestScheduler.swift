@@ -114,10 +114,14 @@ public struct RequestScheduler: Sendable {
     self.settings = settings
   }
 
-  /// Runs every job; `cooldowns` and `validators` come from the state, `now` from the run's clock.
-  /// Returns one outcome per job, and the cool-downs to store.
+  /// Runs every job; `cooldowns` and `validators` come from the state, `now` from the run's clock
+  /// (every cool-down set is measured from it). A host in `retrying` is asked once despite its
+  /// cool-down: its first request (one the cool-down was not set by, first) goes out, and only if
+  /// that is not refused again do its other requests follow.
+  /// Returns one outcome per job, and the cool-downs to store (a renewed one included).
   public func run(
-    _ jobs: [FetchJob], validators: [String: Validators], cooldowns: [String: Cooldown], now: Date
+    _ jobs: [FetchJob], validators: [String: Validators], cooldowns: [String: Cooldown],
+    retrying: Set<String> = [], now: Date
   ) async -> (outcomes: [FetchOutcome], cooldowns: [String: Cooldown]) {
     var byHost: [String: [FetchJob]] = [:]
     var order: [String] = []
@@ -132,9 +136,10 @@ public struct RequestScheduler: Sendable {
       func startNext() {
         guard let host = pending.popFirst(), let hostJobs = byHost[host] else { return }
         let cooldown = cooldowns[host].flatMap { $0.until > now ? $0 : nil }
+        let retry = retrying.contains(host)
         group.addTask {
           let (results, cooled) = await runHost(
-            hostJobs, validators: validators, cooldown: cooldown, now: now)
+            hostJobs, validators: validators, cooldown: cooldown, retry: retry, now: now)
           return (results, cooled, host)
         }
       }
@@ -151,12 +156,24 @@ public struct RequestScheduler: Sendable {
 
   /// One host's jobs, in order, spaced politely; stops at a block.
   private func runHost(
-    _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?, now: Date
+    _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?, retry: Bool,
+    now: Date
   ) async -> ([FetchOutcome], Cooldown?) {
-    if let cooldown {
+    var jobs = jobs
+    if let cooldown, !retry {
       let reason =
-        "\(jobs[0].host) is cooling down until \(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.reason))"
+        "\(jobs[0].host) is cooling down until "
+        + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
       return (jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }, nil)
+    }
+    if let cooldown, let asked = cooldown.urls {
+      // The request the cool-down was not set by goes first: it is the one worth the retry.
+      let known = Set(asked)
+      jobs =
+        jobs.filter { !known.contains($0.request.url) }
+        + jobs.filter {
+          known.contains($0.request.url)
+        }
     }
     var outcomes: [FetchOutcome] = []
     var newCooldown: Cooldown?
@@ -176,7 +193,14 @@ public struct RequestScheduler: Sendable {
       if index > 0 { await pause(delay(for: job.politeness)) }
       let (outcome, cooled) = await fetch(job, validators: validators[job.request.url], now: now)
       outcomes.append(outcome)
-      newCooldown = cooled
+      // Remembered with every URL of the host this run, so that only a URL changed since is
+      // worth asking again; a renewed refusal keeps the date of the first.
+      newCooldown = cooled.map {
+        var stored = $0
+        stored.urls = jobs.map(\.request.url)
+        stored.since = cooldown?.since ?? now
+        return stored
+      }
     }
     return (outcomes, newCooldown)
   }
@@ -207,20 +231,28 @@ public struct RequestScheduler: Sendable {
             nil
           )
         case 403:
-          let reason = "\(job.host) answered 403 Forbidden"
+          let answer = Excerpt.oneLine(response.body, droppingTags: true, limit: 120)
           let cooldown = Cooldown(
-            until: Date().addingTimeInterval(settings.blockCooldown), reason: reason)
-          return (FetchOutcome(job: job, status: .blocked(reason), attempts: attempt), cooldown)
+            until: now.addingTimeInterval(settings.blockCooldown), reason: "answered 403 Forbidden",
+            since: now, status: 403, answer: answer.isEmpty ? nil : answer)
+          return (
+            FetchOutcome(job: job, status: .blocked(cooldown.why), attempts: attempt), cooldown
+          )
         case 429, 503:
           let wait =
             Self.retryAfter(response.headers["retry-after"]) ?? settings.baseBackoff
             * pow(2, Double(attempt - 1))
           if wait > settings.maxRetryWait || attempt >= settings.maxAttempts {
             let reason =
-              "\(job.host) answered \(response.status) \(attempt) times"
+              "answered \(response.status) \(attempt) times"
               + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
-            let cooldown = Cooldown(until: now.addingTimeInterval(max(wait, 60)), reason: reason)
-            return (FetchOutcome(job: job, status: .failed(reason), attempts: attempt), cooldown)
+            let cooldown = Cooldown(
+              until: now.addingTimeInterval(max(wait, 60)), reason: reason, since: now,
+              status: response.status)
+            return (
+              FetchOutcome(job: job, status: .failed("\(job.host) \(reason)"), attempts: attempt),
+              cooldown
+            )
           }
           await pause(wait)
           continue

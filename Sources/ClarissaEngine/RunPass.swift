@@ -9,8 +9,14 @@ struct RunPass {
   var state: State
   var result: RunResult
   /// Deliveries that happen when the result is shown (channels of the `stdout` kind).
-  private var onPresent: [(search: String, id: String, channel: String)] = []
+  var onPresent: [(search: String, id: String, channel: String)] = []
   private var planned: [(search: Search, hold: Bool, prime: Bool)] = []
+  /// Hosts asked once despite their cool-down, with why (for the report).
+  var retrying: [String: String] = [:]
+  /// Cool-downs set or renewed this run, by host.
+  var cooled: [String: Cooldown] = [:]
+  /// Searches with a request skipped because its host is cooling down.
+  var coolingSearches = Set<String>()
 
   static let maxDeliveryAttempts = 10
 
@@ -26,9 +32,13 @@ struct RunPass {
     plan()
     let work = planned.flatMap { jobs(for: $0.search) }
     let asked = Dictionary(grouping: work, by: \.search).mapValues { Set($0.map(\.request.url)) }
+    retrying = retries(for: work)
     let (outcomes, cooldowns) = await runner.scheduler.run(
-      work, validators: state.validators, cooldowns: state.cooldowns, now: options.now)
+      work, validators: state.validators, cooldowns: state.cooldowns,
+      retrying: Set(retrying.keys), now: options.now)
+    cooled = cooldowns
     state.cooldowns.merge(cooldowns) { $1 }
+    liftAnswered(work)
     let batches = read(outcomes)
     // Earlier runs' refused deliveries first: this run's own failures wait for the next run.
     await retryUndelivered()
@@ -65,7 +75,10 @@ struct RunPass {
         outcome.detail = "quiet hours '\(window.name)' (skip)"
       } else if !forced && !options.force && !isDue(search) {
         outcome.status = "not-due"
-        outcome.detail = nextRunDescription(search)
+        outcome.next = nextDue(search)
+        outcome.detail = outcome.next.map {
+          "next in \(ReportClock.span($0.timeIntervalSince(options.now)))"
+        }
       } else {
         let hold = activeWindows(search).contains { $0.mode == .hold }
         // A search whose sources have never answered is still new: priming it then keeps the
@@ -89,16 +102,11 @@ struct RunPass {
     return options.now >= due.addingTimeInterval(-min(60, interval / 10))
   }
 
-  private func nextRunDescription(_ search: Search) -> String {
-    let interval = Double(search.interval.seconds)
-    guard let next = state.searches[search.name]?.nextDue(interval: interval) else {
-      return "due"
-    }
-    let minutes = Int((next.timeIntervalSince(options.now) / 60).rounded(.up))
-    return "next in \(minutes) min"
+  private func nextDue(_ search: Search) -> Date? {
+    state.searches[search.name]?.nextDue(interval: Double(search.interval.seconds))
   }
 
-  private func activeWindows(_ search: Search) -> [BlackoutWindow] {
+  func activeWindows(_ search: Search) -> [BlackoutWindow] {
     search.blackout.compactMap { runner.config.blackouts[$0] }
       .filter { $0.occurrence(containing: options.now) != nil }
   }
@@ -129,10 +137,16 @@ struct RunPass {
         note(job.search, failure: "\(label): \(reason)")
       case .blocked(let reason):
         note(job.search, failure: "\(label): blocked: \(reason)")
-        block(job.host, reason)
+        if let cooldown = cooled[job.host] { report(job.host, cooldown) }
       case .skipped(let reason):
         note(job.search, note: "\(label): skipped: \(reason)")
-        if !result.blocks.contains(reason) { result.blocks.append(reason) }
+        if let cooldown = state.cooldowns[job.host], cooldown.until > options.now {
+          coolingSearches.insert(job.search)
+          // A host that refused this run is reported once, by its refusal.
+          if cooled[job.host] == nil { reportCooling(job.host, cooldown, search: job.search) }
+        } else if !result.blocks.contains(reason) {
+          result.blocks.append(reason)
+        }
       case .answered(let response):
         guard let site = runner.sites.site(searchSite(job.search)) else { continue }
         guard (200..<300).contains(response.status) || response.status == 403 else {
@@ -150,7 +164,9 @@ struct RunPass {
           for text in batch.notes { note(job.search, note: "\(label): \(text)") }
         } catch let error as SiteError {
           note(job.search, failure: "\(label): \(error.message)")
-          if error.isBlock { block(job.host, error.message) }
+          if error.isBlock {
+            block(job.host, error.message, asked: asked(of: job.host, in: outcomes))
+          }
         } catch {
           note(job.search, failure: "\(label): \(error)")
         }
@@ -163,19 +179,7 @@ struct RunPass {
     runner.config.searches.first { $0.name == name }?.site ?? ""
   }
 
-  private mutating func block(_ host: String, _ reason: String) {
-    let message =
-      "\(host) blocked clarissa: \(reason). No requests to it for 6 hours; "
-      + "if this keeps happening, lengthen intervals or run from a residential address"
-    if !result.blocks.contains(message) { result.blocks.append(message) }
-    if !options.dryRun {
-      state.cooldowns[host] = Cooldown(
-        until: options.now.addingTimeInterval(runner.scheduler.settings.blockCooldown),
-        reason: reason)
-    }
-  }
-
-  private mutating func note(_ search: String, failure: String? = nil, note: String? = nil) {
+  mutating func note(_ search: String, failure: String? = nil, note: String? = nil) {
     guard let index = result.searches.firstIndex(where: { $0.name == search }) else { return }
     if let failure { result.searches[index].failures.append(failure) }
     if let note { result.searches[index].notes.append(note) }
@@ -225,6 +229,7 @@ struct RunPass {
       }
     }
     searchState.remember(sources: answered, current: asked)
+    result.searches[index].primed = prime ? matches.count : primedHere
     if primedHere > 0 {
       note(
         search.name,
@@ -237,8 +242,15 @@ struct RunPass {
     }
     searchState.lastAttempt = options.now
     state.searches[search.name] = searchState
+    if !anySourceAnswered, !result.searches[index].failures.isEmpty {
+      result.searches[index].status = "failed"
+    } else if !anySourceAnswered, coolingSearches.contains(search.name) {
+      result.searches[index].status = "cooling-down"
+      result.searches[index].detail = "every source's host is cooling down: nothing was asked"
+      return
+    }
     if prime && !anySourceAnswered && !options.prime {
-      result.searches[index].status = "ran"
+      if result.searches[index].status == "primed" { result.searches[index].status = "ran" }
       result.searches[index].detail =
         "first run, but no source answered: the first run that reaches one records its listings "
         + "without notifying them"
@@ -246,7 +258,9 @@ struct RunPass {
     }
     if prime {
       result.searches[index].detail =
-        "first run: \(matches.count) current listings recorded, not notified"
+        (options.prime ? "primed" : "first run")
+        + ": \(matches.count) current \(matches.count == 1 ? "listing" : "listings") recorded, "
+        + "not notified"
       return
     }
     result.searches[index].new = fresh
@@ -265,106 +279,6 @@ struct RunPass {
       return
     }
     await deliver(fresh, of: search, to: search.notify)
-  }
-
-  // MARK: - Delivery
-
-  /// Sends `listings` to `channelNames`; the terminal channel delivers when the result is shown.
-  private mutating func deliver(_ listings: [Listing], of search: Search, to channelNames: [String])
-    async
-  {
-    guard !listings.isEmpty, !options.dryRun else { return }
-    for name in channelNames {
-      guard let channel = runner.config.channels[name] else { continue }
-      if channel.kind == .stdout {
-        onPresent += listings.map { (search.name, $0.id, name) }
-        continue
-      }
-      let sender = runner.channels[name] ?? UnavailableChannel(name: name, kind: channel.kind)
-      do {
-        try await sender.deliver(listings, search: search)
-        for listing in listings {
-          state.searches[search.name]?.seen[listing.id]?.deliveredTo.append(name)
-        }
-      } catch {
-        let reason = (error as? DeliveryError)?.message ?? "\(error)"
-        if !result.deliveryFailures.contains(reason) { result.deliveryFailures.append(reason) }
-        for listing in listings {
-          queueRetry(listing, of: search.name, channel: name, reason: reason)
-        }
-      }
-    }
-  }
-
-  private mutating func queueRetry(
-    _ listing: Listing, of search: String, channel: String, reason: String
-  ) {
-    if let index = state.undelivered.firstIndex(where: {
-      $0.search == search && $0.listing.id == listing.id
-    }) {
-      if !state.undelivered[index].channels.contains(channel) {
-        state.undelivered[index].channels.append(channel)
-      }
-      state.undelivered[index].lastError = reason
-    } else {
-      state.undelivered.append(
-        Undelivered(
-          search: search, listing: listing, channels: [channel], attempts: 1, lastError: reason))
-    }
-  }
-
-  /// Held listings whose search is out of its quiet hours now.
-  private mutating func releaseHeld() async {
-    guard !options.dryRun, !state.held.isEmpty else { return }
-    var keep: [HeldListing] = []
-    var release: [String: [Listing]] = [:]
-    for entry in state.held {
-      guard let search = runner.config.searches.first(where: { $0.name == entry.search }) else {
-        continue
-      }
-      if activeWindows(search).contains(where: { $0.mode == .hold }) {
-        keep.append(entry)
-      } else {
-        release[entry.search, default: []].append(entry.listing)
-      }
-    }
-    state.held = keep
-    for search in runner.config.searches {
-      guard let listings = release[search.name] else { continue }
-      if let index = result.searches.firstIndex(where: { $0.name == search.name }) {
-        result.searches[index].delivered += listings
-      }
-      await deliver(listings, of: search, to: search.notify)
-    }
-  }
-
-  /// Deliveries that failed on an earlier run, tried again (up to a cap).
-  private mutating func retryUndelivered() async {
-    guard !options.dryRun, !state.undelivered.isEmpty else { return }
-    let pending = state.undelivered
-    state.undelivered = []
-    for entry in pending {
-      guard let search = runner.config.searches.first(where: { $0.name == entry.search }) else {
-        continue
-      }
-      let channels = entry.channels.filter { runner.config.channels[$0] != nil }
-      let before = state.undelivered.count
-      await deliver([entry.listing], of: search, to: channels)
-      // A new entry means it failed again: carry the attempt count forward, or give up.
-      if state.undelivered.count > before,
-        let index = state.undelivered.lastIndex(where: { $0.listing.id == entry.listing.id })
-      {
-        state.undelivered[index].attempts = entry.attempts + 1
-        if entry.attempts + 1 >= Self.maxDeliveryAttempts {
-          result.deliveryFailures.append(
-            "gave up on '\(entry.listing.title)' (\(entry.search)) after \(entry.attempts + 1) attempts: \(entry.lastError)"
-          )
-          state.undelivered.remove(at: index)
-        }
-      } else if let index = result.searches.firstIndex(where: { $0.name == search.name }) {
-        result.searches[index].delivered.append(entry.listing)
-      }
-    }
   }
 }
 

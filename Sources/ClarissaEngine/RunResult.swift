@@ -7,10 +7,13 @@ public struct RunResult: Sendable, Codable {
   public struct SearchOutcome: Sendable, Codable {
     /// The search's name.
     public var name: String
-    /// `ran`, `primed`, `not-due`, `quiet-hours`, `disabled`.
+    /// `ran`, `primed`, `failed` (no source answered), `cooling-down` (every host it asks is
+    /// cooling down), `not-due`, `quiet-hours`, `disabled`, `not-selected`.
     public var status: String
     /// Why it did not run, or how it ran.
     public var detail: String?
+    /// When a `not-due` search is next due.
+    public var next: Date? = nil
     /// Listings that are new this run (delivered now, or held), in site order.
     public var new: [Listing]
     /// Of `new`, those held for the end of quiet hours.
@@ -25,6 +28,9 @@ public struct RunResult: Sendable, Codable {
     public var failures: [String]
     /// What the sites recovered from or skipped.
     public var notes: [String]
+    /// Listings recorded without being notified: a first run's (or `--prime`'s), or those of a
+    /// source answering for the first time.
+    public var primed: Int = 0
   }
 
   /// When the run happened.
@@ -44,6 +50,13 @@ public struct RunResult: Sendable, Codable {
   public var newListings: [Listing] { searches.flatMap(\.new) }
   /// Whether any source failed.
   public var sourcesFailed: Bool { searches.contains { !$0.failures.isEmpty } }
+  /// Whether searches were due but every host they ask was cooling down: nothing was checked.
+  public var everySourceCoolingDown: Bool {
+    let tried = searches.filter { Self.triedStatuses.contains($0.status) }
+    return !tried.isEmpty && tried.allSatisfy { $0.status == "cooling-down" }
+  }
+  /// The statuses of searches that were due and tried.
+  static let triedStatuses: Set<String> = ["ran", "primed", "failed", "cooling-down"]
 }
 
 extension RunResult {

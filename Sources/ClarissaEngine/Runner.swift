@@ -18,6 +18,8 @@ public struct RunOptions: Sendable {
   public var notifyFirstRun: Bool
   /// How long to wait for another run's lock.
   public var lockWait: Double
+  /// The zone report times are shown in (the machine's; fixed in tests).
+  public var timeZone: TimeZone = .current
 
   /// Creates options.
   public init(

@@ -183,20 +183,6 @@ public struct Validators: Codable, Sendable, Equatable {
   }
 }
 
-/// A host that blocked us, and until when clarissa leaves it alone.
-public struct Cooldown: Codable, Sendable, Equatable {
-  /// No request to the host before this time.
-  public var until: Date
-  /// What the host answered.
-  public var reason: String
-
-  /// Creates a cool-down.
-  public init(until: Date, reason: String) {
-    self.until = until
-    self.reason = reason
-  }
-}
-
 /// A new listing found during a `hold` quiet-hours window.
 public struct HeldListing: Codable, Sendable, Equatable {
   /// The search that found it.

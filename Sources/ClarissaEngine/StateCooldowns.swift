@@ -1,0 +1,108 @@
+import Foundation
+
+/// A host that refused or rate-limited clarissa, and until when clarissa leaves it alone.
+public struct Cooldown: Codable, Sendable, Equatable {
+  /// No request to the host before this time.
+  public var until: Date
+  /// What the host did, in a few words ("answered 403 Forbidden").
+  public var reason: String
+  /// When the host first refused (kept when a retry is refused again); nil in older states.
+  public var since: Date?
+  /// The HTTP status that set it (403, 429, 503); nil for a block page in a 200 answer.
+  public var status: Int?
+  /// The server's own short answer: one line of its body, tags dropped.
+  public var answer: String?
+  /// The request URLs asked of the host when it was set. A URL outside them (the user fixed
+  /// one) earns the host one request before the cool-down ends; nil in older states.
+  public var urls: [String]?
+
+  /// Creates a cool-down.
+  public init(
+    until: Date, reason: String, since: Date? = nil, status: Int? = nil, answer: String? = nil,
+    urls: [String]? = nil
+  ) {
+    self.until = until
+    self.reason = reason
+    self.since = since
+    self.status = status
+    self.answer = answer
+    self.urls = urls
+  }
+
+  /// A 429 or 503 with a long wait: the server asked for time, and a new URL does not change
+  /// that; only a refusal (403, a block page) is asked again when the URL changes.
+  public var isRateLimit: Bool { status == 429 || status == 503 }
+
+  /// Why, as the list and the report say it: the reason and the server's own words.
+  public var why: String {
+    guard let answer, !answer.isEmpty else { return reason }
+    return "\(reason): \u{201C}\(answer)\u{201D}"
+  }
+
+  /// Whether `host` is Craigslist's, whose blocks come from the address and the pace (so its
+  /// advice is about those, not about the URL).
+  public static func isCraigslist(_ host: String) -> Bool {
+    let name = host.split(separator: ":").first.map(String.init) ?? host
+    return name == "craigslist.org" || name.hasSuffix(".craigslist.org")
+  }
+
+  /// What to tell the user about a host that refused clarissa this run: the server's answer,
+  /// until when clarissa keeps away, what usually fixes it for this kind of host, and how to
+  /// clear it. `renewed` names why the host was asked again when it refused a second time.
+  public func advice(host: String, renewed: String? = nil, now: Date, timeZone: TimeZone)
+    -> String
+  {
+    let when = ReportClock.time(until, now: now, timeZone: timeZone)
+    let clear = "clear with 'clarissa state cooldowns --clear \(host)'"
+    let again = renewed.map { " again (asked once because \($0)); the cool-down is renewed" } ?? ""
+    if Self.isCraigslist(host) {
+      return "\(host) blocked clarissa: \(why)\(again). No requests to it before \(when); "
+        + "Craigslist blocks cloud addresses and fast polling: lengthen intervals or run from a "
+        + "residential connection; \(clear)"
+    }
+    return "\(host): the server \(why)\(again): check the URL and any token it needs; "
+      + "clarissa will not ask again before \(when); \(clear)"
+  }
+}
+
+extension State {
+  /// The cool-downs still running at `now`, by host.
+  public func activeCooldowns(at now: Date) -> [(host: String, cooldown: Cooldown)] {
+    cooldowns.filter { $0.value.until > now }.sorted { $0.key < $1.key }.map {
+      (host: $0.key, cooldown: $0.value)
+    }
+  }
+}
+
+/// Times as a report says them: the local clock time, with the day when it is not today.
+public enum ReportClock {
+  /// "18:05", "02:15 tomorrow", or "2026-05-04 02:15" further off.
+  public static func time(_ date: Date, now: Date, timeZone: TimeZone) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = timeZone
+    formatter.dateFormat = "HH:mm"
+    let clock = formatter.string(from: date)
+    if calendar.isDate(date, inSameDayAs: now) { return clock }
+    if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
+      calendar.isDate(date, inSameDayAs: tomorrow)
+    {
+      return clock + " tomorrow"
+    }
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+
+  /// "12 min", "2 h 5 min", "3 d 4 h": a wait, rounded up to the minute.
+  public static func span(_ seconds: Double) -> String {
+    let minutes = max(1, Int((seconds / 60).rounded(.up)))
+    if minutes < 60 { return "\(minutes) min" }
+    if minutes < 24 * 60 {
+      return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+    let hours = minutes / 60
+    return hours % 24 == 0 ? "\(hours / 24) d" : "\(hours / 24) d \(hours % 24) h"
+  }
+}
