@@ -33,7 +33,7 @@ public struct Clarissa: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
-      NotifyCommand.self,
+      NotifyCommand.self, SchemaCommand.self,
     ]
   )
 
