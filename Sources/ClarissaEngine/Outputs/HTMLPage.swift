@@ -63,7 +63,8 @@ enum HTMLPage {
     // No photo, no box: a card without one is just its text, not a big empty placeholder.
     let photo =
       listing.imageURLs.first.map {
-        "<div class=\"photo\"><img src=\"\(escape($0))\" alt=\"photo of \(escape(listing.title))\" loading=\"lazy\"></div>\n"
+        "<div class=\"photo\"><img src=\"\(escape($0))\" alt=\"photo of "
+          + "\(escape(listing.title))\" loading=\"lazy\"></div>\n"
       } ?? ""
     let price =
       listing.price.map {
