@@ -54,7 +54,7 @@ public enum ConfigSchema {
     case "notify": return ["type": ["object", "null"], "additionalProperties": channel]
     case "state":
       return section(ConfigReader.stateKeys, prefix: "state") { key in
-        key == "retention" ? duration(zeroAllowed: false) : text
+        key == "retention" ? duration(zeroAllowed: false) : expandable(text)
       }
     case "http":
       return section(ConfigReader.httpKeys, prefix: "http") { key in
@@ -63,12 +63,12 @@ public enum ConfigSchema {
         case "min_delay", "jitter": duration(zeroAllowed: true)
         case "max_response_size": byteSize
         case "max_hosts": ["type": "integer", "minimum": 1, "maximum": 64]
-        default: text
+        default: expandable(text)
         }
       }
     case "output":
       return section(ConfigReader.outputKeys, prefix: "output") { key in
-        key == "keep" ? ["type": "integer", "minimum": 1, "maximum": 1000] : text
+        key == "keep" ? ["type": "integer", "minimum": 1, "maximum": 1000] : expandable(text)
       }
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
@@ -105,7 +105,7 @@ public enum ConfigSchema {
       switch key {
       case "url": channelURL
       case "digest": ["type": "boolean"]
-      default: template
+      default: expandable(template)
       }
     }
     long["required"] = ["url"]
@@ -123,7 +123,7 @@ public enum ConfigSchema {
     let pattern =
       "^(stdout(://)?$|exec:|\(caseInsensitive("mailto")):|(\(schemes.joined(separator: "|")))://"
       + "|\\$\\{)"
-    return ["type": "string", "pattern": pattern]
+    return expandable(["type": "string", "pattern": pattern])
   }
 
   // MARK: - Searches
@@ -182,13 +182,13 @@ public enum ConfigSchema {
 
   private static func parameterValue(_ parameter: SiteParameter) -> [String: Any] {
     switch parameter.kind {
-    case .text: return text
+    case .text: return expandable(text)
     case .bool: return ["type": "boolean"]
     case .integer(let range):
       return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
     case .choice(let words): return ["enum": words]
     case .urls:
-      let url: [String: Any] = ["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"]
+      let url = expandable(["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"])
       return ["anyOf": [url, ["type": "array", "items": url, "minItems": 1]]]
     }
   }
@@ -234,6 +234,18 @@ public enum ConfigSchema {
   }
 
   // MARK: - Values
+
+  /// Text the reader expands: `${NAME}`, `${NAME:-fallback}`, `$${` for a literal `${`, and a
+  /// `$` before anything else; any other `${...}` is refused, as the reader does.
+  private static func expandable(_ schema: [String: Any]) -> [String: Any] {
+    let references = #"^(?:[^$]|\$\$\{|\$(?!\{)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})*$"#
+    guard schema["pattern"] != nil else {
+      var schema = schema
+      schema["pattern"] = references
+      return schema
+    }
+    return ["allOf": [schema, ["pattern": references]]]
+  }
 
   /// A title or body: every `{field}` must be one the reader knows (`${VAR}` is not a field).
   private static var template: [String: Any] {

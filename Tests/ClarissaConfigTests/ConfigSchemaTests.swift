@@ -12,8 +12,6 @@ import Testing
   /// Invalid fixtures the schema cannot reject, and why. A fixture that moves between this list
   /// and the rejected ones fails the test, so the list stays true.
   static let beyondSchema: [String: String] = [
-    "bad-env-reference.yaml":
-      "the ${NAME} grammar inside free text is the reader's expander's; it is not duplicated",
     "bad-ntfy.yaml":
       "an ntfy URL's topic and priority are URL internals; the schema checks schemes only",
     "bad-regex-paren.yaml": "whether a pattern compiles in NSRegularExpression",
