@@ -13,13 +13,14 @@ enum FeedListings {
     }
   }
 
-  /// Each item as a listing: its id (guid, else link, else hash), a price read from the title
-  /// (`$` taken as `dollarCurrency`, since the sign alone names no country), image enclosures.
+  /// Each item as a listing: its id (guid, else link, else hash), a price read from the title,
+  /// else the description, with the currency written there (`$` alone taken as
+  /// `dollarCurrency`, since the sign names no country), image enclosures.
   static func listings(
     _ document: FeedDocument, site: String, response: SourceResponse, dollarCurrency: String? = nil
   ) -> [Listing] {
     document.items.map { item in
-      let price = FeedPrice.find(in: item.title)
+      let price = FeedPrice.find(in: item.title, description: item.text)
       return Listing(
         id: item.id, site: site, url: item.link ?? response.finalURL, title: item.title,
         description: item.text, price: price?.amount,

@@ -1,22 +1,68 @@
-/// A price written in a feed item's title (`$450`, `450€`, `£1,200`), if one stands there.
-/// `$` names no single currency, so it gives none; `€`, `£` and `¥` do.
-enum FeedPrice {
-  private static let symbols: [Character: String?] = ["$": nil, "£": "GBP", "€": "EUR", "¥": "JPY"]
+import Foundation
 
-  static func find(in title: String) -> (amount: Double, currency: String?)? {
-    let characters = Array(title)
-    for (index, character) in characters.enumerated() {
-      guard let currency = symbols[character] else { continue }
-      let after = String(characters[(index + 1)...].prefix(12))
-      if let first = after.first, first.isNumber, let value = PriceText.parse(after) {
-        return (value, currency)
-      }
-      let before = String(characters[..<index].suffix(12).reversed())
-      if let last = before.first, last.isNumber {
-        let digits = String(before.prefix { $0.isNumber || $0 == "," || $0 == "." }.reversed())
-        if let value = PriceText.parse(digits) { return (value, currency) }
-      }
+/// A price written in a feed item's text (`$450`, `450€`, `£1,200`, `120 EUR`, `CHF 2'350.–`),
+/// if one stands there: a number with a currency sign or ISO code before or after it. `$` alone
+/// names no single currency, so it gives none (the caller may know whose dollar it is);
+/// `US$`, `C$`, `A$`, `€`, `£`, `¥`, `₹` and the ISO codes do. A bare number is not a price.
+enum FeedPrice {
+  private static let signs: [String: String?] = [
+    "US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD",
+    "$": nil, "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
+  ]
+  /// Codes seen on classified feeds; others are written with a sign.
+  private static let codes = [
+    "USD", "EUR", "GBP", "CHF", "CAD", "AUD", "NZD", "JPY", "SEK", "NOK", "DKK", "PLN", "CZK",
+    "HUF", "INR", "MXN", "BRL", "ZAR", "SGD", "HKD",
+  ]
+
+  private static let pattern: NSRegularExpression? = {
+    let sign = #"US\$|CA?\$|AU?\$|NZ\$|[$€£¥₹]"#
+    let code = "\\b(?:\(codes.joined(separator: "|")))\\b"
+    let marker = "(?:\(sign)|\(code))"
+    // Thousands in groups of three (`,` `.` `'` `’` space), cents after the last `.` or `,`;
+    // Swiss `.–` or `,-` for "no cents".
+    let number =
+      #"(\d{1,3}(?:[.,'’\u00A0 ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?:[.,][–—-]+)?"#
+    let spacing = #"[ \u00A0]?"#
+    return try? NSRegularExpression(
+      pattern: "(\(marker))\(spacing)\(number)|\(number)\(spacing)(\(marker))")
+  }()
+
+  /// The first price in the title, else in the description.
+  static func find(in title: String, description: String = "") -> (
+    amount: Double, currency: String?
+  )? {
+    first(in: title) ?? first(in: description)
+  }
+
+  private static func first(in text: String) -> (amount: Double, currency: String?)? {
+    guard let pattern, !text.isEmpty else { return nil }
+    let whole = NSRange(text.startIndex..., in: text)
+    for match in pattern.matches(in: text, range: whole) {
+      // Groups: 1 marker + 2 number (marker first), or 3 number + 4 marker.
+      let (markerGroup, numberGroup) = match.range(at: 1).location != NSNotFound ? (1, 2) : (4, 3)
+      guard let markerRange = Range(match.range(at: markerGroup), in: text),
+        let numberRange = Range(match.range(at: numberGroup), in: text),
+        let amount = amount(String(text[numberRange]))
+      else { continue }
+      let marker = String(text[markerRange])
+      let currency = signs[marker] ?? marker
+      return (amount, currency)
     }
     return nil
+  }
+
+  /// `1,200` and `1.200` are thousands; `99.50`, `99,5` and `1.200,50` have cents.
+  static func amount(_ written: String) -> Double? {
+    var text = written.filter { !"'’ \u{A0}".contains($0) }
+    if let last = text.lastIndex(where: { $0 == "," || $0 == "." }) {
+      let after = text.distance(from: text.index(after: last), to: text.endIndex)
+      let isDecimal = after <= 2
+      var digits = text[..<last].filter(\.isNumber)
+      let tail = text[text.index(after: last)...].filter(\.isNumber)
+      digits += isDecimal ? "." + tail : tail
+      text = String(digits)
+    }
+    return Double(text)
   }
 }

@@ -34,7 +34,7 @@ public struct Clarissa: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       Init.self, Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
-      NotifyCommand.self, StateCommand.self,
+      NotifyCommand.self, StateCommand.self, SchemaCommand.self,
     ]
   )
 

@@ -8,6 +8,7 @@ extension ConfigReader {
   static let httpKeys = [
     "user_agent", "timeout", "max_response_size", "min_delay", "jitter", "max_hosts",
   ]
+  static let outputKeys = ["atom", "html", "keep"]
 
   /// `cities:` maps a group name to city names (a group may name other groups).
   func readCityGroups(_ node: Node?) -> [String: [String]] {
@@ -87,7 +88,7 @@ extension ConfigReader {
   func readOutput(_ node: Node) -> OutputSettings {
     var output = OutputSettings()
     guard let table = table(node, "'output'") else { return output }
-    checkKeys(table, allowed: ["atom", "html", "keep"], in: "'output'")
+    checkKeys(table, allowed: Self.outputKeys, in: "'output'")
     if let value = table["atom"] { output.atom = expandedString(value, "'output.atom'") }
     if let value = table["html"] { output.html = expandedString(value, "'output.html'") }
     if let value = table["keep"], let keep = integer(value, "'output.keep'", in: 1...1000) {

@@ -28,6 +28,9 @@ public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible 
     ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
   ]
 
+  /// The unit suffixes, largest first (`d`, `h`, `m`, `s`, `ms`), for the config's JSON Schema.
+  public static var unitSuffixes: [String] { units.map(\.suffix) }
+
   /// Parses `1h30m`-style text: one or more number+unit parts, largest unit first, no repeats.
   /// Returns nil for anything else (including a bare number: the unit is required).
   public init?(parsing text: String) {

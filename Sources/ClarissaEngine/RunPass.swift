@@ -261,6 +261,13 @@ struct RunPass {
         (options.prime ? "primed" : "first run")
         + ": \(matches.count) current \(matches.count == 1 ? "listing" : "listings") recorded, "
         + "not notified"
+      // Not notified, but shown: the page and feeds hold the search's latest listings from the
+      // first run on, not an empty section until something new appears.
+      if !options.dryRun {
+        state.recent += matches.map {
+          RecentListing(search: search.name, listing: $0, found: options.now)
+        }
+      }
       return
     }
     result.searches[index].new = fresh

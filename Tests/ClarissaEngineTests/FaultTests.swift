@@ -76,7 +76,7 @@ import Testing
           site: feed
           feeds: [\(bad.base)/feed.xml]
       """
-    let (runner, state) = try Self.runner(yaml)
+    let (runner, _) = try Self.runner(yaml)
     let result = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
     #expect(result.searches[0].new.count == 2)
     #expect(

@@ -4,12 +4,18 @@ import Foundation
 /// Atom 1.0 (RFC 4287) for recent listings: stable entry ids (`urn:clarissa:<site>:<id>`), the
 /// listing's page as the link, price, place and description as the summary.
 enum AtomFeed {
-  static func render(title: String, id: String, entries: [RecentListing], updated: Date) -> String {
+  /// `file` is the feed's own file name: its `rel="self"` link is that name, a relative
+  /// reference (RFC 4287 4.2.7 takes an IRI reference; RFC 3986 resolves it against the URL the
+  /// feed was fetched from), so it is right wherever the folder is served, with no setting.
+  static func render(
+    title: String, id: String, file: String, entries: [RecentListing], updated: Date
+  ) -> String {
     var lines = [
       #"<?xml version="1.0" encoding="utf-8"?>"#,
       #"<feed xmlns="http://www.w3.org/2005/Atom">"#,
       "  <title>\(escape(title))</title>",
       "  <id>\(escape(id))</id>",
+      "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(escape(file))\"/>",
       "  <updated>\(timestamp(updated))</updated>",
       "  <author><name>clarissa</name></author>",
       #"  <generator uri="https://github.com/clarissa-watch/clarissa">clarissa</generator>"#,
@@ -35,12 +41,22 @@ enum AtomFeed {
         lines.append("    <summary type=\"text\">\(escape(summary))</summary>")
       }
       if let image = listing.imageURLs.first {
-        lines.append("    <link rel=\"enclosure\" type=\"image/jpeg\" href=\"\(escape(image))\"/>")
+        lines.append(
+          "    <link rel=\"enclosure\" type=\"\(imageType(image))\" href=\"\(escape(image))\"/>")
       }
       lines.append("  </entry>")
     }
     lines.append("</feed>")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The media type a photo's URL names by its extension; JPEG, what listing sites serve, else.
+  static func imageType(_ url: String) -> String {
+    let path = URLComponents(string: url)?.path.lowercased() ?? url.lowercased()
+    if path.hasSuffix(".png") { return "image/png" }
+    if path.hasSuffix(".webp") { return "image/webp" }
+    if path.hasSuffix(".gif") { return "image/gif" }
+    return "image/jpeg"
   }
 
   static func timestamp(_ date: Date) -> String {

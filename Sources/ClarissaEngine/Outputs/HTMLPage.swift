@@ -5,7 +5,10 @@ import Foundation
 /// no scripts, no external styles (it works offline; photos load when online), readable on a
 /// phone. Every listing field is escaped: descriptions are shown as text, never as markup.
 enum HTMLPage {
-  static func render(_ recent: [RecentListing], searches: [String], now: Date) -> String {
+  /// Times are shown in `timeZone`: the machine's (`TZ`), since the page is read where it runs.
+  static func render(
+    _ recent: [RecentListing], searches: [String], now: Date, timeZone: TimeZone = .current
+  ) -> String {
     var body = ""
     for search in searches {
       let entries = recent.filter { $0.search == search }.sorted(by: newestFirst)
@@ -43,7 +46,7 @@ enum HTMLPage {
       </style>
       </head>
       <body>
-      <header><h1>New listings</h1><p>Updated \(escape(AtomFeed.timestamp(now))) by clarissa</p></header>
+      <header><h1>New listings</h1><p>Updated <time datetime="\(escape(AtomFeed.timestamp(now)))">\(escape(localTime(now, timeZone)))</time> by clarissa</p></header>
       \(body)</body>
       </html>
 
@@ -57,11 +60,12 @@ enum HTMLPage {
   }
 
   private static func card(_ listing: Listing, found: Date, now: Date) -> String {
+    // No photo, no box: a card without one is just its text, not a big empty placeholder.
     let photo =
       listing.imageURLs.first.map {
-        "<img src=\"\(escape($0))\" alt=\"photo of \(escape(listing.title))\" loading=\"lazy\">"
-      }
-      ?? "no photo"
+        "<div class=\"photo\"><img src=\"\(escape($0))\" alt=\"photo of "
+          + "\(escape(listing.title))\" loading=\"lazy\"></div>\n"
+      } ?? ""
     let price =
       listing.price.map {
         "<div class=\"price\">\(escape(Money.format($0, listing.currency)))</div>"
@@ -75,11 +79,19 @@ enum HTMLPage {
       ? "" : "<div class=\"desc\">\(escape(String(listing.description.prefix(400))))</div>"
     return """
       <article class="card"><a href="\(escape(listing.url))" rel="noopener noreferrer">
-      <div class="photo">\(photo)</div>
-      <div class="info">\(price)<div class="title">\(escape(listing.title))</div><div class="meta">\(meta)</div>\(description)</div>
+      \(photo)<div class="info">\(price)<div class="title">\(escape(listing.title))</div><div class="meta">\(meta)</div>\(description)</div>
       </a></article>
 
       """
+  }
+
+  /// "2026-05-03 12:00 PDT": the reader's clock, with the zone said.
+  static func localTime(_ date: Date, _ timeZone: TimeZone) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = timeZone
+    formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
+    return formatter.string(from: date)
   }
 
   static func escape(_ text: String) -> String { AtomFeed.escape(text) }

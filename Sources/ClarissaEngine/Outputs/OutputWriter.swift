@@ -29,14 +29,16 @@ struct OutputWriter {
         try Self.makeFolders(folder)
         for search in config.searches {
           let entries = state.recent.filter { $0.search == search.name }
+          let file = "\(AtomFeed.slug(search.name)).xml"
           let feed = AtomFeed.render(
             title: "clarissa: \(search.name)",
-            id: "urn:clarissa:search:\(AtomFeed.slug(search.name))",
+            id: "urn:clarissa:search:\(AtomFeed.slug(search.name))", file: file,
             entries: entries, updated: entries.map(\.found).max() ?? now)
-          try Self.replace(folder + "/\(AtomFeed.slug(search.name)).xml", with: feed)
+          try Self.replace(folder + "/\(file)", with: feed)
         }
         let all = AtomFeed.render(
-          title: "clarissa: all searches", id: "urn:clarissa:all", entries: state.recent,
+          title: "clarissa: all searches", id: "urn:clarissa:all", file: "all.xml",
+          entries: state.recent,
           updated: state.recent.map(\.found).max() ?? now)
         try Self.replace(folder + "/all.xml", with: all)
       } catch {

@@ -1,0 +1,308 @@
+import ClarissaCore
+import Foundation
+
+/// A JSON Schema (draft-07) of `searches.yaml`, for editors (`clarissa schema`).
+///
+/// The keys come from the reader's own tables (``ConfigReader/topLevelKeys``, ``SearchKeys``,
+/// the section key lists) and each site's ``SiteParameter`` declarations, so a key the reader
+/// learns appears here too. Value shapes that the reader spells in code (durations, times,
+/// channel URLs) are written here once, next to the reader's own vocabulary they use.
+/// Draft-07 because yaml-language-server (VS Code's YAML extension, Neovim's yamlls) supports it
+/// fully; its 2019-09/2020-12 support is partial.
+public enum ConfigSchema {
+  /// The schema's `$id`-less JSON object, ready for `JSONSerialization`.
+  public static func schema(sites: SiteCatalog) -> [String: Any] {
+    var properties: [String: Any] = [:]
+    for key in ConfigReader.topLevelKeys {
+      properties[key] = describe(topLevelValue(key, sites: sites), "top.\(key)", key)
+    }
+    return [
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "title": "clarissa searches.yaml",
+      "description": ConfigSchemaText.root,
+      "type": "object",
+      "properties": properties,
+      // The reader allows `x-` keys for the user's own anchors, as Compose does.
+      "patternProperties": ["^x-": ["description": ConfigSchemaText.extensionKey]],
+      "additionalProperties": false,
+      "required": ["searches"],
+    ]
+  }
+
+  /// The schema as pretty-printed JSON text with sorted keys, ending in a newline.
+  public static func text(sites: SiteCatalog) throws -> String {
+    let data = try JSONSerialization.data(
+      withJSONObject: schema(sites: sites),
+      options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    return (String(data: data, encoding: .utf8) ?? "") + "\n"
+  }
+
+  // MARK: - Sections
+
+  private static func topLevelValue(_ key: String, sites: SiteCatalog) -> [String: Any] {
+    switch key {
+    case "version":
+      return ["type": "integer", "minimum": 1, "maximum": ConfigReader.currentVersion]
+    case "defaults": return searchObject(sites: sites, isDefaults: true)
+    case "cities":
+      return [
+        "type": ["object", "null"],
+        "additionalProperties": describe(cityList, "cities.group", nil),
+      ]
+    case "blackout":
+      return ["type": ["object", "null"], "additionalProperties": blackoutWindow]
+    case "notify": return ["type": ["object", "null"], "additionalProperties": channel]
+    case "state":
+      return section(ConfigReader.stateKeys, prefix: "state") { key in
+        key == "retention" ? duration(zeroAllowed: false) : expandable(text)
+      }
+    case "http":
+      return section(ConfigReader.httpKeys, prefix: "http") { key in
+        switch key {
+        case "timeout": duration(zeroAllowed: false)
+        case "min_delay", "jitter": duration(zeroAllowed: true)
+        case "max_response_size": byteSize
+        case "max_hosts": ["type": "integer", "minimum": 1, "maximum": 64]
+        default: expandable(text)
+        }
+      }
+    case "output":
+      return section(ConfigReader.outputKeys, prefix: "output") { key in
+        key == "keep" ? ["type": "integer", "minimum": 1, "maximum": 1000] : expandable(text)
+      }
+    case "searches":
+      return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
+    default: return [:]
+    }
+  }
+
+  /// A mapping whose keys are `keys`, nothing else.
+  private static func section(
+    _ keys: [String], prefix: String, value: (String) -> [String: Any]
+  ) -> [String: Any] {
+    var properties: [String: Any] = [:]
+    for key in keys { properties[key] = describe(value(key), "\(prefix).\(key)", key) }
+    return ["type": "object", "properties": properties, "additionalProperties": false]
+  }
+
+  private static var blackoutWindow: [String: Any] {
+    var object = section(ConfigReader.blackoutKeys, prefix: "blackout") { key in
+      switch key {
+      case "from", "to": ["type": "string", "pattern": "^(([01]?[0-9]|2[0-3]):[0-5][0-9]|24:00)$"]
+      case "mode": choice(BlackoutWindow.Mode.self)
+      case "days": textList
+      default: text
+      }
+    }
+    object["required"] = ["timezone", "from", "to"]
+    object["description"] = ConfigSchemaText.text(for: "blackout.window")
+    return object
+  }
+
+  private static var channel: [String: Any] {
+    let url = describe(channelURL, "channel.url", "url")
+    var long = section(ConfigReader.channelKeys, prefix: "channel") { key in
+      switch key {
+      case "url": channelURL
+      case "digest": ["type": "boolean"]
+      default: expandable(template)
+      }
+    }
+    long["required"] = ["url"]
+    return [
+      "description": ConfigSchemaText.text(for: "channel"),
+      "oneOf": [url, long],
+    ]
+  }
+
+  /// `stdout`, `exec:...`, a known scheme, an http(s) webhook, or a whole `${VAR}`.
+  private static var channelURL: [String: Any] {
+    let schemes = (ChannelAddress.schemes + ["http", "https"])
+      .filter { $0 != "stdout" && $0 != "exec" && $0 != "mailto" }
+      .map(caseInsensitive)
+    let pattern =
+      "^(stdout(://)?$|exec:|\(caseInsensitive("mailto")):|(\(schemes.joined(separator: "|")))://"
+      + "|\\$\\{)"
+    return expandable(["type": "string", "pattern": pattern])
+  }
+
+  // MARK: - Searches
+
+  private static func searchObject(sites: SiteCatalog, isDefaults: Bool) -> [String: Any] {
+    var properties: [String: Any] = [:]
+    for key in SearchKeys.common where !(isDefaults && key == "name") {
+      properties[key] = describe(commonValue(key, sites: sites), "search.\(key)", key)
+    }
+    for (name, declared) in siteParameters(sites) {
+      let owners = declared.map(\.site).joined(separator: ", ")
+      let kinds = declared.map { parameterValue($0.parameter) }
+      var value: [String: Any] = kinds.count == 1 ? kinds[0] : ["anyOf": kinds]
+      let summary = declared.map { $0.parameter.summary }.joined(separator: "; ")
+      let example = declared[0].parameter.example
+      value["description"] = "\(summary) (site \(owners); e.g. \(example))"
+      properties[name] = value
+    }
+    var object: [String: Any] = [
+      "type": "object", "properties": properties, "additionalProperties": false,
+      "description": ConfigSchemaText.text(for: isDefaults ? "top.defaults" : "search"),
+    ]
+    if !isDefaults { object["required"] = ["name"] }
+    object["allOf"] = sites.all.map { siteRule($0, sites: sites) }
+    return object
+  }
+
+  /// With `site: X` written, the other sites' parameters (and `cities`, for a site without
+  /// cities) are refused, as the reader does. A site from `defaults` cannot be seen here.
+  private static func siteRule(_ site: any FeedSource, sites: SiteCatalog) -> [String: Any] {
+    let own = Set(site.parameters.map(\.name))
+    var refused = siteParameters(sites).map(\.name).filter { !own.contains($0) }
+    if site.cities == .unused { refused.append("cities") }
+    var forbidden: [String: Any] = [:]
+    for key in refused { forbidden[key] = false }
+    return [
+      "if": ["properties": ["site": ["const": site.id]], "required": ["site"]],
+      "then": ["properties": forbidden],
+    ]
+  }
+
+  /// Each parameter name with the sites declaring it, in declaration order.
+  private static func siteParameters(
+    _ sites: SiteCatalog
+  ) -> [(name: String, declared: [(site: String, parameter: SiteParameter)])] {
+    var order: [String] = []
+    var declared: [String: [(site: String, parameter: SiteParameter)]] = [:]
+    for site in sites.all {
+      for parameter in site.parameters {
+        if declared[parameter.name] == nil { order.append(parameter.name) }
+        declared[parameter.name, default: []].append((site.id, parameter))
+      }
+    }
+    return order.map { ($0, declared[$0] ?? []) }
+  }
+
+  private static func parameterValue(_ parameter: SiteParameter) -> [String: Any] {
+    switch parameter.kind {
+    case .text: return expandable(text)
+    case .bool: return ["type": "boolean"]
+    case .integer(let range):
+      return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+    case .choice(let words): return ["enum": words]
+    case .urls:
+      let url = expandable(["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"])
+      return ["anyOf": [url, ["type": "array", "items": url, "minItems": 1]]]
+    }
+  }
+
+  private static func commonValue(_ key: String, sites: SiteCatalog) -> [String: Any] {
+    switch key {
+    case "name": return text
+    case "site": return ["enum": sites.ids]
+    case "query", "category": return ["type": ["string", "number", "boolean", "null"]]
+    case "cities": return cityList
+    case "notify", "blackout": return textList
+    case "search_in": return choice(SearchScope.self)
+    case "price":
+      let amount: [String: Any] = ["type": "number", "minimum": 0]
+      return [
+        "type": ["object", "null"],
+        "properties": [
+          "min": describe(amount, "price.min", "min"), "max": describe(amount, "price.max", "max"),
+        ],
+        "additionalProperties": false,
+      ]
+    case "has_image", "posted_today", "enabled": return ["type": "boolean"]
+    case "interval": return duration(zeroAllowed: false)
+    case "filters": return ["type": ["array", "null"], "items": filter]
+    default: return [:]
+    }
+  }
+
+  private static var filter: [String: Any] {
+    var object = section(ConfigReader.filterKeys, prefix: "filter") { key in
+      switch key {
+      case "include", "exclude": textList
+      case "regex", "case_sensitive": ["type": "boolean"]
+      case "on": choice(Filter.Field.self)
+      case "match": choice(Filter.Match.self)
+      default: text
+      }
+    }
+    // Exactly one effect: the reader refuses a filter with neither or both.
+    object["oneOf"] = [["required": ["include"]], ["required": ["exclude"]]]
+    object["description"] = ConfigSchemaText.text(for: "filter")
+    return object
+  }
+
+  // MARK: - Values
+
+  /// Text the reader expands: `${NAME}`, `${NAME:-fallback}`, `$${` for a literal `${`, and a
+  /// `$` before anything else; any other `${...}` is refused, as the reader does.
+  private static func expandable(_ schema: [String: Any]) -> [String: Any] {
+    let references = #"^(?:[^$]|\$\$\{|\$(?!\{)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})*$"#
+    guard schema["pattern"] != nil else {
+      var schema = schema
+      schema["pattern"] = references
+      return schema
+    }
+    return ["allOf": [schema, ["pattern": references]]]
+  }
+
+  /// A title or body: every `{field}` must be one the reader knows (`${VAR}` is not a field).
+  private static var template: [String: Any] {
+    let fields = ConfigReader.templateFields.joined(separator: "|")
+    return ["type": "string", "pattern": "^(?![\\s\\S]*(?<!\\$)\\{(?!(\(fields))\\})[^}]*\\})"]
+  }
+
+  /// A scalar the reader takes as text (`postal: 94110` is the text "94110").
+  private static var text: [String: Any] { ["type": ["string", "number", "boolean"]] }
+
+  /// One text value or a list of them.
+  private static var textList: [String: Any] {
+    ["anyOf": [text, ["type": "array", "items": text]]]
+  }
+
+  /// Cities: an empty list is refused wherever cities are allowed at all.
+  private static var cityList: [String: Any] {
+    ["anyOf": [text, ["type": "array", "items": text, "minItems": 1]]]
+  }
+
+  private static var byteSize: [String: Any] {
+    [
+      "anyOf": [
+        ["type": "integer", "minimum": 1],
+        ["type": "string", "pattern": "^[0-9]+ *(KiB|MiB|GiB|KB|MB|GB|B)?$"],
+      ]
+    ]
+  }
+
+  private static func duration(zeroAllowed: Bool) -> [String: Any] {
+    let parts = Interval.unitSuffixes.map { "([0-9]{1,9}\($0))?" }.joined()
+    let zero = Interval.unitSuffixes.joined(separator: "|")
+    // Non-empty; all-zero only where zero means none.
+    let guardPart = zeroAllowed ? "(?=.)" : "(?=.)(?!(0+(\(zero)))+$)"
+    return ["type": "string", "pattern": "^\(guardPart)\(parts)$"]
+  }
+
+  private static func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> [String: Any]
+  where T.RawValue == String {
+    ["enum": T.allCases.map(\.rawValue)]
+  }
+
+  /// `ntfy` as `[Nn][Tt][Ff][Yy]`: ECMA-262 patterns have no inline case flag.
+  private static func caseInsensitive(_ word: String) -> String {
+    word.map { character in
+      let lower = character.lowercased()
+      let upper = character.uppercased()
+      return lower == upper ? String(character) : "[\(upper)\(lower)]"
+    }.joined()
+  }
+
+  /// Adds the hover text for `path`.
+  private static func describe(
+    _ value: [String: Any], _ path: String, _ key: String?
+  ) -> [String: Any] {
+    var value = value
+    value["description"] = ConfigSchemaText.text(for: path, key: key)
+    return value
+  }
+}

@@ -1,0 +1,109 @@
+/// The hover texts of ``ConfigSchema``: one line per key, as docs/configuration.md says it.
+///
+/// Site parameters are not here: their declarations carry their own summary and example.
+enum ConfigSchemaText {
+  static let root =
+    "clarissa's searches.yaml: searches, cities, quiet hours and channels (docs/configuration.md)"
+  static let extensionKey = "ignored by clarissa: a place for your own anchors (x-common: &common)"
+
+  /// The text for a property at `path` ("search.query"); a key without one says so plainly,
+  /// and `ConfigSchemaTests` fails until it is written.
+  static func text(for path: String, key: String? = nil) -> String {
+    texts[path] ?? "'\(key ?? path)' (\(missingMarker); see docs/configuration.md)"
+  }
+
+  /// Marks a key whose description has not been written yet.
+  static let missingMarker = "no description yet"
+
+  private static let texts: [String: String] = [
+    "top.version":
+      "schema version; this clarissa reads 1 and refuses newer (default 1, with a warning)",
+    "top.defaults":
+      "keys applied to every search that does not set them (any search key but 'name'); "
+      + "filters from defaults come before a search's own",
+    "top.cities":
+      "named groups of cities; a search's 'cities' may name a group, a group may name groups",
+    "top.blackout": "named quiet-hours windows, used by a search's 'blackout'",
+    "top.notify": "named notification channels (Apprise-style URLs), used by a search's 'notify'",
+    "top.state": "where seen listings are remembered",
+    "top.http": "how sites are asked: user agent, timeout, delays, concurrency",
+    "top.output": "Atom feeds and an HTML page of recent listings, written by each run",
+    "top.searches": "the searches; each is a mapping with at least a unique 'name'",
+    "cities.group": "a group: the site's city names (sfbay, sfbay/eby) or other group names",
+    "state.path":
+      "the state file (default clarissa-state.json), relative to the config's folder; ${VAR} "
+      + "allowed",
+    "state.retention": "a listing not seen for this long is forgotten (default 90d), e.g. 60d",
+    "http.user_agent": "User-Agent sent with every request; ${VAR} allowed",
+    "http.timeout": "whole-request deadline, body included (default 30s)",
+    "http.max_response_size": "larger bodies are refused (default 8MiB): 512KB, 8MB, 1MiB or bytes",
+    "http.min_delay":
+      "least time between two requests to one host (default 3s); a site's own floor wins if "
+      + "larger, so 0s means each site's floor",
+    "http.jitter": "up to this much random time added to each delay (default 2s); 0s for none",
+    "http.max_hosts": "hosts fetched from at the same time, 1-64 (default 4)",
+    "output.atom":
+      "folder for an Atom feed per search (<folder>/<search>.xml) and all.xml, relative to "
+      + "the config's folder",
+    "output.html":
+      "file for a static HTML page of recent listings, relative to the config's folder",
+    "output.keep":
+      "recent listings per search shown in the feeds and the page, 1-1000 (default 50)",
+    "blackout.window":
+      "a quiet-hours window: timezone, from and to required; days and mode optional",
+    "blackout.timezone": "the zone the times are in, an IANA name such as Europe/Paris",
+    "blackout.from": "start of the window, 24-hour HH:MM (quote it: \"22:30\")",
+    "blackout.to":
+      "end of the window, HH:MM; earlier than 'from' wraps past midnight; 24:00 is the end of"
+      + " the day",
+    "blackout.days":
+      "days the window starts on: mon ... sun, full names, ranges (mon-fri), weekdays, "
+      + "weekends, daily (default every day)",
+    "blackout.mode":
+      "hold: searches run and new listings wait for the window's end (default); skip: "
+      + "searches do not run",
+    "channel":
+      "a channel URL (stdout, ntfys://ntfy.sh/topic, jsons://host/path, slack://, discord://,"
+      + " mailto://, smtp(s)://, exec:/path, apprise://...) or a mapping with 'url'",
+    "channel.url":
+      "where messages go: stdout, ntfy(s)://, json(s)://, slack://, discord://, mailto://, "
+      + "smtp(s)://, exec:program, apprise://, or a Slack/Discord https webhook; ${VAR} allowed",
+    "channel.digest": "true: one message per run listing every new listing (default false)",
+    "channel.title":
+      "message title template; {title} {price} {location} {url} {search} {city} {site} "
+      + "{posted} {age} {description} {id} {count}",
+    "channel.body": "message body template; the same {field} placeholders as 'title'",
+    "search":
+      "one search: 'name' required; the site's parameters are allowed beside the common keys",
+    "search.name": "unique name, used in reports, the state file and --search NAME",
+    "search.site": "the site adapter (default craigslist); `clarissa sites` lists them",
+    "search.query":
+      "words sent to the site; Craigslist understands a | b, -word, \"phrase\", word*",
+    "search.category":
+      "the site's category code, e.g. Craigslist sss (all for sale), fua (furniture), apa "
+      + "(apartments)",
+    "search.cities":
+      "the site's city names or group names; Craigslist: area hostnames (sfbay), optionally "
+      + "with a subarea (sfbay/eby)",
+    "search.search_in": "where the site searches the query (default title_and_description)",
+    "search.price": "inclusive price bounds {min, max}, plain numbers in the area's currency",
+    "search.has_image": "only listings with a photo (default false)",
+    "search.posted_today": "only listings posted today (default false)",
+    "search.interval": "how often the search runs (default 30m), e.g. 20m, 1h30m",
+    "search.filters": "include/exclude filters applied to each listing the site returns",
+    "search.notify": "channel names (from 'notify') where new listings go",
+    "search.blackout": "blackout window names (from 'blackout') for this search",
+    "search.enabled": "false: validated but never run (default true)",
+    "price.min": "lowest price, a plain number (no currency sign)",
+    "price.max": "highest price, a plain number (no currency sign)",
+    "filter": "one filter: 'include' or 'exclude' (exactly one), with options",
+    "filter.include": "keep only listings matching this text (or any text of a list)",
+    "filter.exclude": "drop listings matching this text (or any text of a list)",
+    "filter.regex": "the text is a regular expression (ICU syntax) (default false)",
+    "filter.on": "which text of a listing is matched (default both)",
+    "filter.match":
+      "plain text only: words (whole words and phrases, * as a wildcard; default) or "
+      + "substring (anywhere, inside words too)",
+    "filter.case_sensitive": "match case (and accents, for plain text) exactly (default false)",
+  ]
+}
