@@ -187,6 +187,9 @@ public enum ConfigSchema {
     case .integer(let range):
       return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
     case .choice(let words): return ["enum": words]
+    case .choices(let words):
+      let word: [String: Any] = ["enum": words]
+      return ["anyOf": [word, ["type": "array", "items": word, "minItems": 1]]]
     case .urls:
       let url = expandable(["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"])
       return ["anyOf": [url, ["type": "array", "items": url, "minItems": 1]]]

@@ -83,7 +83,7 @@ public final class LoopbackSMTP: @unchecked Sendable {
   public func refuse(_ refusing: Bool) {
     let flag = spool.appendingPathComponent("refuse").path
     if refusing {
-      FileManager.default.createFile(atPath: flag, contents: Data())
+      _ = FileManager.default.createFile(atPath: flag, contents: Data())
     } else {
       try? FileManager.default.removeItem(atPath: flag)
     }
