@@ -177,24 +177,12 @@ struct MailTests {
           price: {min: 20, max: 400}
           notify: [mail]
       """
-    let config = try #require(
-      ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "r.yaml", environment: [:], sites: Registry.sites
-      ).config)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "mail-\(UUID().uuidString)/state.json"
-    ).path
+    let config = try RunnerTests.config(yaml)
+    let state = RunnerTests.temporaryState()
     func runner(_ replay: String) throws -> Runner {
-      var settings = SchedulerSettings()
-      settings.delayOverride = 0
-      let fetcher = try ReplayFetcher(
-        folder: Fixtures.root.appendingPathComponent("replay/\(replay)").path)
       let senders = ChannelFactory.senders(
-        for: config, fetcher: fetcher, environment: [:], baseDirectory: "/")
-      return Runner(
-        config: config, sites: Registry.sites,
-        scheduler: RequestScheduler(fetcher: fetcher, settings: settings), statePath: state,
-        channels: senders)
+        for: config, fetcher: try ReplayFetcher(folder: Fixtures.root.appendingPathComponent("replay/default").path), environment: [:], baseDirectory: "/")
+      return try RunnerTests.runner(config, replay: replay, state: state, channels: senders)
     }
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
     _ = try await runner("default").run(RunOptions(now: noon)) { _ in }
