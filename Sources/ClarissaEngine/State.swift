@@ -52,23 +52,6 @@ public struct State: Codable, Sendable, Equatable {
   }
 }
 
-/// A listing found new by a search, kept for the feeds and the page.
-public struct RecentListing: Codable, Sendable, Equatable {
-  /// The search that found it.
-  public var search: String
-  /// The listing.
-  public var listing: Listing
-  /// When clarissa found it.
-  public var found: Date
-
-  /// Creates an entry.
-  public init(search: String, listing: Listing, found: Date) {
-    self.search = search
-    self.listing = listing
-    self.found = found
-  }
-}
-
 /// A listing some channels still have to accept.
 public struct Undelivered: Codable, Sendable, Equatable {
   /// The search that found it.
@@ -166,36 +149,5 @@ public struct SeenListing: Codable, Sendable, Equatable {
     self.lastSeen = lastSeen
     self.deliveredTo = deliveredTo
     self.pending = pending
-  }
-}
-
-/// Conditional-GET validators remembered for one URL.
-public struct Validators: Codable, Sendable, Equatable {
-  /// The `ETag` the server sent.
-  public var etag: String?
-  /// The `Last-Modified` the server sent.
-  public var lastModified: String?
-
-  /// Creates validators.
-  public init(etag: String? = nil, lastModified: String? = nil) {
-    self.etag = etag
-    self.lastModified = lastModified
-  }
-}
-
-/// A new listing found during a `hold` quiet-hours window.
-public struct HeldListing: Codable, Sendable, Equatable {
-  /// The search that found it.
-  public var search: String
-  /// The listing.
-  public var listing: Listing
-  /// When it was found.
-  public var heldAt: Date
-
-  /// Creates a held entry.
-  public init(search: String, listing: Listing, heldAt: Date) {
-    self.search = search
-    self.listing = listing
-    self.heldAt = heldAt
   }
 }

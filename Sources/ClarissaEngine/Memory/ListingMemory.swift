@@ -1,0 +1,252 @@
+import ClarissaCore
+import Foundation
+
+/// A listing's identity across runs and searches: its site and its id there.
+public struct ListingKey: Hashable, Sendable, Codable, Comparable {
+  /// The site adapter's id (`craigslist`, `feed`).
+  public var site: String
+  /// The listing's id within the site.
+  public var id: String
+
+  /// Creates a key.
+  public init(site: String, id: String) {
+    self.site = site
+    self.id = id
+  }
+
+  public static func < (left: ListingKey, right: ListingKey) -> Bool {
+    (left.site, left.id) < (right.site, right.id)
+  }
+}
+
+extension Listing {
+  /// The listing's identity in the store.
+  public var key: ListingKey { ListingKey(site: site, id: id) }
+}
+
+/// What the store remembers of one search, for planning a run.
+public struct SearchMemory: Sendable, Equatable {
+  /// When the search last ran and reached a source (or had none to reach).
+  public var lastRun: Date?
+  /// When a run last tried the search, whatever came of it.
+  public var lastAttempt: Date?
+  /// The request URLs that have answered at least once; nil when every source counts as known
+  /// (a state imported from a version that did not keep them).
+  public var sources: Set<String>?
+  /// Whether any listing was ever recorded for the search.
+  public var hasListings: Bool
+
+  /// Retries after an attempt that reached no source wait this long at most (less when the
+  /// search's own interval is shorter).
+  public static let retryDelay: Double = 900
+
+  /// Creates a memory.
+  public init(
+    lastRun: Date? = nil, lastAttempt: Date? = nil, sources: Set<String>? = [],
+    hasListings: Bool = false
+  ) {
+    self.lastRun = lastRun
+    self.lastAttempt = lastAttempt
+    self.sources = sources
+    self.hasListings = hasListings
+  }
+
+  /// When the search is next due, given its interval; nil when it is due now (it never ran).
+  /// After an attempt that reached no source, it is retried after the interval or
+  /// ``retryDelay``, whichever is shorter: never at once, which in `watch` would ask a failing
+  /// host again every second.
+  public func nextDue(interval: Double) -> Date? {
+    let retry = min(interval, Self.retryDelay)
+    switch (lastRun, lastAttempt) {
+    case (nil, nil): return nil
+    case (nil, let attempt?): return attempt.addingTimeInterval(retry)
+    case (let run?, let attempt?) where attempt > run: return attempt.addingTimeInterval(retry)
+    case (let run?, _): return run.addingTimeInterval(interval)
+    }
+  }
+
+  /// Whether `url` has answered before: a source answering for the first time is primed.
+  public func knows(source url: String) -> Bool { sources?.contains(url) ?? true }
+
+  /// True once a run has reached the search's sources (or found it had none to reach): until
+  /// then the next run primes it, whatever failed runs left behind.
+  public var hasRun: Bool { lastRun != nil || hasListings }
+}
+
+/// What the store remembers of a listing a search has seen before.
+public struct Sighting: Sendable, Equatable {
+  /// When the search first saw it.
+  public var firstSeen: Date
+  /// When the search last saw it.
+  public var lastSeen: Date
+  /// Channels that accepted it, in the order they did.
+  public var deliveredTo: [String]
+  /// Whether it waits in the quiet-hours queue.
+  public var held: Bool
+
+  /// Creates a sighting.
+  public init(firstSeen: Date, lastSeen: Date, deliveredTo: [String] = [], held: Bool = false) {
+    self.firstSeen = firstSeen
+    self.lastSeen = lastSeen
+    self.deliveredTo = deliveredTo
+    self.held = held
+  }
+}
+
+/// A delivery still owed: a new listing not yet accepted by a channel, or one a channel refused
+/// before (with the attempts so far).
+public struct OwedDelivery: Sendable, Equatable {
+  /// The search that found the listing.
+  public var search: String
+  /// The listing as stored.
+  public var listing: Listing
+  /// The channel's name.
+  public var channel: String
+  /// Failed attempts so far (0: never tried).
+  public var attempts: Int
+  /// The last failure.
+  public var lastError: String?
+
+  /// Creates an entry.
+  public init(
+    search: String, listing: Listing, channel: String, attempts: Int = 0, lastError: String? = nil
+  ) {
+    self.search = search
+    self.listing = listing
+    self.channel = channel
+    self.attempts = attempts
+    self.lastError = lastError
+  }
+}
+
+/// A listing found during a `hold` quiet-hours window, waiting for the window to end.
+public struct HeldListing: Sendable, Equatable, Codable {
+  /// The search that found it.
+  public var search: String
+  /// The listing.
+  public var listing: Listing
+  /// When it was found.
+  public var heldAt: Date
+
+  /// Creates a held entry.
+  public init(search: String, listing: Listing, heldAt: Date) {
+    self.search = search
+    self.listing = listing
+    self.heldAt = heldAt
+  }
+}
+
+/// A listing a search found, for the Atom feeds and the HTML page.
+public struct RecentListing: Sendable, Equatable, Codable {
+  /// The search that found it.
+  public var search: String
+  /// The listing.
+  public var listing: Listing
+  /// When clarissa found it.
+  public var found: Date
+
+  /// Creates an entry.
+  public init(search: String, listing: Listing, found: Date) {
+    self.search = search
+    self.listing = listing
+    self.found = found
+  }
+}
+
+/// Conditional-GET validators remembered for one URL.
+public struct Validators: Codable, Sendable, Equatable {
+  /// The `ETag` the server sent.
+  public var etag: String?
+  /// The `Last-Modified` the server sent.
+  public var lastModified: String?
+
+  /// Creates validators.
+  public init(etag: String? = nil, lastModified: String? = nil) {
+    self.etag = etag
+    self.lastModified = lastModified
+  }
+}
+
+/// What one search's part of a run leaves behind, written in one transaction once its listings
+/// are handled: a crash later in the run loses none of it.
+public struct SearchRecord: Sendable {
+  /// The search.
+  public var search: String
+  /// The run's clock.
+  public var now: Date
+  /// Every listing that passed the filters, as the sources gave it: stored (fields, price
+  /// history) and seen by the search now.
+  public var seen: [Listing]
+  /// Of `seen`, those to deliver: one owed delivery per listing and channel.
+  public var owed: [Listing]
+  /// The channels `owed` go to.
+  public var channels: [String]
+  /// Of `seen`, those held for the end of quiet hours.
+  public var held: [Listing]
+  /// Of `seen`, those shown on the page and in the feeds as found now.
+  public var recent: [Listing]
+  /// The request URLs that answered: known from now on.
+  public var answered: Set<String>
+  /// The request URLs the search asks now (sources it no longer asks are forgotten).
+  public var asked: Set<String>
+  /// Validators to keep per URL: written with the listings they vouch for, so a 304 never
+  /// hides listings a crash kept from being recorded.
+  public var validators: [String: Validators]
+  /// Whether the search reached a source (or had none to reach): it ran at `now`.
+  public var reached: Bool
+
+  /// Creates a record.
+  public init(
+    search: String, now: Date, seen: [Listing] = [], owed: [Listing] = [], channels: [String] = [],
+    held: [Listing] = [], recent: [Listing] = [], answered: Set<String> = [],
+    asked: Set<String> = [], validators: [String: Validators] = [:], reached: Bool
+  ) {
+    self.search = search
+    self.now = now
+    self.seen = seen
+    self.owed = owed
+    self.channels = channels
+    self.held = held
+    self.recent = recent
+    self.answered = answered
+    self.asked = asked
+    self.validators = validators
+    self.reached = reached
+  }
+}
+
+/// Everything the run's stages ask of what clarissa remembers, and all they change in it. The
+/// embedded implementation is ``ListingStore`` (SQLite). Reads take keys (a run's cost follows
+/// what it fetched, not the history); every write is its own transaction.
+public protocol ListingMemory: AnyObject, Sendable {
+  /// The memory of the named searches (those never run are absent).
+  func searches(_ names: [String]) throws -> [String: SearchMemory]
+  /// The stored validators of these URLs.
+  func validators(for urls: [String]) throws -> [String: Validators]
+  /// Every host cool-down, ended or not.
+  func cooldowns() throws -> [String: Cooldown]
+  /// What `search` has seen of these listings (absent: never seen by it).
+  func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting]
+  /// Records a search's part of the run.
+  func record(_ record: SearchRecord) throws
+  /// A search tried and not reached (every source failed or was skipped): only the attempt.
+  func recordAttempt(search: String, at now: Date) throws
+  /// Sets (or, with nil, lifts) a host's cool-down.
+  func setCooldown(_ cooldown: Cooldown?, host: String) throws
+  /// The held queue.
+  func held() throws -> [HeldListing]
+  /// Moves held listings of `search` to the owed deliveries of `channels`.
+  func release(search: String, keys: [ListingKey], to channels: [String], at now: Date) throws
+  /// Deliveries owed (never tried, or refused fewer than `maxAttempts` times).
+  func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery]
+  /// A channel accepted the listing.
+  func markDelivered(search: String, key: ListingKey, channel: String, at now: Date) throws
+  /// A channel refused the listing; returns the attempts so far.
+  func markFailed(
+    search: String, key: ListingKey, channel: String, error: String, at now: Date
+  ) throws -> Int
+  /// The newest `limit` listings found by each of `searches`, newest first.
+  func recent(searches: [String], limit: Int) throws -> [RecentListing]
+  /// Forgets listings no search has seen for `retention` seconds, and ended cool-downs.
+  func prune(now: Date, retention: TimeInterval) throws
+}
