@@ -12,8 +12,9 @@ struct Explain: AsyncParsableCommand {
       "Show, for each listing of a search, which filter kept or dropped it and whether it is new.",
     discussion: """
       Fetches the search now (or from a recording) without changing the state, and prints each \
-      listing with the filter that decided (or the price range) and its status: new, held, \
-      seen since a date, or ignored.
+      listing with the filter that decided (or the price range) and the verdict a run would \
+      reach, through the same stages: new, held, seen since a date (and where it was \
+      delivered), would be recorded silently, or ignored.
 
       Examples:
         clarissa explain --search ipads
@@ -31,13 +32,7 @@ struct Explain: AsyncParsableCommand {
 
   func run() async throws {
     let (configuration, _) = try source.loadConfig(quiet: true)
-    let fetcher = try source.sourceFetcher(
-      live: CurlFetcher(limits: source.limits(configuration)))
-    let runner = Runner(
-      config: configuration, sites: Registry.sites,
-      scheduler: RequestScheduler(
-        fetcher: fetcher, settings: source.schedulerSettings(configuration)),
-      statePath: source.statePath(configuration))
+    let runner = try source.runner(configuration, delivering: false)
     let explanation: Explanation
     do {
       explanation = try await runner.explain(search: search, now: Date())
@@ -57,7 +52,7 @@ struct Explain: AsyncParsableCommand {
       lines.append("    \(entry.listing.url)")
     }
     let kept = explanation.entries.filter(\.accepted).count
-    let new = explanation.entries.filter { $0.status == "new" }.count
+    let new = explanation.entries.filter { $0.verdict == .new }.count
     lines.append("\(explanation.entries.count) listings, \(kept) pass the filters, \(new) new")
     for failure in explanation.failures { lines.append("failed: \(failure)") }
     Terminal.output(lines.joined(separator: "\n") + "\n")

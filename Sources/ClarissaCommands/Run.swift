@@ -15,8 +15,10 @@ struct Run: AsyncParsableCommand {
       A host that refused (403) is left alone for 6 hours: --search NAME --force, or a changed \
       request URL, asks it once; 'clarissa state cooldowns' lists and clears them. \
       A search's first run records its current listings without notifying (priming), unless \
-      --notify-first-run. Quiet hours hold or skip searches as the config says. The state file \
-      (state.path in the config) is locked, and written atomically at the end.
+      --notify-first-run. Quiet hours hold or skip searches as the config says. The state \
+      database (state.path in the config, clarissa.db by default) is locked for the run; each \
+      search's listings are recorded as soon as they are judged, and each delivery the moment \
+      its channel accepts it. A JSON state of an earlier version is imported on the first run.
 
       Exit status: 0 done; 2 config errors; 3 some sources failed (with --exit-code or in GitHub \
       Actions, also every due host cooling down); 4 some deliveries failed \
@@ -83,36 +85,23 @@ struct Run: AsyncParsableCommand {
     GitHubActions.annotate(
       diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
-    let notifier = CurlFetcher(
-      limits: FetchLimits(timeout: configuration.http.timeout.timeInterval, maxBytes: 1 << 20))
-    let runner = Runner(
-      config: configuration, sites: Registry.sites,
-      scheduler: RequestScheduler(
-        fetcher: try makeFetcher(configuration), settings: settings(configuration)),
-      statePath: source.statePath(configuration),
-      channels: ChannelFactory.senders(
-        for: configuration, fetcher: notifier, environment: environment,
-        baseDirectory: source.folder),
-      outputs: OutputPaths(configuration.output, resolve: source.resolve))
+    let runner = try source.runner(
+      configuration, settings: settings(configuration), record: record)
     let options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
-      prime: prime,
-      notifyFirstRun: notifyFirstRun)
+      prime: prime, notifyFirstRun: notifyFirstRun)
     let result: RunResult
     do {
-      result = try await runner.run(options) { present($0) }
+      let pending = try await runner.run(options)
+      // Shown first: this is the terminal channel's delivery, which the commit then records.
+      present(pending.result)
+      result = try pending.commit()
     } catch let error as RunError {
       Terminal.error("error: \(error.message)\n")
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
     }
     for problem in result.outputProblems { Terminal.error("warning: \(problem)\n") }
     try finish(result)
-  }
-
-  private func makeFetcher(_ configuration: Config) throws -> any Fetcher {
-    let live = CurlFetcher(limits: source.limits(configuration))
-    guard let record else { return try source.sourceFetcher(live: live) }
-    return try RecordingFetcher(wrapping: live, folder: record)
   }
 
   private func settings(_ configuration: Config) -> SchedulerSettings {

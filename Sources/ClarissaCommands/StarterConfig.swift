@@ -34,7 +34,7 @@ enum StarterConfig {
 
     # The first run of a search records what is there without telling you; later runs show
     # only what is new ('clarissa run --notify-first-run' shows the first run's listings too).
-    # Seen listings are kept in clarissa-state.json beside this file.
+    # What clarissa has seen is kept in clarissa.db (SQLite) beside this file.
     #
     # New listings are always printed by 'clarissa run'. To have them sent to your phone as
     # well, set NTFY_TOPIC in the environment, uncomment these two lines and 'notify' above,

@@ -58,52 +58,57 @@ struct StateCommand: ParsableCommand {
 
     func run() throws {
       let clock = now.flatMap(Run.parseDate) ?? Date()
-      let store = StateStore(path: try statePath())
+      let (configuration, path) = try target()
+      let writing = clear != nil || clearAll
       do {
-        if clear == nil && !clearAll {
-          print(Self.table(try store.load(), now: clock), terminator: "")
+        let access = try StoreAccess.open(
+          path, writing: writing, lockWait: 5, config: configuration)
+        defer { access.close() }
+        let active = Cooldown.active(try access.memory.cooldowns(), at: clock)
+        guard writing else {
+          print(Self.table(active, now: clock), terminator: "")
           return
         }
-        try store.lock()
-        defer { store.unlock() }
-        var stored = try store.load()
-        let active = stored.activeCooldowns(at: clock).map(\.host)
+        let hosts = active.map(\.host)
         let cleared: [String]
         if let clear {
-          guard active.contains(clear) else {
+          guard hosts.contains(clear) else {
             Terminal.error(
-              "error: '\(clear)' is not cooling down" + Suggestions.hint(for: clear, in: active)
-                + " (cooling down: \(active.isEmpty ? "none" : active.joined(separator: ", ")))\n")
+              "error: '\(clear)' is not cooling down" + Suggestions.hint(for: clear, in: hosts)
+                + " (cooling down: \(hosts.isEmpty ? "none" : hosts.joined(separator: ", ")))\n")
             throw ExitStatus.usage.exitCode
           }
           cleared = [clear]
         } else {
-          cleared = active
+          cleared = hosts
         }
-        for host in cleared { stored.cooldowns.removeValue(forKey: host) }
-        if !cleared.isEmpty { try store.save(stored) }
+        for host in cleared { try access.memory.setCooldown(nil, host: host) }
         print(
           cleared.isEmpty
             ? "no host is cooling down"
             : "cleared: \(cleared.joined(separator: ", ")); the next run asks "
               + (cleared.count == 1 ? "it" : "them") + " again")
-      } catch let problem as StateStore.Problem {
-        Terminal.error("error: \(problem.message)\n")
+      } catch let error as RunError {
+        Terminal.error("error: \(error.message)\n")
+        throw ExitStatus.stateUnusable.exitCode
+      } catch let error as ExitCode {
+        throw error
+      } catch {
+        Terminal.error("error: \(error)\n")
         throw ExitStatus.stateUnusable.exitCode
       }
     }
 
-    /// `--state`, else the config's `state.path` relative to the config's folder.
-    private func statePath() throws -> String {
-      if let state { return state }
+    /// The config and the state path: `--state`, else the config's `state.path` relative to
+    /// the config's folder.
+    private func target() throws -> (Config, String) {
       let options = try SourceOptions.parse(["--config", config])
       let (configuration, _) = try options.loadConfig(quiet: true)
-      return options.statePath(configuration)
+      return (configuration, state ?? options.statePath(configuration))
     }
 
     /// One line per host: host, since, until, why.
-    static func table(_ state: State, now: Date) -> String {
-      let active = state.activeCooldowns(at: now)
+    static func table(_ active: [(host: String, cooldown: Cooldown)], now: Date) -> String {
       guard !active.isEmpty else { return "no host is cooling down\n" }
       let zone = TimeZone.current
       let rows =

@@ -12,8 +12,9 @@ struct Watch: AsyncParsableCommand {
     abstract: "Keep running: each search at its own interval, until stopped.",
     discussion: """
       Sleeps until the next search is due (with a little jitter), runs the due searches as \
-      `clarissa run` would (same state file, same lock, same quiet hours and delivery), prints \
-      what is new, and sleeps again.
+      `clarissa run` would (same state database, same lock, same quiet hours and delivery), \
+      prints what is new, and sleeps again. The database stays open; the lock is held only \
+      while a run is under way, so a manual `clarissa run` can use it in between.
 
       Signals: SIGINT or SIGTERM stop it cleanly (a run in progress is cut short, what it found \
       is saved); SIGHUP re-reads the config (a broken new config keeps the old one running and \
@@ -50,7 +51,11 @@ struct Watch: AsyncParsableCommand {
       let runner = current.runner
       let options = RunOptions(notifyFirstRun: notifyFirstRun, lockWait: 30)
       let quiet = self.quiet
-      let pass = Task { try await runner.run(options) { Self.present($0, quiet: quiet) } }
+      let pass = Task {
+        let pending = try await runner.run(options)
+        Self.present(pending.result, quiet: quiet)
+        return try pending.commit()
+      }
       let outcome = await withTaskCancellationHandler {
         await race(pass, signals: signals)
       } onCancel: {
@@ -61,8 +66,13 @@ struct Watch: AsyncParsableCommand {
         throw ExitStatus.stateUnusable.exitCode
       }
       if signals.stopRequested { break }
-      let stored = (try? StateStore(path: current.statePath).load()) ?? State()
-      let wake = WatchSchedule.nextWake(config: current.config, state: stored, now: Date())
+      let wake: Date
+      do {
+        wake = try runner.nextWake(now: Date())
+      } catch let error as RunError {
+        log("error: \(error.message)")
+        throw ExitStatus.stateUnusable.exitCode
+      }
       if !quiet { log("next check \(Self.clock(wake))") }
       while Date() < wake && !signals.stopRequested && !signals.reloadPending {
         try? await Task.sleep(nanoseconds: 100_000_000)
@@ -91,30 +101,20 @@ struct Watch: AsyncParsableCommand {
   private struct Loaded: Sendable {
     let config: Config
     let runner: Runner
-    let statePath: String
   }
 
   /// The config and the runner built on it, with one fetcher (one libcurl thread and its kept
-  /// connections) for the life of the config, ended when a reload replaces it.
+  /// connections) and the store kept open for the life of the config, ended when a reload
+  /// replaces it.
   private func load() throws -> Loaded {
-    let environment = ProcessInfo.processInfo.environment
     let (configuration, _) = try source.loadConfig(quiet: quiet)
-    let live = CurlFetcher(limits: source.limits(configuration))
-    let notifier = CurlFetcher(
-      limits: FetchLimits(timeout: source.limits(configuration).timeout, maxBytes: 1 << 20))
-    let statePath = source.statePath(configuration)
-    let runner = Runner(
-      config: configuration, sites: Registry.sites,
-      scheduler: RequestScheduler(
-        fetcher: try source.sourceFetcher(live: live),
-        settings: source.schedulerSettings(configuration)),
-      statePath: statePath,
-      channels: ChannelFactory.senders(
-        for: configuration, fetcher: notifier, environment: environment,
-        baseDirectory: source.folder),
-      outputs: OutputPaths(configuration.output, resolve: source.resolve))
-    return Loaded(
-      config: configuration, runner: runner, statePath: statePath)
+    do {
+      return Loaded(
+        config: configuration, runner: try source.runner(configuration).keepingStoreOpen())
+    } catch let error as RunError {
+      log("error: \(error.message)")
+      throw ExitStatus.stateUnusable.exitCode
+    }
   }
 
   private static func present(_ result: RunResult, quiet: Bool) {

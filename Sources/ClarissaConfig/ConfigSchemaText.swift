@@ -31,7 +31,8 @@ enum ConfigSchemaText {
     "top.searches": "the searches; each is a mapping with at least a unique 'name'",
     "cities.group": "a group: the site's city names (sfbay, sfbay/eby) or other group names",
     "state.path":
-      "the state file (default clarissa-state.json), relative to the config's folder; ${VAR} "
+      "the state database (default clarissa.db), relative to the config's folder; a path ending "
+      + "in .json names an earlier version's state, imported into the .db beside it; ${VAR} "
       + "allowed",
     "state.retention": "a listing not seen for this long is forgotten (default 90d), e.g. 60d",
     "http.user_agent": "User-Agent sent with every request; ${VAR} allowed",

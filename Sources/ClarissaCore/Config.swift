@@ -59,8 +59,8 @@ public struct StateSettings: Sendable, Equatable {
   /// A listing not seen for this long is forgotten (never a count cap: caps re-notify).
   public var retention: Interval
 
-  /// Creates state settings; defaults: `clarissa-state.json`, 90 days.
-  public init(path: String = "clarissa-state.json", retention: Interval = .days(90)) {
+  /// Creates state settings; defaults: `clarissa.db`, 90 days.
+  public init(path: String = "clarissa.db", retention: Interval = .days(90)) {
     self.path = path
     self.retention = retention
   }

@@ -1,8 +1,8 @@
 import ClarissaCore
 import Foundation
 
-/// What `clarissa explain` shows for one search: every listing its sources return, the filter
-/// decision and why, and where it stands against the state.
+/// What `clarissa explain` shows for one search: every listing its sources return, with the
+/// verdict a run would reach (the same stages decide), and the sources that failed.
 public struct Explanation: Sendable {
   /// One listing's story.
   public struct Entry: Sendable {
@@ -12,8 +12,24 @@ public struct Explanation: Sendable {
     public var accepted: Bool
     /// Which filter decided, or why it was dropped.
     public var reason: String
-    /// `new`, `held`, `seen since <date>`, `delivered to ...`, or `would be primed`.
-    public var status: String
+    /// The verdict.
+    public var verdict: Verdict
+
+    /// The verdict in words: `new`, `held ...`, `seen since <date>, delivered to ...`,
+    /// `would be recorded silently (...)`, or `ignored`.
+    public var status: String {
+      switch verdict {
+      case .new: return "new"
+      case .filtered: return "ignored"
+      case .primed(let reason): return "would be recorded silently (\(reason.rawValue))"
+      case .seen(let sighting) where sighting.held: return "held until quiet hours end"
+      case .seen(let sighting):
+        let channels =
+          sighting.deliveredTo.isEmpty
+          ? "" : ", delivered to \(sighting.deliveredTo.joined(separator: ", "))"
+        return "seen since \(AtomFeed.timestamp(sighting.firstSeen))\(channels)"
+      }
+    }
   }
 
   /// The search.
@@ -25,76 +41,51 @@ public struct Explanation: Sendable {
 }
 
 extension Runner {
-  /// Fetches one search (every city, no conditional GET) and explains each listing; reads the
-  /// state without locking or changing it.
+  /// Fetches one search (every city, no conditional GET) and judges each listing as a run
+  /// would, through the same stages; reads the store without locking or changing it.
   public func explain(search name: String, now: Date) async throws -> Explanation {
+    let options = RunOptions(now: now, force: true, only: name, dryRun: true)
     guard let search = config.searches.first(where: { $0.name == name }) else {
       throw RunError(
         kind: .usage,
         message: "no search named '\(name)'"
           + Suggestions.hint(for: name, in: config.searches.map(\.name)))
     }
-    guard let site = sites.site(search.site) else {
+    guard sites.site(search.site) != nil else {
       throw RunError(kind: .usage, message: "search '\(name)' uses an unknown site")
     }
-    let state: State
-    do { state = try StateStore(path: statePath).load() } catch let problem as StateStore.Problem {
-      throw RunError(kind: .state, message: problem.message)
+    let access = try StoreAccess.open(statePath, writing: false, lockWait: 0, config: config)
+    defer { access.close() }
+    do {
+      return try await explain(search, options: options, memory: access.memory)
+    } catch let error as RunError {
+      throw error
+    } catch {
+      throw RunError(kind: .state, message: "\(error)")
     }
-    let jobs = site.requests(for: search).map {
-      FetchJob(search: name, request: $0, politeness: site.politeness)
+  }
+
+  private func explain(_ search: Search, options: RunOptions, memory: any ListingMemory)
+    async throws -> Explanation
+  {
+    let memories = try memory.searches([search.name])
+    let planned = Plan.planned(search, memory: memories[search.name], config: config, options: options)
+    let fetched = try await FetchStage.run(
+      [planned], sites: sites, scheduler: scheduler, memory: memory, options: options,
+      conditional: false)
+    let reading = ReadStage.run(
+      fetched, sites: sites, searches: [search], options: options,
+      blockCooldown: scheduler.settings.blockCooldown)
+    let searchReading = reading.searches[search.name] ?? SearchReading()
+    let judgements = try Judge.judge(
+      planned, reading: searchReading, memory: memory, options: options, explaining: true)
+    let entries = judgements.map {
+      Explanation.Entry(
+        listing: $0.listing, accepted: $0.verdict != .filtered, reason: $0.reason ?? "",
+        verdict: $0.verdict)
     }
-    let (outcomes, _) = await scheduler.run(
-      jobs, validators: [:], cooldowns: state.cooldowns, now: now)
-    var listings: [Listing] = []
-    var failures: [String] = []
-    var ids = Set<String>()
-    var sourceOf: [String: String] = [:]
-    for outcome in outcomes {
-      switch outcome.status {
-      case .answered(let response):
-        let source = SourceResponse(
-          request: outcome.job.request, status: response.status, headers: response.headers,
-          body: response.body, finalURL: response.finalURL)
-        do {
-          for listing in try site.listings(from: source).listings
-          where ids.insert(listing.id).inserted {
-            listings.append(listing)
-            sourceOf[listing.id] = outcome.job.request.url
-          }
-        } catch {
-          failures.append("\(outcome.job.request.url): \(error)")
-        }
-      case .failed(let reason), .blocked(let reason), .skipped(let reason):
-        failures.append("\(outcome.job.request.url): \(reason)")
-      case .notModified:
-        continue
-      }
-    }
-    let memory = state.searches[name]
-    let held = Set(state.held.filter { $0.search == name }.map(\.listing.id))
-    let entries = listings.map { listing -> Explanation.Entry in
-      let verdict = ListingFilter.verdict(listing, for: search)
-      let status: String
-      if !verdict.accepted {
-        status = "ignored"
-      } else if held.contains(listing.id) {
-        status = "held until quiet hours end"
-      } else if let seen = memory?.seen[listing.id] {
-        let channels =
-          seen.deliveredTo.isEmpty
-          ? "" : ", delivered to \(seen.deliveredTo.joined(separator: ", "))"
-        status = "seen since \(AtomFeed.timestamp(seen.firstSeen))\(channels)"
-      } else if !(memory?.hasRun ?? false) {
-        status = "would be recorded silently (the search's first run)"
-      } else if let url = sourceOf[listing.id], memory?.knows(source: url) == false {
-        status = "would be recorded silently (its source answers for the first time)"
-      } else {
-        status = "new"
-      }
-      return Explanation.Entry(
-        listing: listing, accepted: verdict.accepted, reason: verdict.reason, status: status)
-    }
-    return Explanation(search: name, entries: entries, failures: failures)
+    return Explanation(
+      search: search.name, entries: entries,
+      failures: searchReading.failures + (searchReading.cooling ? reading.blocks : []))
   }
 }

@@ -7,9 +7,8 @@ public struct RunResult: Sendable, Codable {
   public struct SearchOutcome: Sendable, Codable {
     /// The search's name.
     public var name: String
-    /// `ran`, `primed`, `failed` (no source answered), `cooling-down` (every host it asks is
-    /// cooling down), `not-due`, `quiet-hours`, `disabled`, `not-selected`.
-    public var status: String
+    /// How the search fared.
+    public var status: SearchStatus
     /// Why it did not run, or how it ran.
     public var detail: String?
     /// When a `not-due` search is next due.
@@ -52,11 +51,32 @@ public struct RunResult: Sendable, Codable {
   public var sourcesFailed: Bool { searches.contains { !$0.failures.isEmpty } }
   /// Whether searches were due but every host they ask was cooling down: nothing was checked.
   public var everySourceCoolingDown: Bool {
-    let tried = searches.filter { Self.triedStatuses.contains($0.status) }
-    return !tried.isEmpty && tried.allSatisfy { $0.status == "cooling-down" }
+    let tried = searches.filter(\.status.wasTried)
+    return !tried.isEmpty && tried.allSatisfy { $0.status == .coolingDown }
   }
-  /// The statuses of searches that were due and tried.
-  static let triedStatuses: Set<String> = ["ran", "primed", "failed", "cooling-down"]
+}
+
+/// How one search fared in a run; the raw values are the JSON report's strings.
+public enum SearchStatus: String, Sendable, Codable, CaseIterable {
+  /// It ran.
+  case ran
+  /// It ran and recorded its current listings without notifying them.
+  case primed
+  /// No source answered.
+  case failed
+  /// Every host it asks is cooling down: nothing was asked.
+  case coolingDown = "cooling-down"
+  /// Its interval has not passed.
+  case notDue = "not-due"
+  /// A `skip` quiet-hours window is on.
+  case quietHours = "quiet-hours"
+  /// `enabled: false`.
+  case disabled
+  /// `--search` named another.
+  case notSelected = "not-selected"
+
+  /// Whether the search was due and tried.
+  public var wasTried: Bool { [.ran, .primed, .failed, .coolingDown].contains(self) }
 }
 
 extension RunResult {
@@ -66,7 +86,7 @@ extension RunResult {
       time: Date(),
       searches: [
         SearchOutcome(
-          name: search, status: "ran", new: [listing], held: 0, delivered: [], fetched: 1,
+          name: search, status: .ran, new: [listing], held: 0, delivered: [], fetched: 1,
           matched: 1, failures: [], notes: [])
       ], blocks: [], deliveryFailures: [], dryRun: false)
   }

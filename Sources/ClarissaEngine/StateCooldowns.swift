@@ -65,9 +65,11 @@ public struct Cooldown: Codable, Sendable, Equatable {
   }
 }
 
-extension State {
-  /// The cool-downs still running at `now`, by host.
-  public func activeCooldowns(at now: Date) -> [(host: String, cooldown: Cooldown)] {
+extension Cooldown {
+  /// Of `cooldowns`, those still running at `now`, by host.
+  public static func active(_ cooldowns: [String: Cooldown], at now: Date) -> [(
+    host: String, cooldown: Cooldown
+  )] {
     cooldowns.filter { $0.value.until > now }.sorted { $0.key < $1.key }.map {
       (host: $0.key, cooldown: $0.value)
     }

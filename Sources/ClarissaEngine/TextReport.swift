@@ -49,20 +49,20 @@ extension RunReport {
       lines.append(paint.dim("\(name): \(search.held) new, held until quiet hours end"))
     }
     switch search.status {
-    case "primed":
+    case .primed:
       let detail = search.detail ?? "\(count(search.primed, "listing")) recorded, not notified"
       let hint =
         detail.hasPrefix("first run")
         ? " (--notify-first-run on a search's first run notifies them instead)" : ""
       lines.append(paint.dim("\(name): \(detail)\(hint)"))
-    case "ran" where search.primed > 0:
+    case .ran where search.primed > 0:
       lines.append(
         paint.dim(
           "\(name): \(count(search.primed, "listing")) from sources answering for the first "
             + "time recorded, not notified"))
-    case "failed", "cooling-down", "quiet-hours":
+    case .failed, .coolingDown, .quietHours:
       if let detail = search.detail { lines.append(paint.dim("\(name): \(detail)")) }
-    case "not-due":
+    case .notDue:
       let when = search.next.map {
         "next in \(ReportClock.span($0.timeIntervalSince(now))) (at "
           + "\(ReportClock.time($0, now: now, timeZone: timeZone)))"
@@ -76,14 +76,14 @@ extension RunReport {
 
   /// One line on what ran, in the JSON report's counts.
   public static func summary(_ result: RunResult) -> String {
-    func number(of status: String) -> Int { result.searches.filter { $0.status == status }.count }
-    let ran = number(of: "ran") + number(of: "primed")
+    func number(of status: SearchStatus) -> Int { result.searches.filter { $0.status == status }.count }
+    let ran = number(of: .ran) + number(of: .primed)
     var parts = ["\(ran) of \(count(result.searches.count, "search")) ran"]
-    if number(of: "failed") > 0 {
-      parts.append("\(number(of: "failed")) failed: no source answered")
+    if number(of: .failed) > 0 {
+      parts.append("\(number(of: .failed)) failed: no source answered")
     }
-    if number(of: "cooling-down") > 0 {
-      parts.append("\(number(of: "cooling-down")) not checked: hosts cooling down")
+    if number(of: .coolingDown) > 0 {
+      parts.append("\(number(of: .coolingDown)) not checked: hosts cooling down")
     }
     let new = result.newListings.count
     let held = result.searches.reduce(0) { $0 + $1.held }
@@ -91,10 +91,10 @@ extension RunReport {
     let delivered = result.searches.reduce(0) { $0 + $1.delivered.count }
     if delivered > 0 { parts.append("\(delivered) found earlier, delivered now") }
     let primed = result.searches.reduce(0) { $0 + $1.primed }
-    if number(of: "primed") > 0 || primed > 0 {
+    if number(of: .primed) > 0 || primed > 0 {
       parts.append("\(primed) recorded without notifying")
     }
-    let waiting = result.searches.filter { $0.status == "not-due" }
+    let waiting = result.searches.filter { $0.status == .notDue }
     if !waiting.isEmpty {
       let soonest = waiting.compactMap(\.next).min()
       parts.append(
@@ -102,7 +102,7 @@ extension RunReport {
           + (soonest.map { " (next in \(ReportClock.span($0.timeIntervalSince(result.time))))" }
             ?? ""))
     }
-    if number(of: "quiet-hours") > 0 { parts.append("\(number(of: "quiet-hours")) in quiet hours") }
+    if number(of: .quietHours) > 0 { parts.append("\(number(of: .quietHours)) in quiet hours") }
     if result.dryRun { parts.append("dry run: nothing saved or sent") }
     return parts.joined(separator: ", ")
   }

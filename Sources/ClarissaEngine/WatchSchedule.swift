@@ -7,13 +7,26 @@ import Foundation
 public enum WatchSchedule {
   /// The next wake-up after `now`, at least one second away and at most an hour.
   public static func nextWake(
-    config: Config, state: State, now: Date, jitter: Double = Double.random(in: 0...1)
+    config: Config, memory: any ListingMemory, now: Date, jitter: Double = Double.random(in: 0...1)
+  ) throws -> Date {
+    let searches = try memory.searches(config.searches.map(\.name))
+    let held = Set(try memory.held().map(\.search))
+    let owed = !(try memory.owedDeliveries(maxAttempts: Deliver.maxAttempts).isEmpty)
+    return nextWake(
+      config: config, searches: searches, held: held, owed: owed, now: now, jitter: jitter)
+  }
+
+  /// The next wake-up, from the searches' memory, the searches with held listings, and whether
+  /// deliveries are owed.
+  public static func nextWake(
+    config: Config, searches: [String: SearchMemory], held heldSearches: Set<String>, owed: Bool,
+    now: Date, jitter: Double = Double.random(in: 0...1)
   ) -> Date {
     var candidates: [Date] = []
     for search in config.searches where search.enabled {
-      let interval = Double(search.interval.seconds)
+      let interval = search.interval.timeInterval
       let spread = min(30, interval * 0.05) * jitter
-      var due = state.searches[search.name]?.nextDue(interval: interval) ?? now
+      var due = searches[search.name]?.nextDue(interval: interval) ?? now
       // A search inside a `skip` window is not run: wake when the window ends, not every second.
       for name in search.blackout {
         guard let window = config.blackouts[name], window.mode == .skip,
@@ -23,7 +36,6 @@ public enum WatchSchedule {
       }
       candidates.append(due.addingTimeInterval(spread))
     }
-    let heldSearches = Set(state.held.map(\.search))
     for search in config.searches where heldSearches.contains(search.name) {
       for name in search.blackout {
         if let end = config.blackouts[name]?.occurrence(containing: now)?.end {
@@ -31,7 +43,7 @@ public enum WatchSchedule {
         }
       }
     }
-    if !state.undelivered.isEmpty { candidates.append(now.addingTimeInterval(300)) }
+    if owed { candidates.append(now.addingTimeInterval(300)) }
     let earliest = candidates.min() ?? now.addingTimeInterval(3600)
     return min(max(earliest, now.addingTimeInterval(1)), now.addingTimeInterval(3600))
   }

@@ -41,7 +41,7 @@ import Testing
           + "check the URL and any token it needs; clarissa will not ask again before 13:00; "
           + "clear with 'clarissa state cooldowns --clear \(host)'"
       ])
-    #expect(result.searches[0].status == "failed", "no source answered")
+    #expect(result.searches[0].status == .failed, "no source answered")
     let stored = try #require(try StateStore(path: path).load().cooldowns[host])
     #expect(stored.until == Self.noon.addingTimeInterval(3600), "on the run's clock")
     #expect(stored.since == Self.noon)
@@ -73,7 +73,7 @@ import Testing
     #expect(server.requests.count == 1)
     let same = try await Self.run(server.base + "/old.xml", state: path, Self.options(2))
     #expect(server.requests.count == 1, "the same URL waits out the cool-down")
-    #expect(same.searches[0].status == "cooling-down")
+    #expect(same.searches[0].status == .coolingDown)
     #expect(same.everySourceCoolingDown)
     let changed = try await Self.run(server.base + "/new.xml", state: path, Self.options(4))
     #expect(server.requests.count == 2, "one request for the changed URL")
@@ -98,7 +98,7 @@ import Testing
     _ = try await Self.run(server.base + "/old.xml", state: path, Self.options())
     let fixed = try await Self.run(server.base + "/new.xml", state: path, Self.options(2))
     #expect(fixed.blocks.isEmpty)
-    #expect(fixed.searches[0].status == "primed")
+    #expect(fixed.searches[0].status == .primed)
     #expect(fixed.searches[0].primed == 2)
     #expect(fixed.searches[0].notes.contains { $0.contains("cool-down lifted") })
     #expect(try StateStore(path: path).load().cooldowns.isEmpty)
@@ -125,6 +125,6 @@ import Testing
       .run(Self.options()) { _ in }
     #expect(server.requests.count == 1, "nothing more asked of a host that refused")
     #expect(result.blocks.count == 1, "\(result.blocks)")
-    #expect(result.searches.map(\.status) == ["failed", "cooling-down"])
+    #expect(result.searches.map(\.status) == [.failed, .coolingDown])
   }
 }

@@ -87,7 +87,7 @@ import Testing
         atomFolder: folder.appendingPathComponent("feeds").path,
         htmlFile: folder.appendingPathComponent("new.html").path))
     let result = try await runner.run(RunOptions(now: Self.found)) { _ in }
-    #expect(result.searches.first { $0.name == "ipads" }?.status == "primed")
+    #expect(result.searches.first { $0.name == "ipads" }?.status == .primed)
     #expect(result.newListings.isEmpty, "nothing notified on a first run")
     let html = try String(contentsOf: folder.appendingPathComponent("new.html"), encoding: .utf8)
     #expect(!html.contains("No new listings yet"))

@@ -81,13 +81,13 @@ import Testing
     let path = Self.state()
     let now = Date()
     let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
-    #expect(first.searches[0].status == "failed", "nothing was primed: no source answered")
+    #expect(first.searches[0].status == .failed, "nothing was primed: no source answered")
     #expect(first.sourcesFailed)
     answering.value = true
     let second = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(120))
     ) { _ in }
-    #expect(second.searches[0].status == "primed")
+    #expect(second.searches[0].status == .primed)
     #expect(second.searches[0].new.isEmpty, "the listings already up are recorded, not notified")
     #expect(try StateStore(path: path).load().searches["s0"]?.seen.count == 2)
   }
@@ -125,7 +125,7 @@ import Testing
     let path = Self.state()
     let now = Date()
     let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
-    #expect(first.searches[0].status == "primed")
+    #expect(first.searches[0].status == .primed)
     #expect(first.searches[0].new.isEmpty)
     let second = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(120))
@@ -151,12 +151,12 @@ import Testing
     let soon = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(10))
     ) { _ in }
-    #expect(soon.searches[0].status == "not-due")
+    #expect(soon.searches[0].status == .notDue)
     #expect(server.requests.count == asked, "not asked again 10 s later")
     let later = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(61))
     ) { _ in }
-    #expect(later.searches[0].status == "failed", "asked again, and failed again")
+    #expect(later.searches[0].status == .failed, "asked again, and failed again")
     #expect(server.requests.count > asked)
   }
 }

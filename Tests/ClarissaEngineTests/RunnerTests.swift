@@ -60,7 +60,7 @@ import Testing
     let first = try await Self.run(
       try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     #expect(first.newListings.isEmpty)
-    #expect(first.searches.filter { $0.status == "primed" }.count == 3)
+    #expect(first.searches.filter { $0.status == .primed }.count == 3)
     let stored = try StateStore(path: state).load()
     #expect((stored.searches["ipads"]?.seen.count ?? 0) > 100)
 
@@ -112,17 +112,17 @@ import Testing
     let soon = Self.noon.addingTimeInterval(20 * 60)
     let due = try await Self.run(
       try Self.runner(config, replay: "default", state: state), RunOptions(now: soon))
-    #expect(due.searches.first { $0.name == "ipads" }?.status == "ran", "15 min interval")
-    #expect(due.searches.first { $0.name == "arkansas-land" }?.status == "not-due", "2 h interval")
+    #expect(due.searches.first { $0.name == "ipads" }?.status == .ran, "15 min interval")
+    #expect(due.searches.first { $0.name == "arkansas-land" }?.status == .notDue, "2 h interval")
     let named = try await Self.run(
       try Self.runner(config, replay: "default", state: state),
       RunOptions(now: soon, only: "arkansas-land"))
-    #expect(named.searches.first { $0.name == "arkansas-land" }?.status == "ran")
-    #expect(named.searches.first { $0.name == "ipads" }?.status == "not-selected")
+    #expect(named.searches.first { $0.name == "arkansas-land" }?.status == .ran)
+    #expect(named.searches.first { $0.name == "ipads" }?.status == .notSelected)
     let forced = try await Self.run(
       try Self.runner(config, replay: "default", state: state), RunOptions(now: soon, force: true))
-    #expect(forced.searches.filter { $0.status == "ran" }.count == 3)
-    #expect(forced.searches.first { $0.name == "bay-area-bikes" }?.status == "disabled")
+    #expect(forced.searches.filter { $0.status == .ran }.count == 3)
+    #expect(forced.searches.first { $0.name == "bay-area-bikes" }?.status == .disabled)
   }
 
   @Test func aListingFoundInQuietHoursIsHeldThenDeliveredAfterTheWindow() async throws {
@@ -171,12 +171,12 @@ import Testing
     let result = try await Self.run(
       try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()),
       RunOptions(now: monday10))
-    #expect(result.searches.first?.status == "quiet-hours")
+    #expect(result.searches.first?.status == .quietHours)
     let saturday = Self.date("2026-05-02T10:00:00-05:00")
     let weekend = try await Self.run(
       try Self.runner(try Self.config(yaml), replay: "default", state: Self.temporaryState()),
       RunOptions(now: saturday))
-    #expect(weekend.searches.first?.status == "primed")
+    #expect(weekend.searches.first?.status == .primed)
   }
 
   @Test func anUnrecordedRequestIsAFailureNamingTheURL() async throws {

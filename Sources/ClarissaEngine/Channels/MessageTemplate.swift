@@ -10,6 +10,14 @@ public struct Message: Sendable, Equatable {
   public var body: String
   /// The listing's link, for "click" actions (one-listing messages only).
   public var link: String?
+  /// The same for every attempt to send these listings of this search to this channel, so a
+  /// receiver can make the rare repeat after a crash harmless (`Idempotency-Key`).
+  public var key: String = ""
+
+  /// The key of a message carrying `listings` of `search` to `channel`.
+  static func key(_ listings: [Listing], search: String, channel: String) -> String {
+    ContentHash.hex(["clarissa", search, channel] + listings.flatMap { [$0.site, $0.id] })
+  }
 }
 
 /// Renders messages for a channel.
@@ -25,7 +33,8 @@ public enum MessageTemplate {
         let title = render(
           channel.titleTemplate ?? (listing.price == nil ? "{title}" : "{price} · {title}"), fields)
         let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}", fields)
-        return (Message(title: title, body: tidy(body), link: listing.url), [listing])
+        let key = Message.key([listing], search: search.name, channel: channel.name)
+        return (Message(title: title, body: tidy(body), link: listing.url, key: key), [listing])
       }
     case .digest:
       guard let first = listings.first else { return [] }
@@ -35,7 +44,9 @@ public enum MessageTemplate {
         let each = Self.fields(listing, search: search, count: listings.count, now: now)
         return render(channel.bodyTemplate ?? "• {title}{pricePart}\n  {url}", each)
       }
-      return [(Message(title: title, body: lines.joined(separator: "\n"), link: nil), listings)]
+      let key = Message.key(listings, search: search.name, channel: channel.name)
+      let body = lines.joined(separator: "\n")
+      return [(Message(title: title, body: body, link: nil, key: key), listings)]
     }
   }
 

@@ -7,7 +7,9 @@ struct Poster: Sendable {
   let fetcher: any Fetcher
   let channel: String
 
-  func post(_ url: String, body: [UInt8], headers: [String: String]) async throws {
+  func post(_ url: String, body: [UInt8], headers: [String: String], key: String) async throws {
+    var headers = headers
+    if !key.isEmpty { headers["Idempotency-Key"] = key }
     let request = RequestSpec(
       url: url, headers: headers, mode: "notify", allowsConditionalGET: false, method: "POST",
       body: body)
@@ -111,7 +113,7 @@ struct NtfyChannel: DeliveryChannel {
         headers["Attach"] = photo
       }
       let body = MessageTemplate.truncate(message.body, toBytes: 4096)
-      try await poster.post(endpoint, body: Array(body.utf8), headers: headers)
+      try await poster.post(endpoint, body: Array(body.utf8), headers: headers, key: message.key)
     }
   }
 
@@ -150,6 +152,8 @@ struct JSONWebhookChannel: DeliveryChannel {
   struct Payload: Encodable {
     let version = 1
     let search: String
+    /// The `Idempotency-Key` header's value.
+    let idempotencyKey: String
     let title: String
     let body: String
     let listings: [Listing]
@@ -162,14 +166,15 @@ struct JSONWebhookChannel: DeliveryChannel {
     try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
       message in
       let payload = Payload(
-        search: search.name, title: message.title, body: message.body,
+        search: search.name, idempotencyKey: message.key, title: message.title,
+        body: message.body,
         listings: listings.filter { listing in
           channel.grouping == .digest || message.link == listing.url
         })
       let data = try encoder.encode(payload)
       try await poster.post(
         endpoint, body: Array(data),
-        headers: headers.merging(["Content-Type": "application/json"]) { $1 })
+        headers: headers.merging(["Content-Type": "application/json"]) { $1 }, key: message.key)
     }
   }
 }
@@ -209,7 +214,8 @@ struct SlackChannel: DeliveryChannel {
       if let target { payload["channel"] = target }
       let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
       try await poster.post(
-        endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+        endpoint, body: Array(data), headers: ["Content-Type": "application/json"],
+        key: message.key)
     }
   }
 
@@ -247,7 +253,8 @@ struct DiscordChannel: DeliveryChannel {
       let data = try JSONSerialization.data(
         withJSONObject: ["content": content], options: [.sortedKeys])
       try await poster.post(
-        endpoint, body: Array(data), headers: ["Content-Type": "application/json"])
+        endpoint, body: Array(data), headers: ["Content-Type": "application/json"],
+        key: message.key)
     }
   }
 }

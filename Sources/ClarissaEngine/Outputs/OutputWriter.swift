@@ -17,18 +17,18 @@ public struct OutputPaths: Sendable {
 
 /// Writes the Atom feeds (one per search and `all.xml`) and the HTML page from the state's
 /// recent listings, each file replaced atomically.
-struct OutputWriter {
+struct OutputWriter: Sendable {
   let paths: OutputPaths
   let config: Config
 
   /// Writes every output; returns what could not be written.
-  func write(_ state: State, now: Date) -> [String] {
+  func write(_ recent: [RecentListing], now: Date) -> [String] {
     var problems: [String] = []
     if let folder = paths.atomFolder {
       do {
         try Self.makeFolders(folder)
         for search in config.searches {
-          let entries = state.recent.filter { $0.search == search.name }
+          let entries = recent.filter { $0.search == search.name }
           let file = "\(AtomFeed.slug(search.name)).xml"
           let feed = AtomFeed.render(
             title: "clarissa: \(search.name)",
@@ -38,8 +38,8 @@ struct OutputWriter {
         }
         let all = AtomFeed.render(
           title: "clarissa: all searches", id: "urn:clarissa:all", file: "all.xml",
-          entries: state.recent,
-          updated: state.recent.map(\.found).max() ?? now)
+          entries: recent,
+          updated: recent.map(\.found).max() ?? now)
         try Self.replace(folder + "/all.xml", with: all)
       } catch {
         problems.append(
@@ -51,7 +51,7 @@ struct OutputWriter {
         let folder = (file as NSString).deletingLastPathComponent
         if !folder.isEmpty { try Self.makeFolders(folder) }
         try Self.replace(
-          file, with: HTMLPage.render(state.recent, searches: config.searches.map(\.name), now: now)
+          file, with: HTMLPage.render(recent, searches: config.searches.map(\.name), now: now)
         )
       } catch {
         problems.append("cannot write the HTML page '\(file)': \(Self.reason(error, about: file))")

@@ -1,0 +1,75 @@
+import ClarissaCore
+import Foundation
+
+/// Acting on one search's verdicts: what the report says of it, and what the store keeps.
+enum Act {
+  /// The search's outcome completed from its reading and verdicts, and its record.
+  static func on(
+    _ judgements: [Judgement], of planned: PlannedSearch, reading: SearchReading,
+    asked: Set<String>, outcome: RunResult.SearchOutcome, options: RunOptions
+  ) -> (RunResult.SearchOutcome, SearchRecord) {
+    var outcome = outcome
+    outcome.failures += reading.failures
+    outcome.notes += reading.notes
+    let accepted = judgements.filter { $0.verdict != .filtered }.map(\.listing)
+    let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
+    let primed = judgements.filter {
+      if case .primed = $0.verdict { return true } else { return false }
+    }
+    outcome.fetched = reading.batches.reduce(0) { $0 + $1.listings.count }
+    outcome.matched = accepted.count
+    outcome.primed = planned.prime ? accepted.count : primed.count
+    let answered = !reading.batches.isEmpty
+    var record = SearchRecord(
+      search: planned.search.name, now: options.now, seen: accepted,
+      answered: Set(reading.batches.map(\.url)), asked: asked, validators: reading.validators,
+      reached: answered || reading.failures.isEmpty)
+    if !planned.prime, !primed.isEmpty {
+      let sources = Set(primed.map(\.source)).count
+      outcome.notes.append(
+        "\(primed.count) listings from \(sources == 1 ? "a source" : "sources") "
+          + "answering for the first time recorded, not notified")
+    }
+    if !answered, !reading.failures.isEmpty {
+      outcome.status = .failed
+    } else if !answered, reading.cooling {
+      outcome.status = .coolingDown
+      outcome.detail = "every source's host is cooling down: nothing was asked"
+      return (outcome, record)
+    }
+    if planned.prime {
+      // Not notified, but shown: the page and feeds hold the search's latest listings from the
+      // first run on, not an empty section until something new appears.
+      if answered || options.prime { record.recent = accepted }
+      return (primedOutcome(outcome, answered: answered, count: accepted.count, options), record)
+    }
+    outcome.new = fresh
+    record.recent = fresh
+    if planned.hold {
+      outcome.held = fresh.count
+      record.held = fresh
+    } else {
+      record.owed = fresh
+      record.channels = planned.search.notify
+    }
+    return (outcome, record)
+  }
+
+  /// A primed search's line: how many listings were recorded, or that none could be.
+  private static func primedOutcome(
+    _ outcome: RunResult.SearchOutcome, answered: Bool, count: Int, _ options: RunOptions
+  ) -> RunResult.SearchOutcome {
+    var outcome = outcome
+    if !answered && !options.prime {
+      if outcome.status == .primed { outcome.status = .ran }
+      outcome.detail =
+        "first run, but no source answered: the first run that reaches one records its listings "
+        + "without notifying them"
+      return outcome
+    }
+    outcome.detail =
+      (options.prime ? "primed" : "first run")
+      + ": \(count) current \(count == 1 ? "listing" : "listings") recorded, not notified"
+    return outcome
+  }
+}

@@ -1,0 +1,64 @@
+import ClarissaCore
+import Foundation
+
+/// What the fetch stage brought back: one outcome per request, and the cool-downs the
+/// scheduler set or renewed (by host).
+struct Fetched: Sendable {
+  /// The requests made, per search: the URLs a search asks now.
+  var asked: [String: Set<String>]
+  /// One outcome per request.
+  var outcomes: [FetchOutcome]
+  /// Cool-downs set or renewed by answers this run (403, long 429/503).
+  var cooled: [String: Cooldown]
+  /// Cooling hosts asked once this run, with why.
+  var retrying: [String: String]
+  /// The cool-downs as they stood before the run.
+  var cooldowns: [String: Cooldown]
+}
+
+/// Stage 2: the requests of the planned searches, made politely by the scheduler. The stored
+/// validators make them conditional (not for `explain`, which shows every listing).
+enum FetchStage {
+  static func run(
+    _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
+    memory: any ListingMemory, options: RunOptions, conditional: Bool = true
+  ) async throws -> Fetched {
+    let work = planned.flatMap { jobs(for: $0.search, sites: sites) }
+    let asked = Dictionary(grouping: work, by: \.search).mapValues { Set($0.map(\.request.url)) }
+    let cooldowns = try memory.cooldowns()
+    let retrying = retries(for: work, cooldowns: cooldowns, options: options)
+    let validators = conditional ? try memory.validators(for: work.map(\.request.url)) : [:]
+    let (outcomes, cooled) = await scheduler.run(
+      work, validators: validators, cooldowns: cooldowns, retrying: Set(retrying.keys),
+      now: options.now)
+    return Fetched(
+      asked: asked, outcomes: outcomes, cooled: cooled, retrying: retrying, cooldowns: cooldowns)
+  }
+
+  /// One job per request of the search's site.
+  static func jobs(for search: Search, sites: SiteCatalog) -> [FetchJob] {
+    guard let site = sites.site(search.site) else { return [] }
+    return site.requests(for: search).map {
+      FetchJob(search: search.name, request: $0, politeness: site.politeness)
+    }
+  }
+
+  /// Cooling hosts worth one request this run, with why: `--search NAME --force` asks each of
+  /// the search's hosts once; a request URL the cool-down was not set by (the user fixed the
+  /// URL) asks a refusing host once. A rate limit is the server asking for time: only the
+  /// explicit `--force` asks it again.
+  static func retries(
+    for work: [FetchJob], cooldowns: [String: Cooldown], options: RunOptions
+  ) -> [String: String] {
+    var why: [String: String] = [:]
+    for job in work where why[job.host] == nil {
+      guard let cooldown = cooldowns[job.host], cooldown.until > options.now else { continue }
+      if let only = options.only, options.force {
+        why[job.host] = "of 'run --search \(only) --force'"
+      } else if !cooldown.isRateLimit, let urls = cooldown.urls, !urls.contains(job.request.url) {
+        why[job.host] = "a request URL changed"
+      }
+    }
+    return why
+  }
+}

@@ -1,0 +1,87 @@
+import ClarissaCore
+import Foundation
+
+/// Why a listing is recorded without being notified.
+public enum PrimeReason: String, Sendable, Equatable {
+  /// The search's first run (or `--prime`).
+  case firstRun = "the search's first run"
+  /// Its source answers for the first time.
+  case newSource = "its source answers for the first time"
+}
+
+/// What the run makes of one listing; `run` acts on it and `explain` prints it.
+public enum Verdict: Sendable, Equatable {
+  /// Not seen by the search before: notified (or held in quiet hours).
+  case new
+  /// Seen by the search before.
+  case seen(Sighting)
+  /// Recorded without notifying.
+  case primed(PrimeReason)
+  /// Dropped by the filters or the price range (the reason names which).
+  case filtered
+}
+
+/// One listing's judgement: the filters' decision and the verdict.
+public struct Judgement: Sendable {
+  /// The listing.
+  public var listing: Listing
+  /// The URL of the source that returned it first.
+  public var source: String
+  /// Which filter decided, or why it was dropped (nil when not asked: a listing the search has
+  /// seen is not filtered again on the run's path).
+  public var reason: String?
+  /// The verdict.
+  public var verdict: Verdict
+}
+
+/// Stage 4: per listing a verdict, from the filters and what the store remembers. Seen listings
+/// are looked up first by key, so only the unseen pay for their text and the filters.
+enum Judge {
+  /// Every listing of one search's sources, once each, in the sources' order.
+  static func judge(
+    _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
+    options: RunOptions, explaining: Bool = false
+  ) throws -> [Judgement] {
+    let (unique, sourceOf) = deduplicated(reading.batches)
+    let sightings = try memory.lookUp(search: planned.search.name, keys: unique.map(\.key))
+    // A source (a city, a feed) answering for the first time is primed like a new search; a
+    // listing that a known source returns too is new all the same.
+    var fromKnown = Set<String>()
+    for batch in reading.batches where planned.memory?.knows(source: batch.url) ?? false {
+      fromKnown.formUnion(batch.listings.map(\.id))
+    }
+    return unique.map { listing in
+      let source = sourceOf[listing.id] ?? ""
+      if let sighting = sightings[listing.key], !explaining {
+        return Judgement(listing: listing, source: source, reason: nil, verdict: .seen(sighting))
+      }
+      let (accepted, reason) = ListingFilter.verdict(listing, for: planned.search)
+      let verdict: Verdict
+      if !accepted {
+        verdict = .filtered
+      } else if let sighting = sightings[listing.key] {
+        verdict = .seen(sighting)
+      } else if planned.prime {
+        verdict = .primed(.firstRun)
+      } else if !options.notifyFirstRun, !fromKnown.contains(listing.id) {
+        verdict = .primed(.newSource)
+      } else {
+        verdict = .new
+      }
+      return Judgement(listing: listing, source: source, reason: reason, verdict: verdict)
+    }
+  }
+
+  /// Listings once each (the first source to return an id wins), with the source of each.
+  static func deduplicated(_ batches: [SourceBatch]) -> ([Listing], [String: String]) {
+    var unique: [Listing] = []
+    var sourceOf: [String: String] = [:]
+    for batch in batches {
+      for listing in batch.listings where sourceOf[listing.id] == nil {
+        sourceOf[listing.id] = batch.url
+        unique.append(listing)
+      }
+    }
+    return (unique, sourceOf)
+  }
+}

@@ -1,0 +1,70 @@
+import ClarissaCore
+import Foundation
+
+/// A run done up to the terminal channel. The command shows ``result`` (that is the terminal
+/// channel's delivery), then calls ``commit()``: the terminal deliveries are recorded, old
+/// listings pruned, the feeds and page written, and the store's lock released.
+public final class PendingRun: @unchecked Sendable {
+  /// What the last step needs.
+  struct Finish: Sendable {
+    var dryRun: Bool
+    var now: Date
+    var retention: TimeInterval
+    var keep: Int
+    var outputs: OutputWriter?
+    var searches: [String]
+  }
+
+  /// What the run did, as shown before the commit.
+  public let result: RunResult
+  /// Per search, the verdict on every listing its sources returned (what `explain` prints).
+  public let judgements: [String: [Judgement]]
+  private let terminal: [OwedDelivery]
+  private let access: StoreAccess
+  private let finish: Finish
+  private var committed: RunResult?
+
+  init(
+    result: RunResult, judgements: [String: [Judgement]], terminal: [OwedDelivery],
+    access: StoreAccess, finish: Finish
+  ) {
+    self.result = result
+    self.judgements = judgements
+    self.terminal = terminal
+    self.access = access
+    self.finish = finish
+  }
+
+  deinit { access.close() }
+
+  /// Records what the terminal channel showed, prunes, writes the outputs and releases the
+  /// store; returns the result with any output problems. Calling it again returns the same.
+  @discardableResult
+  public func commit() throws -> RunResult {
+    if let committed { return committed }
+    defer { access.close() }
+    var final = result
+    if !finish.dryRun {
+      do {
+        try record()
+      } catch {
+        throw RunError(kind: .state, message: "\(error)")
+      }
+      if let outputs = finish.outputs {
+        let recent = (try? access.memory.recent(searches: finish.searches, limit: finish.keep))
+        final.outputProblems = outputs.write(recent ?? [], now: finish.now)
+      }
+    }
+    committed = final
+    return final
+  }
+
+  private func record() throws {
+    let memory = access.memory
+    for owed in terminal {
+      try memory.markDelivered(
+        search: owed.search, key: owed.listing.key, channel: owed.channel, at: finish.now)
+    }
+    try memory.prune(now: finish.now, retention: finish.retention)
+  }
+}

@@ -1,0 +1,178 @@
+import ClarissaCore
+import Foundation
+
+/// What one request brought back for a search.
+struct SourceBatch: Sendable {
+  /// The request's URL: what identifies a source across runs.
+  var url: String
+  /// The listings, in the site's order.
+  var listings: [Listing]
+}
+
+/// What one search's sources said.
+struct SearchReading: Sendable {
+  /// Listings per source that answered (a 304 answers with none).
+  var batches: [SourceBatch] = []
+  /// Sources that failed, with why.
+  var failures: [String] = []
+  /// What the sites recovered from or skipped.
+  var notes: [String] = []
+  /// A request was skipped because its host is cooling down.
+  var cooling = false
+  /// Validators to keep, by URL (kept with the listings they vouch for).
+  var validators: [String: Validators] = [:]
+}
+
+/// What all the sources said: per search, and the cool-downs that changed.
+struct Reading: Sendable {
+  /// Per search name.
+  var searches: [String: SearchReading] = [:]
+  /// Refusals and cool-downs said once per host, for the report.
+  var blocks: [String] = []
+  /// Cool-downs to store (set or renewed this run), by host.
+  var cooled: [String: Cooldown] = [:]
+  /// Hosts asked once that answered: their cool-down is lifted.
+  var lifted: [String] = []
+}
+
+/// Stage 3: the one place where HTTP statuses, the sites' errors, block pages and cool-downs
+/// meet, every time measured on the run's clock. The only stage that calls the site adapters.
+struct ReadStage {
+  let sites: SiteCatalog
+  let siteOf: [String: String]
+  let options: RunOptions
+  let blockCooldown: Double
+  private(set) var reading = Reading()
+  private var fetched: Fetched
+
+  init(
+    sites: SiteCatalog, searches: [Search], options: RunOptions, blockCooldown: Double,
+    fetched: Fetched
+  ) {
+    self.sites = sites
+    self.siteOf = Dictionary(searches.map { ($0.name, $0.site) }) { first, _ in first }
+    self.options = options
+    self.blockCooldown = blockCooldown
+    self.fetched = fetched
+    reading.cooled = fetched.cooled
+  }
+
+  /// Reads every outcome.
+  static func run(
+    _ fetched: Fetched, sites: SiteCatalog, searches: [Search], options: RunOptions,
+    blockCooldown: Double
+  ) -> Reading {
+    var stage = ReadStage(
+      sites: sites, searches: searches, options: options, blockCooldown: blockCooldown,
+      fetched: fetched)
+    for name in fetched.asked.keys { stage.reading.searches[name] = SearchReading() }
+    stage.liftAnswered()
+    for outcome in fetched.outcomes { stage.read(outcome) }
+    return stage.reading
+  }
+
+  private mutating func read(_ outcome: FetchOutcome) {
+    let job = outcome.job
+    let label = job.request.city.map { "\(job.host) (\($0))" } ?? job.request.url
+    switch outcome.status {
+    case .notModified:
+      add(job.search) { $0.batches.append(SourceBatch(url: job.request.url, listings: [])) }
+    case .failed(let reason):
+      add(job.search) { $0.failures.append("\(label): \(reason)") }
+    case .blocked(let reason):
+      add(job.search) { $0.failures.append("\(label): blocked: \(reason)") }
+      if let cooldown = reading.cooled[job.host] { report(job.host, cooldown) }
+    case .skipped(let reason):
+      skipped(job, label: label, reason: reason)
+    case .answered(let response):
+      answered(job, response, label: label, validators: outcome.validators)
+    }
+  }
+
+  private mutating func skipped(_ job: FetchJob, label: String, reason: String) {
+    add(job.search) { $0.notes.append("\(label): skipped: \(reason)") }
+    if let cooldown = fetched.cooldowns[job.host], cooldown.until > options.now {
+      add(job.search) { $0.cooling = true }
+      // A host that refused this run is reported once, by its refusal.
+      if reading.cooled[job.host] == nil { reportCooling(job.host, cooldown, search: job.search) }
+    } else if !reading.blocks.contains(reason) {
+      reading.blocks.append(reason)
+    }
+  }
+
+  private mutating func answered(
+    _ job: FetchJob, _ response: HTTPResponse, label: String, validators: Validators?
+  ) {
+    guard let site = sites.site(siteOf[job.search] ?? "") else { return }
+    // A 403 reaches the site only when the scheduler let it through: sites read their own
+    // block pages from it. Any other status outside 2xx is a failure of the source.
+    guard (200..<300).contains(response.status) || response.status == 403 else {
+      add(job.search) { $0.failures.append("\(label): HTTP \(response.status)") }
+      return
+    }
+    let source = SourceResponse(
+      request: job.request, status: response.status, headers: response.headers,
+      body: response.body, finalURL: response.finalURL)
+    do {
+      let batch = try site.listings(from: source)
+      add(job.search) {
+        $0.batches.append(SourceBatch(url: job.request.url, listings: batch.listings))
+        $0.notes += batch.notes.map { "\(label): \($0)" }
+        if let validators { $0.validators[job.request.url] = validators }
+      }
+    } catch let error as SiteError {
+      add(job.search) { $0.failures.append("\(label): \(error.message)") }
+      if error.isBlock { block(job.host, error.message) }
+    } catch {
+      add(job.search) { $0.failures.append("\(label): \(error)") }
+    }
+  }
+
+  private mutating func add(_ search: String, _ change: (inout SearchReading) -> Void) {
+    change(&reading.searches[search, default: SearchReading()])
+  }
+
+  /// A block page read from an answer (a 200 saying "blocked"): the host cools down as after a
+  /// 403, measured on the run's clock.
+  private mutating func block(_ host: String, _ reason: String) {
+    let previous = fetched.cooldowns[host].flatMap { $0.until > options.now ? $0 : nil }
+    let urls = fetched.outcomes.filter { $0.job.host == host }.map(\.job.request.url)
+    let cooldown = Cooldown(
+      until: options.now.addingTimeInterval(blockCooldown), reason: "answered with a block page",
+      since: previous?.since ?? options.now, answer: reason, urls: urls)
+    reading.cooled[host] = cooldown
+    report(host, cooldown)
+  }
+
+  /// A host asked once that did not refuse again is cooling down no more.
+  private mutating func liftAnswered() {
+    for (host, why) in fetched.retrying.sorted(by: { $0.key < $1.key })
+    where reading.cooled[host] == nil {
+      reading.lifted.append(host)
+      let searches = Set(fetched.outcomes.filter { $0.job.host == host }.map(\.job.search))
+      for search in searches.sorted() {
+        add(search) {
+          $0.notes.append("\(host) was asked once because \(why), and answered: cool-down lifted")
+        }
+      }
+    }
+  }
+
+  /// The refusal said once per host, with advice that fits the host.
+  private mutating func report(_ host: String, _ cooldown: Cooldown) {
+    let message = cooldown.advice(
+      host: host, renewed: fetched.retrying[host], now: options.now, timeZone: options.timeZone)
+    if !reading.blocks.contains(message) { reading.blocks.append(message) }
+  }
+
+  /// A host skipped because it is still cooling down: until when, why, and the two ways to ask
+  /// it sooner.
+  private mutating func reportCooling(_ host: String, _ cooldown: Cooldown, search: String) {
+    let when = ReportClock.time(cooldown.until, now: options.now, timeZone: options.timeZone)
+    let prefix = "\(host) is cooling down until \(when) (\(cooldown.why)): not asked this run"
+    guard !reading.blocks.contains(where: { $0.hasPrefix(prefix) }) else { return }
+    reading.blocks.append(
+      prefix + "; ask it once with 'clarissa run --search \(search) --force', "
+        + "or clear with 'clarissa state cooldowns --clear \(host)'")
+  }
+}

@@ -1,0 +1,48 @@
+import ClarissaConfig
+import ClarissaCore
+import Foundation
+
+/// What a run is asked to do.
+public struct RunOptions: Sendable {
+  /// The run's clock (`--now` in tests).
+  public var now: Date
+  /// Run every enabled search, due or not.
+  public var force: Bool
+  /// Run only this search (due or not, enabled or not).
+  public var only: String?
+  /// Fetch and report, but change no state and send nothing.
+  public var dryRun: Bool
+  /// Record every current listing as seen without notifying.
+  public var prime: Bool
+  /// Notify a new search's current listings instead of priming it silently.
+  public var notifyFirstRun: Bool
+  /// How long to wait for another run's lock.
+  public var lockWait: Double
+  /// The zone report times are shown in (the machine's; fixed in tests).
+  public var timeZone: TimeZone = .current
+
+  /// Creates options.
+  public init(
+    now: Date = Date(), force: Bool = false, only: String? = nil, dryRun: Bool = false,
+    prime: Bool = false, notifyFirstRun: Bool = false, lockWait: Double = 5
+  ) {
+    self.now = now
+    self.force = force
+    self.only = only
+    self.dryRun = dryRun
+    self.prime = prime
+    self.notifyFirstRun = notifyFirstRun
+    self.lockWait = lockWait
+  }
+}
+
+/// Why a run could not start or finish.
+public struct RunError: Error, Sendable, CustomStringConvertible {
+  /// Which exit status it maps to.
+  public enum Kind: Sendable { case state, usage }
+  /// The kind.
+  public var kind: Kind
+  /// What is wrong.
+  public var message: String
+  public var description: String { message }
+}
