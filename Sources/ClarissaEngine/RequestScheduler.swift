@@ -240,7 +240,8 @@ public struct RequestScheduler: Sendable {
           )
         case 429, 503:
           let wait =
-            Self.retryAfter(response.headers["retry-after"]) ?? settings.baseBackoff
+            Self.retryAfter(response.headers["retry-after"], date: response.headers["date"], now: now)
+            ?? settings.baseBackoff
             * pow(2, Double(attempt - 1))
           if wait > settings.maxRetryWait || attempt >= settings.maxAttempts {
             let reason =
@@ -293,17 +294,26 @@ public struct RequestScheduler: Sendable {
     return url
   }
 
-  /// Seconds from a `Retry-After` header: a number, or an HTTP date.
-  static func retryAfter(_ value: String?) -> Double? {
+  /// Seconds from a `Retry-After` header: a number, or an HTTP date. A date is measured from
+  /// the answer's own `Date` (the server's clock), else from the run's clock: never from this
+  /// machine's clock, which a run under `--now` (and every cool-down) does not use.
+  static func retryAfter(_ value: String?, date: String? = nil, now: Date) -> Double? {
     guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       return nil
     }
     if let seconds = Double(value) { return max(0, seconds) }
+    guard let until = httpDate(value) else { return nil }
+    let from = date.flatMap(httpDate) ?? now
+    return max(0, until.timeIntervalSince(from))
+  }
+
+  /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
+  static func httpDate(_ text: String) -> Date? {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+    return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
   }
 }
 

@@ -9,7 +9,7 @@ import Testing
 
   static func temporaryState() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent(
-      "clarissa-cli-\(UUID().uuidString)/state.json"
+      "clarissa-cli-\(UUID().uuidString)/clarissa.db"
     ).path
   }
 
@@ -33,7 +33,7 @@ import Testing
     #expect(outcome.stdout.contains("dry run: nothing saved or sent"))
     #expect(
       !FileManager.default.fileExists(
-        atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa-state.json").path))
+        atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa.db").path))
   }
 
   @Test func exitCodeTenOnlyWhenAskedAndNewListingsFound() throws {

@@ -82,9 +82,9 @@ import Testing
     #expect(log.contains("clarissa watch: stopped"))
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(printed.contains("Road bike - $300"), "the first pass notified the feed's listings")
-    let state = try Data(contentsOf: folder.appendingPathComponent("clarissa-state.json"))
-    #expect(
-      try JSONSerialization.jsonObject(with: state) is [String: Any], "state saved and readable")
+    let check = try CommandLineTests.run(
+      ["state", "check", "--config", configFile.path])
+    #expect(check.status == 0, "the store is whole after the stop: \(check.stdout)\(check.stderr)")
   }
 
   @Test func termDuringASlowRunStopsWithinASecond() throws {

@@ -214,19 +214,17 @@ import Testing
       return try RunnerTests.runner(config, replay: replay, state: state, channels: senders)
     }
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
-    _ = try await runner("default").run(RunOptions(now: noon)) { _ in }
-    let failed = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))) { _ in
-    }
+    _ = try await runner("default").run(RunOptions(now: noon)).commit()
+    let failed = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))).commit()
     #expect(failed.deliveryFailures.first?.contains("HTTP 500") == true)
     #expect(receiver.requests.count == 1)
     healthy.value = true
-    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))) { _ in
-    }
+    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))).commit()
     #expect(later.deliveryFailures.isEmpty)
     #expect(later.searches.first?.delivered.map(\.id) == ["7931742798"])
     let posts = receiver.requests.filter { $0.text.contains("7931742798") }
     #expect(posts.count == 2, "one refused, one accepted")
-    _ = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(9000))) { _ in }
+    _ = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(9000))).commit()
     #expect(receiver.requests.filter { $0.text.contains("7931742798") }.count == 2, "never again")
   }
 

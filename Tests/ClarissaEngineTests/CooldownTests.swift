@@ -27,7 +27,7 @@ import Testing
     -> RunResult
   {
     let config = try RunnerLoopbackTests.config([feed])
-    return try await RunnerLoopbackTests.runner(config, state: state).run(options) { _ in }
+    return try await RunnerLoopbackTests.runner(config, state: state).run(options).commit()
   }
 
   @Test func aRefusalFromOnesOwnFeedSaysWhatTheServerSaidAndHowToClearIt() async throws {
@@ -42,7 +42,7 @@ import Testing
           + "clear with 'clarissa state cooldowns --clear \(host)'"
       ])
     #expect(result.searches[0].status == .failed, "no source answered")
-    let stored = try #require(try StateStore(path: path).load().cooldowns[host])
+    let stored = try #require(try Stored(path).cooldowns()[host])
     #expect(stored.until == Self.noon.addingTimeInterval(3600), "on the run's clock")
     #expect(stored.since == Self.noon)
     #expect(stored.status == 403)
@@ -83,7 +83,7 @@ import Testing
         "again (asked once because a request URL changed); the cool-down is renewed") == true,
       "\(changed.blocks)")
     #expect(changed.blocks.first?.contains("before 13:04") == true, "renewed from this run")
-    let stored = try #require(try StateStore(path: path).load().cooldowns.values.first)
+    let stored = try #require(try Stored(path).cooldowns().values.first)
     #expect(stored.since == Self.noon, "still cooling since the first refusal")
     _ = try await Self.run(server.base + "/new.xml", state: path, Self.options(6))
     #expect(server.requests.count == 2, "asked once, not on every run")
@@ -101,7 +101,7 @@ import Testing
     #expect(fixed.searches[0].status == .primed)
     #expect(fixed.searches[0].primed == 2)
     #expect(fixed.searches[0].notes.contains { $0.contains("cool-down lifted") })
-    #expect(try StateStore(path: path).load().cooldowns.isEmpty)
+    #expect(try Stored(path).cooldowns().isEmpty)
   }
 
   @Test func forceOnOneSearchAsksOnceButForceOnAllDoesNot() async throws {
@@ -122,7 +122,7 @@ import Testing
     let server = try LoopbackServer { _, _ in .text(Self.refusal, status: 403) }
     let config = try RunnerLoopbackTests.config([server.base + "/a.xml", server.base + "/b.xml"])
     let result = try await RunnerLoopbackTests.runner(config, state: RunnerLoopbackTests.state())
-      .run(Self.options()) { _ in }
+      .run(Self.options()).commit()
     #expect(server.requests.count == 1, "nothing more asked of a host that refused")
     #expect(result.blocks.count == 1, "\(result.blocks)")
     #expect(result.searches.map(\.status) == [.failed, .coolingDown])

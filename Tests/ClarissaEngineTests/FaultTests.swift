@@ -25,7 +25,7 @@ import Testing
         bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
       ).config)
     let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fault-\(UUID().uuidString)/state.json"
+      "fault-\(UUID().uuidString)/clarissa.db"
     ).path
     let runner = Runner(
       config: config, sites: Registry.sites, scheduler: Self.scheduler(), statePath: state)
@@ -77,7 +77,7 @@ import Testing
           feeds: [\(bad.base)/feed.xml]
       """
     let (runner, _) = try Self.runner(yaml)
-    let result = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
+    let result = try await runner.run(RunOptions(notifyFirstRun: true)).commit()
     #expect(result.searches[0].new.count == 2)
     #expect(
       result.searches[1].failures.first?.contains("not a feed: the root element is <html>") == true)
@@ -100,11 +100,11 @@ import Testing
           price: {max: 4999}
       """
     let (runner, state) = try Self.runner(yaml)
-    let first = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
+    let first = try await runner.run(RunOptions(notifyFirstRun: true)).commit()
     #expect(first.searches[0].fetched == 10_000)
     #expect(first.searches[0].new.count == 5_000)
-    let second = try await runner.run(RunOptions(now: Date().addingTimeInterval(3600))) { _ in }
+    let second = try await runner.run(RunOptions(now: Date().addingTimeInterval(3600))).commit()
     #expect(second.newListings.isEmpty)
-    #expect(try StateStore(path: state).load().searches["big"]?.seen.count == 5_000)
+    #expect(try Stored(state).seenCount("big") == 5_000)
   }
 }

@@ -185,21 +185,18 @@ struct MailTests {
       return try RunnerTests.runner(config, replay: replay, state: state, channels: senders)
     }
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
-    _ = try await runner("default").run(RunOptions(now: noon)) { _ in }
-    let refused = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))) {
-      _ in
-    }
+    _ = try await runner("default").run(RunOptions(now: noon)).commit()
+    let refused = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))).commit()
     #expect(refused.deliveryFailures.first?.contains("550") == true)
     #expect(server.mails.isEmpty)
     server.refuse(false)
-    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))) { _ in
-    }
+    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))).commit()
     #expect(later.deliveryFailures.isEmpty)
     #expect(later.searches.first?.delivered.map(\.id) == ["7931742798"])
     #expect(server.mails.count == 1)
     let texts = try #require(try server.parsed(0)["texts"] as? [String])
     #expect(texts[0].contains("7931742798"))
-    _ = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(9000))) { _ in }
+    _ = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(9000))).commit()
     #expect(server.mails.count == 1, "never again")
   }
 }

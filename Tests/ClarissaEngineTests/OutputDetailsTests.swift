@@ -82,11 +82,11 @@ import Testing
         fetcher: try ReplayFetcher(
           folder: Fixtures.root.appendingPathComponent("replay/default").path),
         settings: settings),
-      statePath: folder.appendingPathComponent("state.json").path,
+      statePath: folder.appendingPathComponent("clarissa.db").path,
       outputs: OutputPaths(
         atomFolder: folder.appendingPathComponent("feeds").path,
         htmlFile: folder.appendingPathComponent("new.html").path))
-    let result = try await runner.run(RunOptions(now: Self.found)) { _ in }
+    let result = try await runner.run(RunOptions(now: Self.found)).commit()
     #expect(result.searches.first { $0.name == "ipads" }?.status == .primed)
     #expect(result.newListings.isEmpty, "nothing notified on a first run")
     let html = try String(contentsOf: folder.appendingPathComponent("new.html"), encoding: .utf8)

@@ -31,11 +31,11 @@ import Testing
         fetcher: try ReplayFetcher(
           folder: Fixtures.root.appendingPathComponent("replay/default").path),
         settings: settings),
-      statePath: folder.appendingPathComponent("state.json").path,
+      statePath: folder.appendingPathComponent("clarissa.db").path,
       outputs: OutputPaths(
         atomFolder: blocker.appendingPathComponent("feeds").path,
         htmlFile: folder.appendingPathComponent("not/yet/there/new.html").path))
-    let result = try await runner.run(RunOptions(notifyFirstRun: true)) { _ in }
+    let result = try await runner.run(RunOptions(notifyFirstRun: true)).commit()
     #expect(
       FileManager.default.fileExists(
         atPath: folder.appendingPathComponent("not/yet/there/new.html").path))
@@ -62,12 +62,12 @@ import Testing
     let runner = Runner(
       config: config, sites: Registry.sites,
       scheduler: RequestScheduler(fetcher: fetcher, settings: settings),
-      statePath: folder.appendingPathComponent("state.json").path,
+      statePath: folder.appendingPathComponent("clarissa.db").path,
       outputs: OutputPaths(
         atomFolder: folder.appendingPathComponent("feeds").path,
         htmlFile: folder.appendingPathComponent("new.html").path))
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
-    let result = try await runner.run(RunOptions(now: noon, notifyFirstRun: true)) { _ in }
+    let result = try await runner.run(RunOptions(now: noon, notifyFirstRun: true)).commit()
     #expect(result.outputProblems.isEmpty)
     return config
   }

@@ -34,7 +34,7 @@ import Testing
 
   static func state() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent(
-      "clarissa-loop-\(UUID().uuidString)/state.json"
+      "clarissa-loop-\(UUID().uuidString)/clarissa.db"
     ).path
   }
 
@@ -45,16 +45,16 @@ import Testing
     let config = try Self.config([server.base + "/feed.xml"])
     let path = Self.state()
     let now = Date()
-    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)).commit()
     #expect(first.blocks.count == 1)
     #expect(first.blocks.first?.contains("the server answered 403 Forbidden") == true)
     #expect(first.sourcesFailed)
     let cooldown = try #require(
-      try StateStore(path: path).load().cooldowns["127.0.0.1:\(server.port)"])
+      try Stored(path).cooldowns()["127.0.0.1:\(server.port)"])
     #expect(cooldown.until > now)
     let second = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(120))
-    ) { _ in }
+    ).commit()
     #expect(server.requests.count == 1, "no request during the cool-down")
     #expect(second.searches.first?.notes.first?.contains("cooling down") == true)
     #expect(!second.sourcesFailed, "a known cool-down is a note, not a new failure")
@@ -66,7 +66,7 @@ import Testing
     let config = try Self.config([down, server.base + "/feed.xml"])
     let result = try await Self.runner(config, state: Self.state()).run(
       RunOptions(now: Date(), notifyFirstRun: true)
-    ) { _ in }
+    ).commit()
     #expect(result.searches[0].failures.count == 1)
     #expect(result.searches[1].failures.isEmpty)
     #expect(result.searches[1].new.map(\.id) == ["loop-1", "loop-2"])
@@ -80,16 +80,16 @@ import Testing
     let config = try Self.config([server.base + "/feed.xml"])
     let path = Self.state()
     let now = Date()
-    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)).commit()
     #expect(first.searches[0].status == .failed, "nothing was primed: no source answered")
     #expect(first.sourcesFailed)
     answering.value = true
     let second = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(120))
-    ) { _ in }
+    ).commit()
     #expect(second.searches[0].status == .primed)
     #expect(second.searches[0].new.isEmpty, "the listings already up are recorded, not notified")
-    #expect(try StateStore(path: path).load().searches["s0"]?.seen.count == 2)
+    #expect(try Stored(path).seenCount("s0") == 2)
   }
 
   /// A feed with one item per id.
@@ -124,20 +124,20 @@ import Testing
     let config = try #require(loaded.config)
     let path = Self.state()
     let now = Date()
-    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    let first = try await Self.runner(config, state: path).run(RunOptions(now: now)).commit()
     #expect(first.searches[0].status == .primed)
     #expect(first.searches[0].new.isEmpty)
     let second = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(120))
-    ) { _ in }
+    ).commit()
     #expect(second.searches[0].new.map(\.id) == ["a3"], "b's listings were up before b answered")
     #expect(second.searches[0].notes.contains { $0.contains("3 listings from a source") })
-    let stored = try #require(try StateStore(path: path).load().searches["bikes"])
+    let stored = try #require(try Stored(path).search("bikes"))
     #expect(stored.sources == [server.base + "/a", server.base + "/b"])
-    #expect(stored.seen.count == 6)
+    #expect(try Stored(path).seenCount("bikes") == 6)
     let third = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(240))
-    ) { _ in }
+    ).commit()
     #expect(third.searches[0].new.isEmpty, "nothing twice")
   }
 
@@ -146,16 +146,16 @@ import Testing
     let config = try Self.config([server.base + "/feed.xml"])  // interval 1m
     let path = Self.state()
     let now = Date()
-    _ = try await Self.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    _ = try await Self.runner(config, state: path).run(RunOptions(now: now)).commit()
     let asked = server.requests.count
     let soon = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(10))
-    ) { _ in }
+    ).commit()
     #expect(soon.searches[0].status == .notDue)
     #expect(server.requests.count == asked, "not asked again 10 s later")
     let later = try await Self.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(61))
-    ) { _ in }
+    ).commit()
     #expect(later.searches[0].status == .failed, "asked again, and failed again")
     #expect(server.requests.count > asked)
   }
@@ -173,11 +173,11 @@ import Testing
     let config = try RunnerLoopbackTests.config([server.base + "/feed.xml"])
     let path = RunnerLoopbackTests.state()
     let now = Date()
-    _ = try await RunnerLoopbackTests.runner(config, state: path).run(RunOptions(now: now)) { _ in }
+    _ = try await RunnerLoopbackTests.runner(config, state: path).run(RunOptions(now: now)).commit()
     // A second plain run is conditional and gets a 304: the validators are in the state.
     _ = try await RunnerLoopbackTests.runner(config, state: path).run(
       RunOptions(now: now.addingTimeInterval(120), force: true)
-    ) { _ in }
+    ).commit()
     #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -190,7 +190,7 @@ import Testing
     let recorded = try await Runner(
       config: config, sites: Registry.sites,
       scheduler: RequestScheduler(fetcher: recorder, settings: settings), statePath: path
-    ).run(RunOptions(now: now.addingTimeInterval(240), force: true)) { _ in }
+    ).run(RunOptions(now: now.addingTimeInterval(240), force: true)).commit()
     #expect(server.requests.last?.headers["if-none-match"] == nil, "recording asks unconditionally")
     #expect(!recorded.sourcesFailed)
 
@@ -198,7 +198,7 @@ import Testing
       config: config, sites: Registry.sites,
       scheduler: RequestScheduler(fetcher: try ReplayFetcher(folder: folder), settings: settings),
       statePath: RunnerLoopbackTests.state()
-    ).run(RunOptions(now: now, notifyFirstRun: true)) { _ in }
+    ).run(RunOptions(now: now, notifyFirstRun: true)).commit()
     #expect(!replayed.sourcesFailed, "the recording holds the feed: \(replayed)")
     #expect(replayed.searches.first?.new.count ?? 0 > 0)
   }

@@ -33,7 +33,7 @@ import Testing
 
   static func temporaryState() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent(
-      "clarissa-test-\(UUID().uuidString)/state.json"
+      "clarissa-test-\(UUID().uuidString)/clarissa.db"
     ).path
   }
 
@@ -51,7 +51,7 @@ import Testing
   }
 
   static func run(_ runner: Runner, _ options: RunOptions) async throws -> RunResult {
-    try await runner.run(options) { _ in }
+    try await runner.run(options).commit()
   }
 
   @Test func firstRunPrimesSecondReportsTheOneNewListingThirdNothing() async throws {
@@ -61,8 +61,7 @@ import Testing
       try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
     #expect(first.newListings.isEmpty)
     #expect(first.searches.filter { $0.status == .primed }.count == 3)
-    let stored = try StateStore(path: state).load()
-    #expect((stored.searches["ipads"]?.seen.count ?? 0) > 100)
+    #expect(try Stored(state).seenCount("ipads") > 100)
 
     let later = Self.noon.addingTimeInterval(3 * 3600)
     let second = try await Self.run(
@@ -74,9 +73,7 @@ import Testing
       try Self.runner(config, replay: "next", state: state),
       RunOptions(now: later.addingTimeInterval(3 * 3600)))
     #expect(third.newListings.isEmpty)
-    let delivered = try StateStore(path: state).load().searches["ipads"]?.seen["7931742798"]?
-      .deliveredTo
-    #expect(delivered == ["terminal"])
+    #expect(try Stored(state).deliveredTo("ipads", id: "7931742798") == ["terminal"])
   }
 
   @Test func dryRunLeavesTheStateByteIdentical() async throws {
@@ -136,7 +133,7 @@ import Testing
     let ipads = try #require(held.searches.first { $0.name == "ipads" })
     #expect(ipads.new.map(\.id) == ["7931742798"])
     #expect(ipads.held == 1)
-    #expect(try StateStore(path: state).load().held.map(\.listing.id) == ["7931742798"])
+    #expect(try Stored(state).held().map(\.listing.id) == ["7931742798"])
     let stillNight = try await Self.run(
       try Self.runner(config, replay: "next", state: state),
       RunOptions(now: Self.date("2026-05-04T06:59:00-07:00"), force: true))
@@ -147,9 +144,8 @@ import Testing
       RunOptions(now: Self.date("2026-05-04T07:01:00-07:00")))
     #expect(morning.searches.first { $0.name == "ipads" }?.delivered.map(\.id) == ["7931742798"])
     #expect(morning.newListings.isEmpty)
-    let after = try StateStore(path: state).load()
-    #expect(after.held.isEmpty)
-    #expect(after.searches["ipads"]?.seen["7931742798"]?.deliveredTo == ["terminal"])
+    #expect(try Stored(state).held().isEmpty)
+    #expect(try Stored(state).deliveredTo("ipads", id: "7931742798") == ["terminal"])
   }
 
   @Test func skipModeQuietHoursDoNotRun() async throws {
@@ -222,15 +218,13 @@ import Testing
 
   @Test func aSecondRunWaitsForTheLockThenGivesUp() throws {
     let state = Self.temporaryState()
-    let holder = StateStore(path: state)
-    try holder.lock()
-    let other = StateStore(path: state)
+    let holder = try RunLock(path: state)
     let start = Date()
-    #expect(throws: StateStore.Problem.self) { try other.lock(wait: 0.5) }
+    #expect(throws: RunLock.Problem.self) { _ = try RunLock(path: state, wait: 0.5) }
     #expect(Date().timeIntervalSince(start) >= 0.45)
-    holder.unlock()
-    try other.lock(wait: 0.5)
-    other.unlock()
+    holder.release()
+    let other = try RunLock(path: state, wait: 0.5)
+    other.release()
   }
 
   @Test func retentionForgetsByAgeSinceLastSeenNeverByCount() async throws {
@@ -238,15 +232,15 @@ import Testing
     let state = Self.temporaryState()
     _ = try await Self.run(
       try Self.runner(config, replay: "default", state: state), RunOptions(now: Self.noon))
-    let count = try StateStore(path: state).load().searches["ipads"]?.seen.count ?? 0
+    let count = try Stored(state).seenCount("ipads")
     // 91 days later every listing is still in the answer: seen again, so kept.
     let later = Self.noon.addingTimeInterval(91 * 86_400)
     _ = try await Self.run(
       try Self.runner(config, replay: "default", state: state),
       RunOptions(now: later, only: "ipads"))
-    #expect(try StateStore(path: state).load().searches["ipads"]?.seen.count == count)
+    #expect(try Stored(state).seenCount("ipads") == count)
     // The Arkansas search did not run: its listings were last seen 91 days ago, past 90 days.
-    #expect(try StateStore(path: state).load().searches["arkansas-land"]?.seen.isEmpty == true)
+    #expect(try Stored(state).seenCount("arkansas-land") == 0)
   }
 
   @Test func aRefusedDeliveryIsRetriedOnTheNextRunAndThenMarked() async throws {
@@ -272,18 +266,16 @@ import Testing
       try Self.runner(config, replay: "next", state: state, channels: ["hook": channel]),
       RunOptions(now: Self.noon.addingTimeInterval(3600)))
     #expect(failed.deliveryFailures.count == 1)
-    var stored = try StateStore(path: state).load()
-    #expect(stored.searches["ipads"]?.seen["7931742798"]?.deliveredTo == [])
-    #expect(stored.undelivered.map(\.listing.id) == ["7931742798"])
+    #expect(try Stored(state).deliveredTo("ipads", id: "7931742798") == [])
+    #expect(try Stored(state).owed().map(\.listing.id) == ["7931742798"])
     channel.healthy = true
     let retried = try await Self.run(
       try Self.runner(config, replay: "next", state: state, channels: ["hook": channel]),
       RunOptions(now: Self.noon.addingTimeInterval(7200)))
     #expect(retried.deliveryFailures.isEmpty)
     #expect(retried.searches.first?.delivered.map(\.id) == ["7931742798"])
-    stored = try StateStore(path: state).load()
-    #expect(stored.undelivered.isEmpty)
-    #expect(stored.searches["ipads"]?.seen["7931742798"]?.deliveredTo == ["hook"])
+    #expect(try Stored(state).owed().isEmpty)
+    #expect(try Stored(state).deliveredTo("ipads", id: "7931742798") == ["hook"])
     #expect(
       channel.received.map(\.id) == ["7931742798"], "delivered exactly once, after the failure")
   }

@@ -11,11 +11,11 @@ import Testing
   static let t0 = Date(timeIntervalSince1970: 1_780_000_000)
 
   @Test func aSearchThatNeverRanIsDueNow() {
-    #expect(SearchState().nextDue(interval: 1800) == nil)
+    #expect(SearchMemory().nextDue(interval: 1800) == nil)
   }
 
   @Test func aRunThatReachedASourceWaitsItsInterval() {
-    let state = SearchState(lastRun: Self.t0, lastAttempt: Self.t0)
+    let state = SearchMemory(lastRun: Self.t0, lastAttempt: Self.t0)
     #expect(state.nextDue(interval: 1800) == Self.t0.addingTimeInterval(1800))
   }
 
@@ -23,9 +23,9 @@ import Testing
   func aFailedAttemptIsRetriedAfterTheShorterOfIntervalAndRetryDelay(
     interval: Double, wait: Double
   ) {
-    let failedFirst = SearchState(lastRun: nil, lastAttempt: Self.t0)
+    let failedFirst = SearchMemory(lastRun: nil, lastAttempt: Self.t0)
     #expect(failedFirst.nextDue(interval: interval) == Self.t0.addingTimeInterval(wait))
-    let failedLater = SearchState(
+    let failedLater = SearchMemory(
       lastRun: Self.t0.addingTimeInterval(-interval), lastAttempt: Self.t0)
     #expect(failedLater.nextDue(interval: interval) == Self.t0.addingTimeInterval(wait))
   }
@@ -42,9 +42,9 @@ import Testing
     let loaded = ConfigLoader.load(
       bytes: Array(yaml.utf8), name: "s.yaml", environment: [:], sites: Registry.sites)
     let config = try #require(loaded.config)
-    var state = State()
-    state.searches["down"] = SearchState(lastRun: nil, lastAttempt: Self.t0)
-    let wake = WatchSchedule.nextWake(config: config, state: state, now: Self.t0, jitter: 0)
+    let wake = WatchSchedule.nextWake(
+      config: config, searches: ["down": SearchMemory(lastRun: nil, lastAttempt: Self.t0)],
+      held: [], owed: false, now: Self.t0, jitter: 0)
     #expect(wake == Self.t0.addingTimeInterval(900))
   }
 
@@ -64,7 +64,8 @@ import Testing
     let config = try #require(loaded.config)
     // 05:30 UTC: inside the window, and the search never ran (watch wakes at least hourly).
     let now = try #require(ISO8601DateFormatter().date(from: "2026-11-23T05:30:00Z"))
-    let wake = WatchSchedule.nextWake(config: config, state: State(), now: now, jitter: 0)
+    let wake = WatchSchedule.nextWake(
+      config: config, searches: [:], held: [], owed: false, now: now, jitter: 0)
     #expect(wake == ISO8601DateFormatter().date(from: "2026-11-23T06:00:01Z"))
   }
 }
