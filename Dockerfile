@@ -20,14 +20,15 @@ ARG SWIFT_VERSION=6.3
 # ================================
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 
-# The image has libxml2-dev, libcurl4-openssl-dev and pkg-config already; libyaml-dev it lacks.
+# The image has libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev and pkg-config already (named
+# anyway, so the list is the build's whole need); libyaml-dev it lacks.
 # Versions are not pinned (DL3008): the image tag fixes the Debian release, and exact versions
 # vanish from the archive with each security update, which would break the build.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libyaml-dev libxml2-dev \
-      libcurl4-openssl-dev pkg-config \
+      libcurl4-openssl-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -59,6 +60,7 @@ RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
       libyaml-0-2 \
       libxml2 \
       libcurl4 \
+      libsqlite3-0 \
       ca-certificates \
       tzdata \
     && rm -rf /var/lib/apt/lists/*
