@@ -80,7 +80,6 @@ struct Run: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
     let (configuration, diagnostics) = try source.loadConfig(quiet: quiet)
     GitHubActions.annotate(
       diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)

@@ -99,9 +99,10 @@ struct StateCommand: ParsableCommand {
       }
     }
 
-    /// The config and the state path: `--state`, else the config's `state.path` relative to
-    /// the config's folder.
-    private func target() throws -> (Config, String) {
+    /// The config (none needed with `--state` and no config file) and the state path:
+    /// `--state`, else the config's `state.path` relative to the config's folder.
+    private func target() throws -> (Config?, String) {
+      if let state, !FileManager.default.fileExists(atPath: config) { return (nil, state) }
       let options = try SourceOptions.parse(["--config", config])
       let (configuration, _) = try options.loadConfig(quiet: true)
       return (configuration, state ?? options.statePath(configuration))

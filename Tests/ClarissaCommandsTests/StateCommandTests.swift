@@ -23,7 +23,7 @@ import Testing
           interval: 1m
       """
     try yaml.write(toFile: config, atomically: true, encoding: .utf8)
-    return (config, folder.appendingPathComponent("state.json").path)
+    return (config, folder.appendingPathComponent("clarissa.db").path)
   }
 
   static func clarissa(_ arguments: [String], environment: [String: String] = [:]) throws

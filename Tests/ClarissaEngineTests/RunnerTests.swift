@@ -1,6 +1,6 @@
 import ClarissaConfig
 import ClarissaCore
-import ClarissaEngine
+@testable import ClarissaEngine
 import FixtureSupport
 import Foundation
 import Sites
@@ -193,27 +193,40 @@ import Testing
     #expect(result.sourcesFailed)
   }
 
-  @Test func aCorruptStateStopsTheRunAndIsNotOverwritten() async throws {
+  @Test func aDamagedOrNewerStoreStopsTheRunAndIsNotOverwritten() async throws {
     let state = Self.temporaryState()
     try FileManager.default.createDirectory(
       atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let garbage = Data("{\"version\": 1, \"searches\": {\"x\": tru".utf8)
+    let garbage = Data(repeating: 0x5A, count: 8192)
     try garbage.write(to: URL(fileURLWithPath: state))
-    await #expect(throws: RunError.self) {
-      _ = try await Self.run(
-        try Self.runner(try Self.config(), replay: "default", state: state),
-        RunOptions(now: Self.noon))
-    }
-    #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
-    try Data("{\"version\": 99}".utf8).write(to: URL(fileURLWithPath: state))
     do {
       _ = try await Self.run(
         try Self.runner(try Self.config(), replay: "default", state: state),
         RunOptions(now: Self.noon))
-      Issue.record("a newer state must stop the run")
+      Issue.record("a damaged store must stop the run")
     } catch let error as RunError {
-      #expect(error.message.contains("version 99, newer"))
+      #expect(error.kind == .state)
+      #expect(error.message.contains("is damaged or not a clarissa database"), "\(error.message)")
     }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
+    // A store a newer clarissa wrote: a real database whose schema version is ahead.
+    try FileManager.default.removeItem(atPath: state)
+    _ = try await Self.run(
+      try Self.runner(try Self.config(), replay: "default", state: state),
+      RunOptions(now: Self.noon))
+    try ListingStore.open(path: state, readOnly: false).locked { database in
+      try database.execute("PRAGMA user_version = 99")
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: state))
+    do {
+      _ = try await Self.run(
+        try Self.runner(try Self.config(), replay: "next", state: state),
+        RunOptions(now: Self.noon.addingTimeInterval(7200)))
+      Issue.record("a newer store must stop the run")
+    } catch let error as RunError {
+      #expect(error.message.contains("is version 99, newer than this clarissa reads"))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before, "not changed")
   }
 
   @Test func aSecondRunWaitsForTheLockThenGivesUp() throws {

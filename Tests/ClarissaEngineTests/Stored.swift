@@ -17,7 +17,9 @@ struct Stored {
 
   /// How many listings the search has seen.
   func seenCount(_ search: String) throws -> Int {
-    try store.info().searches.first { $0.name == search }?.listings ?? 0
+    try store.locked { database in
+      try database.integer("SELECT count(*) FROM sightings WHERE search = ?", [.text(search)])
+    }
   }
 
   /// The channels that accepted a listing of a search.

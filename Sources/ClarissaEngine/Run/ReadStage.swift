@@ -91,7 +91,9 @@ struct ReadStage {
 
   private mutating func skipped(_ job: FetchJob, label: String, reason: String) {
     add(job.search) { $0.notes.append("\(label): skipped: \(reason)") }
-    if let cooldown = fetched.cooldowns[job.host], cooldown.until > options.now {
+    // A host that refused earlier in this run is cooling down as much as one refused before.
+    let cooldown = reading.cooled[job.host] ?? fetched.cooldowns[job.host]
+    if let cooldown, cooldown.until > options.now {
       add(job.search) { $0.cooling = true }
       // A host that refused this run is reported once, by its refusal.
       if reading.cooled[job.host] == nil { reportCooling(job.host, cooldown, search: job.search) }

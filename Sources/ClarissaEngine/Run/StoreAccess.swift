@@ -18,7 +18,7 @@ public final class StoreAccess: @unchecked Sendable {
   /// nothing is created). A JSON state of an earlier version is imported first. `shared` is a
   /// store kept open by the caller: only the lock is taken.
   public static func open(
-    _ configured: String, writing: Bool, lockWait: Double, config: Config,
+    _ configured: String, writing: Bool, lockWait: Double, config: Config?,
     shared: (any ListingMemory)? = nil
   ) throws -> StoreAccess {
     let path = locate(configured).database
@@ -56,7 +56,7 @@ public final class StoreAccess: @unchecked Sendable {
 
   /// A store to read: the file read-only, or (no file yet) one in memory, holding the JSON
   /// state's listings when there is one to import, so a dry run judges as the real run will.
-  private static func reader(_ path: String, _ legacy: String?, _ config: Config) throws
+  private static func reader(_ path: String, _ legacy: String?, _ config: Config?) throws
     -> ListingStore
   {
     if FileManager.default.fileExists(atPath: path) {
@@ -68,7 +68,7 @@ public final class StoreAccess: @unchecked Sendable {
   }
 
   /// Imports the JSON state, then renames it `<name>.imported`: imported once, never again.
-  private static func importing(_ legacy: String, into store: ListingStore, config: Config)
+  private static func importing(_ legacy: String, into store: ListingStore, config: Config?)
     throws
   {
     try store.importLegacy(jsonFile: legacy, sites: sites(of: config))
@@ -80,8 +80,9 @@ public final class StoreAccess: @unchecked Sendable {
     }
   }
 
-  private static func sites(of config: Config) -> [String: String] {
-    Dictionary(config.searches.map { ($0.name, $0.site) }) { first, _ in first }
+  /// Search name -> site id, for the ids of a JSON state (none without a config).
+  private static func sites(of config: Config?) -> [String: String] {
+    Dictionary((config?.searches ?? []).map { ($0.name, $0.site) }) { first, _ in first }
   }
 
   /// Releases the lock and hands over the store, to be kept open by the caller.

@@ -1,0 +1,163 @@
+import ClarissaCore
+import Foundation
+
+/// Writing a search's part of a run, and the held queue.
+extension ListingStore {
+  /// One transaction: the listings (fields, price history, sightings), what is owed, held and
+  /// recent, the sources that answered, the validators, and when the search ran.
+  public func record(_ record: SearchRecord) throws {
+    try locked { database in
+      try database.transaction {
+        let now = SQLiteDatabase.Value.time(record.now)
+        for listing in record.seen {
+          try Self.upsert(listing, at: now, in: database)
+          try database.run(
+            "INSERT INTO sightings(search, site, id, first_seen, last_seen) VALUES(?, ?, ?, ?, ?) "
+              + "ON CONFLICT DO UPDATE SET last_seen = excluded.last_seen",
+            [.text(record.search), .text(listing.site), .text(listing.id), now, now])
+        }
+        for listing in record.owed {
+          try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
+        }
+        for listing in record.held {
+          try database.run(
+            "INSERT OR IGNORE INTO held(search, site, id, held_at) VALUES(?, ?, ?, ?)",
+            [.text(record.search), .text(listing.site), .text(listing.id), now])
+        }
+        for listing in record.recent {
+          try database.run(
+            "INSERT OR IGNORE INTO recent(search, site, id, found) VALUES(?, ?, ?, ?)",
+            [.text(record.search), .text(listing.site), .text(listing.id), now])
+        }
+        try Self.remember(record, in: database)
+      }
+    }
+  }
+
+  /// The listing's fields as seen now, and a price row when its price is new or changed.
+  private static func upsert(
+    _ listing: Listing, at now: SQLiteDatabase.Value, in database: SQLiteDatabase
+  ) throws {
+    let key: [SQLiteDatabase.Value] = [.text(listing.site), .text(listing.id)]
+    if let price = listing.price {
+      let before = try database.rows(
+        "SELECT price, currency FROM listings WHERE site = ? AND id = ?", key
+      ) { ($0.optionalDouble(0), $0.optionalText(1)) }.first
+      if before == nil || before?.0 != price || before?.1 != listing.currency {
+        try database.run(
+          "INSERT OR REPLACE INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?)",
+          key + [now, .double(price), .textOrNull(listing.currency)])
+      }
+    }
+    try database.run(
+      """
+      INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
+        area, latitude, longitude, images, category, first_seen, last_seen)
+      VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
+        description = excluded.description, price = excluded.price, currency = excluded.currency,
+        posted = excluded.posted, location = excluded.location, area = excluded.area,
+        latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
+        category = excluded.category, last_seen = excluded.last_seen
+      """,
+      key + [
+        .text(listing.url), .text(listing.title), .text(listing.description),
+        .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
+        .textOrNull(listing.location), .textOrNull(listing.area),
+        .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
+        .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category), now, now,
+      ])
+  }
+
+  /// An owed delivery per channel (one already there, delivered or not, is left alone).
+  static func owe(
+    _ key: ListingKey, search: String, to channels: [String], at now: SQLiteDatabase.Value,
+    _ database: SQLiteDatabase
+  ) throws {
+    for channel in channels {
+      try database.run(
+        "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at) "
+          + "VALUES(?, ?, ?, ?, 'owed', ?)",
+        [.text(search), .text(key.site), .text(key.id), .text(channel), now])
+    }
+  }
+
+  /// The search's run, its sources ((known ∪ answered) ∩ asked) and the validators.
+  private static func remember(_ record: SearchRecord, in database: SQLiteDatabase) throws {
+    let now = SQLiteDatabase.Value.time(record.now)
+    let name = SQLiteDatabase.Value.text(record.search)
+    try database.run(
+      "INSERT INTO searches(name, last_run, last_attempt) VALUES(?, ?, ?) "
+        + "ON CONFLICT DO UPDATE SET last_run = coalesce(excluded.last_run, last_run), "
+        + "last_attempt = excluded.last_attempt",
+      [name, record.reached ? now : .null, now])
+    // A state that did not keep sources knew them all: from now on, those that answer.
+    let allKnown = try database.integer(
+      "SELECT all_sources_known FROM searches WHERE name = ?", [name])
+    if allKnown != 0 {
+      try database.run("UPDATE searches SET all_sources_known = 0 WHERE name = ?", [name])
+    }
+    let known = Set(try database.rows("SELECT url FROM sources WHERE search = ?", [name]) {
+      $0.text(0)
+    })
+    for url in known.subtracting(record.asked) {
+      try database.run("DELETE FROM sources WHERE search = ? AND url = ?", [name, .text(url)])
+    }
+    for url in record.answered.intersection(record.asked).subtracting(known) {
+      try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
+    }
+    for (url, validators) in record.validators {
+      try database.run(
+        "INSERT OR REPLACE INTO validators(url, etag, last_modified) VALUES(?, ?, ?)",
+        [.text(url), .textOrNull(validators.etag), .textOrNull(validators.lastModified)])
+    }
+  }
+
+  public func held() throws -> [HeldListing] {
+    try locked { database in
+      try database.rows(
+        "SELECT h.search, h.held_at, \(Self.listingColumns) FROM held h "
+          + "JOIN listings l ON l.site = h.site AND l.id = h.id ORDER BY h.held_at, h.search"
+      ) {
+        HeldListing(
+          search: $0.text(0), listing: Self.listing($0, from: 2),
+          heldAt: Date(timeIntervalSince1970: $0.double(1)))
+      }
+    }
+  }
+
+  public func release(search: String, keys: [ListingKey], to channels: [String], at now: Date)
+    throws
+  {
+    try locked { database in
+      try database.transaction {
+        for key in keys {
+          try database.run(
+            "DELETE FROM held WHERE search = ? AND site = ? AND id = ?",
+            [.text(search), .text(key.site), .text(key.id)])
+          try Self.owe(key, search: search, to: channels, at: .time(now), database)
+        }
+      }
+    }
+  }
+
+  /// The columns a ``Listing`` is read from, for a query that joins `listings l`.
+  static let listingColumns =
+    "l.site, l.id, l.url, l.title, l.description, l.price, l.currency, l.posted, l.location, "
+    + "l.area, l.latitude, l.longitude, l.images, l.category"
+
+  /// A listing from ``listingColumns``, starting at column `first`.
+  static func listing(_ row: SQLiteDatabase.Row, from first: Int32) -> Listing {
+    let coordinates: Coordinates? =
+      row.isNull(first + 10) || row.isNull(first + 11)
+      ? nil : Coordinates(latitude: row.double(first + 10), longitude: row.double(first + 11))
+    return Listing(
+      id: row.text(first + 1), site: row.text(first), url: row.text(first + 2),
+      title: row.text(first + 3), description: row.text(first + 4),
+      price: row.optionalDouble(first + 5), currency: row.optionalText(first + 6),
+      posted: row.optionalDouble(first + 7).map(Date.init(timeIntervalSince1970:)),
+      location: row.optionalText(first + 8), area: row.optionalText(first + 9),
+      coordinates: coordinates, imageURLs: StoreJSON.strings(row.text(first + 12)) ?? [],
+      category: row.optionalText(first + 13))
+  }
+}

@@ -1,0 +1,199 @@
+import ClarissaCore
+import Foundation
+
+/// Why the store cannot be used.
+public struct StoreProblem: Error, CustomStringConvertible, Sendable {
+  /// What is wrong and what to do.
+  public var message: String
+  public var description: String { message }
+}
+
+/// What clarissa remembers, in SQLite (WAL; `synchronous=FULL`; a busy timeout): the embedded
+/// ``ListingMemory``. Every read on a run's path is by key, every write a short transaction.
+/// One connection, serialised by a lock.
+public final class ListingStore: ListingMemory, @unchecked Sendable {
+  /// The file (`:memory:` for a store in memory).
+  public let path: String
+  let database: SQLiteDatabase
+  private let lock = NSLock()
+
+  private init(database: SQLiteDatabase) {
+    self.database = database
+    self.path = database.path
+  }
+
+  /// Opens the store at `path`, creating and upgrading it unless `readOnly` (which never
+  /// creates or changes a file). A damaged file, or one written by a newer clarissa, is
+  /// refused with a message that says what to do, and left as it was.
+  public static func open(path: String, readOnly: Bool, busyTimeout: Double = 5) throws
+    -> ListingStore
+  {
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+      if readOnly, try isBlank(database) {
+        // Created and never written (a first run stopped before its schema): nothing is
+        // remembered yet, which a reader sees as an empty store.
+        return try open(path: ":memory:", readOnly: false)
+      }
+      try prepare(database, readOnly: readOnly)
+      return ListingStore(database: database)
+    } catch let error as SQLiteError where error.isDamage {
+      throw StoreProblem(
+        message: "the state database '\(path)' is damaged or not a clarissa database "
+          + "(\(error.message)); it was not changed. 'clarissa state check' says more; move it "
+          + "aside to start afresh (every current listing will be primed, not notified)")
+    }
+  }
+
+  /// A database with no schema at all.
+  private static func isBlank(_ database: SQLiteDatabase) throws -> Bool {
+    try database.integer("PRAGMA user_version") == 0
+      && database.integer("SELECT count(*) FROM sqlite_master") == 0
+  }
+
+  /// Checks the schema version, then (writing) sets WAL and brings the schema up to date.
+  private static func prepare(_ database: SQLiteDatabase, readOnly: Bool) throws {
+    let version = try database.integer("PRAGMA user_version")
+    if version > StoreSchema.current {
+      throw StoreProblem(
+        message: "the state database '\(database.path)' is version \(version), newer than this "
+          + "clarissa reads (\(StoreSchema.current)); upgrade clarissa. The file was not changed")
+    }
+    if readOnly {
+      guard version == StoreSchema.current else {
+        throw StoreProblem(
+          message: "the state database '\(database.path)' is version \(version), older than "
+            + "this clarissa's (\(StoreSchema.current)); one 'clarissa run' upgrades it")
+      }
+      return
+    }
+    try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
+    for step in version..<StoreSchema.current {
+      try database.transaction {
+        try database.execute(StoreSchema.migrations[step])
+        try database.execute("PRAGMA user_version = \(step + 1)")
+      }
+    }
+  }
+
+  /// Runs `body` with the connection, one caller at a time.
+  func locked<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    try lock.withLock { try body(database) }
+  }
+
+  // MARK: - Reading for the plan, the fetch and the judge
+
+  public func searches(_ names: [String]) throws -> [String: SearchMemory] {
+    try locked { database in
+      var result: [String: SearchMemory] = [:]
+      for name in names {
+        let rows = try database.rows(
+          "SELECT last_run, last_attempt, all_sources_known FROM searches WHERE name = ?",
+          [.text(name)]
+        ) { ($0.optionalDouble(0), $0.optionalDouble(1), $0.int(2) != 0) }
+        let listed = try database.integer(
+          "SELECT EXISTS(SELECT 1 FROM sightings WHERE search = ?)", [.text(name)])
+        guard let row = rows.first else {
+          if listed != 0 { result[name] = SearchMemory(hasListings: true) }
+          continue
+        }
+        let sources = try database.rows(
+          "SELECT url FROM sources WHERE search = ?", [.text(name)]
+        ) { $0.text(0) }
+        result[name] = SearchMemory(
+          lastRun: row.0.map(Date.init(timeIntervalSince1970:)),
+          lastAttempt: row.1.map(Date.init(timeIntervalSince1970:)),
+          sources: row.2 ? nil : Set(sources), hasListings: listed != 0)
+      }
+      return result
+    }
+  }
+
+  public func validators(for urls: [String]) throws -> [String: Validators] {
+    try locked { database in
+      var result: [String: Validators] = [:]
+      for url in Set(urls) {
+        try database.run(
+          "SELECT etag, last_modified FROM validators WHERE url = ?", [.text(url)]
+        ) { result[url] = Validators(etag: $0.optionalText(0), lastModified: $0.optionalText(1)) }
+      }
+      return result
+    }
+  }
+
+  public func cooldowns() throws -> [String: Cooldown] {
+    try locked { database in
+      var result: [String: Cooldown] = [:]
+      try database.run(
+        "SELECT host, until, reason, since, status, answer, urls FROM cooldowns"
+      ) { row in
+        result[row.text(0)] = Cooldown(
+          until: Date(timeIntervalSince1970: row.double(1)), reason: row.text(2),
+          since: row.optionalDouble(3).map(Date.init(timeIntervalSince1970:)),
+          status: row.optionalInt(4), answer: row.optionalText(5),
+          urls: row.optionalText(6).flatMap(StoreJSON.strings))
+      }
+      return result
+    }
+  }
+
+  public func setCooldown(_ cooldown: Cooldown?, host: String) throws {
+    try locked { database in
+      guard let cooldown else {
+        try database.run("DELETE FROM cooldowns WHERE host = ?", [.text(host)])
+        return
+      }
+      try database.run(
+        "INSERT OR REPLACE INTO cooldowns(host, until, reason, since, status, answer, urls) "
+          + "VALUES(?, ?, ?, ?, ?, ?, ?)",
+        [
+          .text(host), .time(cooldown.until), .text(cooldown.reason), .time(cooldown.since),
+          .intOrNull(cooldown.status), .textOrNull(cooldown.answer),
+          .textOrNull(cooldown.urls.map(StoreJSON.text)),
+        ])
+    }
+  }
+
+  public func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting] {
+    try locked { database in
+      var result: [ListingKey: Sighting] = [:]
+      for key in keys {
+        try database.run(Self.lookUpSQL, [.text(search), .text(key.site), .text(key.id)]) { row in
+          result[key] = Sighting(
+            firstSeen: Date(timeIntervalSince1970: row.double(0)),
+            lastSeen: Date(timeIntervalSince1970: row.double(1)),
+            deliveredTo: row.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) }
+              ?? [],
+            held: row.int(3) != 0)
+        }
+      }
+      return result
+    }
+  }
+
+  private static let lookUpSQL = """
+    SELECT s.first_seen, s.last_seen,
+      (SELECT group_concat(channel, char(31)) FROM
+        (SELECT channel FROM deliveries d
+         WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
+         ORDER BY d.at, d.rowid)),
+      EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id)
+    FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?
+    """
+
+  public func recordAttempt(search: String, at now: Date) throws {
+    try record(SearchRecord(search: search, now: now, reached: false))
+  }
+}
+
+/// Lists of strings as JSON text in a column.
+enum StoreJSON {
+  static func text(_ strings: [String]) -> String {
+    (try? JSONSerialization.data(withJSONObject: strings, options: [.withoutEscapingSlashes]))
+      .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+  }
+
+  static func strings(_ text: String) -> [String]? {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String]
+  }
+}

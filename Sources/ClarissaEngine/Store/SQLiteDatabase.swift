@@ -1,0 +1,176 @@
+import CSQLite
+import Foundation
+
+/// What SQLite said, with the file it was about.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+  /// SQLite's primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, ...).
+  public var code: Int32
+  /// SQLite's message.
+  public var message: String
+  /// The database file.
+  public var path: String
+
+  public var description: String { "the state database '\(path)': \(message)" }
+
+  /// The file is not a database, or is damaged.
+  public var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+}
+
+/// One connection to a SQLite database: statements prepared once and kept, values bound by
+/// position, transactions that roll back on a throw. Not thread-safe: its owner serialises.
+final class SQLiteDatabase {
+  /// A row being read: typed columns by position.
+  struct Row {
+    fileprivate let statement: OpaquePointer
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+    func optionalText(_ column: Int32) -> String? {
+      guard let bytes = sqlite3_column_text(statement, column) else { return nil }
+      let count = Int(sqlite3_column_bytes(statement, column))
+      return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+  }
+
+  /// A value to bind.
+  enum Value {
+    case null, int(Int), double(Double), text(String)
+  }
+
+  /// The file (`:memory:` for a database in memory).
+  let path: String
+  private var handle: OpaquePointer?
+  private var statements: [String: OpaquePointer] = [:]
+  private var depth = 0
+
+  /// Opens `path`; `readOnly` never creates or changes the file.
+  init(path: String, readOnly: Bool, busyTimeout: Double = 5) throws {
+    self.path = path
+    let flags =
+      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      | SQLITE_OPEN_NOMUTEX
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK else {
+      let error = failure(code)
+      sqlite3_close_v2(handle)
+      handle = nil
+      throw error
+    }
+    sqlite3_extended_result_codes(handle, 0)
+    sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
+  }
+
+  deinit {
+    for statement in statements.values { sqlite3_finalize(statement) }
+    sqlite3_close_v2(handle)
+  }
+
+  /// Runs SQL without results (several statements allowed: schema scripts, pragmas).
+  func execute(_ sql: String) throws {
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(handle, sql, nil, nil, &message)
+    defer { sqlite3_free(message) }
+    guard code == SQLITE_OK else {
+      throw SQLiteError(
+        code: code & 0xFF, message: message.map { String(cString: $0) } ?? "error \(code)",
+        path: path)
+    }
+  }
+
+  /// Runs one statement with `values` bound, reading each result row with `each`.
+  func run(_ sql: String, _ values: [Value] = [], each: (Row) throws -> Void = { _ in }) throws {
+    let statement = try prepared(sql)
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
+    }
+    try bind(values, to: statement)
+    while true {
+      let code = sqlite3_step(statement)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw failure(code) }
+      try each(Row(statement: statement))
+    }
+  }
+
+  /// The rows of a query, each made by `read`.
+  func rows<T>(_ sql: String, _ values: [Value] = [], _ read: (Row) throws -> T) throws -> [T] {
+    var result: [T] = []
+    try run(sql, values) { result.append(try read($0)) }
+    return result
+  }
+
+  /// The first column of the first row, as an integer (0 when there is no row).
+  func integer(_ sql: String, _ values: [Value] = []) throws -> Int {
+    try rows(sql, values) { $0.int(0) }.first ?? 0
+  }
+
+  /// Rows changed by the last statement.
+  var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock is taken at once, so a
+  /// second writer waits at the start, never half-way); a throw rolls it back. Nested calls
+  /// join the outer transaction.
+  func transaction<T>(_ body: () throws -> T) throws -> T {
+    if depth > 0 { return try body() }
+    try execute("BEGIN IMMEDIATE")
+    depth += 1
+    defer { depth -= 1 }
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  private func prepared(_ sql: String) throws -> OpaquePointer {
+    if let statement = statements[sql] { return statement }
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v3(
+      handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard code == SQLITE_OK, let statement else { throw failure(code) }
+    statements[sql] = statement
+    return statement
+  }
+
+  private func bind(_ values: [Value], to statement: OpaquePointer) throws {
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code: Int32
+      switch value {
+      case .null: code = sqlite3_bind_null(statement, index)
+      case .int(let number): code = sqlite3_bind_int64(statement, index, sqlite3_int64(number))
+      case .double(let number): code = sqlite3_bind_double(statement, index, number)
+      case .text(let text):
+        code = text.withCString { pointer in
+          clarissa_sqlite_bind_text(statement, index, pointer, Int32(strlen(pointer)))
+        }
+      }
+      guard code == SQLITE_OK else { throw failure(code) }
+    }
+  }
+
+  private func failure(_ code: Int32) -> SQLiteError {
+    let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+    return SQLiteError(
+      code: code & 0xFF, message: message ?? String(cString: sqlite3_errstr(code)), path: path)
+  }
+}
+
+extension SQLiteDatabase.Value {
+  /// Text, or null.
+  static func textOrNull(_ text: String?) -> Self { text.map { .text($0) } ?? .null }
+  /// A number, or null.
+  static func doubleOrNull(_ number: Double?) -> Self { number.map { .double($0) } ?? .null }
+  /// A number, or null.
+  static func intOrNull(_ number: Int?) -> Self { number.map { .int($0) } ?? .null }
+  /// A time as seconds since 1970, or null.
+  static func time(_ date: Date?) -> Self { date.map { .double($0.timeIntervalSince1970) } ?? .null }
+}

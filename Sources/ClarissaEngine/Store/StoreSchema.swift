@@ -1,0 +1,121 @@
+/// The store's tables, as a list of migrations: migration `n` takes a database from schema
+/// version `n` (SQLite's `user_version`) to `n + 1`. Later versions append; nothing is ever
+/// edited in place, so every earlier database upgrades the same way.
+enum StoreSchema {
+  /// The version this build writes.
+  static var current: Int { migrations.count }
+
+  static let migrations: [String] = [version1]
+
+  /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
+  private static let version1 = """
+    CREATE TABLE searches(
+      name TEXT PRIMARY KEY,
+      last_run REAL,
+      last_attempt REAL,
+      -- 1: imported from a state that did not keep sources: every source counts as known
+      all_sources_known INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+
+    -- The request URLs of a search that have answered at least once.
+    CREATE TABLE sources(
+      search TEXT NOT NULL,
+      url TEXT NOT NULL,
+      PRIMARY KEY(search, url)
+    ) WITHOUT ROWID;
+
+    -- Every listing as last seen.
+    CREATE TABLE listings(
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      url TEXT NOT NULL,
+      title TEXT NOT NULL,
+      description TEXT NOT NULL,
+      price REAL,
+      currency TEXT,
+      posted REAL,
+      location TEXT,
+      area TEXT,
+      latitude REAL,
+      longitude REAL,
+      images TEXT NOT NULL DEFAULT '[]',
+      category TEXT,
+      first_seen REAL NOT NULL,
+      last_seen REAL NOT NULL,
+      PRIMARY KEY(site, id)
+    );
+    CREATE INDEX listings_last_seen ON listings(last_seen);
+
+    -- Every price a listing was seen at: a row when it first had one, and on every change.
+    CREATE TABLE prices(
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      seen_at REAL NOT NULL,
+      price REAL NOT NULL,
+      currency TEXT,
+      PRIMARY KEY(site, id, seen_at)
+    ) WITHOUT ROWID;
+
+    -- Which searches saw a listing, first and last.
+    CREATE TABLE sightings(
+      search TEXT NOT NULL,
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      first_seen REAL NOT NULL,
+      last_seen REAL NOT NULL,
+      PRIMARY KEY(search, site, id)
+    ) WITHOUT ROWID;
+    CREATE INDEX sightings_last_seen ON sightings(last_seen);
+    CREATE INDEX sightings_listing ON sightings(site, id);
+
+    -- Per listing of a search and channel: owed, delivered, or failed (with attempts).
+    CREATE TABLE deliveries(
+      search TEXT NOT NULL,
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      channel TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('owed', 'delivered', 'failed')),
+      owed_at REAL NOT NULL,
+      at REAL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT,
+      UNIQUE(search, site, id, channel)
+    );
+    CREATE INDEX deliveries_open ON deliveries(state) WHERE state != 'delivered';
+
+    -- Listings found in a `hold` quiet-hours window, waiting for its end.
+    CREATE TABLE held(
+      search TEXT NOT NULL,
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      held_at REAL NOT NULL,
+      PRIMARY KEY(search, site, id)
+    ) WITHOUT ROWID;
+
+    -- What the Atom feeds and the HTML page show.
+    CREATE TABLE recent(
+      search TEXT NOT NULL,
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      found REAL NOT NULL,
+      UNIQUE(search, site, id)
+    );
+    CREATE INDEX recent_found ON recent(search, found);
+
+    CREATE TABLE validators(
+      url TEXT PRIMARY KEY,
+      etag TEXT,
+      last_modified TEXT
+    ) WITHOUT ROWID;
+
+    CREATE TABLE cooldowns(
+      host TEXT PRIMARY KEY,
+      until REAL NOT NULL,
+      reason TEXT NOT NULL,
+      since REAL,
+      status INTEGER,
+      answer TEXT,
+      urls TEXT
+    ) WITHOUT ROWID;
+    """
+}
