@@ -67,7 +67,10 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
       }
       return
     }
-    try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
+    // The write-ahead log is cut back to 16 MB after each checkpoint: a months-long `watch`
+    // never leaves a large one behind.
+    try database.execute(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA journal_size_limit=16777216")
     for step in version..<StoreSchema.current {
       try database.transaction {
         try database.execute(StoreSchema.migrations[step])
