@@ -1,3 +1,4 @@
+import CSQLite
 import ClarissaCore
 import Foundation
 
@@ -29,7 +30,7 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
     -> ListingStore
   {
     do {
-      let database = try SQLiteDatabase(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+      let database = try connect(path, readOnly: readOnly, busyTimeout: busyTimeout)
       if readOnly, try isBlank(database) {
         // Created and never written (a first run stopped before its schema): nothing is
         // remembered yet, which a reader sees as an empty store.
@@ -42,6 +43,24 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
         message: "the state database '\(path)' is damaged or not a clarissa database "
           + "(\(error.message)); it was not changed. 'clarissa state check' says more; move it "
           + "aside to start afresh (every current listing will be primed, not notified)")
+    }
+  }
+
+  /// A connection; a reader of a file in a folder it cannot write (a read-only file system, a
+  /// backup) reads it as immutable, since SQLite cannot make its shared-memory file there.
+  private static func connect(_ path: String, readOnly: Bool, busyTimeout: Double) throws
+    -> SQLiteDatabase
+  {
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+      if readOnly { _ = try database.integer("PRAGMA user_version") }
+      return database
+    } catch let error as SQLiteError where readOnly && error.code == SQLITE_CANTOPEN {
+      let folder = (path as NSString).deletingLastPathComponent
+      guard !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+        throw error
+      }
+      return try SQLiteDatabase(path: path, readOnly: true, immutable: true)
     }
   }
 
