@@ -202,10 +202,6 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
       EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id)
     FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?
     """
-
-  public func recordAttempt(search: String, at now: Date) throws {
-    try record(SearchRecord(search: search, now: now, reached: false))
-  }
 }
 
 /// Lists of strings as JSON text in a column.
