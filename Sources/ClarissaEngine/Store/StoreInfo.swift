@@ -94,3 +94,8 @@ public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
     }
   }
 }
+
+extension StoreProblem {
+  /// A problem with a complete, user-facing message.
+  public init(_ message: String) { self.init(message: message) }
+}
