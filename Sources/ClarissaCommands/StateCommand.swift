@@ -10,7 +10,21 @@ struct StateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "state",
     abstract: "Look at and repair what runs remember.",
-    subcommands: [Cooldowns.self]
+    discussion: """
+      Runs remember, in one SQLite database (state.path, clarissa.db beside the config by \
+      default), every listing they saw with its price history, which searches saw it, what \
+      each channel accepted or still owes, held listings, validators and host cool-downs. \
+      These commands read it (never blocking a run) or change it under the runs' lock. \
+      docs/state.md describes the database and the export format.
+
+      Examples:
+        clarissa state info
+        clarissa state export --output state.jsonl
+        clarissa state forget --search bikes
+        clarissa state check
+      """,
+    subcommands: [Info.self, Export.self, Import.self, Forget.self, Prune.self, Check.self,
+      Cooldowns.self]
   )
 
   /// `clarissa state cooldowns`: the hosts clarissa keeps away from, and clearing them.
@@ -30,13 +44,7 @@ struct StateCommand: ParsableCommand {
         """
     )
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The config file.", valueName: "file"))
-    var config = "searches.yaml"
-
-    @Option(
-      help: ArgumentHelp(
-        "The state file (default: state.path from the config).", valueName: "file"))
-    var state: String?
+    @OptionGroup var options: StateOptions
 
     @Option(help: ArgumentHelp("Clear the cool-down of this host.", valueName: "host"))
     var clear: String?
@@ -44,68 +52,42 @@ struct StateCommand: ParsableCommand {
     @Flag(help: "Clear every cool-down.")
     var clearAll = false
 
-    @Option(help: .hidden)
-    var now: String?
-
     func validate() throws {
       if clear != nil && clearAll {
         throw ValidationError("--clear and --clear-all cannot be used together")
       }
-      if let now, Run.parseDate(now) == nil {
-        throw ValidationError("--now takes an ISO 8601 time such as 2026-03-08T01:30:00-05:00")
-      }
     }
 
     func run() throws {
-      let clock = now.flatMap(Run.parseDate) ?? Date()
-      let (configuration, path) = try target()
-      let writing = clear != nil || clearAll
-      do {
-        let access = try StoreAccess.open(
-          path, writing: writing, lockWait: 5, config: configuration)
-        defer { access.close() }
-        let active = Cooldown.active(try access.memory.cooldowns(), at: clock)
-        guard writing else {
-          print(Self.table(active, now: clock), terminator: "")
-          return
-        }
-        let hosts = active.map(\.host)
-        let cleared: [String]
-        if let clear {
-          guard hosts.contains(clear) else {
-            Terminal.error(
-              "error: '\(clear)' is not cooling down" + Suggestions.hint(for: clear, in: hosts)
-                + " (cooling down: \(hosts.isEmpty ? "none" : hosts.joined(separator: ", ")))\n")
-            throw ExitStatus.usage.exitCode
-          }
-          cleared = [clear]
-        } else {
-          cleared = hosts
-        }
-        for host in cleared { try access.memory.setCooldown(nil, host: host) }
-        print(
-          cleared.isEmpty
-            ? "no host is cooling down"
-            : "cleared: \(cleared.joined(separator: ", ")); the next run asks "
-              + (cleared.count == 1 ? "it" : "them") + " again")
-      } catch let error as RunError {
-        Terminal.error("error: \(error.message)\n")
-        throw ExitStatus.stateUnusable.exitCode
-      } catch let error as ExitCode {
-        throw error
-      } catch {
-        Terminal.error("error: \(error)\n")
-        throw ExitStatus.stateUnusable.exitCode
+      let clock = options.clock
+      guard clear != nil || clearAll else {
+        let cooldowns = try options.reading(quiet: true) { store, _ in try store.cooldowns() } ?? [:]
+        print(Self.table(Cooldown.active(cooldowns, at: clock), now: clock), terminator: "")
+        return
       }
+      let cleared: [String] = try options.writing(create: true) { store, _ in
+        let hosts = Cooldown.active(try store.cooldowns(), at: clock).map(\.host)
+        let cleared = try chosen(hosts)
+        for host in cleared { try store.setCooldown(nil, host: host) }
+        return cleared
+      } ?? []
+      print(
+        cleared.isEmpty
+          ? "no host is cooling down"
+          : "cleared: \(cleared.joined(separator: ", ")); the next run asks "
+            + (cleared.count == 1 ? "it" : "them") + " again")
     }
 
-    /// The config (none needed with `--state` and no config file) and the state path:
-    /// `--state`, else the config's `state.path` relative to the config's folder.
-    private func target() throws -> (Config?, String) {
-      if let state, !FileManager.default.fileExists(atPath: config) { return (nil, state) }
-      let options = try SourceOptions.parse(["--config", config])
-      let (configuration, _) = try options.loadConfig(quiet: true)
-      return (configuration, state ?? options.statePath(configuration))
+    /// The hosts to clear: `--clear HOST` (which must be cooling down), or all of them.
+    private func chosen(_ hosts: [String]) throws -> [String] {
+      guard let clear else { return hosts }
+      guard hosts.contains(clear) else {
+        Terminal.error(
+          "error: '\(clear)' is not cooling down" + Suggestions.hint(for: clear, in: hosts)
+            + " (cooling down: \(hosts.isEmpty ? "none" : hosts.joined(separator: ", ")))\n")
+        throw ExitStatus.usage.exitCode
+      }
+      return [clear]
     }
 
     /// One line per host: host, since, until, why.
@@ -122,11 +104,7 @@ struct StateCommand: ParsableCommand {
             entry.cooldown.why,
           ]
         }
-      let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
-      return rows.map { row in
-        (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-          .joined(separator: "  ") + "  " + row[3]
-      }.joined(separator: "\n") + "\n"
+      return TextTable.render(rows)
     }
   }
 }

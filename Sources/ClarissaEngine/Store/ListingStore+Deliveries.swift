@@ -70,46 +70,4 @@ extension ListingStore {
       }
     }
   }
-
-  /// Recent rows kept per search: more than any page shows (`output.keep` is at most this).
-  static let recentKept = 500
-
-  /// Forgets what no search has seen for `retention`: the sightings (with their deliveries,
-  /// held and recent rows), then listings no search sees any more (with their prices), and
-  /// ended cool-downs. Each step goes by an index on the time, never through all the history.
-  public func prune(now: Date, retention: TimeInterval) throws {
-    let cutoff = SQLiteDatabase.Value.time(now.addingTimeInterval(-retention))
-    try locked { database in
-      try database.transaction {
-        let stale = try database.rows(
-          "SELECT search, site, id FROM sightings WHERE last_seen < ?", [cutoff]
-        ) { [SQLiteDatabase.Value.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
-        for key in stale {
-          for table in ["deliveries", "held", "recent", "sightings"] {
-            try database.run(
-              "DELETE FROM \(table) WHERE search = ? AND site = ? AND id = ?", key)
-          }
-        }
-        let gone = try database.rows(
-          "SELECT site, id FROM listings l WHERE last_seen < ? AND NOT EXISTS "
-            + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id)", [cutoff]
-        ) { [SQLiteDatabase.Value.text($0.text(0)), .text($0.text(1))] }
-        for key in gone {
-          try database.run("DELETE FROM prices WHERE site = ? AND id = ?", key)
-          try database.run("DELETE FROM listings WHERE site = ? AND id = ?", key)
-        }
-        try database.run("DELETE FROM cooldowns WHERE until <= ?", [.time(now)])
-        try database.run(Self.trimRecent, [.int(Self.recentKept)])
-      }
-    }
-  }
-
-  /// Keeps the newest ``recentKept`` recent rows of each search.
-  private static let trimRecent = """
-    DELETE FROM recent WHERE rowid IN (
-      SELECT rowid FROM (
-        SELECT rowid, row_number() OVER (PARTITION BY search ORDER BY found DESC, rowid DESC) AS n
-        FROM recent)
-      WHERE n > ?)
-    """
 }

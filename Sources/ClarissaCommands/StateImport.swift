@@ -1,0 +1,56 @@
+import ArgumentParser
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+
+extension StateCommand {
+  /// `clarissa state import FILE`: an export, or a JSON state of an earlier clarissa, into the
+  /// database.
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Read an export (JSON lines) or an old JSON state file into the database.",
+      discussion: """
+        FILE is what 'clarissa state export' wrote, or a JSON state file of an earlier \
+        clarissa (format 1 or 2; its bare ids take the site of their search in the config). \
+        Everything is read in one transaction: a bad line changes nothing and is named with \
+        its line number. Importing the same file again changes nothing more; a delivery is \
+        never taken back, so nothing imported is notified again. The database is created when \
+        there is none; the runs' lock is held meanwhile.
+
+        Examples:
+          clarissa state import state.jsonl
+          clarissa state import clarissa-state.json --config searches.yaml
+        """
+    )
+
+    @OptionGroup var options: StateOptions
+
+    @Argument(help: ArgumentHelp("The file to import.", valueName: "file"))
+    var file: String
+
+    func run() throws {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        Terminal.error("error: cannot read '\(file)'\n")
+        throw ExitStatus.failure.exitCode
+      }
+      let summary = try options.writing(create: true) { store, configuration in
+        guard ListingStore.isLegacyJSON(file), !Self.isExport(data) else {
+          return "imported \(try store.importLines(data, file: file))"
+        }
+        let sites = Dictionary(
+          (configuration?.searches ?? []).map { ($0.name, $0.site) }) { first, _ in first }
+        try store.importLegacy(jsonFile: file, sites: sites)
+        return "imported the JSON state '\(file)'"
+          + (configuration == nil ? " (no config: its ids are of site 'unknown')" : "")
+      }
+      if let summary { print(summary) }
+    }
+
+    /// Whether the first line is one of an export (an object with a `"type"`).
+    static func isExport(_ data: Data) -> Bool {
+      let first = data.prefix { $0 != UInt8(ascii: "\n") }
+      let object = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any]
+      return object?["type"] is String
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+
+extension StateCommand {
+  /// `clarissa state info`: what the database holds, at a glance.
+  struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show the state database: file, size, version, searches, channels, cool-downs.",
+      discussion: """
+        Prints the database file and its size on disk (with its write-ahead log), its schema \
+        version, how many listings it remembers with their price history, per search the \
+        listings it has seen and when it last ran, per channel the listings delivered, owed and \
+        refused, the held listings and the hosts cooling down. It reads without the lock: it \
+        never waits for a run, nor makes one wait.
+
+        Examples:
+          clarissa state info
+          clarissa state info --state ~/ads/clarissa.db
+        """
+    )
+
+    @OptionGroup var options: StateOptions
+
+    func run() throws {
+      let clock = options.clock
+      guard let info = try options.reading({ store, _ in try store.info(now: clock) }) else {
+        return
+      }
+      print(Self.text(info, now: clock), terminator: "")
+    }
+
+    /// The report, one section after another.
+    static func text(_ info: StoreInfo, now: Date) -> String {
+      let zone = TimeZone.current
+      func when(_ date: Date?) -> String {
+        date.map { ReportClock.time($0, now: now, timeZone: zone) } ?? "never"
+      }
+      var text = """
+        file: \(info.path) (\(size(info.bytes)) on disk), schema version \(info.schemaVersion)
+        listings: \(info.listings) remembered, \(info.prices) prices seen, \(info.held) held
+
+        """
+      text += "\nsearches:\n"
+      text += info.searches.isEmpty ? "  none yet\n" : indent(
+        TextTable.render(
+          [["search", "listings", "last run", "last tried"]]
+            + info.searches.map { [$0.name, "\($0.listings)", when($0.lastRun), when($0.lastAttempt)] }))
+      text += "\nchannels:\n"
+      text += info.channels.isEmpty ? "  nothing delivered yet\n" : indent(
+        TextTable.render(
+          [["channel", "delivered", "owed", "refused"]]
+            + info.channels.map { [$0.name, "\($0.delivered)", "\($0.owed)", "\($0.failed)"] }))
+      text += "\ncooling down:\n"
+      text += info.cooldowns.isEmpty ? "  no host\n" : indent(
+        TextTable.render(
+          [["host", "until", "why"]]
+            + info.cooldowns.map { [$0.host, when($0.cooldown.until), $0.cooldown.why] }))
+      return text
+    }
+
+    private static func indent(_ table: String) -> String {
+      table.split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+    }
+
+    /// Bytes as a person reads them.
+    static func size(_ bytes: Int) -> String {
+      let units = ["bytes", "KB", "MB", "GB"]
+      var value = Double(bytes)
+      var unit = 0
+      while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+      }
+      return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// What the `state` commands ask of the store: a summary, forgetting a search, and a check.
+/// None of these is on a run's path: they may read whole tables.
+extension ListingStore {
+  /// The file, its version and what it remembers; cool-downs still running at `now`.
+  public func info(now: Date = Date()) throws -> StoreInfo {
+    let cooldowns = Cooldown.active(try cooldowns(), at: now)
+    return try locked { database in
+      try Self.snapshot(database) {
+        StoreInfo(
+          path: path, bytes: Self.bytesOnDisk(path),
+          schemaVersion: try database.integer("PRAGMA user_version"),
+          listings: try database.integer("SELECT count(*) FROM listings"),
+          prices: try database.integer("SELECT count(*) FROM prices"),
+          searches: try Self.searchInfo(database), channels: try Self.channelInfo(database),
+          held: try database.integer("SELECT count(*) FROM held"), cooldowns: cooldowns)
+      }
+    }
+  }
+
+  /// Runs `body` in a read transaction: one consistent view while a run writes.
+  static func snapshot<T>(_ database: SQLiteDatabase, _ body: () throws -> T) throws -> T {
+    try database.execute("BEGIN")
+    defer { try? database.execute("COMMIT") }
+    return try body()
+  }
+
+  /// The file's bytes with its `-wal` and `-shm` (0 for a store in memory).
+  static func bytesOnDisk(_ path: String) -> Int {
+    ["", "-wal", "-shm"].reduce(0) { total, suffix in
+      let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
+      return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
+    }
+  }
+
+  private static func searchInfo(_ database: SQLiteDatabase) throws -> [StoreInfo.Search] {
+    var searches: [String: StoreInfo.Search] = [:]
+    try database.run("SELECT name, last_run, last_attempt FROM searches") { row in
+      searches[row.text(0)] = StoreInfo.Search(
+        name: row.text(0), listings: 0,
+        lastRun: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
+        lastAttempt: row.optionalDouble(2).map(Date.init(timeIntervalSince1970:)))
+    }
+    try database.run("SELECT search, count(*) FROM sightings GROUP BY search") { row in
+      searches[row.text(0), default: StoreInfo.Search(name: row.text(0), listings: 0)]
+        .listings = row.int(1)
+    }
+    return searches.values.sorted { $0.name < $1.name }
+  }
+
+  private static func channelInfo(_ database: SQLiteDatabase) throws -> [StoreInfo.Channel] {
+    var channels: [String: StoreInfo.Channel] = [:]
+    try database.run("SELECT channel, state, count(*) FROM deliveries GROUP BY channel, state") {
+      row in
+      let name = row.text(0)
+      var channel = channels[name] ?? StoreInfo.Channel(name: name, delivered: 0, owed: 0, failed: 0)
+      switch row.text(1) {
+      case "delivered": channel.delivered = row.int(2)
+      case "owed": channel.owed = row.int(2)
+      default: channel.failed += row.int(2)
+      }
+      channels[name] = channel
+    }
+    return channels.values.sorted { $0.name < $1.name }
+  }
+
+  /// The names of the searches the store remembers anything of, sorted.
+  public func searchNames() throws -> [String] {
+    try locked { database in
+      try database.rows(
+        "SELECT name FROM searches UNION SELECT DISTINCT search FROM sightings "
+          + "UNION SELECT DISTINCT search FROM deliveries ORDER BY 1"
+      ) { $0.text(0) }
+    }
+  }
+
+  /// Forgets everything of `search`: its run times, sources, sightings, deliveries, held and
+  /// recent rows, in one transaction. The next run treats it as never run: it primes the
+  /// search (its current listings are recorded, notified only with `--notify-first-run`).
+  /// The listings' own rows stay for other searches and until retention ends them.
+  public func forget(search: String) throws -> StoreCounts {
+    try locked { database in
+      try database.transaction {
+        var counts = StoreCounts()
+        for table in ["sightings", "deliveries", "held", "recent", "sources"] {
+          try database.run("DELETE FROM \(table) WHERE search = ?", [.text(search)])
+          counts.add(database.changes, table)
+        }
+        try database.run("DELETE FROM searches WHERE name = ?", [.text(search)])
+        counts.add(database.changes, "searches")
+        return counts
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import ClarissaCore
+import Foundation
+
+/// `clarissa state import`: the lines of `state export` back into a store.
+extension ListingStore {
+  /// Reads the JSON lines of `data` (as `state export` writes them; `file` names them in
+  /// errors) into the store, in one transaction: a bad line changes nothing. Importing twice
+  /// changes nothing more; a delivery is never taken back. Returns the rows written by table.
+  public func importLines(_ data: Data, file: String) throws -> StoreCounts {
+    try locked { database in
+      try database.transaction {
+        var counts = StoreCounts()
+        var number = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+          number += 1
+          guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
+          let fields = try ImportedLine(Data(line), file: file, line: number)
+          try Self.importLine(fields, into: database, counts: &counts)
+        }
+        return counts
+      }
+    }
+  }
+
+  private static func importLine(
+    _ line: ImportedLine, into database: SQLiteDatabase, counts: inout StoreCounts
+  ) throws {
+    switch line.type {
+    case "clarissa":
+      let format = try line.int("format") ?? 0
+      guard format <= exportFormat else {
+        throw line.problem(
+          "is an export of format \(format); this clarissa reads format \(exportFormat)")
+      }
+    case "search": try importSearch(line, database, &counts)
+    case "listing": try importListing(line, database, &counts)
+    default:
+      guard let table = StoreLine.tables.first(where: { $0.type == line.type }) else {
+        throw line.problem(
+          "has an unknown type '\(line.type)' (known: clarissa, search, listing, "
+            + StoreLine.tables.map(\.type).joined(separator: ", ") + ")")
+      }
+      try database.run(table.insert, try table.columns.map(line.value))
+      counts.add(database.changes, table.table)
+    }
+  }
+
+  private static func importSearch(
+    _ line: ImportedLine, _ database: SQLiteDatabase, _ counts: inout StoreCounts
+  ) throws {
+    let name = SQLiteDatabase.Value.text(try line.required("name"))
+    let allKnown = line.object["allSourcesKnown"] as? Bool ?? false
+    try database.run(
+      "INSERT INTO searches(name, last_run, last_attempt, all_sources_known) VALUES(?, ?, ?, ?) "
+        + "ON CONFLICT DO UPDATE SET last_run = \(newer("last_run")), "
+        + "last_attempt = \(newer("last_attempt")), "
+        + "all_sources_known = excluded.all_sources_known",
+      [name, .time(try line.date("lastRun")), .time(try line.date("lastAttempt")), .int(allKnown ? 1 : 0)])
+    counts.add(database.changes, "searches")
+    for url in try line.strings("sources") {
+      try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
+      counts.add(database.changes, "sources")
+    }
+  }
+
+  /// The later of a column and the imported value (either may be null).
+  private static func newer(_ column: String) -> String {
+    "max(coalesce(\(column), excluded.\(column)), coalesce(excluded.\(column), \(column)))"
+  }
+
+  private static func importListing(
+    _ line: ImportedLine, _ database: SQLiteDatabase, _ counts: inout StoreCounts
+  ) throws {
+    let listing = try line.listing()
+    let key: [SQLiteDatabase.Value] = [.text(listing.site), .text(listing.id)]
+    let seen: [SQLiteDatabase.Value] = [
+      .time(try line.requiredDate("firstSeen")), .time(try line.requiredDate("lastSeen")),
+    ]
+    try database.run(
+      """
+      INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
+        area, latitude, longitude, images, category, first_seen, last_seen)
+      VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
+        description = excluded.description, price = excluded.price, currency = excluded.currency,
+        posted = excluded.posted, location = excluded.location, area = excluded.area,
+        latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
+        category = excluded.category, first_seen = min(first_seen, excluded.first_seen),
+        last_seen = max(last_seen, excluded.last_seen)
+      """, key + ListingFields.values(listing) + seen)
+    counts.add(database.changes, "listings")
+    for price in try line.objects("prices") {
+      try database.run(
+        "INSERT OR REPLACE INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?)",
+        key + [.time(try price.requiredDate("at")), .double(try price.number("price") ?? 0),
+          .textOrNull(price.object["currency"] as? String)])
+      counts.add(database.changes, "prices")
+    }
+    for sighting in try line.objects("sightings") {
+      try database.run(
+        "INSERT INTO sightings(search, site, id, first_seen, last_seen) VALUES(?, ?, ?, ?, ?) "
+          + "ON CONFLICT DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), "
+          + "last_seen = max(last_seen, excluded.last_seen)",
+        [.text(try sighting.required("search"))] + key
+          + [.time(try sighting.requiredDate("firstSeen")), .time(try sighting.requiredDate("lastSeen"))])
+      counts.add(database.changes, "sightings")
+    }
+  }
+}
+
+/// The values of a listing's stored fields after its key, in the order of the `listings`
+/// table (url through category).
+enum ListingFields {
+  static func values(_ listing: Listing) -> [SQLiteDatabase.Value] {
+    [
+      .text(listing.url), .text(listing.title), .text(listing.description),
+      .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
+      .textOrNull(listing.location), .textOrNull(listing.area),
+      .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
+      .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
+    ]
+  }
+}
+
+extension ListingStore {
+  /// Whether `path` holds a JSON state of an earlier clarissa (formats 1 and 2), to be read by
+  /// ``importLegacy(jsonFile:sites:)`` rather than as JSON lines.
+  public static func isLegacyJSON(_ path: String) -> Bool { LegacyImport.isLegacyJSON(path) }
+}

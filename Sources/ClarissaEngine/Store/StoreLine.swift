@@ -1,0 +1,144 @@
+import ClarissaCore
+import Foundation
+
+/// One line of `clarissa state export`: a JSON object whose first member is `"type"`, the rest
+/// with sorted keys; absent values are left out. Times are ISO 8601 in UTC (milliseconds when
+/// the time has a fraction). The simple tables are described once here, for both directions.
+enum StoreLine {
+  /// A column of a simple table and its member in the line.
+  struct Column {
+    enum Kind { case text, time, int, json }
+    var name: String
+    var key: String
+    var kind: Kind
+    var required: Bool
+  }
+
+  /// A table exported row by row as lines of one type.
+  struct Table {
+    var type: String
+    var table: String
+    var columns: [Column]
+    var order: String
+    /// What an imported row does to one already there.
+    var conflict: String
+
+    var select: String {
+      "SELECT \(columns.map(\.name).joined(separator: ", ")) FROM \(table) ORDER BY \(order)"
+    }
+
+    var insert: String {
+      "INSERT \(conflict.isEmpty ? "OR REPLACE " : "")INTO \(table)("
+        + columns.map(\.name).joined(separator: ", ") + ") VALUES("
+        + columns.map { _ in "?" }.joined(separator: ", ") + ")" + conflict
+    }
+
+    /// The row's members.
+    func read(_ row: SQLiteDatabase.Row) -> [String: Any] {
+      var object: [String: Any] = [:]
+      for (index, column) in columns.enumerated() {
+        let position = Int32(index)
+        switch column.kind {
+        case .text: object[column.key] = row.optionalText(position)
+        case .time: object[column.key] = StoreLine.time(row.optionalDouble(position))
+        case .int: object[column.key] = row.optionalInt(position)
+        case .json: object[column.key] = row.optionalText(position).flatMap(StoreJSON.strings)
+        }
+      }
+      return object
+    }
+  }
+
+  private static func column(
+    _ name: String, _ key: String? = nil, _ kind: Column.Kind = .text, required: Bool = true
+  ) -> Column {
+    Column(name: name, key: key ?? name, kind: kind, required: required)
+  }
+
+  private static let listingKey = [column("search"), column("site"), column("id")]
+
+  /// Deliveries, held, recent, validators and cool-downs.
+  static let tables: [Table] = [
+    Table(
+      type: "delivery", table: "deliveries",
+      columns: listingKey + [
+        column("channel"), column("state"), column("owed_at", "owedAt", .time),
+        column("at", nil, .time, required: false), column("attempts", nil, .int),
+        column("last_error", "lastError", required: false),
+      ],
+      order: "search, site, id, channel",
+      // A delivery is never taken back: an older export cannot make it owed again.
+      conflict: " ON CONFLICT(search, site, id, channel) DO UPDATE SET state = excluded.state, "
+        + "owed_at = excluded.owed_at, at = excluded.at, attempts = excluded.attempts, "
+        + "last_error = excluded.last_error WHERE deliveries.state != 'delivered'"),
+    Table(
+      type: "held", table: "held", columns: listingKey + [column("held_at", "heldAt", .time)],
+      order: "search, site, id", conflict: ""),
+    Table(
+      type: "recent", table: "recent", columns: listingKey + [column("found", nil, .time)],
+      order: "search, found, site, id", conflict: ""),
+    Table(
+      type: "validator", table: "validators",
+      columns: [
+        column("url"), column("etag", required: false),
+        column("last_modified", "lastModified", required: false),
+      ],
+      order: "url", conflict: ""),
+    Table(
+      type: "cooldown", table: "cooldowns",
+      columns: [
+        column("host"), column("until", nil, .time), column("reason"),
+        column("since", nil, .time, required: false), column("status", nil, .int, required: false),
+        column("answer", required: false), column("urls", nil, .json, required: false),
+      ],
+      order: "host", conflict: ""),
+  ]
+
+  /// The line for `object`, `"type"` first.
+  static func text(_ type: String, _ object: [String: Any]) throws -> String {
+    let data = try JSONSerialization.data(
+      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    let body = String(decoding: data, as: UTF8.self)
+    let head = "{\"type\":\"\(type)\""
+    return body == "{}" ? head + "}" : head + "," + body.dropFirst()
+  }
+
+  /// A listing's members (its key and fields).
+  static func listing(_ listing: Listing) -> [String: Any] {
+    var object: [String: Any] = [
+      "site": listing.site, "id": listing.id, "url": listing.url, "title": listing.title,
+      "description": listing.description, "images": listing.imageURLs,
+    ]
+    object["price"] = listing.price
+    object["currency"] = listing.currency
+    object["posted"] = time(listing.posted?.timeIntervalSince1970)
+    object["location"] = listing.location
+    object["area"] = listing.area
+    object["latitude"] = listing.coordinates?.latitude
+    object["longitude"] = listing.coordinates?.longitude
+    object["category"] = listing.category
+    return object
+  }
+
+  /// Seconds since 1970 as ISO 8601: whole seconds as `2026-05-03T19:00:00Z`, others with
+  /// milliseconds.
+  static func time(_ seconds: Double?) -> String? {
+    guard let seconds else { return nil }
+    let date = Date(timeIntervalSince1970: seconds)
+    if seconds.rounded(.down) == seconds { return ISODate.format(date) }
+    return milliseconds.string(from: date)
+  }
+
+  /// A time written by ``time(_:)`` (or any ISO 8601 time, with or without a fraction).
+  static func date(_ text: String) -> Date? {
+    milliseconds.date(from: text) ?? seconds.date(from: text)
+  }
+
+  nonisolated(unsafe) private static let milliseconds: ISO8601DateFormatter = {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter
+  }()
+
+  nonisolated(unsafe) private static let seconds = ISO8601DateFormatter()
+}
