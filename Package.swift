@@ -51,7 +51,7 @@ let package = Package(
     // MARK: - Readers: YAML node tree with positions; XML and HTML through libxml2; feeds
     .target(name: "YAML", dependencies: ["CLibYAML"]),
     .target(name: "Markup", dependencies: ["CLibXML2"]),
-    .target(name: "Feeds", dependencies: ["Markup"]),
+    .target(name: "Feeds", dependencies: ["Markup", "ClarissaCore"]),
 
     // MARK: - The vocabulary shared by everything else
     .target(name: "ClarissaCore"),
