@@ -35,6 +35,20 @@ enum FeedPrice {
     first(in: title) ?? first(in: description)
   }
 
+  /// The first price in a description's text (the title named none).
+  static func find(inDescription text: String) -> (amount: Double, currency: String?)? {
+    first(in: text)
+  }
+
+  /// False when the description HTML `html` cannot hold a price once made text: a price needs an
+  /// ASCII digit (``amount(_:)`` reads no other), and every ASCII digit of the text stands in the
+  /// HTML as itself or inside a character reference (`&#36;`, `&#x34;`); no named entity is a
+  /// digit. A byte scan, so that an item whose title names no price is converted only when its
+  /// description might.
+  static func mayHoldPrice(html: String) -> Bool {
+    html.utf8.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+  }
+
   private static func first(in text: String) -> (amount: Double, currency: String?)? {
     guard let pattern, !text.isEmpty else { return nil }
     let whole = NSRange(text.startIndex..., in: text)

@@ -22,6 +22,12 @@ public enum HTMLText {
     Converter().plainText(fromHTML: html)
   }
 
+  /// Whether converting `html` runs libxml2's parser (it holds `<` or `&`); without either, its
+  /// plain text is ``normalize(_:)`` of it, a byte scan.
+  public static func needsParser(_ html: String) -> Bool {
+    html.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+  }
+
   /// Converts many fragments with one libxml2 parser context (a feed's items): creating a
   /// context costs more than reading a short description.
   public final class Converter {
@@ -43,9 +49,7 @@ public enum HTMLText {
     /// Plain text of an HTML fragment or page.
     public func plainText(fromHTML html: String) -> String {
       // Most feed titles and many descriptions hold no markup at all.
-      if !html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) {
-        return HTMLText.normalize(html)
-      }
+      if !HTMLText.needsParser(html) { return HTMLText.normalize(html) }
       guard let context else { return HTMLText.normalize(html) }
       sink.reset()
       let options =
