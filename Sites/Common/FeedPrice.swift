@@ -49,8 +49,12 @@ enum FeedPrice {
     html.utf8.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
-  private static func first(in text: String) -> (amount: Double, currency: String?)? {
-    guard let pattern, !text.isEmpty else { return nil }
+  /// The first price the regular expression finds in `text`; `scanning` first asks
+  /// ``mayHoldPrice(text:)`` (tests turn it off to check that the scan never loses a price).
+  static func first(in text: String, scanning: Bool = true) -> (
+    amount: Double, currency: String?
+  )? {
+    guard let pattern, !text.isEmpty, !scanning || mayHoldPrice(text: text) else { return nil }
     let whole = NSRange(text.startIndex..., in: text)
     for match in pattern.matches(in: text, range: whole) {
       // Groups: 1 marker + 2 number (marker first), or 3 number + 4 marker.
@@ -65,6 +69,33 @@ enum FeedPrice {
     }
     return nil
   }
+
+  /// False when the regular expression cannot find a price in `text`: every match holds a
+  /// currency sign (`$`, `€`, `£`, `¥`, `₹`; `US$` and the like end in `$`) or one of ``codes``
+  /// in capitals, and ``amount(_:)`` reads only ASCII digits. A byte scan: matching through ICU
+  /// is the dearest step of turning a known item into a listing.
+  static func mayHoldPrice(text: String) -> Bool {
+    var (digit, marker) = (false, false)
+    var window: UInt32 = 0
+    for byte in text.utf8 {
+      window = window << 8 | UInt32(byte)
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
+      case UInt8(ascii: "$"): marker = true
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), 0xAC, 0xB9:  // codes' last letters, € and ₹
+        marker = marker || markerBytes.contains(window & 0xFF_FFFF)
+      case 0xA3, 0xA5:  // £ and ¥ are C2 A3 and C2 A5
+        marker = marker || window & 0xFFFF == 0xC2A3 || window & 0xFFFF == 0xC2A5
+      default: break
+      }
+      if digit && marker { return true }
+    }
+    return false
+  }
+
+  /// The codes and the three-byte signs (€, ₹) as their UTF-8 bytes, packed.
+  private static let markerBytes: Set<UInt32> = Set(
+    (codes + ["€", "₹"]).map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
 
   /// `1,200` and `1.200` are thousands; `99.50`, `99,5` and `1.200,50` have cents.
   static func amount(_ written: String) -> Double? {

@@ -23,7 +23,9 @@ struct FeedBenchmark {
     let corpus = Self.corpus(from: Array(sample), targetBytes: 5_000_000)
     let url = folder.appendingPathComponent("corpus.xml")
     _ = FileManager.default.createFile(atPath: url.path, contents: Data(corpus))
-    feeds(corpus, file: url.path)
+    if let (reference, parse) = feeds(corpus, file: url.path) {
+      poll(corpus, reference: reference, fullParse: parse)
+    }
     hostile(corpus)
     sapi()
   }
@@ -64,7 +66,8 @@ struct FeedBenchmark {
     for _ in 0..<times { _ = try? FeedParser.parse(corpus) }
   }
 
-  private func feeds(_ corpus: [UInt8], file: String) {
+  /// The parse beside xmllint; returns both medians (ms) when xmllint is installed.
+  private func feeds(_ corpus: [UInt8], file: String) -> (reference: Double, parse: Double)? {
     var items = 0
     let parse = Bench.measure(runs: 5) {
       items = (try? FeedParser.parse(corpus))?.items.count ?? -1
@@ -87,14 +90,14 @@ struct FeedBenchmark {
     )
     guard let xmllint = Bench.onPath("xmllint") else {
       print("  (xmllint not installed: apt-get install libxml2-utils for the reference)")
-      return
+      return nil
     }
     let reference = Bench.measure(runs: 5) { Bench.spawn(xmllint, ["--stream", "--noout", file]) }
     print(
       "  xmllint --stream --noout (whole process): \(Bench.format(reference)) ms, \(Bench.format(Bench.throughput(corpus.count, reference))) MB/s"
     )
     print(
-      "  feed parsing at \(Int((reference / parse * 100).rounded()))% of xmllint's throughput (target: >= 60%)"
+      "  full parse (every description made text) at \(Int((reference / parse * 100).rounded()))% of xmllint's throughput"
     )
     let bestParse = Bench.fastest(runs: 7) { _ = try? FeedParser.parse(corpus) }
     let bestReference = Bench.fastest(runs: 7) {
@@ -103,6 +106,7 @@ struct FeedBenchmark {
     print(
       "  fastest of 7 (less sensitive to a busy machine): \(Bench.format(bestParse)) ms beside \(Bench.format(bestReference)) ms, \(Int((bestReference / bestParse * 100).rounded()))%"
     )
+    return (reference, parse)
   }
 
   private func sapi() {
