@@ -50,24 +50,40 @@ enum FeedPrice {
   }
 
   /// The first price the regular expression finds in `text`; `scanning` first asks
-  /// ``mayHoldPrice(text:)`` (tests turn it off to check that the scan never loses a price).
+  /// ``mayHoldPrice(text:)`` and starts the search at ``earliestMatch(in:)`` (tests turn it off
+  /// to check that neither ever loses a price).
   static func first(in text: String, scanning: Bool = true) -> (
     amount: Double, currency: String?
   )? {
     guard let pattern, !text.isEmpty, !scanning || mayHoldPrice(text: text) else { return nil }
     let whole = NSRange(text.startIndex..., in: text)
-    for match in pattern.matches(in: text, range: whole) {
-      // Groups: 1 marker + 2 number (marker first), or 3 number + 4 marker.
-      let (markerGroup, numberGroup) = match.range(at: 1).location != NSNotFound ? (1, 2) : (4, 3)
-      guard let markerRange = Range(match.range(at: markerGroup), in: text),
-        let numberRange = Range(match.range(at: numberGroup), in: text),
-        let amount = amount(String(text[numberRange]))
-      else { continue }
-      let marker = String(text[markerRange])
-      let currency = signs[marker] ?? marker
-      return (amount, currency)
+    let start = scanning ? min(earliestMatch(in: text), whole.length) : 0
+    // Transparent bounds: `\b` before a code still sees the text before the start.
+    let range = NSRange(location: start, length: whole.length - start)
+    // The first match that reads as an amount; the search stops there (a title's words after
+    // the price, `3bd 1930ft2`, would each be tried).
+    var found: (amount: Double, currency: String?)?
+    pattern.enumerateMatches(in: text, options: .withTransparentBounds, range: range) {
+      match, _, stop in
+      guard let match, let price = price(of: match, in: text) else { return }
+      found = price
+      stop.pointee = true
     }
-    return nil
+    return found
+  }
+
+  /// The amount and currency of one match, or nil when its number reads as none.
+  private static func price(of match: NSTextCheckingResult, in text: String) -> (
+    amount: Double, currency: String?
+  )? {
+    // Groups: 1 marker + 2 number (marker first), or 3 number + 4 marker.
+    let (markerGroup, numberGroup) = match.range(at: 1).location != NSNotFound ? (1, 2) : (4, 3)
+    guard let markerRange = Range(match.range(at: markerGroup), in: text),
+      let numberRange = Range(match.range(at: numberGroup), in: text),
+      let amount = amount(String(text[numberRange]))
+    else { return nil }
+    let marker = String(text[markerRange])
+    return (amount, signs[marker] ?? marker)
   }
 
   /// False when the regular expression cannot find a price in `text`: every match holds a
@@ -91,6 +107,23 @@ enum FeedPrice {
       if digit && marker { return true }
     }
     return false
+  }
+
+  /// Where (in UTF-16 units, as the expression counts) no match can start before: a match holds
+  /// a digit (`\d`: any decimal digit) at most four units after its start (`USD 4`, `NZ$ 4`), so
+  /// four units before the text's first digit. Titles name the price late (`Victorian
+  /// (temescal) $4300`): the expression then skips the words before it.
+  static func earliestMatch(in text: String) -> Int {
+    var offset = 0
+    for scalar in text.unicodeScalars {
+      let isDigit =
+        scalar.isASCII
+        ? (0x30...0x39).contains(scalar.value)
+        : scalar.properties.generalCategory == .decimalNumber
+      if isDigit { return max(0, offset - 4) }
+      offset += scalar.utf16.count
+    }
+    return offset
   }
 
   /// The codes and the three-byte signs (€, ₹) as their UTF-8 bytes, packed.

@@ -1,5 +1,6 @@
 import ClarissaCore
 import ClarissaEngine
+import Feeds
 import Foundation
 import ListingText
 import Sites
@@ -8,9 +9,10 @@ import Sites
 /// adapter's `listings(from:)`: parse with descriptions left as HTML, listings, prices), then a
 /// lookup of every key, then text made only for the listings not known.
 extension FeedBenchmark {
-  /// The poll where every listing is already known, and the first poll where none is, beside
-  /// `xmllint` (`reference` ms, measured in this run) and the full parse with conversion.
-  func poll(_ corpus: [UInt8], reference: Double, fullParse: Double) {
+  /// The poll where every listing is already known, beside `xmllint --stream --noout` on the
+  /// same file and the full parse with conversion, measured in interleaved rounds (the machine
+  /// is shared: a neighbour's build then slows all three alike).
+  func poll(_ corpus: [UInt8], file: String, xmllint: String) {
     let request = RequestSpec(
       url: "https://sfbay.craigslist.org/search/apa?format=rss", mode: "feed")
     let response = SourceResponse(request: request, body: corpus)
@@ -18,32 +20,47 @@ extension FeedBenchmark {
     let all = (try? site.listings(from: response))?.listings ?? []
     // Stands in for the listing store until it is merged: the lead swaps it for `lookUp`.
     let everyKey = Set(all.map(\.key))
-    var read = (listings: 0, converted: 0)
-    let known = Bench.measure(runs: 5) { read = Self.poll(site, response, known: everyKey) }
-    let knownCount = read
-    let fresh = Bench.measure(runs: 5) { read = Self.poll(site, response, known: []) }
-    let percent = { (ms: Double) in Int((reference / ms * 100).rounded()) }
-    print(
-      "  a poll where every id is known (parse + listings + key lookup in a Set of all ids,"
-        + " standing in for the store): \(Bench.format(known)) ms,"
-        + " \(Bench.format(Bench.throughput(corpus.count, known))) MB/s,"
-        + " \(knownCount.listings) listings, \(knownCount.converted) converted:"
-        + " \(percent(known))% of xmllint's throughput (target: >= 60%)")
-    print(
-      "    reference, the full parse with conversion (FeedParser.parse, every description):"
-        + " \(percent(fullParse))% of xmllint")
-    print(
-      "    the first poll (nothing known: \(read.converted) descriptions made text):"
-        + " \(Bench.format(fresh)) ms, \(percent(fresh))% of xmllint")
-    let bestKnown = Bench.fastest(runs: 7) { _ = Self.poll(site, response, known: everyKey) }
-    print(
-      "    fastest of 7: the known poll \(Bench.format(bestKnown)) ms,"
-        + " \(percent(bestKnown))% of xmllint's median")
     let untitled = SourceResponse(request: request, body: Self.withoutTitlePrices(corpus))
-    let noPrices = Bench.measure(runs: 5) { _ = Self.poll(site, untitled, known: everyKey) }
+    var read = (listings: 0, converted: 0)
+    let steps: [(String, () -> Void)] = [
+      ("xmllint", { Bench.spawn(xmllint, ["--stream", "--noout", file]) }),
+      ("known", { read = Self.poll(site, response, known: everyKey) }),
+      ("full", { _ = try? FeedParser.parse(corpus) }),
+      ("deferred", { _ = try? FeedParser.parse(corpus, text: .deferred) }),
+      ("first", { _ = Self.poll(site, response, known: []) }),
+      ("untitled", { _ = Self.poll(site, untitled, known: everyKey) }),
+    ]
+    let times = Self.rounds(9, steps)
+    let (xmllintBest, xmllintMedian) = times["xmllint"] ?? (0, 0)
+    func line(_ name: String, _ step: String) {
+      let (best, median) = times[step] ?? (0, 0)
+      print(
+        "    \(name): \(Bench.format(best)) ms fastest, \(Bench.format(median)) ms median:"
+          + " \(Int((xmllintBest / best * 100).rounded()))% of xmllint's throughput"
+          + " (medians: \(Int((xmllintMedian / median * 100).rounded()))%)")
+    }
     print(
-      "    the known poll if no title named a price (descriptions with a digit made text for"
-        + " their price): \(Bench.format(noPrices)) ms, \(percent(noPrices))% of xmllint")
+      "  a poll of the corpus, 9 interleaved rounds beside xmllint --stream --noout"
+        + " (\(Bench.format(xmllintBest)) ms fastest, \(Bench.format(xmllintMedian)) ms median):")
+    line(
+      "every id known (parse + listings + key lookup in a Set of all ids, standing in for the"
+        + " store; \(read.listings) listings, \(read.converted) converted; target >= 60%)", "known")
+    line("reference, the full parse with conversion (FeedParser.parse)", "full")
+    line("of the known poll, the parse alone (descriptions deferred)", "deferred")
+    line("the first poll (nothing known: every pending description made text)", "first")
+    line(
+      "every id known, no title naming a price (descriptions with a digit made text)", "untitled")
+  }
+
+  /// Runs every step once per round, in order; per step its fastest and median times (ms).
+  static func rounds(_ count: Int, _ steps: [(String, () -> Void)]) -> [String: (Double, Double)] {
+    var times: [String: [Double]] = [:]
+    for _ in 0..<count {
+      for (name, step) in steps {
+        times[name, default: []].append(Bench.fastest(runs: 1, step))
+      }
+    }
+    return times.mapValues { ($0.min() ?? 0, $0.sorted()[$0.count / 2]) }
   }
 
   /// The corpus with the price taken out of every title (`&#x0024;4300` in Craigslist's).
@@ -52,8 +69,7 @@ extension FeedBenchmark {
     guard let price = try? NSRegularExpression(pattern: #"(title><!\[CDATA\[[^\]]*?) &#x0024;\d+"#)
     else { return corpus }
     let range = NSRange(text.startIndex..., in: text)
-    return Array(
-      price.stringByReplacingMatches(in: text, range: range, withTemplate: "$1").utf8)
+    return Array(price.stringByReplacingMatches(in: text, range: range, withTemplate: "$1").utf8)
   }
 
   /// Polls the corpus `times` times with every id known and nothing else, for `perf record`.

@@ -94,7 +94,9 @@ import Testing
     var texts = [
       "Bike US$1,250", "C$ 99.50", "€120", "120 EUR", "EURO 5", "XEUR 5", "£40", "¥12,000",
       "₹ 500", "450,- EUR", "no price 450", "$", "¢50", "©2024", "100 usd", "Sofa 1.200,50 €",
-      "CHF 2'350.–", "ＵＳＤ 5", "$\u{00A0}450", "EUR\n5", "£", "12 £",
+      "CHF 2'350.–", "NZ$ 450", "AU$ 9", "x CA$ 7", "USD\u{00A0}450", "١٢٣ $", "a US$\u{00A0}1",
+      "𝟘 $5", "EUR 1 USD 2", "Preis: 99,- €", "XUSD 4", "USD4", "ＵＳＤ 5", "$\u{00A0}450", "EUR\n5",
+      "£", "12 £",
     ]
     let craigslist = [
       "sfbay-apa-1.xml", "seattle-act-1.xml", "chicago-jjj-1.xml", "sfbay-ccc-1.xml",
