@@ -55,7 +55,8 @@ extension ListingStore {
         area, latitude, longitude, images, category, first_seen, last_seen)
       VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
-        description = excluded.description, price = excluded.price, currency = excluded.currency,
+        description = CASE WHEN ? THEN listings.description ELSE excluded.description END,
+        price = excluded.price, currency = excluded.currency,
         posted = excluded.posted, location = excluded.location, area = excluded.area,
         latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
         category = excluded.category, last_seen = excluded.last_seen
@@ -66,6 +67,8 @@ extension ListingStore {
         .textOrNull(listing.location), .textOrNull(listing.area),
         .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
         .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category), now, now,
+        // A listing seen again is not converted to text: the stored text stays.
+        .int(listing.isDescriptionPending ? 1 : 0),
       ])
   }
 
