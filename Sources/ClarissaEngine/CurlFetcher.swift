@@ -329,6 +329,12 @@ final class CurlEngine: @unchecked Sendable {
       transfer.header(UnsafeRawBufferPointer(start: data, count: length))
       return length
     }
+    setHeaders(easy, for: transfer)
+    setBody(easy, for: request)
+  }
+
+  /// The request's headers, in a list libcurl keeps until the transfer ends.
+  private func setHeaders(_ easy: UnsafeMutableRawPointer, for transfer: CurlTransfer) {
     var list: UnsafeMutablePointer<curl_slist>?
     // No "Expect: 100-continue" pause before a webhook's body.
     for line in ["Expect:"]
@@ -341,6 +347,10 @@ final class CurlEngine: @unchecked Sendable {
     transfer.headerList = list
     _ = clarissa_curl_set_pointer(
       easy, CURLOPT_HTTPHEADER, list.map { UnsafeMutableRawPointer($0) })
+  }
+
+  /// A POST's body (copied by libcurl), or another method.
+  private func setBody(_ easy: UnsafeMutableRawPointer, for request: RequestSpec) {
     let method = request.method.uppercased()
     if method == "POST" || request.body != nil {
       let body = request.body ?? []

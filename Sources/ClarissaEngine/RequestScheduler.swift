@@ -154,123 +154,7 @@ public struct RequestScheduler: Sendable {
     return (outcomes, newCooldowns)
   }
 
-  /// One host's jobs, in order, spaced politely; stops at a block.
-  private func runHost(
-    _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?, retry: Bool,
-    now: Date
-  ) async -> ([FetchOutcome], Cooldown?) {
-    var jobs = jobs
-    if let cooldown, !retry {
-      let reason =
-        "\(jobs[0].host) is cooling down until "
-        + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
-      return (jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }, nil)
-    }
-    if let cooldown, let asked = cooldown.urls {
-      // The request the cool-down was not set by goes first: it is the one worth the retry.
-      let known = Set(asked)
-      jobs =
-        jobs.filter { !known.contains($0.request.url) }
-        + jobs.filter {
-          known.contains($0.request.url)
-        }
-    }
-    var outcomes: [FetchOutcome] = []
-    var newCooldown: Cooldown?
-    for (index, job) in jobs.enumerated() {
-      if Task.isCancelled {
-        outcomes.append(
-          FetchOutcome(job: job, status: .skipped("clarissa is stopping"), attempts: 0))
-        continue
-      }
-      if let newCooldown {
-        outcomes.append(
-          FetchOutcome(
-            job: job, status: .skipped("\(job.host) blocked this run: \(newCooldown.reason)"),
-            attempts: 0))
-        continue
-      }
-      if index > 0 { await pause(delay(for: job.politeness)) }
-      let (outcome, cooled) = await fetch(job, validators: validators[job.request.url], now: now)
-      outcomes.append(outcome)
-      // Remembered with every URL of the host this run, so that only a URL changed since is
-      // worth asking again; a renewed refusal keeps the date of the first.
-      newCooldown = cooled.map {
-        var stored = $0
-        stored.urls = jobs.map(\.request.url)
-        stored.since = cooldown?.since ?? now
-        return stored
-      }
-    }
-    return (outcomes, newCooldown)
-  }
-
-  /// One job with its retries.
-  private func fetch(_ job: FetchJob, validators: Validators?, now: Date) async -> (
-    FetchOutcome, Cooldown?
-  ) {
-    var headers = ["User-Agent": settings.userAgent]
-    if job.request.allowsConditionalGET, let validators {
-      if let etag = validators.etag { headers["If-None-Match"] = etag }
-      if let modified = validators.lastModified { headers["If-Modified-Since"] = modified }
-    }
-    var request = job.request
-    request.url = expandSecrets(request)
-    var attempt = 0
-    while true {
-      attempt += 1
-      let result = await fetcher.fetch(request, headers: headers)
-      switch result {
-      case .failure(let error):
-        return (FetchOutcome(job: job, status: .failed(error.message), attempts: attempt), nil)
-      case .success(let response):
-        switch response.status {
-        case 304:
-          return (
-            FetchOutcome(job: job, status: .notModified, validators: validators, attempts: attempt),
-            nil
-          )
-        case 403:
-          let answer = Excerpt.oneLine(response.body, droppingTags: true, limit: 120)
-          let cooldown = Cooldown(
-            until: now.addingTimeInterval(settings.blockCooldown), reason: "answered 403 Forbidden",
-            since: now, status: 403, answer: answer.isEmpty ? nil : answer)
-          return (
-            FetchOutcome(job: job, status: .blocked(cooldown.why), attempts: attempt), cooldown
-          )
-        case 429, 503:
-          let wait =
-            Self.retryAfter(response.headers["retry-after"], date: response.headers["date"], now: now)
-            ?? settings.baseBackoff
-            * pow(2, Double(attempt - 1))
-          if wait > settings.maxRetryWait || attempt >= settings.maxAttempts {
-            let reason =
-              "answered \(response.status) \(attempt) times"
-              + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
-            let cooldown = Cooldown(
-              until: now.addingTimeInterval(max(wait, 60)), reason: reason, since: now,
-              status: response.status)
-            return (
-              FetchOutcome(job: job, status: .failed("\(job.host) \(reason)"), attempts: attempt),
-              cooldown
-            )
-          }
-          await pause(wait)
-          continue
-        default:
-          let kept = Validators(
-            etag: response.headers["etag"], lastModified: response.headers["last-modified"])
-          let stored = kept.etag == nil && kept.lastModified == nil ? nil : kept
-          return (
-            FetchOutcome(
-              job: job, status: .answered(response), validators: stored, attempts: attempt), nil
-          )
-        }
-      }
-    }
-  }
-
-  private func delay(for politeness: Politeness) -> Double {
+  func delay(for politeness: Politeness) -> Double {
     if let override = settings.delayOverride { return override }
     let base =
       settings.minimumDelay.map { max($0, politeness.minimumDelay) } ?? politeness.minimumDelay
@@ -278,13 +162,13 @@ public struct RequestScheduler: Sendable {
     return base + (jitter > 0 ? Double.random(in: 0...jitter) : 0)
   }
 
-  private func pause(_ seconds: Double) async {
+  func pause(_ seconds: Double) async {
     guard seconds > 0 else { return }
     try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
   }
 
   /// `${NAME}` in a URL, for the names the site listed as secrets.
-  private func expandSecrets(_ request: RequestSpec) -> String {
+  func expandSecrets(_ request: RequestSpec) -> String {
     guard let names = request.context["secrets"] else { return request.url }
     var url = request.url
     for name in names.split(separator: ",") {

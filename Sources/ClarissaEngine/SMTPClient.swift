@@ -64,6 +64,15 @@ private final class SMTPTransfer {
       curl_easy_cleanup(easy)
       if let recipients { curl_slist_free_all(recipients) }
     }
+    configure(easy, recipients: recipients)
+    let code = curl_easy_perform(easy)
+    return code == CURLE_OK ? nil : describe(code, easy)
+  }
+
+  /// The server, the credentials, the envelope and the message's reader.
+  private func configure(
+    _ easy: UnsafeMutableRawPointer, recipients: UnsafeMutablePointer<curl_slist>?
+  ) {
     let context = Unmanaged.passUnretained(self).toOpaque()
     _ = clarissa_curl_set_string(easy, CURLOPT_URL, envelope.server)
     _ = clarissa_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "smtp,smtps")
@@ -98,8 +107,6 @@ private final class SMTPTransfer {
       transfer.lastReply = Excerpt.oneLine(line, limit: 200)
       return size * count
     }
-    let code = curl_easy_perform(easy)
-    return code == CURLE_OK ? nil : describe(code, easy)
   }
 
   private func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {

@@ -18,7 +18,7 @@ try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-print("clarissa-bench (medians of repeated runs; build with -c release)\n")
+if which != "state-run" { print("clarissa-bench (medians of repeated runs; build with -c release)\n") }
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
 if which == "feeds" || which == "all" { FeedBenchmark(folder: folder).run() }
 if which == "filters" || which == "all" { FilterBenchmark().run() }
@@ -32,5 +32,9 @@ if which == "cold-tables" {
   print(
     "first use of the Craigslist tables (checkCity sfbay: \(check.map { "\($0)" } ?? "-")):",
     Bench.format(Date().timeIntervalSince(start) * 1000), "ms")
+}
+// The run's part of `state`, in the fresh process `state` starts (its peak memory is its own).
+if which == "state-run", let path = CommandLine.arguments.dropFirst(2).first {
+  StateBenchmark.measureRun(path)
 }
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }

@@ -229,8 +229,6 @@ public protocol ListingMemory: AnyObject, Sendable {
   func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
-  /// A search tried and not reached (every source failed or was skipped): only the attempt.
-  func recordAttempt(search: String, at now: Date) throws
   /// Sets (or, with nil, lifts) a host's cool-down.
   func setCooldown(_ cooldown: Cooldown?, host: String) throws
   /// The held queue.

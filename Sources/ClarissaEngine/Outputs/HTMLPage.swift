@@ -27,23 +27,7 @@ enum HTMLPage {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="generator" content="clarissa">
       <title>clarissa: new listings</title>
-      <style>
-      :root { color-scheme: light dark; --card: #fff; --text: #1d1d1f; --muted: #6e6e73; --accent: #0a7d3e; }
-      @media (prefers-color-scheme: dark) { :root { --card: #1c1c1e; --text: #f5f5f7; --muted: #a1a1a6; --accent: #30d158; } }
-      body { font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; padding: 1rem; color: var(--text); background: Canvas; }
-      header { margin-bottom: 1rem; } h1 { font-size: 1.4rem; margin: 0; } header p { color: var(--muted); margin: .2rem 0 0; }
-      h2 { font-size: 1.15rem; margin: 1.5rem 0 .6rem; } h2 small { color: var(--muted); font-weight: normal; font-size: .85rem; }
-      .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: .8rem; }
-      .card { background: var(--card); border-radius: .8rem; overflow: hidden; box-shadow: 0 1px 3px rgba(0,0,0,.15); display: flex; flex-direction: column; }
-      .card a { color: inherit; text-decoration: none; display: flex; flex-direction: column; height: 100%; }
-      .photo { aspect-ratio: 4 / 3; background: #8884; display: flex; align-items: center; justify-content: center; color: var(--muted); font-size: .85rem; overflow: hidden; }
-      .photo img { width: 100%; height: 100%; object-fit: cover; }
-      .info { padding: .6rem .75rem .8rem; }
-      .price { color: var(--accent); font-weight: 700; font-size: 1.1rem; }
-      .title { font-weight: 600; margin: .15rem 0; overflow-wrap: anywhere; }
-      .meta { color: var(--muted); font-size: .85rem; }
-      .desc { font-size: .9rem; margin-top: .35rem; white-space: pre-line; display: -webkit-box; -webkit-line-clamp: 4; -webkit-box-orient: vertical; overflow: hidden; }
-      </style>
+      \(style)
       </head>
       <body>
       <header><h1>New listings</h1><p>Updated <time datetime="\(escape(AtomFeed.timestamp(now)))">\(escape(localTime(now, timeZone)))</time> by clarissa</p></header>
@@ -52,6 +36,27 @@ enum HTMLPage {
 
       """
   }
+
+  /// The page's one style sheet: light and dark, a grid of cards that fits a phone.
+  private static let style = """
+    <style>
+    :root { color-scheme: light dark; --card: #fff; --text: #1d1d1f; --muted: #6e6e73; --accent: #0a7d3e; }
+    @media (prefers-color-scheme: dark) { :root { --card: #1c1c1e; --text: #f5f5f7; --muted: #a1a1a6; --accent: #30d158; } }
+    body { font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; padding: 1rem; color: var(--text); background: Canvas; }
+    header { margin-bottom: 1rem; } h1 { font-size: 1.4rem; margin: 0; } header p { color: var(--muted); margin: .2rem 0 0; }
+    h2 { font-size: 1.15rem; margin: 1.5rem 0 .6rem; } h2 small { color: var(--muted); font-weight: normal; font-size: .85rem; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: .8rem; }
+    .card { background: var(--card); border-radius: .8rem; overflow: hidden; box-shadow: 0 1px 3px rgba(0,0,0,.15); display: flex; flex-direction: column; }
+    .card a { color: inherit; text-decoration: none; display: flex; flex-direction: column; height: 100%; }
+    .photo { aspect-ratio: 4 / 3; background: #8884; display: flex; align-items: center; justify-content: center; color: var(--muted); font-size: .85rem; overflow: hidden; }
+    .photo img { width: 100%; height: 100%; object-fit: cover; }
+    .info { padding: .6rem .75rem .8rem; }
+    .price { color: var(--accent); font-weight: 700; font-size: 1.1rem; }
+    .title { font-weight: 600; margin: .15rem 0; overflow-wrap: anywhere; }
+    .meta { color: var(--muted); font-size: .85rem; }
+    .desc { font-size: .9rem; margin-top: .35rem; white-space: pre-line; display: -webkit-box; -webkit-line-clamp: 4; -webkit-box-orient: vertical; overflow: hidden; }
+    </style>
+    """
 
   /// Found later first; among listings found in the same run, posted later first.
   static func newestFirst(_ a: RecentListing, _ b: RecentListing) -> Bool {

@@ -8,28 +8,13 @@ enum Act {
     _ judgements: [Judgement], of planned: PlannedSearch, reading: SearchReading,
     asked: Set<String>, outcome: RunResult.SearchOutcome, options: RunOptions
   ) -> (RunResult.SearchOutcome, SearchRecord) {
-    var outcome = outcome
-    outcome.failures += reading.failures
-    outcome.notes += reading.notes
     let accepted = judgements.filter { $0.verdict != .filtered }.map(\.listing)
-    let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
-    let primed = judgements.filter {
-      if case .primed = $0.verdict { return true } else { return false }
-    }
-    outcome.fetched = reading.batches.reduce(0) { $0 + $1.listings.count }
-    outcome.matched = accepted.count
-    outcome.primed = planned.prime ? accepted.count : primed.count
     let answered = !reading.batches.isEmpty
+    var outcome = counted(outcome, judgements, of: planned, reading: reading)
     var record = SearchRecord(
       search: planned.search.name, now: options.now, seen: accepted,
       answered: Set(reading.batches.map(\.url)), asked: asked, validators: reading.validators,
       reached: answered || reading.failures.isEmpty)
-    if !planned.prime, !primed.isEmpty {
-      let sources = Set(primed.map(\.source)).count
-      outcome.notes.append(
-        "\(primed.count) listings from \(sources == 1 ? "a source" : "sources") "
-          + "answering for the first time recorded, not notified")
-    }
     if !answered, !reading.failures.isEmpty {
       outcome.status = .failed
     } else if !answered, reading.cooling {
@@ -43,6 +28,7 @@ enum Act {
       if answered || options.prime { record.recent = accepted }
       return (primedOutcome(outcome, answered: answered, count: accepted.count, options), record)
     }
+    let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
     outcome.new = fresh
     record.recent = fresh
     if planned.hold {
@@ -53,6 +39,29 @@ enum Act {
       record.channels = planned.search.notify
     }
     return (outcome, record)
+  }
+
+  /// The counts, failures and notes of a search's line.
+  private static func counted(
+    _ outcome: RunResult.SearchOutcome, _ judgements: [Judgement], of planned: PlannedSearch,
+    reading: SearchReading
+  ) -> RunResult.SearchOutcome {
+    var outcome = outcome
+    outcome.failures += reading.failures
+    outcome.notes += reading.notes
+    let primed = judgements.filter {
+      if case .primed = $0.verdict { return true } else { return false }
+    }
+    outcome.fetched = reading.batches.reduce(0) { $0 + $1.listings.count }
+    outcome.matched = judgements.filter { $0.verdict != .filtered }.count
+    outcome.primed = planned.prime ? outcome.matched : primed.count
+    if !planned.prime, !primed.isEmpty {
+      let sources = Set(primed.map(\.source)).count
+      outcome.notes.append(
+        "\(primed.count) listings from \(sources == 1 ? "a source" : "sources") "
+          + "answering for the first time recorded, not notified")
+    }
+    return outcome
   }
 
   /// A primed search's line: how many listings were recorded, or that none could be.

@@ -1,3 +1,4 @@
+import CSQLite
 import ClarissaCore
 import Foundation
 
@@ -29,7 +30,7 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
     -> ListingStore
   {
     do {
-      let database = try SQLiteDatabase(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+      let database = try connect(path, readOnly: readOnly, busyTimeout: busyTimeout)
       if readOnly, try isBlank(database) {
         // Created and never written (a first run stopped before its schema): nothing is
         // remembered yet, which a reader sees as an empty store.
@@ -42,6 +43,24 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
         message: "the state database '\(path)' is damaged or not a clarissa database "
           + "(\(error.message)); it was not changed. 'clarissa state check' says more; move it "
           + "aside to start afresh (every current listing will be primed, not notified)")
+    }
+  }
+
+  /// A connection; a reader of a file in a folder it cannot write (a read-only file system, a
+  /// backup) reads it as immutable, since SQLite cannot make its shared-memory file there.
+  private static func connect(_ path: String, readOnly: Bool, busyTimeout: Double) throws
+    -> SQLiteDatabase
+  {
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+      if readOnly { _ = try database.integer("PRAGMA user_version") }
+      return database
+    } catch let error as SQLiteError where readOnly && error.code == SQLITE_CANTOPEN {
+      let folder = (path as NSString).deletingLastPathComponent
+      guard !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+        throw error
+      }
+      return try SQLiteDatabase(path: path, readOnly: true, immutable: true)
     }
   }
 
@@ -67,7 +86,10 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
       }
       return
     }
-    try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
+    // The write-ahead log is cut back to 16 MB after each checkpoint: a months-long `watch`
+    // never leaves a large one behind.
+    try database.execute(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA journal_size_limit=16777216")
     for step in version..<StoreSchema.current {
       try database.transaction {
         try database.execute(StoreSchema.migrations[step])
@@ -180,10 +202,6 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
       EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id)
     FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?
     """
-
-  public func recordAttempt(search: String, at now: Date) throws {
-    try record(SearchRecord(search: search, now: now, reached: false))
-  }
 }
 
 /// Lists of strings as JSON text in a column.

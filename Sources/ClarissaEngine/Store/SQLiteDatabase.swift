@@ -47,13 +47,15 @@ final class SQLiteDatabase {
   private var statements: [String: OpaquePointer] = [:]
   private var depth = 0
 
-  /// Opens `path`; `readOnly` never creates or changes the file.
-  init(path: String, readOnly: Bool, busyTimeout: Double = 5) throws {
+  /// Opens `path`; `readOnly` never creates or changes the file. `immutable` reads a file
+  /// nobody can change (on a read-only file system, where SQLite cannot make its lock files).
+  init(path: String, readOnly: Bool, immutable: Bool = false, busyTimeout: Double = 5) throws {
     self.path = path
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-      | SQLITE_OPEN_NOMUTEX
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+      | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+    let name = immutable ? "file:" + Self.uriPath(path) + "?immutable=1" : path
+    let code = sqlite3_open_v2(name, &handle, flags, nil)
     guard code == SQLITE_OK else {
       let error = failure(code)
       sqlite3_close_v2(handle)
@@ -158,9 +160,18 @@ final class SQLiteDatabase {
   }
 
   private func failure(_ code: Int32) -> SQLiteError {
-    let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-    return SQLiteError(
-      code: code & 0xFF, message: message ?? String(cString: sqlite3_errstr(code)), path: path)
+    var message =
+      handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+      ?? String(cString: sqlite3_errstr(code))
+    // SQLite's words for a failed read or write ("disk I/O error") say less than the system's.
+    let system = handle.map { sqlite3_system_errno($0) } ?? 0
+    if system != 0 { message += " (\(String(cString: strerror(system))))" }
+    return SQLiteError(code: code & 0xFF, message: message, path: path)
+  }
+
+  /// A path as a `file:` URI's path.
+  private static func uriPath(_ path: String) -> String {
+    path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
   }
 }
 

@@ -1,0 +1,139 @@
+import ClarissaCore
+import Foundation
+
+/// One host's requests: in order, spaced politely, each with its retries; a refusal stops the
+/// host for the rest of the run.
+extension RequestScheduler {
+  /// What to do after one answer.
+  enum Step {
+    /// The job is done.
+    case done(FetchOutcome, Cooldown?)
+    /// Ask again after this many seconds (429, 503).
+    case retry(after: Double)
+  }
+
+  /// One host's jobs, in order, spaced politely; stops at a block.
+  func runHost(
+    _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?, retry: Bool,
+    now: Date
+  ) async -> ([FetchOutcome], Cooldown?) {
+    if let cooldown, !retry {
+      let reason =
+        "\(jobs[0].host) is cooling down until "
+        + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
+      return (jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }, nil)
+    }
+    let jobs = Self.ordered(jobs, after: cooldown)
+    var outcomes: [FetchOutcome] = []
+    var newCooldown: Cooldown?
+    for (index, job) in jobs.enumerated() {
+      if let reason = Self.skipReason(job, refused: newCooldown) {
+        outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
+        continue
+      }
+      if index > 0 { await pause(delay(for: job.politeness)) }
+      let (outcome, cooled) = await fetch(job, validators: validators[job.request.url], now: now)
+      outcomes.append(outcome)
+      // Remembered with every URL of the host this run, so that only a URL changed since is
+      // worth asking again; a renewed refusal keeps the date of the first.
+      newCooldown = cooled.map {
+        var stored = $0
+        stored.urls = jobs.map(\.request.url)
+        stored.since = cooldown?.since ?? now
+        return stored
+      }
+    }
+    return (outcomes, newCooldown)
+  }
+
+  /// A host asked once despite its cool-down: the request the cool-down was not set by goes
+  /// first, as it is the one worth the retry.
+  static func ordered(_ jobs: [FetchJob], after cooldown: Cooldown?) -> [FetchJob] {
+    guard let asked = cooldown?.urls else { return jobs }
+    let known = Set(asked)
+    return jobs.filter { !known.contains($0.request.url) }
+      + jobs.filter { known.contains($0.request.url) }
+  }
+
+  /// Why a job is not sent: clarissa is stopping, or its host refused earlier in this run.
+  static func skipReason(_ job: FetchJob, refused: Cooldown?) -> String? {
+    if Task.isCancelled { return "clarissa is stopping" }
+    return refused.map { "\(job.host) blocked this run: \($0.reason)" }
+  }
+
+  /// One job with its retries.
+  func fetch(_ job: FetchJob, validators: Validators?, now: Date) async -> (
+    FetchOutcome, Cooldown?
+  ) {
+    var headers = ["User-Agent": settings.userAgent]
+    if job.request.allowsConditionalGET, let validators {
+      if let etag = validators.etag { headers["If-None-Match"] = etag }
+      if let modified = validators.lastModified { headers["If-Modified-Since"] = modified }
+    }
+    var request = job.request
+    request.url = expandSecrets(request)
+    var attempt = 0
+    while true {
+      attempt += 1
+      let result = await fetcher.fetch(request, headers: headers)
+      switch step(result, job, validators: validators, attempt: attempt, now: now) {
+      case .done(let outcome, let cooldown): return (outcome, cooldown)
+      case .retry(let wait): await pause(wait)
+      }
+    }
+  }
+
+  /// What one answer means: done (with a cool-down for a refusal), or ask again.
+  func step(
+    _ result: Result<HTTPResponse, FetchError>, _ job: FetchJob, validators: Validators?,
+    attempt: Int, now: Date
+  ) -> Step {
+    let response: HTTPResponse
+    switch result {
+    case .failure(let error):
+      return .done(FetchOutcome(job: job, status: .failed(error.message), attempts: attempt), nil)
+    case .success(let answer): response = answer
+    }
+    switch response.status {
+    case 304:
+      return .done(
+        FetchOutcome(job: job, status: .notModified, validators: validators, attempts: attempt),
+        nil)
+    case 403:
+      let answer = Excerpt.oneLine(response.body, droppingTags: true, limit: 120)
+      let cooldown = Cooldown(
+        until: now.addingTimeInterval(settings.blockCooldown), reason: "answered 403 Forbidden",
+        since: now, status: 403, answer: answer.isEmpty ? nil : answer)
+      return .done(FetchOutcome(job: job, status: .blocked(cooldown.why), attempts: attempt), cooldown)
+    case 429, 503:
+      return rateLimited(response, job, attempt: attempt, now: now)
+    default:
+      let kept = Validators(
+        etag: response.headers["etag"], lastModified: response.headers["last-modified"])
+      let stored = kept.etag == nil && kept.lastModified == nil ? nil : kept
+      return .done(
+        FetchOutcome(job: job, status: .answered(response), validators: stored, attempts: attempt),
+        nil)
+    }
+  }
+
+  /// A 429 or 503: wait as asked (or back off) and ask again, unless the wait is too long or
+  /// the attempts are spent: then the host cools down for as long as it asked.
+  func rateLimited(_ response: HTTPResponse, _ job: FetchJob, attempt: Int, now: Date) -> Step {
+    let wait =
+      Self.retryAfter(response.headers["retry-after"], date: response.headers["date"], now: now)
+      ?? settings.baseBackoff * pow(2, Double(attempt - 1))
+    guard wait > settings.maxRetryWait || attempt >= settings.maxAttempts else {
+      return .retry(after: wait)
+    }
+    let reason =
+      "answered \(response.status) \(attempt) times"
+      + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
+    let cooldown = Cooldown(
+      until: now.addingTimeInterval(max(wait, 60)), reason: reason, since: now,
+      status: response.status)
+    return .done(
+      FetchOutcome(job: job, status: .failed("\(job.host) \(reason)"), attempts: attempt),
+      cooldown)
+  }
+}
