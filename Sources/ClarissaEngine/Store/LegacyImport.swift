@@ -112,7 +112,8 @@ struct LegacyImport {
       try stored(listing, search, nil, database)
       for channel in entry["channels"] as? [String] ?? [] {
         try database.run(
-          "INSERT OR REPLACE INTO deliveries(search, site, id, channel, state, owed_at, at, "
+          // OR IGNORE: importing again never undoes a delivery made since.
+          "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, at, "
             + "attempts, last_error) VALUES(?, ?, ?, ?, 'failed', ?, ?, ?, ?)",
           [
             .text(search), .text(listing.site), .text(listing.id), .text(channel),
@@ -133,22 +134,25 @@ struct LegacyImport {
     }
   }
 
-  /// The listing's fields, and its sighting by `search` (which the JSON had among its ids).
+  /// The listing's fields, and its sighting by `search` (which the JSON had among its ids); a
+  /// listing with no time of its own (a refusal) keeps the sighting its id had.
   private func stored(_ listing: Listing, _ search: String, _ at: Date?, _ database: SQLiteDatabase)
     throws
   {
-    let seen = at ?? Date()
-    try sighting(listing.key, search, seen, seen, database)
+    let key: [SQLiteDatabase.Value] = [.text(listing.site), .text(listing.id)]
+    let known = try database.integer(
+      "SELECT count(*) FROM sightings WHERE search = ? AND site = ? AND id = ?",
+      [.text(search)] + key)
+    if let at {
+      try sighting(listing.key, search, at, at, database)
+    } else if known == 0 {
+      try sighting(listing.key, search, Date(), Date(), database)
+    }
     try database.run(
       "UPDATE listings SET url = ?, title = ?, description = ?, price = ?, currency = ?, "
-        + "posted = ?, location = ?, area = ?, images = ?, category = ? WHERE site = ? AND id = ?",
-      [
-        .text(listing.url), .text(listing.title), .text(listing.description),
-        .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
-        .textOrNull(listing.location), .textOrNull(listing.area),
-        .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
-        .text(listing.site), .text(listing.id),
-      ])
+        + "posted = ?, location = ?, area = ?, latitude = ?, longitude = ?, images = ?, "
+        + "category = ? WHERE site = ? AND id = ?",
+      ListingFields.values(listing) + key)
   }
 
   /// Validators and cool-downs.
