@@ -41,7 +41,7 @@ extension StateCommand {
           (configuration?.searches ?? []).map { ($0.name, $0.site) }) { first, _ in first }
         try store.importLegacy(jsonFile: file, sites: sites)
         return "imported the JSON state '\(file)'"
-          + (configuration == nil ? " (no config: its ids are of site 'unknown')" : "")
+          + (configuration == nil ? " (no config: a search's ids take the site of its listings in the file, else 'unknown')" : "")
       }
       if let summary { print(summary) }
     }

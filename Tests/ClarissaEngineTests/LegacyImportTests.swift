@@ -98,6 +98,12 @@ import Testing
     try StoreAdminTests.data(try StoreAdminTests.lines(store)).write(to: URL(fileURLWithPath: file))
     #expect(!ListingStore.isLegacyJSON(file))
     #expect(!ListingStore.isLegacyJSON(Self.fixture("missing.json")))
+    // A large state: its "version" comes last, far beyond the first read.
+    let large = store.path + ".json"
+    let ids = (0..<500).map { ("bikes", "79\($0)") }
+    try Self.formatTwo(ids, ran: "2026-05-03T19:00:00Z").write(toFile: large, atomically: true, encoding: .utf8)
+    #expect(try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int ?? 0 > 20_000)
+    #expect(ListingStore.isLegacyJSON(large))
   }
 
   /// A JSON state holding every id of the bundled replay, as the last JSON-state clarissa
