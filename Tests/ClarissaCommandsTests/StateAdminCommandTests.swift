@@ -116,6 +116,17 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == bytes, "never changed")
   }
 
+  @Test func aBadLineIsNamedExitsOneAndChangesNothing() throws {
+    let (jsonl, db) = try Self.folder()
+    try (Self.lines + "{\"type\":\"held\",\"search\":\"bikes\",\"id\":\"1\"}\n")
+      .write(toFile: jsonl, atomically: true, encoding: .utf8)
+    let refused = try Self.clarissa(["state", "import", jsonl, "--state", db])
+    #expect(refused.status == 1)
+    #expect(refused.stderr == "error: '\(jsonl)' line 9 needs 'site' as a text; nothing was imported\n")
+    let info = try Self.clarissa(["state", "info", "--state", db])
+    #expect(info.stdout.contains("listings: 0 remembered"), "the eight good lines are rolled back")
+  }
+
   @Test func aJSONStateOfAnEarlierClarissaIsImported() throws {
     let (_, db) = try Self.folder()
     let fixture = Fixtures.root.appendingPathComponent("state/legacy-v2.json").path

@@ -91,7 +91,12 @@ struct ImportedLine {
       let list = try strings(column.key)
       value = object[column.key] == nil ? .null : .text(StoreJSON.text(list))
     }
-    if column.required, case .null = value { throw missing(column.key, "a value") }
+    if column.required, case .null = value {
+      let what: [StoreLine.Column.Kind: String] = [
+        .text: "a text", .time: "an ISO 8601 time", .int: "a whole number", .json: "a list of texts",
+      ]
+      throw missing(column.key, what[column.kind] ?? "a value")
+    }
     return value
   }
 
