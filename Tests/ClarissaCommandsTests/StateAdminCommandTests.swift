@@ -91,6 +91,18 @@ import Testing
     #expect(checked.stdout == "ok: '\(db)' is sound\n")
   }
 
+  @Test func readersWithStateNeverReadTheConfig() throws {
+    let (jsonl, db) = try Self.folder()
+    _ = try Self.clarissa(["state", "import", jsonl, "--state", db])
+    let folder = URL(fileURLWithPath: (db as NSString).deletingLastPathComponent)
+    try "searches: [broken".write(
+      to: folder.appendingPathComponent("searches.yaml"), atomically: true, encoding: .utf8)
+    for command in ["check", "info", "export", "cooldowns"] {
+      let outcome = try CommandLineTests.run(["state", command, "--state", db], in: folder)
+      #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+    }
+  }
+
   @Test func checkExitsFiveOnProblemsAndOnAFileThatIsNoDatabase() throws {
     let (jsonl, db) = try Self.folder()
     // A delivery of a listing the export does not have: the store's rules catch it.
