@@ -76,18 +76,12 @@ extension ListingStore {
     let seen: [SQLiteDatabase.Value] = [
       .time(try line.requiredDate("firstSeen")), .time(try line.requiredDate("lastSeen")),
     ]
+    // An older export never moves the times back.
     try database.run(
-      """
-      INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
-        area, latitude, longitude, images, category, first_seen, last_seen)
-      VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
-        description = excluded.description, price = excluded.price, currency = excluded.currency,
-        posted = excluded.posted, location = excluded.location, area = excluded.area,
-        latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
-        category = excluded.category, first_seen = min(first_seen, excluded.first_seen),
-        last_seen = max(last_seen, excluded.last_seen)
-      """, key + ListingFields.values(listing) + seen)
+      ListingFields.upsert(
+        times: "first_seen = min(first_seen, excluded.first_seen), "
+          + "last_seen = max(last_seen, excluded.last_seen)"),
+      key + ListingFields.values(listing) + seen)
     counts.add(database.changes, "listings")
     for price in try line.objects("prices") {
       try database.run(
@@ -105,20 +99,6 @@ extension ListingStore {
           + [.time(try sighting.requiredDate("firstSeen")), .time(try sighting.requiredDate("lastSeen"))])
       counts.add(database.changes, "sightings")
     }
-  }
-}
-
-/// The values of a listing's stored fields after its key, in the order of the `listings`
-/// table (url through category).
-enum ListingFields {
-  static func values(_ listing: Listing) -> [SQLiteDatabase.Value] {
-    [
-      .text(listing.url), .text(listing.title), .text(listing.description),
-      .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
-      .textOrNull(listing.location), .textOrNull(listing.area),
-      .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
-      .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
-    ]
   }
 }
 
