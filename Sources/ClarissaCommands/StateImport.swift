@@ -53,7 +53,8 @@ extension StateCommand {
         return "imported \(try store.importLines(data, file: file))"
       }
       let sites = Dictionary(
-        (configuration?.searches ?? []).map { ($0.name, $0.site) }) { first, _ in first }
+        (configuration?.searches ?? []).map { ($0.name, $0.site) }
+      ) { first, _ in first }
       try store.importLegacy(jsonFile: file, sites: sites)
       return "imported the JSON state '\(file)'"
         + (configuration == nil

@@ -76,13 +76,17 @@ import Testing
     _ = try Self.clarissa(["state", "import", jsonl, "--state", db])
     let typo = try Self.clarissa(["state", "forget", "--search", "bike", "--state", db])
     #expect(typo.status == 64)
-    #expect(typo.stderr.contains("error: the state has nothing of a search 'bike'; did you mean 'bikes'?"))
+    #expect(
+      typo.stderr.contains("error: the state has nothing of a search 'bike'; did you mean 'bikes'?")
+    )
 
     let forgot = try Self.clarissa(["state", "forget", "--search", "bikes", "--state", db])
     #expect(forgot.status == 0, "\(forgot.stderr)")
     #expect(
       forgot.stdout
-        == "forgot 'bikes': 1 search, 1 source, 1 sighting, 2 deliveries; its next run is its first\n")
+        == "forgot 'bikes': 1 search, 1 source, 1 sighting, 2 deliveries; "
+        + "its next run is its first\n"
+    )
 
     let pruned = try Self.clarissa(["state", "prune", "--state", db, "--retention", "30d"])
     #expect(pruned.stdout == "pruned: 1 listing, 1 sighting\n", "the sofa, last seen in January")
@@ -116,7 +120,9 @@ import Testing
     #expect(damaged.status == 5)
     #expect(
       damaged.stdout
-        == "problem: 1 deliveries of a listing the store does not have (for example 'bikes feed 9')\n")
+        == "problem: 1 deliveries of a listing the store does not have "
+        + "(for example 'bikes feed 9')\n"
+    )
     #expect(damaged.stderr == "error: the state database '\(db)' has 1 problem\n")
 
     let garbage = db + "-garbage.db"
@@ -134,7 +140,8 @@ import Testing
       .write(toFile: jsonl, atomically: true, encoding: .utf8)
     let refused = try Self.clarissa(["state", "import", jsonl, "--state", db])
     #expect(refused.status == 1)
-    #expect(refused.stderr == "error: '\(jsonl)' line 9 needs 'site' as a text; nothing was imported\n")
+    #expect(
+      refused.stderr == "error: '\(jsonl)' line 9 needs 'site' as a text; nothing was imported\n")
     let info = try Self.clarissa(["state", "info", "--state", db])
     #expect(info.stdout.contains("listings: 0 remembered"), "the eight good lines are rolled back")
   }
@@ -148,7 +155,8 @@ import Testing
     #expect(imported.stdout.contains("imported the JSON state '\(fixture)' (no config"))
     #expect(FileManager.default.fileExists(atPath: fixture), "the file imported is left as it is")
     let info = try Self.clarissa(["state", "info", "--state", db])
-    #expect(info.stdout.contains("listings: 4 remembered"), "the bikes' site read from its listings")
+    #expect(
+      info.stdout.contains("listings: 4 remembered"), "the bikes' site read from its listings")
     #expect(info.stdout.contains("  bikes     3 "))
     #expect(info.stdout.contains("  phone     1          0     1\n"))
   }

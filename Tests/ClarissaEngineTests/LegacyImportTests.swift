@@ -44,9 +44,10 @@ import Testing
     #expect(seen[keys[2]]?.held == true)
 
     let owed = try store.owedDeliveries(maxAttempts: 5)
-    #expect(owed.map { "\($0.search) \($0.listing.id) \($0.channel) \($0.attempts)" } == [
-      "bikes 7915891290 phone 2"
-    ], "only the refused delivery is owed; nothing delivered is owed again")
+    #expect(
+      owed.map { "\($0.search) \($0.listing.id) \($0.channel) \($0.attempts)" } == [
+        "bikes 7915891290 phone 2"
+      ], "only the refused delivery is owed; nothing delivered is owed again")
     #expect(owed.first?.listing.title == "Road bike, 54 cm")
     #expect(owed.first?.listing.coordinates == Coordinates(latitude: 37.7599, longitude: -122.4148))
     #expect(try store.held().map(\.listing.title) == ["Gravel bike"])
@@ -58,7 +59,9 @@ import Testing
     #expect(memory["old-feed"]?.lastRun == RunnerTests.date("2026-04-20T07:30:00Z"))
     let url = "https://sfbay.craigslist.org/search/bia?format=rss"
     #expect(try store.validators(for: [url])[url]?.etag == "\"abc123\"")
-    #expect(try store.cooldowns()["blocked.example.org"]?.urls == ["https://blocked.example.org/feed.xml"])
+    #expect(
+      try store.cooldowns()["blocked.example.org"]?.urls == ["https://blocked.example.org/feed.xml"]
+    )
     #expect(try store.check() == [])
   }
 
@@ -70,9 +73,10 @@ import Testing
         "retired-search unknown 55",
       ])
     let owed = try store.owedDeliveries(maxAttempts: 5)
-    #expect(owed.map { "\($0.listing.id) \($0.channel) \($0.attempts) \($0.lastError ?? "")" } == [
-      "7900000002 terminal 1 broken pipe"
-    ])
+    #expect(
+      owed.map { "\($0.listing.id) \($0.channel) \($0.attempts) \($0.lastError ?? "")" } == [
+        "7900000002 terminal 1 broken pipe"
+      ])
     #expect(owed.first?.listing.price == 240)
     let first = ListingKey(site: "craigslist", id: "7900000001")
     #expect(try store.lookUp(search: "ipads", keys: [first])[first]?.deliveredTo == ["terminal"])
@@ -101,7 +105,8 @@ import Testing
     // A large state: its "version" comes last, far beyond the first read.
     let large = store.path + ".json"
     let ids = (0..<500).map { ("bikes", "79\($0)") }
-    try Self.formatTwo(ids, ran: "2026-05-03T19:00:00Z").write(toFile: large, atomically: true, encoding: .utf8)
+    try Self.formatTwo(ids, ran: "2026-05-03T19:00:00Z").write(
+      toFile: large, atomically: true, encoding: .utf8)
     #expect(try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int ?? 0 > 20_000)
     #expect(ListingStore.isLegacyJSON(large))
   }
@@ -115,13 +120,16 @@ import Testing
       try RunnerTests.runner(config, replay: "default", state: primed),
       RunOptions(now: RunnerTests.noon))
     let ids = try Stored(primed).store.locked { database in
-      try database.rows("SELECT search, id FROM sightings ORDER BY 1, 2") { ($0.text(0), $0.text(1)) }
+      try database.rows("SELECT search, id FROM sightings ORDER BY 1, 2") {
+        ($0.text(0), $0.text(1))
+      }
     }
     #expect(ids.count > 100)
     let folder = (RunnerTests.temporaryState() as NSString).deletingLastPathComponent
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let json = folder + "/state.json"
-    try Self.formatTwo(ids, ran: "2026-05-03T19:00:00Z").write(toFile: json, atomically: true, encoding: .utf8)
+    try Self.formatTwo(ids, ran: "2026-05-03T19:00:00Z").write(
+      toFile: json, atomically: true, encoding: .utf8)
 
     let later = RunnerTests.noon.addingTimeInterval(3 * 3600)
     let result = try await RunnerTests.run(
@@ -129,16 +137,21 @@ import Testing
     #expect(result.newListings.map(\.id) == ["7931742798"])
     #expect(FileManager.default.fileExists(atPath: json + ".imported"))
     #expect(!FileManager.default.fileExists(atPath: json))
-    #expect(try Stored(folder + "/state.db").seenCount("ipads") == Stored(primed).seenCount("ipads") + 1)
+    #expect(
+      try Stored(folder + "/state.db").seenCount("ipads") == Stored(primed).seenCount("ipads") + 1)
   }
 
   /// A format-2 state of `ids` (search, id), each delivered to the terminal.
   static func formatTwo(_ ids: [(String, String)], ran: String) -> String {
-    let searches = Dictionary(grouping: ids, by: \.0).sorted { $0.key < $1.key }.map { search, seen in
-      let entries = seen.map { "        \"\($0.1)\" : [\"\(ran)\", \"\(ran)\", [\"terminal\"], []]" }
+    let searches = Dictionary(grouping: ids, by: \.0).sorted { $0.key < $1.key }.map {
+      search, seen in
+      let entries = seen.map {
+        "        \"\($0.1)\" : [\"\(ran)\", \"\(ran)\", [\"terminal\"], []]"
+      }
       return "    \"\(search)\" : {\n      \"lastRun\" : \"\(ran)\",\n      \"seen\" : {\n"
         + entries.joined(separator: ",\n") + "\n      }\n    }"
     }
-    return "{\n  \"searches\" : {\n" + searches.joined(separator: ",\n") + "\n  },\n  \"version\" : 2\n}\n"
+    return "{\n  \"searches\" : {\n" + searches.joined(separator: ",\n")
+      + "\n  },\n  \"version\" : 2\n}\n"
   }
 }

@@ -47,11 +47,13 @@ import Testing
     // sightings and deliveries were written.
     try store.locked { database in
       try database.execute(
-        "CREATE TRIGGER refuse BEFORE INSERT ON held BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
+        "CREATE TRIGGER refuse BEFORE INSERT ON held BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+      )
     }
     let listing = StoreAdminTests.listing("1")
     #expect(throws: SQLiteError.self) {
-      try store.record(Self.record("bikes", at: 0, seen: [listing], owed: [listing], held: [listing]))
+      try store.record(
+        Self.record("bikes", at: 0, seen: [listing], owed: [listing], held: [listing]))
     }
     let info = try store.info()
     #expect((info.listings, info.prices, info.searches.count, info.channels.count) == (0, 0, 0, 0))
@@ -75,7 +77,8 @@ import Testing
     }
     #expect(try store.owedDeliveries(maxAttempts: 3).isEmpty, "three refusals: given up")
     let retried = try store.owedDeliveries(maxAttempts: 4)
-    #expect(retried.map { "\($0.listing.id) \($0.attempts) \($0.lastError ?? "")" } == ["b 3 503 #3"])
+    #expect(
+      retried.map { "\($0.listing.id) \($0.attempts) \($0.lastError ?? "")" } == ["b 3 503 #3"])
     #expect(try store.lookUp(search: "bikes", keys: [a.key])[a.key]?.deliveredTo == ["phone"])
   }
 
@@ -108,10 +111,12 @@ import Testing
     let store = try StoreAdminTests.store()
     for index in 0..<5 {
       let listing = StoreAdminTests.listing("\(index)")
-      try store.record(Self.record(index % 2 == 0 ? "even" : "odd", at: Double(index) * 60, seen: [listing]))
+      try store.record(
+        Self.record(index % 2 == 0 ? "even" : "odd", at: Double(index) * 60, seen: [listing]))
     }
     let recent = try store.recent(searches: ["even", "odd"], limit: 2)
-    #expect(recent.map { "\($0.search) \($0.listing.id)" } == ["even 4", "odd 3", "even 2", "odd 1"])
+    #expect(
+      recent.map { "\($0.search) \($0.listing.id)" } == ["even 4", "odd 3", "even 2", "odd 1"])
   }
 
   @Test func aReaderIsNotBlockedByAWriterAndASecondWriterWaitsForTheBusyTimeout() throws {

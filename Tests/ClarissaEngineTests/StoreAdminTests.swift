@@ -77,13 +77,18 @@ import Testing
     _ = try copy.importLines(Self.data(exported), file: "state.jsonl")
     #expect(try Self.lines(copy) == exported, "importing again changes nothing")
     let key = ListingKey(site: "feed", id: "a")
-    #expect(try copy.lookUp(search: "bikes", keys: [key]) == original.lookUp(search: "bikes", keys: [key]))
+    #expect(
+      try copy.lookUp(search: "bikes", keys: [key]) == original.lookUp(search: "bikes", keys: [key])
+    )
     func owed(_ store: ListingStore) throws -> [OwedDelivery] {
-      try store.owedDeliveries(maxAttempts: 5).sorted { ($0.listing.id, $0.channel) < ($1.listing.id, $1.channel) }
+      try store.owedDeliveries(maxAttempts: 5).sorted {
+        ($0.listing.id, $0.channel) < ($1.listing.id, $1.channel)
+      }
     }
     #expect(try owed(copy) == owed(original))
     #expect(try owed(copy).count == 3)
-    #expect(try copy.searches(["bikes", "cheap-bikes"]) == original.searches(["bikes", "cheap-bikes"]))
+    #expect(
+      try copy.searches(["bikes", "cheap-bikes"]) == original.searches(["bikes", "cheap-bikes"]))
     #expect(try copy.held() == original.held())
   }
 
@@ -97,13 +102,22 @@ import Testing
     _ = try store.importLines(Data(owedAgain.utf8), file: "old.jsonl")
     let sighting = try store.lookUp(search: "bikes", keys: [ListingKey(site: "feed", id: "a")])
     #expect(sighting.values.first?.deliveredTo == ["phone"])
-    #expect(try !store.owedDeliveries(maxAttempts: 5).contains { $0.listing.id == "a" && $0.channel == "phone" })
+    #expect(
+      try !store.owedDeliveries(maxAttempts: 5).contains {
+        $0.listing.id == "a" && $0.channel == "phone"
+      })
   }
 
   @Test(arguments: [
     ("{\"type\":\"search\",\"name\":\"x\"}\nnot json\n", "line 2 is not a JSON object"),
-    ("{\"type\":\"search\",\"name\":\"x\"}\n{\"type\":\"listing\",\"site\":\"feed\"}", "line 2 needs 'id'"),
-    ("\n{\"type\":\"held\",\"search\":\"x\",\"site\":\"feed\",\"id\":\"1\"}", "line 2 needs 'heldAt'"),
+    (
+      "{\"type\":\"search\",\"name\":\"x\"}\n{\"type\":\"listing\",\"site\":\"feed\"}",
+      "line 2 needs 'id'"
+    ),
+    (
+      "\n{\"type\":\"held\",\"search\":\"x\",\"site\":\"feed\",\"id\":\"1\"}",
+      "line 2 needs 'heldAt'"
+    ),
     ("{\"type\":\"sofa\"}", "line 1 has an unknown type 'sofa'"),
     ("{\"type\":\"clarissa\",\"format\":7}", "line 1 is an export of format 7"),
   ])
@@ -139,7 +153,11 @@ import Testing
     let now = Self.start.addingTimeInterval(2 * 86_400)
     // Only what "bikes" alone saw at the start is stale after a day and a half.
     let counts = try store.pruned(now: now, retention: 1.5 * 86_400)
-    #expect(counts == StoreCounts(["sightings": 2, "deliveries": 4, "recent": 2, "listings": 1, "cooldowns": 1]))
+    #expect(
+      counts
+        == StoreCounts([
+          "sightings": 2, "deliveries": 4, "recent": 2, "listings": 1, "cooldowns": 1,
+        ]))
     #expect("\(counts)" == "1 listing, 2 sightings, 4 deliveries, 2 recent, 1 cooldown")
     #expect(try store.pruned(now: now, retention: 1.5 * 86_400) == StoreCounts())
     #expect(try store.info(now: now).listings == 2, "'a' and 'c' are seen by cheap-bikes")
@@ -155,7 +173,9 @@ import Testing
       try database.run("UPDATE deliveries SET at = NULL WHERE state = 'delivered'")
     }
     let problems = try store.check()
-    #expect(problems.contains("1 sightings of a listing the store does not have (for example 'bikes feed b')"))
+    #expect(
+      problems.contains(
+        "1 sightings of a listing the store does not have (for example 'bikes feed b')"))
     #expect(problems.contains { $0.hasPrefix("2 deliveries of a listing the store does not have") })
     #expect(problems.contains { $0.hasPrefix("1 deliveries marked delivered without a time") })
     #expect(problems.contains { $0.hasPrefix("1 recent listings the store does not have") })

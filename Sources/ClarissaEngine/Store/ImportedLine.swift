@@ -93,7 +93,8 @@ struct ImportedLine {
     }
     if column.required, case .null = value {
       let what: [StoreLine.Column.Kind: String] = [
-        .text: "a text", .time: "an ISO 8601 time", .int: "a whole number", .json: "a list of texts",
+        .text: "a text", .time: "an ISO 8601 time", .int: "a whole number",
+        .json: "a list of texts",
       ]
       throw missing(column.key, what[column.kind] ?? "a value")
     }
@@ -110,7 +111,9 @@ struct ImportedLine {
       price: try number("price"), currency: object["currency"] as? String,
       posted: try date("posted"), location: object["location"] as? String,
       area: object["area"] as? String,
-      coordinates: latitude.flatMap { lat in longitude.map { Coordinates(latitude: lat, longitude: $0) } },
+      coordinates: latitude.flatMap { lat in
+        longitude.map { Coordinates(latitude: lat, longitude: $0) }
+      },
       imageURLs: try strings("images"), category: object["category"] as? String)
   }
 

@@ -55,10 +55,14 @@ extension ListingStore {
         + "ON CONFLICT DO UPDATE SET last_run = \(newer("last_run")), "
         + "last_attempt = \(newer("last_attempt")), "
         + "all_sources_known = excluded.all_sources_known",
-      [name, .time(try line.date("lastRun")), .time(try line.date("lastAttempt")), .int(allKnown ? 1 : 0)])
+      [
+        name, .time(try line.date("lastRun")), .time(try line.date("lastAttempt")),
+        .int(allKnown ? 1 : 0),
+      ])
     counts.add(database.changes, "searches")
     for url in try line.strings("sources") {
-      try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
+      try database.run(
+        "INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
       counts.add(database.changes, "sources")
     }
   }
@@ -86,8 +90,10 @@ extension ListingStore {
     for price in try line.objects("prices") {
       try database.run(
         "INSERT OR REPLACE INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?)",
-        key + [.time(try price.requiredDate("at")), .double(try price.number("price") ?? 0),
-          .textOrNull(price.object["currency"] as? String)])
+        key + [
+          .time(try price.requiredDate("at")), .double(try price.number("price") ?? 0),
+          .textOrNull(price.object["currency"] as? String),
+        ])
       counts.add(database.changes, "prices")
     }
     for sighting in try line.objects("sightings") {
@@ -96,7 +102,10 @@ extension ListingStore {
           + "ON CONFLICT DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), "
           + "last_seen = max(last_seen, excluded.last_seen)",
         [.text(try sighting.required("search"))] + key
-          + [.time(try sighting.requiredDate("firstSeen")), .time(try sighting.requiredDate("lastSeen"))])
+          + [
+            .time(try sighting.requiredDate("firstSeen")),
+            .time(try sighting.requiredDate("lastSeen")),
+          ])
       counts.add(database.changes, "sightings")
     }
   }
