@@ -32,8 +32,9 @@ extension StateCommand {
         return
       }
       for problem in problems { print("problem: \(problem)") }
-      Terminal.error("error: the state database '\(path)' has \(problems.count) problem"
-        + (problems.count == 1 ? "" : "s") + "\n")
+      Terminal.error(
+        "error: the state database '\(path)' has \(problems.count) problem"
+          + (problems.count == 1 ? "" : "s") + "\n")
       throw ExitStatus.stateUnusable.exitCode
     }
   }

@@ -23,8 +23,10 @@ struct StateCommand: ParsableCommand {
         clarissa state forget --search bikes
         clarissa state check
       """,
-    subcommands: [Info.self, Export.self, Import.self, Forget.self, Prune.self, Check.self,
-      Cooldowns.self]
+    subcommands: [
+      Info.self, Export.self, Import.self, Forget.self, Prune.self, Check.self,
+      Cooldowns.self,
+    ]
   )
 
   /// `clarissa state cooldowns`: the hosts clarissa keeps away from, and clearing them.
@@ -61,16 +63,18 @@ struct StateCommand: ParsableCommand {
     func run() throws {
       let clock = options.clock
       guard clear != nil || clearAll else {
-        let cooldowns = try options.reading(quiet: true) { store, _ in try store.cooldowns() } ?? [:]
+        let cooldowns =
+          try options.reading(quiet: true) { store, _ in try store.cooldowns() } ?? [:]
         print(Self.table(Cooldown.active(cooldowns, at: clock), now: clock), terminator: "")
         return
       }
-      let cleared: [String] = try options.writing(create: true) { store, _ in
-        let hosts = Cooldown.active(try store.cooldowns(), at: clock).map(\.host)
-        let cleared = try chosen(hosts)
-        for host in cleared { try store.setCooldown(nil, host: host) }
-        return cleared
-      } ?? []
+      let cleared: [String] =
+        try options.writing(create: true) { store, _ in
+          let hosts = Cooldown.active(try store.cooldowns(), at: clock).map(\.host)
+          let cleared = try chosen(hosts)
+          for host in cleared { try store.setCooldown(nil, host: host) }
+          return cleared
+        } ?? []
       print(
         cleared.isEmpty
           ? "no host is cooling down"

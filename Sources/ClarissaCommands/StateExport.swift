@@ -25,7 +25,8 @@ extension StateCommand {
 
     @Option(
       name: [.short, .long],
-      help: ArgumentHelp("Write to this file (replaced whole) instead of stdout.", valueName: "file"))
+      help: ArgumentHelp(
+        "Write to this file (replaced whole) instead of stdout.", valueName: "file"))
     var output: String?
 
     func run() throws {

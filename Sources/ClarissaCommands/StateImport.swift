@@ -34,16 +34,32 @@ extension StateCommand {
         throw ExitStatus.failure.exitCode
       }
       let summary = try options.writing(create: true) { store, configuration in
-        guard ListingStore.isLegacyJSON(file), !Self.isExport(data) else {
-          return "imported \(try store.importLines(data, file: file))"
+        do {
+          return try Self.importing(data, from: file, into: store, configuration)
+        } catch let problem as StoreProblem {
+          // The file is at fault, not the database: exit 1, as for any bad input file.
+          Terminal.error("error: \(problem)\n")
+          throw ExitStatus.failure.exitCode
         }
-        let sites = Dictionary(
-          (configuration?.searches ?? []).map { ($0.name, $0.site) }) { first, _ in first }
-        try store.importLegacy(jsonFile: file, sites: sites)
-        return "imported the JSON state '\(file)'"
-          + (configuration == nil ? " (no config: its ids are of site 'unknown')" : "")
       }
       if let summary { print(summary) }
+    }
+
+    /// Imports the file as JSON lines or as a JSON state; returns what to print.
+    static func importing(
+      _ data: Data, from file: String, into store: ListingStore, _ configuration: Config?
+    ) throws -> String {
+      guard ListingStore.isLegacyJSON(file), !isExport(data) else {
+        return "imported \(try store.importLines(data, file: file))"
+      }
+      let sites = Dictionary(
+        (configuration?.searches ?? []).map { ($0.name, $0.site) }
+      ) { first, _ in first }
+      try store.importLegacy(jsonFile: file, sites: sites)
+      return "imported the JSON state '\(file)'"
+        + (configuration == nil
+          ? " (no config: a search's ids take the site of its listings in the file, else "
+            + "'unknown')" : "")
     }
 
     /// Whether the first line is one of an export (an object with a `"type"`).

@@ -43,20 +43,31 @@ extension StateCommand {
 
         """
       text += "\nsearches:\n"
-      text += info.searches.isEmpty ? "  none yet\n" : indent(
-        TextTable.render(
-          [["search", "listings", "last run", "last tried"]]
-            + info.searches.map { [$0.name, "\($0.listings)", when($0.lastRun), when($0.lastAttempt)] }))
+      text +=
+        info.searches.isEmpty
+        ? "  none yet\n"
+        : indent(
+          TextTable.render(
+            [["search", "listings", "last run", "last tried"]]
+              + info.searches.map {
+                [$0.name, "\($0.listings)", when($0.lastRun), when($0.lastAttempt)]
+              }))
       text += "\nchannels:\n"
-      text += info.channels.isEmpty ? "  nothing delivered yet\n" : indent(
-        TextTable.render(
-          [["channel", "delivered", "owed", "refused"]]
-            + info.channels.map { [$0.name, "\($0.delivered)", "\($0.owed)", "\($0.failed)"] }))
+      text +=
+        info.channels.isEmpty
+        ? "  nothing delivered yet\n"
+        : indent(
+          TextTable.render(
+            [["channel", "delivered", "owed", "refused"]]
+              + info.channels.map { [$0.name, "\($0.delivered)", "\($0.owed)", "\($0.failed)"] }))
       text += "\ncooling down:\n"
-      text += info.cooldowns.isEmpty ? "  no host\n" : indent(
-        TextTable.render(
-          [["host", "until", "why"]]
-            + info.cooldowns.map { [$0.host, when($0.cooldown.until), $0.cooldown.why] }))
+      text +=
+        info.cooldowns.isEmpty
+        ? "  no host\n"
+        : indent(
+          TextTable.render(
+            [["host", "until", "why"]]
+              + info.cooldowns.map { [$0.host, when($0.cooldown.until), $0.cooldown.why] }))
       return text
     }
 

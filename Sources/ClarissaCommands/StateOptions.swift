@@ -27,10 +27,14 @@ struct StateOptions: ParsableArguments {
   /// `--now`, else the time now.
   var clock: Date { now.flatMap(Run.parseDate) ?? Date() }
 
-  /// The config (none needed with `--state` and no config file) and the state path:
-  /// `--state`, else the config's `state.path` relative to the config's folder.
-  func target() throws -> (config: Config?, path: String) {
-    if let state, !FileManager.default.fileExists(atPath: config) { return (nil, state) }
+  /// The config and the state path: `--state`, else the config's `state.path` relative to the
+  /// config's folder. With `--state`, the config is read only by writers (the sites of a JSON
+  /// state's searches, the retention) and only when its file exists: a reader such as
+  /// `state check --state FILE` never depends on a config.
+  func target(writing: Bool) throws -> (config: Config?, path: String) {
+    if let state, !writing || !FileManager.default.fileExists(atPath: config) {
+      return (nil, state)
+    }
     let options = try SourceOptions.parse(["--config", config])
     let (configuration, _) = try options.loadConfig(quiet: true)
     return (configuration, state ?? options.statePath(configuration))
@@ -47,7 +51,7 @@ struct StateOptions: ParsableArguments {
   /// (unless `quiet`) that nothing is remembered yet and returns nil.
   func reading<T>(quiet: Bool = false, _ body: (ListingStore, String) throws -> T) throws -> T? {
     try Self.failing {
-      let (configuration, path) = try target()
+      let (configuration, path) = try target(writing: false)
       guard Self.remembers(path) else {
         if !quiet { print(Self.nothingYet(path)) }
         return nil
@@ -62,7 +66,7 @@ struct StateOptions: ParsableArguments {
   /// the database only when `create`; otherwise returns nil when nothing is remembered yet.
   func writing<T>(create: Bool = false, _ body: (ListingStore, Config?) throws -> T) throws -> T? {
     try Self.failing {
-      let (configuration, path) = try target()
+      let (configuration, path) = try target(writing: true)
       guard create || Self.remembers(path) else {
         print(Self.nothingYet(path))
         return nil

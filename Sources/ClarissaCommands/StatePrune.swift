@@ -24,7 +24,8 @@ extension StateCommand {
     @OptionGroup var options: StateOptions
 
     @Option(
-      help: ArgumentHelp("Keep listings seen within this long (e.g. 30d, 12h).", valueName: "interval"))
+      help: ArgumentHelp(
+        "Keep listings seen within this long (e.g. 30d, 12h).", valueName: "interval"))
     var retention: String?
 
     func validate() throws {
@@ -36,7 +37,8 @@ extension StateCommand {
     func run() throws {
       let clock = options.clock
       let counts = try options.writing { store, configuration in
-        let kept = retention.flatMap(Interval.init(parsing:))
+        let kept =
+          retention.flatMap(Interval.init(parsing:))
           ?? configuration?.state.retention ?? .days(90)
         return try store.pruned(now: clock, retention: kept.timeInterval)
       }

@@ -91,7 +91,13 @@ struct ImportedLine {
       let list = try strings(column.key)
       value = object[column.key] == nil ? .null : .text(StoreJSON.text(list))
     }
-    if column.required, case .null = value { throw missing(column.key, "a value") }
+    if column.required, case .null = value {
+      let what: [StoreLine.Column.Kind: String] = [
+        .text: "a text", .time: "an ISO 8601 time", .int: "a whole number",
+        .json: "a list of texts",
+      ]
+      throw missing(column.key, what[column.kind] ?? "a value")
+    }
     return value
   }
 
@@ -105,7 +111,9 @@ struct ImportedLine {
       price: try number("price"), currency: object["currency"] as? String,
       posted: try date("posted"), location: object["location"] as? String,
       area: object["area"] as? String,
-      coordinates: latitude.flatMap { lat in longitude.map { Coordinates(latitude: lat, longitude: $0) } },
+      coordinates: latitude.flatMap { lat in
+        longitude.map { Coordinates(latitude: lat, longitude: $0) }
+      },
       imageURLs: try strings("images"), category: object["category"] as? String)
   }
 

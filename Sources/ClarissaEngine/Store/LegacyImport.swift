@@ -15,13 +15,39 @@ struct LegacyImport {
     return decoder
   }()
 
-  /// Whether `path` holds a JSON state (by its first non-blank byte and a `version`).
+  /// Whether `path` holds a JSON state: an object whose first member is one of the state's
+  /// (sorted keys put `cooldowns` first; `version` comes last, megabytes later), where an
+  /// export's first line starts with `type`.
   static func isLegacyJSON(_ path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
-    let head = handle.readData(ofLength: 4096)
-    let text = String(decoding: head, as: UTF8.self)
-    return text.drop { $0.isWhitespace }.first == "{" && text.contains("\"version\"")
+    let head = String(decoding: handle.readData(ofLength: 4096), as: UTF8.self)
+    let text = head.drop { $0.isWhitespace }
+    guard text.first == "{" else { return false }
+    let key = text.dropFirst().drop { $0.isWhitespace }
+    guard key.first == "\"" else { return false }
+    let name = key.dropFirst().prefix { $0 != "\"" }
+    return Self.members.contains(String(name))
+  }
+
+  /// The members of a JSON state's object.
+  private static let members: Set<String> = [
+    "cooldowns", "held", "recent", "searches", "undelivered", "validators", "version",
+  ]
+
+  /// The site of each search as its held, refused and recent listings show it: the ids of a
+  /// search the config no longer has still get their site when the file shows it.
+  private static func listedSites(_ root: [String: Any]) -> [String: String] {
+    var sites: [String: String] = [:]
+    for section in ["held", "undelivered", "recent"] {
+      for entry in root[section] as? [[String: Any]] ?? [] {
+        guard let search = entry["search"] as? String,
+          let site = (entry["listing"] as? [String: Any])?["site"] as? String
+        else { continue }
+        sites[search] = sites[search] ?? site
+      }
+    }
+    return sites
   }
 
   /// Reads the file and writes it into `database`, in one transaction.
@@ -39,16 +65,19 @@ struct LegacyImport {
         message: "'\(file)' is a JSON state of version \(version); this clarissa imports "
           + "versions 1 and 2. Nothing was imported")
     }
+    let known = sites.merging(Self.listedSites(root)) { configured, _ in configured }
     try database.transaction {
       for (name, value) in root["searches"] as? [String: Any] ?? [:] {
-        try search(name, value as? [String: Any] ?? [:], database)
+        try search(name, value as? [String: Any] ?? [:], site: known[name] ?? "unknown", database)
       }
       try entries(root, database)
       try hosts(root, database)
     }
   }
 
-  private func search(_ name: String, _ object: [String: Any], _ database: SQLiteDatabase) throws {
+  private func search(
+    _ name: String, _ object: [String: Any], site: String, _ database: SQLiteDatabase
+  ) throws {
     let sources = object["sources"] as? [String]
     try database.run(
       "INSERT OR REPLACE INTO searches(name, last_run, last_attempt, all_sources_known) "
@@ -60,7 +89,6 @@ struct LegacyImport {
     for url in sources ?? [] {
       try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [.text(name), .text(url)])
     }
-    let site = sites[name] ?? "unknown"
     for (id, entry) in object["seen"] as? [String: Any] ?? [:] {
       // Version 2: [first, last, [delivered to], [pending]]; version 1: an object.
       let fields = entry as? [Any]
@@ -112,7 +140,8 @@ struct LegacyImport {
       try stored(listing, search, nil, database)
       for channel in entry["channels"] as? [String] ?? [] {
         try database.run(
-          "INSERT OR REPLACE INTO deliveries(search, site, id, channel, state, owed_at, at, "
+          // OR IGNORE: importing again never undoes a delivery made since.
+          "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, at, "
             + "attempts, last_error) VALUES(?, ?, ?, ?, 'failed', ?, ?, ?, ?)",
           [
             .text(search), .text(listing.site), .text(listing.id), .text(channel),
@@ -133,22 +162,25 @@ struct LegacyImport {
     }
   }
 
-  /// The listing's fields, and its sighting by `search` (which the JSON had among its ids).
+  /// The listing's fields, and its sighting by `search` (which the JSON had among its ids); a
+  /// listing with no time of its own (a refusal) keeps the sighting its id had.
   private func stored(_ listing: Listing, _ search: String, _ at: Date?, _ database: SQLiteDatabase)
     throws
   {
-    let seen = at ?? Date()
-    try sighting(listing.key, search, seen, seen, database)
+    let key: [SQLiteDatabase.Value] = [.text(listing.site), .text(listing.id)]
+    let known = try database.integer(
+      "SELECT count(*) FROM sightings WHERE search = ? AND site = ? AND id = ?",
+      [.text(search)] + key)
+    if let at {
+      try sighting(listing.key, search, at, at, database)
+    } else if known == 0 {
+      try sighting(listing.key, search, Date(), Date(), database)
+    }
     try database.run(
       "UPDATE listings SET url = ?, title = ?, description = ?, price = ?, currency = ?, "
-        + "posted = ?, location = ?, area = ?, images = ?, category = ? WHERE site = ? AND id = ?",
-      [
-        .text(listing.url), .text(listing.title), .text(listing.description),
-        .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
-        .textOrNull(listing.location), .textOrNull(listing.area),
-        .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
-        .text(listing.site), .text(listing.id),
-      ])
+        + "posted = ?, location = ?, area = ?, latitude = ?, longitude = ?, images = ?, "
+        + "category = ? WHERE site = ? AND id = ?",
+      ListingFields.values(listing) + key)
   }
 
   /// Validators and cool-downs.

@@ -54,7 +54,8 @@ extension ListingStore {
     try database.run("SELECT channel, state, count(*) FROM deliveries GROUP BY channel, state") {
       row in
       let name = row.text(0)
-      var channel = channels[name] ?? StoreInfo.Channel(name: name, delivered: 0, owed: 0, failed: 0)
+      var channel =
+        channels[name] ?? StoreInfo.Channel(name: name, delivered: 0, owed: 0, failed: 0)
       switch row.text(1) {
       case "delivered": channel.delivered = row.int(2)
       case "owed": channel.owed = row.int(2)

@@ -23,9 +23,10 @@ extension ListingStore {
         for rule in Self.rules {
           let found = try database.integer("SELECT count(*) FROM (\(rule.sql))")
           guard found > 0 else { continue }
-          let example = try database.rows("\(rule.sql) LIMIT 1") { row in
-            (0..<3).map { row.text($0) }.filter { !$0.isEmpty }.joined(separator: " ")
-          }.first ?? ""
+          let example =
+            try database.rows("\(rule.sql) LIMIT 1") { row in
+              (0..<3).map { row.text($0) }.filter { !$0.isEmpty }.joined(separator: " ")
+            }.first ?? ""
           problems.append("\(found) \(rule.what) (for example '\(example)')")
         }
         return problems

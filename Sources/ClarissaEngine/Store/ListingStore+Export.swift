@@ -63,7 +63,9 @@ extension ListingStore {
         "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
         key
       ) { price in
-        var entry: [String: Any] = ["at": StoreLine.time(price.double(0)) ?? "", "price": price.double(1)]
+        var entry: [String: Any] = [
+          "at": StoreLine.time(price.double(0)) ?? "", "price": price.double(1),
+        ]
         entry["currency"] = price.optionalText(2)
         return entry
       }

@@ -55,10 +55,14 @@ extension ListingStore {
         + "ON CONFLICT DO UPDATE SET last_run = \(newer("last_run")), "
         + "last_attempt = \(newer("last_attempt")), "
         + "all_sources_known = excluded.all_sources_known",
-      [name, .time(try line.date("lastRun")), .time(try line.date("lastAttempt")), .int(allKnown ? 1 : 0)])
+      [
+        name, .time(try line.date("lastRun")), .time(try line.date("lastAttempt")),
+        .int(allKnown ? 1 : 0),
+      ])
     counts.add(database.changes, "searches")
     for url in try line.strings("sources") {
-      try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
+      try database.run(
+        "INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
       counts.add(database.changes, "sources")
     }
   }
@@ -76,24 +80,20 @@ extension ListingStore {
     let seen: [SQLiteDatabase.Value] = [
       .time(try line.requiredDate("firstSeen")), .time(try line.requiredDate("lastSeen")),
     ]
+    // An older export never moves the times back.
     try database.run(
-      """
-      INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
-        area, latitude, longitude, images, category, first_seen, last_seen)
-      VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
-        description = excluded.description, price = excluded.price, currency = excluded.currency,
-        posted = excluded.posted, location = excluded.location, area = excluded.area,
-        latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
-        category = excluded.category, first_seen = min(first_seen, excluded.first_seen),
-        last_seen = max(last_seen, excluded.last_seen)
-      """, key + ListingFields.values(listing) + seen)
+      ListingFields.upsert(
+        times: "first_seen = min(first_seen, excluded.first_seen), "
+          + "last_seen = max(last_seen, excluded.last_seen)"),
+      key + ListingFields.values(listing) + seen + [ListingFields.keepsText(listing)])
     counts.add(database.changes, "listings")
     for price in try line.objects("prices") {
       try database.run(
         "INSERT OR REPLACE INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?)",
-        key + [.time(try price.requiredDate("at")), .double(try price.number("price") ?? 0),
-          .textOrNull(price.object["currency"] as? String)])
+        key + [
+          .time(try price.requiredDate("at")), .double(try price.number("price") ?? 0),
+          .textOrNull(price.object["currency"] as? String),
+        ])
       counts.add(database.changes, "prices")
     }
     for sighting in try line.objects("sightings") {
@@ -102,23 +102,12 @@ extension ListingStore {
           + "ON CONFLICT DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), "
           + "last_seen = max(last_seen, excluded.last_seen)",
         [.text(try sighting.required("search"))] + key
-          + [.time(try sighting.requiredDate("firstSeen")), .time(try sighting.requiredDate("lastSeen"))])
+          + [
+            .time(try sighting.requiredDate("firstSeen")),
+            .time(try sighting.requiredDate("lastSeen")),
+          ])
       counts.add(database.changes, "sightings")
     }
-  }
-}
-
-/// The values of a listing's stored fields after its key, in the order of the `listings`
-/// table (url through category).
-enum ListingFields {
-  static func values(_ listing: Listing) -> [SQLiteDatabase.Value] {
-    [
-      .text(listing.url), .text(listing.title), .text(listing.description),
-      .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
-      .textOrNull(listing.location), .textOrNull(listing.area),
-      .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
-      .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
-    ]
   }
 }
 

@@ -50,26 +50,8 @@ extension ListingStore {
       }
     }
     try database.run(
-      """
-      INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
-        area, latitude, longitude, images, category, first_seen, last_seen)
-      VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
-        description = CASE WHEN ? THEN listings.description ELSE excluded.description END,
-        price = excluded.price, currency = excluded.currency,
-        posted = excluded.posted, location = excluded.location, area = excluded.area,
-        latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
-        category = excluded.category, last_seen = excluded.last_seen
-      """,
-      key + [
-        .text(listing.url), .text(listing.title), .text(listing.description),
-        .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
-        .textOrNull(listing.location), .textOrNull(listing.area),
-        .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
-        .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category), now, now,
-        // A listing seen again is not converted to text: the stored text stays.
-        .int(listing.isDescriptionPending ? 1 : 0),
-      ])
+      ListingFields.upsert(times: "last_seen = excluded.last_seen"),
+      key + ListingFields.values(listing) + [now, now] + [ListingFields.keepsText(listing)])
   }
 
   /// An owed delivery per channel (one already there, delivered or not, is left alone).

@@ -75,7 +75,8 @@ public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
 
   /// `3 listings, 12 sightings`, in a fixed order of tables; `nothing` when empty.
   public var description: String {
-    let named = Self.order.compactMap { table in rows[table].map { "\($0) \(Self.noun(table, $0))" } }
+    let named = Self.order.compactMap { table in rows[table].map { "\($0) \(Self.noun(table, $0))" }
+    }
     return named.isEmpty ? "nothing" : named.joined(separator: ", ")
   }
 

@@ -1,0 +1,145 @@
+import ClarissaCore
+import Foundation
+import Testing
+
+@testable import ClarissaEngine
+
+/// The store behind ``ListingMemory`` on real database files: migrations, atomic records,
+/// deliveries, price history, sources, and two connections on one file.
+@Suite struct ListingStoreTests {
+  static let start = StoreAdminTests.start
+
+  static func record(
+    _ search: String, at offset: Double, seen: [Listing] = [], owed: [Listing] = [],
+    held: [Listing] = [], answered: Set<String> = [], asked: Set<String> = []
+  ) -> SearchRecord {
+    SearchRecord(
+      search: search, now: start.addingTimeInterval(offset), seen: seen, owed: owed,
+      channels: ["phone"], held: held, recent: seen, answered: answered, asked: asked,
+      reached: true)
+  }
+
+  @Test(arguments: 0..<StoreSchema.current)
+  func aDatabaseOfEveryEarlierVersionIsUpgraded(version: Int) throws {
+    let path = try StoreAdminTests.store().path + "-v\(version).db"
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: false)
+      for step in 0..<version { try database.execute(StoreSchema.migrations[step]) }
+      try database.execute("PRAGMA user_version = \(version)")
+    }
+    let store = try ListingStore.open(path: path, readOnly: false)
+    #expect(try store.info().schemaVersion == StoreSchema.current)
+    let listing = StoreAdminTests.listing("1")
+    try store.record(Self.record("bikes", at: 0, seen: [listing]))
+    #expect(try store.lookUp(search: "bikes", keys: [listing.key]).count == 1)
+    #expect(try store.check() == [])
+  }
+
+  @Test func aReadOnlyOpenOfAMissingFileCreatesNothing() throws {
+    let path = try StoreAdminTests.store().path + "-missing.db"
+    #expect(throws: SQLiteError.self) { try ListingStore.open(path: path, readOnly: true) }
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func aRecordThatFailsHalfWayLeavesNothing() throws {
+    let store = try StoreAdminTests.store()
+    // A real failure inside the transaction: SQLite refuses the held row, after the listings,
+    // sightings and deliveries were written.
+    try store.locked { database in
+      try database.execute(
+        "CREATE TRIGGER refuse BEFORE INSERT ON held BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+      )
+    }
+    let listing = StoreAdminTests.listing("1")
+    #expect(throws: SQLiteError.self) {
+      try store.record(
+        Self.record("bikes", at: 0, seen: [listing], owed: [listing], held: [listing]))
+    }
+    let info = try store.info()
+    #expect((info.listings, info.prices, info.searches.count, info.channels.count) == (0, 0, 0, 0))
+    #expect(try store.lookUp(search: "bikes", keys: [listing.key]).isEmpty)
+  }
+
+  @Test func anOwedDeliveryIsDeliveredOnceAndARefusalCountsUpToTheMaximum() throws {
+    let store = try StoreAdminTests.store()
+    let (a, b) = (StoreAdminTests.listing("a"), StoreAdminTests.listing("b"))
+    try store.record(Self.record("bikes", at: 0, seen: [a, b], owed: [a, b]))
+    #expect(try store.owedDeliveries(maxAttempts: 3).map(\.listing.id) == ["a", "b"])
+    try store.markDelivered(search: "bikes", key: a.key, channel: "phone", at: Self.start)
+    #expect(try store.owedDeliveries(maxAttempts: 3).map(\.listing.id) == ["b"])
+    // Seen and owed again (a crash before the run's end): a delivery is never owed twice.
+    try store.record(Self.record("bikes", at: 60, seen: [a], owed: [a]))
+    #expect(try store.owedDeliveries(maxAttempts: 3).map(\.listing.id) == ["b"])
+    for attempt in 1...3 {
+      let counted = try store.markFailed(
+        search: "bikes", key: b.key, channel: "phone", error: "503 #\(attempt)", at: Self.start)
+      #expect(counted == attempt)
+    }
+    #expect(try store.owedDeliveries(maxAttempts: 3).isEmpty, "three refusals: given up")
+    let retried = try store.owedDeliveries(maxAttempts: 4)
+    #expect(
+      retried.map { "\($0.listing.id) \($0.attempts) \($0.lastError ?? "")" } == ["b 3 503 #3"])
+    #expect(try store.lookUp(search: "bikes", keys: [a.key])[a.key]?.deliveredTo == ["phone"])
+  }
+
+  @Test func aPriceRowOnlyWhenThePriceChanges() throws {
+    let store = try StoreAdminTests.store()
+    var listing = StoreAdminTests.listing("1", price: 100)
+    for (offset, price) in [(0.0, 100.0), (60, 100), (120, 90), (180, 90), (240, 100)] {
+      listing.price = price
+      try store.record(Self.record("bikes", at: offset, seen: [listing]))
+    }
+    listing.currency = "EUR"
+    try store.record(Self.record("bikes", at: 300, seen: [listing]))
+    let prices = try store.locked { database in
+      try database.rows("SELECT seen_at, price, currency FROM prices ORDER BY seen_at") {
+        "\(Int($0.double(0) - Self.start.timeIntervalSince1970)) \(Int($0.double(1))) \($0.text(2))"
+      }
+    }
+    #expect(prices == ["0 100 USD", "120 90 USD", "240 100 USD", "300 100 EUR"])
+  }
+
+  @Test func sourcesAreThoseThatAnsweredAndAreStillAsked() throws {
+    let store = try StoreAdminTests.store()
+    try store.record(Self.record("bikes", at: 0, answered: ["a", "b"], asked: ["a", "b", "c"]))
+    #expect(try store.searches(["bikes"])["bikes"]?.sources == ["a", "b"])
+    try store.record(Self.record("bikes", at: 60, answered: ["c"], asked: ["b", "c"]))
+    #expect(try store.searches(["bikes"])["bikes"]?.sources == ["b", "c"])
+  }
+
+  @Test func recentIsTheNewestPerSearch() throws {
+    let store = try StoreAdminTests.store()
+    for index in 0..<5 {
+      let listing = StoreAdminTests.listing("\(index)")
+      try store.record(
+        Self.record(index % 2 == 0 ? "even" : "odd", at: Double(index) * 60, seen: [listing]))
+    }
+    let recent = try store.recent(searches: ["even", "odd"], limit: 2)
+    #expect(
+      recent.map { "\($0.search) \($0.listing.id)" } == ["even 4", "odd 3", "even 2", "odd 1"])
+  }
+
+  @Test func aReaderIsNotBlockedByAWriterAndASecondWriterWaitsForTheBusyTimeout() throws {
+    let writer = try StoreAdminTests.store()
+    try writer.record(Self.record("bikes", at: 0, seen: [StoreAdminTests.listing("1")]))
+    try writer.locked { database in
+      try database.execute("BEGIN IMMEDIATE")
+      try database.execute("DELETE FROM sightings")
+    }
+    let reader = try ListingStore.open(path: writer.path, readOnly: true, busyTimeout: 5)
+    let readStart = Date()
+    #expect(try reader.info().searches.first?.listings == 1, "the last commit, not the open one")
+    #expect(Date().timeIntervalSince(readStart) < 1)
+
+    let second = try ListingStore.open(path: writer.path, readOnly: false, busyTimeout: 0.5)
+    let writeStart = Date()
+    #expect(throws: SQLiteError.self) {
+      try second.record(Self.record("sofas", at: 60))
+    }
+    let waited = Date().timeIntervalSince(writeStart)
+    #expect(waited >= 0.45 && waited < 3, "waited \(waited) s")
+    try writer.locked { database in try database.execute("COMMIT") }
+    try second.record(Self.record("sofas", at: 60))
+    #expect(try reader.info().searches.map(\.name) == ["bikes", "sofas"])
+  }
+}
