@@ -92,6 +92,19 @@ import Testing
     #expect(try copy.held() == original.held())
   }
 
+  @Test func linesAreJSONThatReadsBackToTheSameValues() throws {
+    let title = "tab\t bell\u{7} quote\" back\\ slash/ é 🚲 \u{2028}"
+    let line = try StoreLine.text(
+      "listing",
+      ["title": title, "price": 12.5, "whole": 1200.0, "count": 3, "known": true, "list": ["a"]])
+    #expect(line.hasPrefix("{\"type\":\"listing\",\"count\":3,\"known\":true,\"list\":[\"a\"]"))
+    #expect(line.contains("\"whole\":1200}") && line.contains("\"price\":12.5,"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["title"] as? String == title)
+    #expect(object["type"] as? String == "listing")
+  }
+
   @Test func anImportNeverTakesADeliveryBack() throws {
     let store = try Self.store()
     try Self.filled(store)
