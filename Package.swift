@@ -64,13 +64,16 @@ let package = Package(
     // MARK: - The vocabulary shared by everything else
     .target(name: "ClarissaCore"),
 
+    // MARK: - Description HTML made plain text on demand (listings arrive with it pending)
+    .target(name: "ListingText", dependencies: ["ClarissaCore", "Markup"]),
+
     // MARK: - searches.yaml -> Config, every problem a located Diagnostic
     .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "YAML"]),
 
     // MARK: - Site adapters: one folder per site, listed in Sites/Registry.swift
     .target(
       name: "Sites",
-      dependencies: ["ClarissaCore", "Feeds", "Markup"],
+      dependencies: ["ClarissaCore", "Feeds", "Markup", "ListingText"],
       path: "Sites",
       exclude: siteDocuments
     ),
@@ -78,13 +81,13 @@ let package = Package(
     // MARK: - Fetcher, politeness, state, the run pipeline, delivery and reports
     .target(
       name: "ClarissaEngine",
-      dependencies: ["ClarissaCore", "ClarissaConfig", "CLibCurl", "CSQLite"]),
+      dependencies: ["ClarissaCore", "ClarissaConfig", "ListingText", "CLibCurl", "CSQLite"]),
 
     // MARK: - The command line: thin commands over the layers above
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Sites",
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Sites", "ListingText",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -95,6 +98,7 @@ let package = Package(
       name: "clarissa-bench",
       dependencies: [
         "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Sites", "Feeds", "Markup",
+        "ListingText",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
@@ -110,7 +114,11 @@ let package = Package(
         "ClarissaEngine", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML", "FixtureSupport",
       ]),
     .testTarget(
-      name: "SitesTests", dependencies: ["Sites", "ClarissaCore", "ClarissaConfig", "FixtureSupport"]),
+      name: "SitesTests",
+      dependencies: [
+        "Sites", "ClarissaCore", "ClarissaConfig", "Feeds", "Markup", "ListingText",
+        "FixtureSupport",
+      ]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: ["ClarissaCommands", "ClarissaEngine", "clarissa", "FixtureSupport"]

@@ -16,10 +16,13 @@ enum RSSReader {
       }
       let title = TitleShape(item.title)
       let price = title.price
+      // The price comes from the title alone: the description stays pending HTML.
+      let (text, html) = FeedListings.description(of: item)
       listings.append(
         Listing(
-          id: id, site: "craigslist", url: link, title: title.name, description: item.text,
-          price: price, currency: price == nil ? nil : response.request.context["currency"],
+          id: id, site: "craigslist", url: link, title: title.name, description: text,
+          descriptionHTML: html, price: price,
+          currency: price == nil ? nil : response.request.context["currency"],
           posted: item.published, location: title.place, area: area(of: link),
           imageURLs: item.enclosures.map(\.url), category: category(of: link)))
     }

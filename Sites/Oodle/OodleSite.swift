@@ -91,9 +91,13 @@ public struct OodleSite: FeedSource {
         as? String
     }
     let price = Self.number(item["price"])
+    // The body is HTML: left pending (made text only for listings a search has not seen), and
+    // made text now only when that is a byte scan.
+    let body = item["body"] as? String ?? ""
+    let html = HTMLText.needsParser(body) ? body : nil
     return Listing(
       id: key, site: id, url: url, title: item["title"] as? String ?? "",
-      description: (item["body"] as? String).map(HTMLText.plainText(fromHTML:)) ?? "", price: price,
+      description: html == nil ? HTMLText.normalize(body) : "", descriptionHTML: html, price: price,
       currency: price == nil ? nil : "USD",
       posted: Self.number(item["ctime"]).map { Date(timeIntervalSince1970: $0) },
       location: location?["name"] as? String, area: region, coordinates: coordinates,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClarissaCore
 import Foundation
+import ListingText
 import Sites
 
 /// `clarissa inspect`: read a saved response with a site adapter and print its listings.
@@ -76,13 +77,14 @@ struct Inspect: ParsableCommand {
     do {
       let batch = try adapter.listings(from: response)
       for note in batch.notes { Terminal.error("note: \(note)\n") }
+      // Every listing is shown, so every description is made text.
+      let listings = ListingDescription.resolve(batch.listings)
       switch format {
-      case .json: Terminal.output(ListingJSON.encode(batch.listings))
+      case .json: Terminal.output(ListingJSON.encode(listings))
       case .text:
         Terminal.output(
           ListingText.render(
-            batch.listings,
-            header: "\(batch.listings.count) listings (\(site), \(chosenMode)) from \(file)"))
+            listings, header: "\(listings.count) listings (\(site), \(chosenMode)) from \(file)"))
       }
     } catch let error as SiteError {
       Terminal.error("\(file): error: \(error.message)\n")

@@ -10,8 +10,14 @@ public struct Listing: Sendable, Equatable, Codable {
   public var url: String
   /// Plain-text title.
   public var title: String
-  /// Plain-text description (may be empty: search results often carry none).
+  /// Plain-text description (may be empty: search results often carry none). Empty while
+  /// ``descriptionHTML`` is pending.
   public var description: String
+  /// The description as the site gave it (HTML), not yet made plain text: sites leave it so
+  /// that a poll where nothing is new never converts it. `ListingDescription.resolve` (module
+  /// `ListingText`) fills ``description`` and clears this; nil once resolved or when the site
+  /// gave plain text. Encoded only while pending, so a resolved listing's JSON is unchanged.
+  public var descriptionHTML: String?
   /// Price, when the listing states one.
   public var price: Double?
   /// ISO 4217 currency of `price` (`USD`), when known.
@@ -32,15 +38,16 @@ public struct Listing: Sendable, Equatable, Codable {
   /// Creates a listing.
   public init(
     id: String, site: String, url: String, title: String, description: String = "",
-    price: Double? = nil, currency: String? = nil, posted: Date? = nil, location: String? = nil,
-    area: String? = nil, coordinates: Coordinates? = nil, imageURLs: [String] = [],
-    category: String? = nil
+    descriptionHTML: String? = nil, price: Double? = nil, currency: String? = nil,
+    posted: Date? = nil, location: String? = nil, area: String? = nil,
+    coordinates: Coordinates? = nil, imageURLs: [String] = [], category: String? = nil
   ) {
     self.id = id
     self.site = site
     self.url = url
     self.title = title
     self.description = description
+    self.descriptionHTML = descriptionHTML
     self.price = price
     self.currency = currency
     self.posted = posted
@@ -50,6 +57,11 @@ public struct Listing: Sendable, Equatable, Codable {
     self.imageURLs = imageURLs
     self.category = category
   }
+}
+
+extension Listing {
+  /// Whether the description still waits for its HTML to be converted (``descriptionHTML``).
+  public var isDescriptionPending: Bool { descriptionHTML != nil }
 }
 
 /// A latitude and longitude in degrees.

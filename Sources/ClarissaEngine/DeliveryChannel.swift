@@ -1,12 +1,25 @@
 import ClarissaCore
 
-/// Somewhere new listings go. A listing counts as delivered to a channel only once `deliver`
-/// returned without throwing (at least once: a failure is retried on the next run).
+/// Somewhere new listings go. A listing counts as delivered to a channel once the channel
+/// accepted the message carrying it: the channel says so through `receipt` at once, message by
+/// message, so that the run records it before sending the next (at least once: a crash repeats
+/// at most the message in flight; a refusal is retried on the next run).
 public protocol DeliveryChannel: Sendable {
   /// The channel's name in the config.
   var name: String { get }
-  /// Sends the listings of one search.
-  func deliver(_ listings: [Listing], search: Search) async throws
+  /// Sends the listings of one search, calling `receipt` with the listings of each message the
+  /// moment it is accepted (a throw from `receipt` stops the sending).
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws
+}
+
+/// Called with the listings of each accepted message.
+public typealias DeliveryReceipt = @Sendable ([Listing]) throws -> Void
+
+extension DeliveryChannel {
+  /// Sends without recording receipts (`notify test`).
+  public func deliver(_ listings: [Listing], search: Search) async throws {
+    try await deliver(listings, search: search) { _ in }
+  }
 }
 
 /// Why a channel did not accept a delivery.
@@ -29,7 +42,7 @@ struct UnavailableChannel: DeliveryChannel {
   let name: String
   let kind: Channel.Kind
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     throw DeliveryError(
       "channel '\(name)': sending to \(kind.rawValue) is not available in this version of clarissa")
   }

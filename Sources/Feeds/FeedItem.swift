@@ -20,7 +20,8 @@ public struct FeedItem: Sendable, Equatable, Codable {
   public var published: Date?
   /// When it was last updated.
   public var updated: Date?
-  /// Plain-text description (from the summary, description or content).
+  /// Plain-text description (from the summary, description or content); empty when the parse
+  /// deferred it (``TextConversion/deferred``): then ``html`` holds it.
   public var text: String
   /// The description or content as the feed gave it (HTML), when it was HTML.
   public var html: String?

@@ -8,18 +8,20 @@ import Markup
 /// end keeps every item before the cut. What was repaired is listed in ``FeedDocument/problems``.
 /// Hostile documents (entity declarations, oversized bodies) are refused.
 public enum FeedParser {
-  /// Parses `bytes` fetched from `url` (used to make relative links absolute).
+  /// Parses `bytes` fetched from `url` (used to make relative links absolute); `text` says
+  /// whether HTML descriptions become plain text now or are left for the caller.
   public static func parse(
-    _ bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits()
+    _ bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits(),
+    text: TextConversion = .eager
   ) throws -> FeedDocument {
     guard bytes.count <= limits.maxBytes else {
       throw FeedError("the feed is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
     }
     switch firstSignificantByte(bytes) {
     case UInt8(ascii: "{"):
-      return try JSONFeedReader.read(bytes, url: url)
+      return try JSONFeedReader.read(bytes, url: url, text: text)
     case UInt8(ascii: "<"):
-      return try readXML(bytes, url: url, limits: limits)
+      return try readXML(bytes, url: url, limits: limits, text: text)
     case nil:
       throw FeedError("the document is empty")
     default:
@@ -30,13 +32,13 @@ public enum FeedParser {
   private typealias Reading = (document: FeedDocument, error: MarkupError?, notes: [String])
 
   private static func readXML(
-    _ bytes: [UInt8], url: String, limits: MarkupLimits
+    _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion
   ) throws -> FeedDocument {
     // libxml2's reader parses a small document in one go, so an early error can hide every
     // node: "no root seen" then means "damaged", not "empty".
     var strict: Reading?
     do {
-      strict = try XMLFeedReader.read(bytes, url: url, limits: limits)
+      strict = try XMLFeedReader.read(bytes, url: url, limits: limits, text: text)
     } catch is XMLFeedReader.NoRootElement {
       strict = nil
     }
@@ -48,8 +50,8 @@ public enum FeedParser {
     // Damaged: read it again through libxml2's recovery mode, and item by item; keep the
     // reading with the most items (on a tie the item-by-item one, then the recovered one,
     // which keep more of each item than a stream cut at the error).
-    let lenient = try? XMLFeedReader.recover(bytes, url: url, limits: limits)
-    let salvaged = ItemSalvage.read(bytes, url: url, limits: limits)
+    let lenient = try? XMLFeedReader.recover(bytes, url: url, limits: limits, text: text)
+    let salvaged = ItemSalvage.read(bytes, url: url, limits: limits, text: text)
     let firstError = strict?.error ?? lenient?.error
     let candidates = [salvaged, lenient?.document, strict?.document].compactMap { $0 }
     guard var best = candidates.max(by: { $0.items.count < $1.items.count }),

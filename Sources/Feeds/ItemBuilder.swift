@@ -83,23 +83,28 @@ struct ItemBuilder {
         length: element.attribute("length").flatMap { Int($0) }))
   }
 
-  /// The finished item, links made absolute against `base`.
-  func build(base: URL?, html converter: HTMLText.Converter) -> FeedItem {
+  /// The finished item, links made absolute against `base`; with `.deferred`, a description
+  /// that needs the HTML parser is left in `html` (and `text` empty) unless the id is a hash.
+  func build(
+    base: URL?, html converter: HTMLText.Converter, text conversion: TextConversion = .eager
+  ) -> FeedItem {
     let titleText = title.map { Self.plain($0.text, type: $0.type, converter) } ?? ""
     let body = content ?? summary
-    let text = body.map { Self.plain($0.text, type: $0.type, converter) } ?? ""
     let html = body.flatMap { Self.isHTML($0.type) ? $0.text : nil }
     let absoluteLink = (link ?? about).map { Self.absolute($0, base: base) }
-    let stableGuid = guid ?? about
-    let id: String
-    let source: FeedItem.IDSource
-    if let stableGuid, !stableGuid.isBlank {
-      (id, source) = (stableGuid, .guid)
-    } else if let absoluteLink {
-      (id, source) = (absoluteLink, .link)
-    } else {
-      (id, source) = (ContentHash.hex([titleText, text, published ?? ""]), .hash)
-    }
+    let stableGuid = (guid ?? about).flatMap { $0.isBlank ? nil : $0 }
+    let deferred =
+      conversion == .deferred && (stableGuid != nil || absoluteLink != nil)
+      && html.map(HTMLText.needsParser) == true
+    let text = deferred ? "" : body.map { Self.plain($0.text, type: $0.type, converter) } ?? ""
+    let (id, source): (String, FeedItem.IDSource) =
+      if let stableGuid {
+        (stableGuid, .guid)
+      } else if let absoluteLink {
+        (absoluteLink, .link)
+      } else {
+        (ContentHash.hex([titleText, text, published ?? ""]), .hash)
+      }
     return FeedItem(
       id: id, idSource: source, title: titleText, link: absoluteLink,
       published: published.flatMap(FeedDate.parse), updated: updated.flatMap(FeedDate.parse),

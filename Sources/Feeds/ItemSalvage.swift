@@ -4,7 +4,9 @@ import Markup
 /// each piece on its own (behind the document's head, in recovery mode), so that one broken item
 /// never takes the items after it down with it.
 enum ItemSalvage {
-  static func read(_ bytes: [UInt8], url: String, limits: MarkupLimits) -> FeedDocument? {
+  static func read(
+    _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
+  ) -> FeedDocument? {
     let starts = itemStarts(in: bytes)
     guard let first = starts.first else { return nil }
     let head = Array(bytes[..<first])
@@ -13,7 +15,9 @@ enum ItemSalvage {
     for (index, start) in starts.enumerated() {
       let end = index + 1 < starts.count ? starts[index + 1] : bytes.count
       let piece = head + bytes[start..<end]
-      guard let reading = try? XMLFeedReader.recover(piece, url: url, limits: limits),
+      guard
+        let reading = try? XMLFeedReader.recover(
+          piece, url: url, limits: limits, text: text),
         let item = reading.document.items.first
       else { continue }
       document = document ?? reading.document

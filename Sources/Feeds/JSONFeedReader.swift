@@ -4,7 +4,9 @@ import Markup
 /// Reads JSON Feed 1.0 and 1.1 (https://jsonfeed.org). An item of the wrong shape is skipped
 /// with a problem; the others are kept.
 enum JSONFeedReader {
-  static func read(_ bytes: [UInt8], url: String) throws -> FeedDocument {
+  static func read(
+    _ bytes: [UInt8], url: String, text: TextConversion = .eager
+  ) throws -> FeedDocument {
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
@@ -32,7 +34,7 @@ enum JSONFeedReader {
         problems.append("item \(index + 1) is not an object; skipped")
         continue
       }
-      items.append(item(object, base: base, converter: converter))
+      items.append(item(object, base: base, converter: converter, text: text))
     }
     return FeedDocument(
       format: .jsonFeed, title: feed["title"] as? String ?? "", link: link, items: items,
@@ -40,7 +42,7 @@ enum JSONFeedReader {
   }
 
   private static func item(
-    _ object: [String: Any], base: URL?, converter: HTMLText.Converter
+    _ object: [String: Any], base: URL?, converter: HTMLText.Converter, text: TextConversion
   ) -> FeedItem {
     func string(_ key: String) -> String? {
       if let text = object[key] as? String { return text }
@@ -74,6 +76,6 @@ enum JSONFeedReader {
     if let image = string("image"), !builder.enclosures.contains(where: { $0.url == image }) {
       builder.enclosures.insert(Enclosure(url: image, type: nil, length: nil), at: 0)
     }
-    return builder.build(base: base, html: converter)
+    return builder.build(base: base, html: converter, text: text)
   }
 }

@@ -15,36 +15,39 @@ struct XMLFeedReader {
   private var channelField: (name: String, text: String)?
   private let base: URL?
   private let html = HTMLText.Converter()
+  private let conversion: TextConversion
 
   /// No root element was read: the document is empty, or broken before its first element.
   struct NoRootElement: Error {}
 
-  init(url: String) {
+  init(url: String, text: TextConversion = .eager) {
     base = URL(string: url)
+    conversion = text
   }
 
   /// Reads the document as it streams; a fatal error keeps what was read before it.
   static func read(
-    _ bytes: [UInt8], url: String, limits: MarkupLimits
+    _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
     let stream = try markup { try XMLStreamReader(bytes: bytes, url: url, limits: limits) }
-    let document = try read(url: url, truncated: { stream.error != nil }, next: stream.next)
+    let document = try read(
+      url: url, text: text, truncated: { stream.error != nil }, next: stream.next)
     return (document, stream.error, stream.notes)
   }
 
   /// Reads a damaged document through libxml2's recovery mode.
   static func recover(
-    _ bytes: [UInt8], url: String, limits: MarkupLimits
+    _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
     let tree = try markup { try XMLRecoveringReader(bytes: bytes, url: url, limits: limits) }
-    let document = try read(url: url, truncated: { false }, next: tree.next)
+    let document = try read(url: url, text: text, truncated: { false }, next: tree.next)
     return (document, tree.error, tree.notes)
   }
 
   private static func read(
-    url: String, truncated: () -> Bool, next: () -> XMLEvent?
+    url: String, text: TextConversion, truncated: () -> Bool, next: () -> XMLEvent?
   ) throws -> FeedDocument {
-    var reader = XMLFeedReader(url: url)
+    var reader = XMLFeedReader(url: url, text: text)
     while let event = next() {
       try reader.consume(event)
     }
@@ -110,7 +113,7 @@ struct XMLFeedReader {
       inNestedName = false
     }
     if let built = item, depth == itemDepth {
-      items.append(built.build(base: feedBase, html: html))
+      items.append(built.build(base: feedBase, html: html, text: conversion))
       item = nil
     }
     if let current = channelField, item == nil, field == nil {
@@ -135,7 +138,7 @@ struct XMLFeedReader {
       if let current = field {
         builder.apply(current.element, text: current.text, nestedName: current.nestedName)
       }
-      items.append(builder.build(base: feedBase, html: html))
+      items.append(builder.build(base: feedBase, html: html, text: conversion))
     }
     guard let format else { throw NoRootElement() }
     return FeedDocument(

@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Turns description HTML into safe plain text: markup dropped, entities decoded, paragraphs and
 /// line breaks kept as newlines, scripts and styles left out.
@@ -22,6 +23,18 @@ public enum HTMLText {
     Converter().plainText(fromHTML: html)
   }
 
+  /// Whether converting `html` runs libxml2's parser (it holds `<` or `&`); without either, its
+  /// plain text is ``normalize(_:)`` of it, a byte scan.
+  public static func needsParser(_ html: String) -> Bool {
+    // memchr is vectorized; this runs over every description of every poll.
+    let found = html.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard let base = bytes.baseAddress else { return false }
+      return memchr(base, Int32(UInt8(ascii: "<")), bytes.count) != nil
+        || memchr(base, Int32(UInt8(ascii: "&")), bytes.count) != nil
+    }
+    return found ?? html.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+  }
+
   /// Converts many fragments with one libxml2 parser context (a feed's items): creating a
   /// context costs more than reading a short description.
   public final class Converter {
@@ -43,9 +56,7 @@ public enum HTMLText {
     /// Plain text of an HTML fragment or page.
     public func plainText(fromHTML html: String) -> String {
       // Most feed titles and many descriptions hold no markup at all.
-      if !html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) {
-        return HTMLText.normalize(html)
-      }
+      if !HTMLText.needsParser(html) { return HTMLText.normalize(html) }
       guard let context else { return HTMLText.normalize(html) }
       sink.reset()
       let options =

@@ -6,7 +6,7 @@ import Sites
 //
 //   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|all]
 //
-// For profilers and cold-start questions: `profile-feeds`, `profile-config` (the work alone,
+// For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-config` (the work alone,
 // repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
 // of the Craigslist tables in a fresh process).
 //
@@ -25,6 +25,7 @@ if which == "filters" || which == "all" { FilterBenchmark().run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
+if which == "profile-poll" { FeedBenchmark(folder: folder).profilePoll(times: 20) }
 if which == "profile-config" { ConfigBenchmark(folder: folder).profileLoad(times: 30) }
 if which == "cold-tables" {
   let start = Date()

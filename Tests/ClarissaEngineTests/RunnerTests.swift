@@ -310,8 +310,9 @@ final class FlakyChannel: DeliveryChannel, @unchecked Sendable {
 
   var received: [Listing] { lock.withLock { _received } }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     guard healthy else { throw DeliveryError("the receiver answered 500") }
     lock.withLock { _received += listings }
+    try receipt(listings)
   }
 }

@@ -1,6 +1,7 @@
 import ClarissaCore
 import FixtureSupport
 import Foundation
+import ListingText
 import Sites
 import Testing
 
@@ -92,8 +93,9 @@ struct SiteCase: Decodable, CustomTestStringConvertible, Sendable {
     if let count = fixture.count { #expect(batch.listings.count == count) }
     #expect(Set(batch.listings.map(\.id)).count == batch.listings.count, "ids are unique")
     let golden = try #require(fixture.expected)
+    // The goldens hold what a person is shown: descriptions made text.
     try Fixtures.expectGolden(
-      ListingJSON.encode(batch.listings),
+      ListingJSON.encode(ListingDescription.resolve(batch.listings)),
       at: Fixtures.root.appendingPathComponent(fixture.site).appendingPathComponent(golden))
   }
 }

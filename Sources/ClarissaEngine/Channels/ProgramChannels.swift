@@ -85,7 +85,7 @@ struct ExecChannel: DeliveryChannel {
 
   var name: String { channel.name }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     let words = channel.url.dropFirst("exec:".count).split(separator: " ").map(String.init)
     guard let command = words.first else { throw DeliveryError("channel '\(name)': no command") }
     let resolved =
@@ -97,7 +97,9 @@ struct ExecChannel: DeliveryChannel {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       let batch =
         channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
@@ -126,7 +128,7 @@ struct MailChannel: DeliveryChannel {
 
   var name: String { channel.name }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     var address = String(channel.url.dropFirst("mailto:".count))
     if address.hasPrefix("//") { address.removeFirst(2) }
     let recipients = address.split(separator: "?").first.map(String.init) ?? address
@@ -135,7 +137,9 @@ struct MailChannel: DeliveryChannel {
         ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail")
           ? "/usr/sbin/sendmail" : nil)
     else { throw DeliveryError("channel '\(name)': no sendmail installed") }
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       let mail = """
         To: \(recipients)
@@ -162,13 +166,15 @@ struct AppriseChannel: DeliveryChannel {
 
   var name: String { channel.name }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     let target = String(channel.url.dropFirst("apprise://".count))
     guard let apprise = Program.locate("apprise", environment: environment) else {
       throw DeliveryError(
         "channel '\(name)': the apprise command is not installed (pip install apprise)")
     }
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       try await Program.run(
         apprise, ["-t", message.title, "-b", message.body, target], input: [],

@@ -37,8 +37,10 @@ struct SMTPChannel: DeliveryChannel {
       recipients: recipients, requireTLS: !secure && value("tls") != "none", timeout: timeout)
   }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       let batch =
         channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }

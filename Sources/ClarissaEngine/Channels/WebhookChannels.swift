@@ -26,9 +26,11 @@ struct Poster: Sendable {
   }
 }
 
-/// Sends each message in turn; on a failure, says which listings did go through.
+/// Sends each message in turn, giving each accepted message's listings to `receipt` before the
+/// next is sent; on a failure, says which listings did go through.
 func sendEach(
-  _ messages: [(message: Message, listings: [Listing])], _ send: (Message) async throws -> Void
+  _ messages: [(message: Message, listings: [Listing])], _ receipt: DeliveryReceipt,
+  _ send: (Message) async throws -> Void
 ) async throws {
   var delivered: [String] = []
   for (message, listings) in messages {
@@ -37,6 +39,7 @@ func sendEach(
     } catch let error as DeliveryError {
       throw DeliveryError(error.message, delivered: delivered)
     }
+    try receipt(listings)
     delivered += listings.map(\.id)
   }
 }
@@ -100,8 +103,10 @@ struct NtfyChannel: DeliveryChannel {
     self.headers = headers.merging(headerParameters(components)) { $1 }
   }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       var headers = self.headers
       // HTTP headers are Latin-1: ntfy reads RFC 2047 encoded words for anything else.
@@ -159,11 +164,13 @@ struct JSONWebhookChannel: DeliveryChannel {
     let listings: [Listing]
   }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       let payload = Payload(
         search: search.name, idempotencyKey: message.key, title: message.title,
@@ -203,8 +210,10 @@ struct SlackChannel: DeliveryChannel {
     }
   }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       var text = "*\(Self.escape(message.title))*\n\(Self.escape(message.body))"
       if let link = message.link {
@@ -246,8 +255,10 @@ struct DiscordChannel: DeliveryChannel {
     }
   }
 
-  func deliver(_ listings: [Listing], search: Search) async throws {
-    try await sendEach(MessageTemplate.messages(for: listings, search: search, channel: channel)) {
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    try await sendEach(
+      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
+    ) {
       message in
       let content = MessageTemplate.truncate("**\(message.title)**\n\(message.body)", toBytes: 2000)
       let data = try JSONSerialization.data(

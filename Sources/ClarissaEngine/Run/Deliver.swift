@@ -60,28 +60,35 @@ struct Deliver {
     return order.compactMap { groups[$0] }
   }
 
-  /// Sends one batch; returns the keys the channel accepted.
+  /// Sends one batch; returns the keys the channel accepted. Each accepted message is recorded
+  /// in the store the moment the channel says so, before the next is sent.
   private func send(
     _ batch: (search: String, channel: String, owed: [OwedDelivery]), search: Search,
     kind: Channel.Kind, to receipts: inout Receipts
   ) async throws -> Set<ListingKey> {
     let sender = channels[batch.channel] ?? UnavailableChannel(name: batch.channel, kind: kind)
-    let listings = batch.owed.map(\.listing)
-    var accepted = Set<ListingKey>()
+    let book = ReceiptBook()
+    let (memory, now) = (self.memory, self.now)
     do {
-      try await sender.deliver(listings, search: search)
-      accepted = Set(listings.map(\.key))
+      try await sender.deliver(batch.owed.map(\.listing), search: search) { accepted in
+        do {
+          for listing in accepted {
+            try memory.markDelivered(
+              search: batch.search, key: listing.key, channel: batch.channel, at: now)
+          }
+        } catch {
+          throw ReceiptFailure(underlying: error)
+        }
+        book.add(accepted.map(\.key))
+      }
+    } catch let failure as ReceiptFailure {
+      throw failure.underlying
     } catch {
-      let refusal = error as? DeliveryError
-      let through = Set(refusal?.delivered ?? [])
-      accepted = Set(listings.filter { through.contains($0.id) }.map(\.key))
-      let reason = refusal?.message ?? "\(error)"
+      let reason = (error as? DeliveryError)?.message ?? "\(error)"
+      let accepted = book.keys
       try refuse(batch.owed.filter { !accepted.contains($0.listing.key) }, reason, &receipts)
     }
-    for key in accepted.sorted() {
-      try memory.markDelivered(search: batch.search, key: key, channel: batch.channel, at: now)
-    }
-    return accepted
+    return book.keys
   }
 
   /// Records refusals; a delivery refused too often is given up, and said so.
@@ -113,4 +120,18 @@ struct Deliver {
       }
     }
   }
+}
+
+/// The keys a channel accepted, gathered from its receipts.
+private final class ReceiptBook: @unchecked Sendable {
+  private let lock = NSLock()
+  private var accepted = Set<ListingKey>()
+
+  func add(_ keys: [ListingKey]) { lock.withLock { accepted.formUnion(keys) } }
+  var keys: Set<ListingKey> { lock.withLock { accepted } }
+}
+
+/// The store could not record a receipt: the run stops (exit 5), the channel is not to blame.
+private struct ReceiptFailure: Error {
+  let underlying: any Error
 }

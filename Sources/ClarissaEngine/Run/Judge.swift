@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingText
 
 /// Why a listing is recorded without being notified.
 public enum PrimeReason: String, Sendable, Equatable {
@@ -55,6 +56,8 @@ enum Judge {
       if let sighting = sightings[listing.key], !explaining {
         return Judgement(listing: listing, source: source, reason: nil, verdict: .seen(sighting))
       }
+      // Only a listing the search has not seen pays for its text (explain resolves all).
+      let listing = ListingDescription.resolve(listing)
       let (accepted, reason) = ListingFilter.verdict(listing, for: planned.search)
       let verdict: Verdict
       if !accepted {

@@ -2,19 +2,26 @@ import ClarissaCore
 
 /// A listing's row in `listings`: its fields as last seen, written by a run and by an import.
 enum ListingFields {
-  /// Inserts a listing (key, ``values(_:)``, first seen, last seen) or updates its fields,
-  /// with `times` saying what becomes of the times of one already there.
+  /// Inserts a listing (key, ``values(_:)``, first seen, last seen, ``keepsText(_:)``) or
+  /// updates its fields, with `times` saying what becomes of the times of one already there.
   static func upsert(times: String) -> String {
     """
     INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
       area, latitude, longitude, images, category, first_seen, last_seen)
     VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
-      description = excluded.description, price = excluded.price, currency = excluded.currency,
+      description = CASE WHEN ?17 THEN listings.description ELSE excluded.description END,
+      price = excluded.price, currency = excluded.currency,
       posted = excluded.posted, location = excluded.location, area = excluded.area,
       latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
       category = excluded.category, \(times)
     """
+  }
+
+  /// Whether the stored text stays: a listing seen again arrives with its description not
+  /// converted (only unseen listings pay for that), and must not blank the text kept.
+  static func keepsText(_ listing: Listing) -> SQLiteDatabase.Value {
+    .int(listing.isDescriptionPending ? 1 : 0)
   }
 
   /// The values of a listing's stored fields after its key, in the order of the `listings`

@@ -85,7 +85,7 @@ extension ListingStore {
       ListingFields.upsert(
         times: "first_seen = min(first_seen, excluded.first_seen), "
           + "last_seen = max(last_seen, excluded.last_seen)"),
-      key + ListingFields.values(listing) + seen)
+      key + ListingFields.values(listing) + seen + [ListingFields.keepsText(listing)])
     counts.add(database.changes, "listings")
     for price in try line.objects("prices") {
       try database.run(

@@ -51,7 +51,7 @@ extension ListingStore {
     }
     try database.run(
       ListingFields.upsert(times: "last_seen = excluded.last_seen"),
-      key + ListingFields.values(listing) + [now, now])
+      key + ListingFields.values(listing) + [now, now] + [ListingFields.keepsText(listing)])
   }
 
   /// An owed delivery per channel (one already there, delivered or not, is left alone).

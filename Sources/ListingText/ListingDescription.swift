@@ -1,0 +1,42 @@
+import ClarissaCore
+import Foundation
+import Markup
+
+/// Turns a listing's pending description HTML (``Listing/descriptionHTML``) into its plain text,
+/// on demand. Sites leave descriptions unconverted so that a poll where every listing is already
+/// known never runs the HTML parser; the run resolves only the listings it has not seen (and
+/// `explain`, `inspect` resolve all) before anything reads ``Listing/description``.
+public enum ListingDescription {
+  /// The listing with ``Listing/description`` made from its pending HTML and
+  /// ``Listing/descriptionHTML`` cleared; unchanged when nothing is pending.
+  public static func resolve(_ listing: Listing) -> Listing {
+    guard let html = listing.descriptionHTML else { return listing }
+    var resolved = listing
+    resolved.description = shared.plainText(fromHTML: html)
+    resolved.descriptionHTML = nil
+    return resolved
+  }
+
+  /// Every listing resolved, in order.
+  public static func resolve(_ listings: [Listing]) -> [Listing] {
+    listings.map(resolve)
+  }
+
+  /// Plain text of description HTML, exactly as the feed reader converts it at parse time.
+  public static func plainText(fromHTML html: String) -> String {
+    shared.plainText(fromHTML: html)
+  }
+
+  /// One libxml2 parser context for the process: making a context costs more than reading a
+  /// short description. The lock makes it safe from any thread; runs convert from one.
+  private static let shared = SharedConverter()
+
+  private final class SharedConverter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let converter = HTMLText.Converter()
+
+    func plainText(fromHTML html: String) -> String {
+      lock.withLock { converter.plainText(fromHTML: html) }
+    }
+  }
+}
