@@ -105,6 +105,26 @@ import Testing
     #expect(object["type"] as? String == "listing")
   }
 
+  @Test func aFileIsImportedAPieceAtATimeAsItWouldBeWhole() throws {
+    let original = try Self.store()
+    // Over 2 MB of lines: several pieces, with lines cut at their edges.
+    let listings = (0..<3000).map {
+      var listing = Self.listing("\($0)")
+      listing.description = String(repeating: "long text \($0) ", count: 60)
+      return listing
+    }
+    try original.record(
+      SearchRecord(search: "bikes", now: Self.start, seen: listings, reached: true))
+    let lines = try Self.lines(original)
+    let file = original.path + ".jsonl"
+    try Self.data(lines).write(to: URL(fileURLWithPath: file))
+    #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 2 << 20)
+    let copy = try Self.store()
+    let counts = try copy.importLines(path: file)
+    #expect(counts["listings"] == 3000 && counts["sightings"] == 3000)
+    #expect(try Self.lines(copy) == lines)
+  }
+
   @Test func anImportNeverTakesADeliveryBack() throws {
     let store = try Self.store()
     try Self.filled(store)
