@@ -29,13 +29,17 @@ extension StateCommand {
     var file: String
 
     func run() throws {
-      guard let data = FileManager.default.contents(atPath: file) else {
+      // The first piece is enough to tell an export from a JSON state; an export is read a
+      // piece at a time.
+      guard let handle = FileHandle(forReadingAtPath: file) else {
         Terminal.error("error: cannot read '\(file)'\n")
         throw ExitStatus.failure.exitCode
       }
+      let head = (try? handle.read(upToCount: 1 << 16)) ?? Data()
+      try? handle.close()
       let summary = try options.writing(create: true) { store, configuration in
         do {
-          return try Self.importing(data, from: file, into: store, configuration)
+          return try Self.importing(head, from: file, into: store, configuration)
         } catch let problem as StoreProblem {
           // The file is at fault, not the database: exit 1, as for any bad input file.
           Terminal.error("error: \(problem)\n")
@@ -47,10 +51,10 @@ extension StateCommand {
 
     /// Imports the file as JSON lines or as a JSON state; returns what to print.
     static func importing(
-      _ data: Data, from file: String, into store: ListingStore, _ configuration: Config?
+      _ head: Data, from file: String, into store: ListingStore, _ configuration: Config?
     ) throws -> String {
-      guard ListingStore.isLegacyJSON(file), !isExport(data) else {
-        return "imported \(try store.importLines(data, file: file))"
+      guard ListingStore.isLegacyJSON(file), !isExport(head) else {
+        return "imported \(try store.importLines(path: file))"
       }
       let sites = Dictionary(
         (configuration?.searches ?? []).map { ($0.name, $0.site) }

@@ -42,37 +42,26 @@ extension StateCommand {
         listings: \(info.listings) remembered, \(info.prices) prices seen, \(info.held) held
 
         """
-      text += "\nsearches:\n"
-      text +=
-        info.searches.isEmpty
-        ? "  none yet\n"
-        : indent(
-          TextTable.render(
-            [["search", "listings", "last run", "last tried"]]
-              + info.searches.map {
-                [$0.name, "\($0.listings)", when($0.lastRun), when($0.lastAttempt)]
-              }))
-      text += "\nchannels:\n"
-      text +=
-        info.channels.isEmpty
-        ? "  nothing delivered yet\n"
-        : indent(
-          TextTable.render(
-            [["channel", "delivered", "owed", "refused"]]
-              + info.channels.map { [$0.name, "\($0.delivered)", "\($0.owed)", "\($0.failed)"] }))
-      text += "\ncooling down:\n"
-      text +=
-        info.cooldowns.isEmpty
-        ? "  no host\n"
-        : indent(
-          TextTable.render(
-            [["host", "until", "why"]]
-              + info.cooldowns.map { [$0.host, when($0.cooldown.until), $0.cooldown.why] }))
+      text += section(
+        "searches", empty: "none yet", header: ["search", "listings", "last run", "last tried"],
+        info.searches.map { [$0.name, "\($0.listings)", when($0.lastRun), when($0.lastAttempt)] })
+      text += section(
+        "channels", empty: "nothing delivered yet",
+        header: ["channel", "delivered", "owed", "refused"],
+        info.channels.map { [$0.name, "\($0.delivered)", "\($0.owed)", "\($0.failed)"] })
+      text += section(
+        "cooling down", empty: "no host", header: ["host", "until", "why"],
+        info.cooldowns.map { [$0.host, when($0.cooldown.until), $0.cooldown.why] })
       return text
     }
 
-    private static func indent(_ table: String) -> String {
-      table.split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+    /// A titled table, indented, or a line saying there is nothing.
+    private static func section(
+      _ title: String, empty: String, header: [String], _ rows: [[String]]
+    ) -> String {
+      guard !rows.isEmpty else { return "\n\(title):\n  \(empty)\n" }
+      let table = TextTable.render([header] + rows)
+      return "\n\(title):\n" + table.split(separator: "\n").map { "  " + $0 + "\n" }.joined()
     }
 
     /// Bytes as a person reads them.

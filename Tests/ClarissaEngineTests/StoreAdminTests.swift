@@ -92,6 +92,39 @@ import Testing
     #expect(try copy.held() == original.held())
   }
 
+  @Test func linesAreJSONThatReadsBackToTheSameValues() throws {
+    let title = "tab\t bell\u{7} quote\" back\\ slash/ é 🚲 \u{2028}"
+    let line = try StoreLine.text(
+      "listing",
+      ["title": title, "price": 12.5, "whole": 1200.0, "count": 3, "known": true, "list": ["a"]])
+    #expect(line.hasPrefix("{\"type\":\"listing\",\"count\":3,\"known\":true,\"list\":[\"a\"]"))
+    #expect(line.contains("\"whole\":1200}") && line.contains("\"price\":12.5,"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["title"] as? String == title)
+    #expect(object["type"] as? String == "listing")
+  }
+
+  @Test func aFileIsImportedAPieceAtATimeAsItWouldBeWhole() throws {
+    let original = try Self.store()
+    // Over 2 MB of lines: several pieces, with lines cut at their edges.
+    let listings = (0..<3000).map {
+      var listing = Self.listing("\($0)")
+      listing.description = String(repeating: "long text \($0) ", count: 60)
+      return listing
+    }
+    try original.record(
+      SearchRecord(search: "bikes", now: Self.start, seen: listings, reached: true))
+    let lines = try Self.lines(original)
+    let file = original.path + ".jsonl"
+    try Self.data(lines).write(to: URL(fileURLWithPath: file))
+    #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 2 << 20)
+    let copy = try Self.store()
+    let counts = try copy.importLines(path: file)
+    #expect(counts["listings"] == 3000 && counts["sightings"] == 3000)
+    #expect(try Self.lines(copy) == lines)
+  }
+
   @Test func anImportNeverTakesADeliveryBack() throws {
     let store = try Self.store()
     try Self.filled(store)

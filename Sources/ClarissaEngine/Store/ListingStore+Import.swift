@@ -7,14 +7,50 @@ extension ListingStore {
   /// errors) into the store, in one transaction: a bad line changes nothing. Importing twice
   /// changes nothing more; a delivery is never taken back. Returns the rows written by table.
   public func importLines(_ data: Data, file: String) throws -> StoreCounts {
+    var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
+    return try importing(file) { lines.popFirst().map { Data($0) } }
+  }
+
+  /// Reads the JSON lines of the file at `path` as ``importLines(_:file:)`` does, a piece at a
+  /// time: an export of a million listings is never in memory whole.
+  public func importLines(path: String) throws -> StoreCounts {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw StoreProblem("cannot read '\(path)'")
+    }
+    defer { try? handle.close() }
+    var buffer = Data()
+    var start = 0
+    var ended = false
+    return try importing(path) {
+      while true {
+        if let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+          defer { start = end + 1 }
+          return Data(buffer[start..<end])
+        }
+        if ended {
+          defer { start = buffer.endIndex }
+          return start == buffer.endIndex ? nil : Data(buffer[start...])
+        }
+        // Only the part of a line not yet read is carried into the next piece.
+        buffer = Data(buffer[start...])
+        start = 0
+        let piece = try handle.read(upToCount: 1 << 20) ?? Data()
+        ended = piece.isEmpty
+        buffer.append(piece)
+      }
+    }
+  }
+
+  /// Imports the lines `next` gives, until nil.
+  private func importing(_ file: String, _ next: () throws -> Data?) throws -> StoreCounts {
     try locked { database in
       try database.transaction {
         var counts = StoreCounts()
         var number = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        while let line = try next() {
           number += 1
           guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
-          let fields = try ImportedLine(Data(line), file: file, line: number)
+          let fields = try ImportedLine(line, file: file, line: number)
           try Self.importLine(fields, into: database, counts: &counts)
         }
         return counts
