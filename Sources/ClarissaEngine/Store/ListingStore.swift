@@ -9,7 +9,7 @@ public struct StoreProblem: Error, CustomStringConvertible, Sendable {
   public var description: String { message }
 }
 
-/// What clarissa remembers, in SQLite (WAL; `synchronous=FULL`; a busy timeout): the embedded
+/// What clarissa remembers, in SQLite (WAL; `synchronous=NORMAL`; a busy timeout): the embedded
 /// ``ListingMemory``. Every read on a run's path is by key, every write a short transaction.
 /// One connection, serialised by a lock.
 public final class ListingStore: ListingMemory, @unchecked Sendable {
