@@ -87,6 +87,50 @@ import Testing
     #expect(check.status == 0, "the store is whole after the stop: \(check.stdout)\(check.stderr)")
   }
 
+  /// A watch keeps the database open and holds the writers' lock only while it runs: a manual
+  /// run in between takes the lock at once, and readers never wait at all.
+  @Test func aWatchAndManualRunsShareOneDatabase() throws {
+    let feed = try FixtureSupport.Fixtures.bytes("http/feed.xml")
+    let server = try LoopbackServer { _, _ in
+      .init(headers: ["Content-Type": "application/rss+xml"], body: feed)
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "watch-share-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let configFile = folder.appendingPathComponent("searches.yaml")
+    try Self.config(server.base, interval: "1h").write(
+      to: configFile, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = try CommandLineTests.binary()
+    process.arguments = ["watch", "--config", configFile.path, "--politeness-delay", "0"]
+    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    // The watch's first pass primes the search, then it sleeps for an hour with the store open.
+    let deadline = Date().addingTimeInterval(10)
+    while server.requests.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    Thread.sleep(forTimeInterval: 1)
+    for round in 0..<3 {
+      let started = Date()
+      let manual = try CommandLineTests.run([
+        "run", "--config", configFile.path, "--force", "--politeness-delay", "0",
+      ])
+      #expect(manual.status == 0, "round \(round): \(manual.stderr)")
+      #expect(Date().timeIntervalSince(started) < 4, "the lock was free: no wait for the watch")
+      let info = try CommandLineTests.run(["state", "info", "--config", configFile.path])
+      #expect(info.status == 0, "\(info.stderr)")
+      #expect(info.stdout.contains("loop"))
+    }
+    #expect(process.isRunning, "the watch runs on beside them")
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let check = try CommandLineTests.run(["state", "check", "--config", configFile.path])
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+  }
+
   @Test func termDuringASlowRunStopsWithinASecond() throws {
     let server = try LoopbackServer { _, _ in .init(hang: true) }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
