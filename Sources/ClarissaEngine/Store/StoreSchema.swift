@@ -5,7 +5,7 @@ enum StoreSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1]
+  static let migrations: [String] = [version1, version2]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """
@@ -117,5 +117,23 @@ enum StoreSchema {
       answer TEXT,
       urls TEXT
     ) WITHOUT ROWID;
+    """
+
+  /// Reposts: a listing's fingerprint (the same item under another id) and its image ids, and
+  /// per sighting the listing it repeats for that search.
+  private static let version2 = """
+    ALTER TABLE listings ADD COLUMN fingerprint TEXT;
+    CREATE INDEX listings_fingerprint ON listings(site, fingerprint);
+
+    -- The site's image ids of a listing (Craigslist's survive a repost).
+    CREATE TABLE listing_images(
+      site TEXT NOT NULL,
+      image TEXT NOT NULL,
+      id TEXT NOT NULL,
+      PRIMARY KEY(site, image, id)
+    ) WITHOUT ROWID;
+
+    -- The id (same site) of the listing this sighting repeats: a repost or a cross-post.
+    ALTER TABLE sightings ADD COLUMN repost_of TEXT;
     """
 }
