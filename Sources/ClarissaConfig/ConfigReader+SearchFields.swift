@@ -37,6 +37,14 @@ extension ConfigReader {
     if let f = scope.field("enabled") {
       search.enabled = bool(f.node, "'enabled' in \(f.origin)") ?? true
     }
+    if let f = scope.field("duplicates") {
+      search.duplicates =
+        choice(f.node, "'duplicates' in \(f.origin)", DuplicateMode.self) ?? search.duplicates
+    }
+    if let f = scope.field("repost_window") {
+      search.repostWindow =
+        interval(f.node, "'repost_window' in \(f.origin)") ?? search.repostWindow
+    }
   }
 
   private func readCategory(_ field: Field, site: (any FeedSource)?) -> String? {

@@ -204,6 +204,8 @@ public enum ConfigSchema {
     case "cities": return cityList
     case "notify", "blackout": return textList
     case "search_in": return choice(SearchScope.self)
+    case "duplicates": return choice(DuplicateMode.self)
+    case "repost_window": return duration(zeroAllowed: false)
     case "price":
       let amount: [String: Any] = ["type": "number", "minimum": 0]
       return [

@@ -91,6 +91,12 @@ enum ConfigSchemaText {
     "search.has_image": "only listings with a photo (default false)",
     "search.posted_today": "only listings posted today (default false)",
     "search.interval": "how often the search runs (default 30m), e.g. 20m, 1h30m",
+    "search.duplicates":
+      "fold (default): a repost or cross-post of an item the search knows (the same title and "
+      + "price, or a photo and the title or price in common) is recorded and linked, not "
+      + "announced; notify: every new id is announced",
+    "search.repost_window":
+      "how far back a repost is looked for (default 30d): an item last seen longer ago is new",
     "search.filters": "include/exclude filters applied to each listing the site returns",
     "search.notify": "channel names (from 'notify') where new listings go",
     "search.blackout": "blackout window names (from 'blackout') for this search",

@@ -2,7 +2,8 @@
 enum SearchKeys {
   static let common = [
     "name", "site", "query", "category", "cities", "search_in", "price", "has_image",
-    "posted_today", "interval", "filters", "notify", "blackout", "enabled",
+    "posted_today", "interval", "filters", "notify", "blackout", "enabled", "duplicates",
+    "repost_window",
   ]
 
   /// Words people reach for, and what to write instead; suggested when close to the typed key.
@@ -21,6 +22,7 @@ enum SearchKeys {
     "q": "query", "keywords": "query", "search": "query", "city": "cities", "area": "cities",
     "areas": "cities", "channels": "notify", "notifications": "notify", "quiet_hours": "blackout",
     "every": "interval", "frequency": "interval", "filter": "filters", "title_only": "search_in",
-    "disabled": "enabled", "cat": "category",
+    "disabled": "enabled", "cat": "category", "exclude_reposts": "duplicates",
+    "reposts": "duplicates",
   ]
 }

@@ -28,6 +28,11 @@ public struct Search: Sendable {
   public var blackout: [String]
   /// Disabled searches are validated but never run.
   public var enabled: Bool
+  /// What a repost (the same item under a new id) is: folded into the listing it repeats, or
+  /// notified as new.
+  public var duplicates: DuplicateMode = .fold
+  /// How far back a repost is looked for: a listing the search last saw longer ago is not one.
+  public var repostWindow: Interval = .days(30)
   /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
   public var parameters: [String: ParameterValue]
   /// Where the search is written.
@@ -62,6 +67,15 @@ public struct Search: Sendable {
 }
 
 /// What the site searches in.
+/// `duplicates:` in a search.
+public enum DuplicateMode: String, Sendable, CaseIterable {
+  /// A repost or cross-post of a known item is recorded, linked to it, and not announced.
+  case fold
+  /// Every new id is announced.
+  case notify
+}
+
+/// `search_in:` in a search.
 public enum SearchScope: String, Sendable, CaseIterable {
   case title
   case titleAndDescription = "title_and_description"

@@ -22,6 +22,10 @@ public struct Explanation: Sendable {
       case .new: return "new"
       case .filtered: return "ignored"
       case .primed(let reason): return "would be recorded silently (\(reason.rawValue))"
+      case .repost(let original, let firstSeen?):
+        return "repost of \(original) (first seen \(AtomFeed.timestamp(firstSeen))): not announced"
+      case .repost(let original, nil):
+        return "the same item as \(original), new in this run too: not announced twice"
       case .seen(let sighting) where sighting.held: return "held until quiet hours end"
       case .seen(let sighting):
         let channels =

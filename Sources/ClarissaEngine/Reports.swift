@@ -39,7 +39,10 @@ public enum RunReport {
         for listing in listings {
           let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
           let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
-          lines.append("- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(label)")
+          let others = search.alsoPosted(as: listing.id)
+          let also = others.isEmpty ? "" : " (also posted as \(others.joined(separator: ", ")))"
+          lines.append(
+            "- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(label)\(also)")
         }
       }
       for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }

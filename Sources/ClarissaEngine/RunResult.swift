@@ -30,6 +30,24 @@ public struct RunResult: Sendable, Codable {
     /// Listings recorded without being notified: a first run's (or `--prime`'s), or those of a
     /// source answering for the first time.
     public var primed: Int = 0
+    /// New ids that are the same item as another listing (reposts, cross-posts): recorded and
+    /// linked to it, not announced (`duplicates: fold`).
+    public var folded: [Repost] = []
+  }
+
+  /// A listing folded into the one it repeats.
+  public struct Repost: Sendable, Codable, Equatable {
+    /// The repost's id.
+    public var id: String
+    /// Its title.
+    public var title: String
+    /// Its page.
+    public var url: String
+    /// The id of the listing it repeats.
+    public var repostOf: String
+    /// When the search first saw that listing; absent when it is new in this run too (then the
+    /// report says "also posted as" under it).
+    public var firstSeen: Date?
   }
 
   /// When the run happened.
@@ -89,5 +107,12 @@ extension RunResult {
           name: search, status: .ran, new: [listing], held: 0, delivered: [], fetched: 1,
           matched: 1, failures: [], notes: [])
       ], blocks: [], deliveryFailures: [], dryRun: false)
+  }
+}
+
+extension RunResult.SearchOutcome {
+  /// The ids of this run's other posts of a new listing (folded into it).
+  public func alsoPosted(as id: String) -> [String] {
+    folded.filter { $0.repostOf == id && $0.firstSeen == nil }.map(\.id)
   }
 }

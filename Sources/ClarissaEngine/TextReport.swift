@@ -20,7 +20,11 @@ extension RunReport {
       let fresh = search.held > 0 ? [] : search.new
       if !fresh.isEmpty {
         lines.append(paint.bold("\(search.name): \(fresh.count) new"))
-        for listing in fresh { lines += block(listing, now: result.time, paint: paint) }
+        for listing in fresh {
+          lines += block(listing, now: result.time, paint: paint)
+          let also = search.alsoPosted(as: listing.id)
+          if !also.isEmpty { lines.append(paint.dim("    also posted as \(also.joined(separator: ", "))")) }
+        }
       }
       if !search.delivered.isEmpty {
         lines.append(
@@ -70,6 +74,14 @@ extension RunReport {
       lines.append(paint.dim("\(name): not due" + (when.map { ", \($0)" } ?? "")))
     default: break
     }
+    let reposts = search.folded.filter { $0.firstSeen != nil }
+    if !reposts.isEmpty {
+      let examples = reposts.prefix(3).map { "\($0.id) of \($0.repostOf)" }.joined(separator: ", ")
+      lines.append(
+        paint.dim(
+          "\(name): \(count(reposts.count, "repost")) of listings seen before, not announced "
+            + "(\(examples)\(reposts.count > 3 ? ", ..." : ""))"))
+    }
     for failure in search.failures { lines.append(paint.red("\(name): failed: \(failure)")) }
     return lines
   }
@@ -90,6 +102,8 @@ extension RunReport {
     parts.append("\(new) new" + (held > 0 ? " (\(held) held)" : ""))
     let delivered = result.searches.reduce(0) { $0 + $1.delivered.count }
     if delivered > 0 { parts.append("\(delivered) found earlier, delivered now") }
+    let folded = result.searches.reduce(0) { $0 + $1.folded.count }
+    if folded > 0 { parts.append("\(folded) reposts folded") }
     let primed = result.searches.reduce(0) { $0 + $1.primed }
     if number(of: .primed) > 0 || primed > 0 {
       parts.append("\(primed) recorded without notifying")

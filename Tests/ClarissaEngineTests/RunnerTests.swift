@@ -95,7 +95,7 @@ import Testing
       RunOptions(now: Self.noon, notifyFirstRun: true))
     let ipads = try #require(result.searches.first { $0.name == "ipads" })
     #expect(ipads.fetched == 360)
-    #expect(!ipads.new.isEmpty && ipads.new.count == ipads.matched)
+    #expect(!ipads.new.isEmpty && ipads.new.count + ipads.folded.count == ipads.matched)
     #expect(
       ipads.new.allSatisfy { ($0.price ?? 0) >= 20 && ($0.price ?? 0) <= 400 || $0.price == nil })
     #expect(!ipads.new.contains { $0.title.lowercased().contains("we buy") })

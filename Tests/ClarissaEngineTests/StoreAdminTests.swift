@@ -189,9 +189,12 @@ import Testing
     #expect(
       counts
         == StoreCounts([
-          "sightings": 2, "deliveries": 4, "recent": 2, "listings": 1, "cooldowns": 1,
+          "sightings": 2, "deliveries": 4, "recent": 2, "listings": 1, "listing_images": 1,
+          "cooldowns": 1,
         ]))
-    #expect("\(counts)" == "1 listing, 2 sightings, 4 deliveries, 2 recent, 1 cooldown")
+    #expect(
+      "\(counts)"
+        == "1 listing, 1 photo id, 2 sightings, 4 deliveries, 2 recent, 1 cooldown")
     #expect(try store.pruned(now: now, retention: 1.5 * 86_400) == StoreCounts())
     #expect(try store.info(now: now).listings == 2, "'a' and 'c' are seen by cheap-bikes")
     #expect(try store.check().isEmpty)

@@ -185,6 +185,8 @@ public struct SearchRecord: Sendable {
   public var held: [Listing]
   /// Of `seen`, those shown on the page and in the feeds as found now.
   public var recent: [Listing]
+  /// Of `seen`, reposts: the id (same site) of the listing each one repeats.
+  public var reposts: [ListingKey: String] = [:]
   /// The request URLs that answered: known from now on.
   public var answered: Set<String>
   /// The request URLs the search asks now (sources it no longer asks are forgotten).
@@ -215,6 +217,20 @@ public struct SearchRecord: Sendable {
   }
 }
 
+/// The listing a new one repeats (a repost, a cross-post), as the store knows it.
+public struct Original: Sendable, Equatable {
+  /// Its id (the site is the repost's).
+  public var id: String
+  /// When the search first saw it.
+  public var firstSeen: Date
+
+  /// Creates an entry.
+  public init(id: String, firstSeen: Date) {
+    self.id = id
+    self.firstSeen = firstSeen
+  }
+}
+
 /// Everything the run's stages ask of what clarissa remembers, and all they change in it. The
 /// embedded implementation is ``ListingStore`` (SQLite). Reads take keys (a run's cost follows
 /// what it fetched, not the history); every write is its own transaction.
@@ -227,6 +243,9 @@ public protocol ListingMemory: AnyObject, Sendable {
   func cooldowns() throws -> [String: Cooldown]
   /// What `search` has seen of these listings (absent: never seen by it).
   func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting]
+  /// For each of `listings` (new to the search), the earliest listing the search has seen since
+  /// `since` that is the same item (``Fingerprint``): by title and price, or by a shared photo.
+  func originals(search: String, of listings: [Listing], since: Date) throws -> [ListingKey: Original]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
   /// Sets (or, with nil, lifts) a host's cool-down.

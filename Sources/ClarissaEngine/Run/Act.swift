@@ -29,6 +29,7 @@ enum Act {
       return (primedOutcome(outcome, answered: answered, count: accepted.count, options), record)
     }
     let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
+    (outcome.folded, record.reposts) = reposts(judgements)
     outcome.new = fresh
     record.recent = fresh
     if planned.hold {
@@ -39,6 +40,24 @@ enum Act {
       record.channels = planned.search.notify
     }
     return (outcome, record)
+  }
+
+  /// The reposts among the verdicts, for the report and the store.
+  private static func reposts(_ judgements: [Judgement]) -> (
+    [RunResult.Repost], [ListingKey: String]
+  ) {
+    var folded: [RunResult.Repost] = []
+    var links: [ListingKey: String] = [:]
+    for judgement in judgements {
+      guard case .repost(let original, let firstSeen) = judgement.verdict else { continue }
+      let listing = judgement.listing
+      folded.append(
+        RunResult.Repost(
+          id: listing.id, title: listing.title, url: listing.url, repostOf: original,
+          firstSeen: firstSeen))
+      links[listing.key] = original
+    }
+    return (folded, links)
   }
 
   /// The counts, failures and notes of a search's line.

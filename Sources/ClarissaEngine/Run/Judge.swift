@@ -20,6 +20,10 @@ public enum Verdict: Sendable, Equatable {
   case primed(PrimeReason)
   /// Dropped by the filters or the price range (the reason names which).
   case filtered
+  /// New to the search by id, but the same item as a listing it knows (``Fingerprint``): a
+  /// repost or a cross-post, recorded and linked, not announced. `firstSeen` is nil when that
+  /// listing is new in this run too.
+  case repost(of: String, firstSeen: Date?)
 }
 
 /// One listing's judgement: the filters' decision and the verdict.
@@ -42,6 +46,16 @@ enum Judge {
   static func judge(
     _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
     options: RunOptions, explaining: Bool = false
+  ) throws -> [Judgement] {
+    let judged = try verdicts(
+      planned, reading: reading, memory: memory, options: options, explaining: explaining)
+    return try fold(judged, of: planned, memory: memory, options: options)
+  }
+
+  /// The verdicts before folding.
+  private static func verdicts(
+    _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
+    options: RunOptions, explaining: Bool
   ) throws -> [Judgement] {
     let (unique, sourceOf) = deduplicated(reading.batches)
     let sightings = try memory.lookUp(search: planned.search.name, keys: unique.map(\.key))
@@ -72,6 +86,37 @@ enum Judge {
         verdict = .new
       }
       return Judgement(listing: listing, source: source, reason: reason, verdict: verdict)
+    }
+  }
+
+  /// New listings that are the same item as one the search knows (seen before within the
+  /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`).
+  static func fold(
+    _ judgements: [Judgement], of planned: PlannedSearch, memory: any ListingMemory,
+    options: RunOptions
+  ) throws -> [Judgement] {
+    let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
+    guard planned.search.duplicates == .fold, !fresh.isEmpty else { return judgements }
+    let since = options.now.addingTimeInterval(-planned.search.repostWindow.timeInterval)
+    let stored = try memory.originals(search: planned.search.name, of: fresh, since: since)
+    var firsts: [(listing: Listing, firstSeen: Date?)] = []
+    return judgements.map { judgement in
+      var judgement = judgement
+      switch judgement.verdict {
+      case .new:
+        if let original = stored[judgement.listing.key] {
+          judgement.verdict = .repost(of: original.id, firstSeen: original.firstSeen)
+        } else if let first = firsts.first(where: {
+          Fingerprint.sameItem($0.listing, judgement.listing)
+        }) {
+          judgement.verdict = .repost(of: first.listing.id, firstSeen: first.firstSeen)
+        } else {
+          firsts.append((judgement.listing, nil))
+        }
+      case .seen(let sighting): firsts.append((judgement.listing, sighting.firstSeen))
+      default: break
+      }
+      return judgement
     }
   }
 

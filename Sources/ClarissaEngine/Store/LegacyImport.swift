@@ -179,8 +179,9 @@ struct LegacyImport {
     try database.run(
       "UPDATE listings SET url = ?, title = ?, description = ?, price = ?, currency = ?, "
         + "posted = ?, location = ?, area = ?, latitude = ?, longitude = ?, images = ?, "
-        + "category = ? WHERE site = ? AND id = ?",
+        + "category = ?, fingerprint = ? WHERE site = ? AND id = ?",
       ListingFields.values(listing) + key)
+    try ListingFields.storeImages(listing, in: database)
   }
 
   /// Validators and cool-downs.

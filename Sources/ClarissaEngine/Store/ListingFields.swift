@@ -2,15 +2,17 @@ import ClarissaCore
 
 /// A listing's row in `listings`: its fields as last seen, written by a run and by an import.
 enum ListingFields {
-  /// Inserts a listing (key, ``values(_:)``, first seen, last seen, ``keepsText(_:)``) or
+  /// Inserts a listing (key, ``values(_:)`` with its fingerprint, first seen, last seen,
+  /// ``keepsText(_:)``) or
   /// updates its fields, with `times` saying what becomes of the times of one already there.
   static func upsert(times: String) -> String {
     """
     INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
-      area, latitude, longitude, images, category, first_seen, last_seen)
-    VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      area, latitude, longitude, images, category, fingerprint, first_seen, last_seen)
+    VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
-      description = CASE WHEN ?17 THEN listings.description ELSE excluded.description END,
+      fingerprint = excluded.fingerprint,
+      description = CASE WHEN ?18 THEN listings.description ELSE excluded.description END,
       price = excluded.price, currency = excluded.currency,
       posted = excluded.posted, location = excluded.location, area = excluded.area,
       latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
@@ -25,7 +27,7 @@ enum ListingFields {
   }
 
   /// The values of a listing's stored fields after its key, in the order of the `listings`
-  /// table (url through category).
+  /// table (url through category, then the fingerprint).
   static func values(_ listing: Listing) -> [SQLiteDatabase.Value] {
     [
       .text(listing.url), .text(listing.title), .text(listing.description),
@@ -33,6 +35,16 @@ enum ListingFields {
       .textOrNull(listing.location), .textOrNull(listing.area),
       .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
       .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
+      .text(Fingerprint.key(listing)),
     ]
+  }
+
+  /// The listing's photo ids, for finding its reposts.
+  static func storeImages(_ listing: Listing, in database: SQLiteDatabase) throws {
+    for image in Fingerprint.images(listing) {
+      try database.run(
+        "INSERT OR IGNORE INTO listing_images(site, image, id) VALUES(?, ?, ?)",
+        [.text(listing.site), .text(image), .text(listing.id)])
+    }
   }
 }

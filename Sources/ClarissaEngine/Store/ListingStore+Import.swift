@@ -123,6 +123,7 @@ extension ListingStore {
           + "last_seen = max(last_seen, excluded.last_seen)"),
       key + ListingFields.values(listing) + seen + [ListingFields.keepsText(listing)])
     counts.add(database.changes, "listings")
+    try ListingFields.storeImages(listing, in: database)
     for price in try line.objects("prices") {
       try database.run(
         "INSERT OR REPLACE INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?)",

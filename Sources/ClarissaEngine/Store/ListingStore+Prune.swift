@@ -32,7 +32,7 @@ extension ListingStore {
             + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id)", [cutoff]
         ) { [SQLiteDatabase.Value.text($0.text(0)), .text($0.text(1))] }
         for key in gone {
-          for table in ["prices", "listings"] {
+          for table in ["prices", "listing_images", "listings"] {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }

@@ -12,9 +12,12 @@ extension ListingStore {
         for listing in record.seen {
           try Self.upsert(listing, at: now, in: database)
           try database.run(
-            "INSERT INTO sightings(search, site, id, first_seen, last_seen) VALUES(?, ?, ?, ?, ?) "
-              + "ON CONFLICT DO UPDATE SET last_seen = excluded.last_seen",
-            [.text(record.search), .text(listing.site), .text(listing.id), now, now])
+            "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of) "
+              + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET last_seen = excluded.last_seen",
+            [
+              .text(record.search), .text(listing.site), .text(listing.id), now, now,
+              .textOrNull(record.reposts[listing.key]),
+            ])
         }
         for listing in record.owed {
           try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
@@ -52,6 +55,7 @@ extension ListingStore {
     try database.run(
       ListingFields.upsert(times: "last_seen = excluded.last_seen"),
       key + ListingFields.values(listing) + [now, now] + [ListingFields.keepsText(listing)])
+    try ListingFields.storeImages(listing, in: database)
   }
 
   /// An owed delivery per channel (one already there, delivered or not, is left alone).

@@ -81,11 +81,12 @@ public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
   }
 
   private static let order = [
-    "searches", "sources", "listings", "prices", "sightings", "deliveries", "held", "recent",
-    "validators", "cooldowns",
+    "searches", "sources", "listings", "prices", "listing_images", "sightings", "deliveries",
+    "held", "recent", "validators", "cooldowns",
   ]
 
   private static func noun(_ table: String, _ count: Int) -> String {
+    if table == "listing_images" { return count == 1 ? "photo id" : "photo ids" }
     guard count == 1 else { return table }
     switch table {
     case "searches": return "search"

@@ -132,6 +132,7 @@ enum StoreSchema {
       id TEXT NOT NULL,
       PRIMARY KEY(site, image, id)
     ) WITHOUT ROWID;
+    CREATE INDEX listing_images_listing ON listing_images(site, id);
 
     -- The id (same site) of the listing this sighting repeats: a repost or a cross-post.
     ALTER TABLE sightings ADD COLUMN repost_of TEXT;

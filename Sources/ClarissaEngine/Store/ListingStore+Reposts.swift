@@ -1,0 +1,61 @@
+import ClarissaCore
+import Foundation
+
+/// Finding the listing a new one repeats: by the fingerprint's index, then by shared photos.
+extension ListingStore {
+  public func originals(search: String, of listings: [Listing], since: Date) throws
+    -> [ListingKey: Original]
+  {
+    try locked { database in
+      var result: [ListingKey: Original] = [:]
+      for listing in listings {
+        let found = try Self.byFingerprint(listing, search, since, database)
+          + Self.byPhotos(listing, search, since, database)
+        if let earliest = found.min(by: { $0.firstSeen < $1.firstSeen }) {
+          result[listing.key] = earliest
+        }
+      }
+      return result
+    }
+  }
+
+  private static func byFingerprint(
+    _ listing: Listing, _ search: String, _ since: Date, _ database: SQLiteDatabase
+  ) throws -> [Original] {
+    try database.rows(
+      """
+      SELECT l.id, s.first_seen FROM listings l
+      JOIN sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
+      WHERE l.site = ? AND l.fingerprint = ? AND l.id != ? AND s.last_seen >= ?
+      ORDER BY s.first_seen LIMIT 1
+      """,
+      [
+        .text(search), .text(listing.site), .text(Fingerprint.key(listing)), .text(listing.id),
+        .time(since),
+      ]
+    ) { Original(id: $0.text(0), firstSeen: Date(timeIntervalSince1970: $0.double(1))) }
+  }
+
+  /// Listings with a photo in common, kept when their title or price agrees too.
+  private static func byPhotos(
+    _ listing: Listing, _ search: String, _ since: Date, _ database: SQLiteDatabase
+  ) throws -> [Original] {
+    var found: [Original] = []
+    for image in Set(Fingerprint.images(listing)) {
+      found += try database.rows(
+        """
+        SELECT s.first_seen, \(listingColumns) FROM listing_images i
+        JOIN listings l ON l.site = i.site AND l.id = i.id
+        JOIN sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
+        WHERE i.site = ? AND i.image = ? AND i.id != ? AND s.last_seen >= ?
+        """,
+        [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
+      ) { row -> Original? in
+        let other = Self.listing(row, from: 1)
+        guard Fingerprint.sameItem(listing, other) else { return nil }
+        return Original(id: other.id, firstSeen: Date(timeIntervalSince1970: row.double(0)))
+      }.compactMap { $0 }
+    }
+    return found
+  }
+}
