@@ -41,6 +41,16 @@ extension ConfigReader {
       search.duplicates =
         choice(f.node, "'duplicates' in \(f.origin)", DuplicateMode.self) ?? search.duplicates
     }
+    if let f = scope.field("notify_on") { search.notifyOn = readEvents(f) }
+    if let f = scope.field("price_drop") {
+      search.priceDrop = readThreshold(f, "price_drop") ?? search.priceDrop
+    }
+    if let f = scope.field("price_rise") {
+      search.priceRise = readThreshold(f, "price_rise") ?? search.priceRise
+    }
+    if let f = scope.field("back_after") {
+      search.backAfter = interval(f.node, "'back_after' in \(f.origin)") ?? search.backAfter
+    }
     if let f = scope.field("repost_window") {
       search.repostWindow =
         interval(f.node, "'repost_window' in \(f.origin)") ?? search.repostWindow
@@ -177,6 +187,35 @@ extension ConfigReader {
       }
     }
     if !result.contains(where: { $0.name == name }) { result.append(CityRef(name, group: group)) }
+  }
+
+  /// `notify_on: [new, price_drop]`: one kind or a list of them.
+  private func readEvents(_ field: Field) -> Set<ListingEventKind> {
+    let what = "'notify_on' in \(field.origin)"
+    if field.node.mapping != nil {
+      error(
+        "expected a list such as '[new, price_drop]' for \(what), found a mapping", at: field.node)
+      return [.new]
+    }
+    let kinds = Set((field.node.sequence ?? [field.node]).compactMap {
+      choice($0, what, ListingEventKind.self)
+    })
+    return kinds.isEmpty ? [.new] : kinds
+  }
+
+  /// `price_drop: {min_percent: 5, min_amount: 10}`.
+  private func readThreshold(_ field: Field, _ key: String) -> PriceThreshold? {
+    let what = "'\(key)' in \(field.origin)"
+    guard let table = table(field.node, what) else { return nil }
+    checkKeys(table, allowed: ["min_percent", "min_amount"], in: what)
+    var threshold = PriceThreshold(minPercent: 5, minAmount: 10)
+    for (name, path) in [("min_percent", \PriceThreshold.minPercent), ("min_amount", \.minAmount)] {
+      guard let node = table[name] else { continue }
+      if let value = amount(node, "'\(key).\(name)' in \(field.origin)") {
+        threshold[keyPath: path] = value
+      }
+    }
+    return threshold
   }
 
   private func readPrice(_ field: Field) -> PriceRange? {

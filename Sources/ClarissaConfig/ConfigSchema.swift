@@ -205,6 +205,20 @@ public enum ConfigSchema {
     case "notify", "blackout": return textList
     case "search_in": return choice(SearchScope.self)
     case "duplicates": return choice(DuplicateMode.self)
+    case "notify_on":
+      let kind = choice(ListingEventKind.self)
+      return ["anyOf": [kind, ["type": "array", "items": kind]]]
+    case "price_drop", "price_rise":
+      let amount: [String: Any] = ["type": "number", "minimum": 0]
+      return [
+        "type": "object",
+        "properties": [
+          "min_percent": describe(amount, "threshold.min_percent", "min_percent"),
+          "min_amount": describe(amount, "threshold.min_amount", "min_amount"),
+        ],
+        "additionalProperties": false,
+      ]
+    case "back_after": return duration(zeroAllowed: false)
     case "repost_window": return duration(zeroAllowed: false)
     case "price":
       let amount: [String: Any] = ["type": "number", "minimum": 0]

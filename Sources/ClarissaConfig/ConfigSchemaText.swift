@@ -95,6 +95,16 @@ enum ConfigSchemaText {
       "fold (default): a repost or cross-post of an item the search knows (the same title and "
       + "price, or a photo and the title or price in common) is recorded and linked, not "
       + "announced; notify: every new id is announced",
+    "search.notify_on":
+      "what is announced: new (default), price_drop, price_rise, back (a listing gone longer "
+      + "than back_after and up again); a change is announced once, against the price last "
+      + "announced",
+    "search.price_drop":
+      "how far a price must fall to count: {min_percent: 5, min_amount: 10} (both, the defaults)",
+    "search.price_rise": "how far a price must rise to count, as price_drop",
+    "threshold.min_percent": "the change as a share of the price last announced, in percent",
+    "threshold.min_amount": "the change in the listing's currency",
+    "search.back_after": "how long a listing must have been gone for 'back' (default 7d)",
     "search.repost_window":
       "how far back a repost is looked for (default 30d): an item last seen longer ago is new",
     "search.filters": "include/exclude filters applied to each listing the site returns",

@@ -3,7 +3,7 @@ enum SearchKeys {
   static let common = [
     "name", "site", "query", "category", "cities", "search_in", "price", "has_image",
     "posted_today", "interval", "filters", "notify", "blackout", "enabled", "duplicates",
-    "repost_window",
+    "repost_window", "notify_on", "price_drop", "price_rise", "back_after",
   ]
 
   /// Words people reach for, and what to write instead; suggested when close to the typed key.

@@ -18,6 +18,9 @@ public struct Listing: Sendable, Equatable, Codable {
   /// `ListingText`) fills ``description`` and clears this; nil once resolved or when the site
   /// gave plain text. Encoded only while pending, so a resolved listing's JSON is unchanged.
   public var descriptionHTML: String?
+  /// Why a listing already seen is announced again (a price change, a return); nil for a new
+  /// one. Encoded only when set.
+  public var event: ListingEvent? = nil
   /// Price, when the listing states one.
   public var price: Double?
   /// ISO 4217 currency of `price` (`USD`), when known.

@@ -33,6 +33,14 @@ public struct Search: Sendable {
   public var duplicates: DuplicateMode = .fold
   /// How far back a repost is looked for: a listing the search last saw longer ago is not one.
   public var repostWindow: Interval = .days(30)
+  /// What is announced: new listings, and changes of listings already seen.
+  public var notifyOn: Set<ListingEventKind> = [.new]
+  /// How much a price must fall before a drop is announced.
+  public var priceDrop = PriceThreshold(minPercent: 5, minAmount: 10)
+  /// How much a price must rise before a rise is announced.
+  public var priceRise = PriceThreshold(minPercent: 5, minAmount: 10)
+  /// How long a listing must have been gone before its return is announced (`back`).
+  public var backAfter: Interval = .days(7)
   /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
   public var parameters: [String: ParameterValue]
   /// Where the search is written.
@@ -67,6 +75,57 @@ public struct Search: Sendable {
 }
 
 /// What the site searches in.
+/// What `notify_on` may name.
+public enum ListingEventKind: String, Sendable, CaseIterable, Codable, Comparable {
+  /// A listing the search has not seen.
+  case new
+  /// A seen listing's price fell (by the search's `price_drop` threshold, from the price last
+  /// announced).
+  case priceDrop = "price_drop"
+  /// A seen listing's price rose.
+  case priceRise = "price_rise"
+  /// A listing gone for longer than `back_after` is up again.
+  case back
+
+  public static func < (left: Self, right: Self) -> Bool {
+    allCases.firstIndex(of: left) ?? 0 < allCases.firstIndex(of: right) ?? 0
+  }
+}
+
+/// How much a price must change to count: both the share and the amount.
+public struct PriceThreshold: Sendable, Equatable {
+  /// Percent of the price last announced.
+  public var minPercent: Double
+  /// In the listing's currency.
+  public var minAmount: Double
+
+  /// Creates a threshold.
+  public init(minPercent: Double, minAmount: Double) {
+    self.minPercent = minPercent
+    self.minAmount = minAmount
+  }
+
+  /// Whether going from `old` to `new` moves far enough.
+  public func passed(from old: Double, to new: Double) -> Bool {
+    let change = abs(new - old)
+    return change >= minAmount && (old == 0 || change / old * 100 >= minPercent)
+  }
+}
+
+/// A change of a listing the search had seen, announced like a new one.
+public struct ListingEvent: Sendable, Equatable, Codable {
+  /// What happened.
+  public var kind: ListingEventKind
+  /// The price before (the one last announced), for a price change.
+  public var oldPrice: Double?
+
+  /// Creates an event.
+  public init(kind: ListingEventKind, oldPrice: Double? = nil) {
+    self.kind = kind
+    self.oldPrice = oldPrice
+  }
+}
+
 /// `duplicates:` in a search.
 public enum DuplicateMode: String, Sendable, CaseIterable {
   /// A repost or cross-post of a known item is recorded, linked to it, and not announced.

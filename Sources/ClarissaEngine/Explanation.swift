@@ -26,6 +26,11 @@ public struct Explanation: Sendable {
         return "repost of \(original) (first seen \(AtomFeed.timestamp(firstSeen))): not announced"
       case .repost(let original, nil):
         return "the same item as \(original), new in this run too: not announced twice"
+      case .changed(let event):
+        var changed = listing
+        changed.event = event
+        return "\(event.kind.rawValue.replacingOccurrences(of: "_", with: " ")): "
+          + (Change.describe(changed) ?? "") + " (announced again)"
       case .seen(let sighting) where sighting.held: return "held until quiet hours end"
       case .seen(let sighting):
         let channels =

@@ -33,6 +33,9 @@ public struct RunResult: Sendable, Codable {
     /// New ids that are the same item as another listing (reposts, cross-posts): recorded and
     /// linked to it, not announced (`duplicates: fold`).
     public var folded: [Repost] = []
+    /// Listings seen before and announced again, each with its ``Listing/event`` (a price
+    /// drop or rise, a return).
+    public var changed: [Listing] = []
   }
 
   /// A listing folded into the one it repeats.

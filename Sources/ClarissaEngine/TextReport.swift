@@ -26,6 +26,14 @@ extension RunReport {
           if !also.isEmpty { lines.append(paint.dim("    also posted as \(also.joined(separator: ", "))")) }
         }
       }
+      if !search.changed.isEmpty {
+        lines.append(paint.bold("\(search.name): \(search.changed.count) changed"))
+        for listing in search.changed {
+          let kind = listing.event?.kind.rawValue.replacingOccurrences(of: "_", with: " ") ?? ""
+          lines.append("  \(kind): \(Change.describe(listing) ?? "")")
+          lines += block(listing, now: result.time, paint: paint)
+        }
+      }
       if !search.delivered.isEmpty {
         lines.append(
           paint.bold("\(search.name): \(search.delivered.count) found earlier, delivered now"))
@@ -102,6 +110,8 @@ extension RunReport {
     parts.append("\(new) new" + (held > 0 ? " (\(held) held)" : ""))
     let delivered = result.searches.reduce(0) { $0 + $1.delivered.count }
     if delivered > 0 { parts.append("\(delivered) found earlier, delivered now") }
+    let changed = result.searches.reduce(0) { $0 + $1.changed.count }
+    if changed > 0 { parts.append("\(changed) changed (price, return)") }
     let folded = result.searches.reduce(0) { $0 + $1.folded.count }
     if folded > 0 { parts.append("\(folded) reposts folded") }
     let primed = result.searches.reduce(0) { $0 + $1.primed }

@@ -129,7 +129,14 @@ import Testing
 final class LoopbackServerFeed: @unchecked Sendable {
   private let lock = NSLock()
   private var ids: [String]
+  private var amounts: [String: Int] = [:]
   private var server: LoopbackServer?
+
+  /// Prices by id (default $120).
+  var prices: [String: Int] {
+    get { lock.withLock { amounts } }
+    set { lock.withLock { amounts = newValue } }
+  }
 
   var items: [String] {
     get { lock.withLock { ids } }
@@ -141,8 +148,9 @@ final class LoopbackServerFeed: @unchecked Sendable {
   init(_ items: [String]) throws {
     ids = items
     server = try LoopbackServer { [weak self] _, _ in
+      let prices = self?.prices ?? [:]
       let entries = (self?.items ?? []).map {
-        "<item><title>Oak desk $120</title><link>http://127.0.0.1/d/\($0)</link>"
+        "<item><title>Oak desk $\(prices[$0] ?? 120)</title><link>http://127.0.0.1/d/\($0)</link>"
           + "<guid>\($0)</guid></item>"
       }.joined()
       return .text("<rss version=\"2.0\"><channel><title>t</title>\(entries)</channel></rss>")

@@ -30,8 +30,7 @@ public enum MessageTemplate {
     case .each:
       return listings.map { listing in
         let fields = Self.fields(listing, search: search, count: 1, now: now)
-        let title = render(
-          channel.titleTemplate ?? (listing.price == nil ? "{title}" : "{price} · {title}"), fields)
+        let title = render(channel.titleTemplate ?? defaultTitle(listing), fields)
         let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}", fields)
         let key = Message.key([listing], search: search.name, channel: channel.name)
         return (Message(title: title, body: tidy(body), link: listing.url, key: key), [listing])
@@ -42,11 +41,21 @@ public enum MessageTemplate {
       let title = render(channel.titleTemplate ?? "{count} new for {search}", fields)
       let lines = listings.map { listing -> String in
         let each = Self.fields(listing, search: search, count: listings.count, now: now)
-        return render(channel.bodyTemplate ?? "• {title}{pricePart}\n  {url}", each)
+        let line = listing.event == nil ? "• {title}{pricePart}\n  {url}" : "• {change}: {title}\n  {url}"
+        return render(channel.bodyTemplate ?? line, each)
       }
       let key = Message.key(listings, search: search.name, channel: channel.name)
       let body = lines.joined(separator: "\n")
       return [(Message(title: title, body: body, link: nil, key: key), listings)]
+    }
+  }
+
+  /// The title of a one-listing message: what changed first, for a listing seen before.
+  static func defaultTitle(_ listing: Listing) -> String {
+    switch listing.event?.kind {
+    case .priceDrop?, .priceRise?: return "{change} · {title}"
+    case .back?: return "back: " + (listing.price == nil ? "{title}" : "{price} · {title}")
+    default: return listing.price == nil ? "{title}" : "{price} · {title}"
     }
   }
 
@@ -63,6 +72,9 @@ public enum MessageTemplate {
       "placeAge": [place, age].filter { !$0.isEmpty }.joined(separator: " · "),
       "posted": listing.posted.map { ISO8601DateFormatter().string(from: $0) } ?? "",
       "pricePart": price.isEmpty ? "" : " — \(price)",
+      "event": listing.event?.kind.rawValue ?? "new",
+      "old_price": listing.event?.oldPrice.map { Money.format($0, listing.currency) } ?? "",
+      "change": Change.describe(listing) ?? "",
     ]
   }
 

@@ -83,13 +83,19 @@ public struct Sighting: Sendable, Equatable {
   public var deliveredTo: [String]
   /// Whether it waits in the quiet-hours queue.
   public var held: Bool
+  /// The price it was last announced at (new, or a change): what a change is measured from.
+  public var announcedPrice: Double? = nil
 
   /// Creates a sighting.
-  public init(firstSeen: Date, lastSeen: Date, deliveredTo: [String] = [], held: Bool = false) {
+  public init(
+    firstSeen: Date, lastSeen: Date, deliveredTo: [String] = [], held: Bool = false,
+    announcedPrice: Double? = nil
+  ) {
     self.firstSeen = firstSeen
     self.lastSeen = lastSeen
     self.deliveredTo = deliveredTo
     self.held = held
+    self.announcedPrice = announcedPrice
   }
 }
 
@@ -185,6 +191,9 @@ public struct SearchRecord: Sendable {
   public var held: [Listing]
   /// Of `seen`, those shown on the page and in the feeds as found now.
   public var recent: [Listing]
+  /// Of `seen`, listings seen before that are announced again (``Listing/event`` says why: a
+  /// price change, a return): owed to `channels` as that event.
+  public var changed: [Listing] = []
   /// Of `seen`, reposts: the id (same site) of the listing each one repeats.
   public var reposts: [ListingKey: String] = [:]
   /// The request URLs that answered: known from now on.

@@ -37,6 +37,11 @@ enum Act {
       record.held = fresh
     } else {
       record.owed = fresh
+      // A change in quiet hours is not announced yet: it is found again when they end.
+      record.changed = judgements.compactMap {
+        if case .changed = $0.verdict { return $0.listing } else { return nil }
+      }
+      outcome.changed = record.changed
       record.channels = planned.search.notify
     }
     return (outcome, record)

@@ -24,6 +24,9 @@ public enum Verdict: Sendable, Equatable {
   /// repost or a cross-post, recorded and linked, not announced. `firstSeen` is nil when that
   /// listing is new in this run too.
   case repost(of: String, firstSeen: Date?)
+  /// Seen before, and changed in a way the search announces (`notify_on`): a price drop or
+  /// rise past its threshold from the price last announced, or a return after `back_after`.
+  case changed(ListingEvent)
 }
 
 /// One listing's judgement: the filters' decision and the verdict.
@@ -68,7 +71,12 @@ enum Judge {
     return unique.map { listing in
       let source = sourceOf[listing.id] ?? ""
       if let sighting = sightings[listing.key], !explaining {
-        return Judgement(listing: listing, source: source, reason: nil, verdict: .seen(sighting))
+        guard let event = Change.event(listing, sighting, planned.search, now: options.now) else {
+          return Judgement(listing: listing, source: source, reason: nil, verdict: .seen(sighting))
+        }
+        var changed = ListingDescription.resolve(listing)
+        changed.event = event
+        return Judgement(listing: changed, source: source, reason: nil, verdict: .changed(event))
       }
       // Only a listing the search has not seen pays for its text (explain resolves all).
       let listing = ListingDescription.resolve(listing)
@@ -77,7 +85,8 @@ enum Judge {
       if !accepted {
         verdict = .filtered
       } else if let sighting = sightings[listing.key] {
-        verdict = .seen(sighting)
+        let event = Change.event(listing, sighting, planned.search, now: options.now)
+        verdict = event.map { .changed($0) } ?? .seen(sighting)
       } else if planned.prime {
         verdict = .primed(.firstRun)
       } else if !options.notifyFirstRun, !fromKnown.contains(listing.id) {

@@ -90,7 +90,9 @@ public struct Runner: Sendable {
   {
     try releaseHeld(memory: memory, now: now)
     var fresh: [String: Set<ListingKey>] = [:]
-    for search in result.searches { fresh[search.name] = Set(search.new.map(\.key)) }
+    for search in result.searches {
+      fresh[search.name] = Set(search.new.map(\.key) + search.changed.map(\.key))
+    }
     let receipts = try await Deliver(config: config, channels: channels, memory: memory, now: now)
       .run(fresh: fresh)
     for index in result.searches.indices {

@@ -6,15 +6,20 @@ extension ListingStore {
   public func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery] {
     try locked { database in
       try database.rows(
-        "SELECT d.search, d.channel, d.attempts, d.last_error, \(Self.listingColumns) "
+        "SELECT d.search, d.channel, d.attempts, d.last_error, d.event, d.old_price, "
+          + "\(Self.listingColumns) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
           + "WHERE d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?) "
           + "ORDER BY d.owed_at, d.rowid",
         [.int(maxAttempts)]
       ) {
-        OwedDelivery(
-          search: $0.text(0), listing: Self.listing($0, from: 4), channel: $0.text(1),
-          attempts: $0.int(2), lastError: $0.optionalText(3))
+        var listing = Self.listing($0, from: 6)
+        if let kind = ListingEventKind(rawValue: $0.text(4)), kind != .new {
+          listing.event = ListingEvent(kind: kind, oldPrice: $0.optionalDouble(5))
+        }
+        return OwedDelivery(
+          search: $0.text(0), listing: listing, channel: $0.text(1), attempts: $0.int(2),
+          lastError: $0.optionalText(3))
       }
     }
   }
@@ -22,12 +27,16 @@ extension ListingStore {
   public func markDelivered(search: String, key: ListingKey, channel: String, at now: Date)
     throws
   {
+    // Every open delivery of the listing to the channel: the message sent carried the latest.
+    let row: [SQLiteDatabase.Value] = [.text(search), .text(key.site), .text(key.id), .text(channel)]
     try locked { database in
       try database.run(
-        "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at) "
-          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) "
-          + "ON CONFLICT DO UPDATE SET state = 'delivered', at = excluded.at",
-        [.text(search), .text(key.site), .text(key.id), .text(channel), .time(now), .time(now)])
+        "UPDATE deliveries SET state = 'delivered', at = ? WHERE search = ? AND site = ? "
+          + "AND id = ? AND channel = ? AND state != 'delivered'", [.time(now)] + row)
+      guard database.changes == 0 else { return }
+      try database.run(
+        "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, at) "
+          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?)", row + [.time(now), .time(now)])
     }
   }
 
@@ -39,14 +48,18 @@ extension ListingStore {
         .text(search), .text(key.site), .text(key.id), .text(channel),
       ]
       try database.run(
-        "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at, attempts, "
-          + "last_error) VALUES(?, ?, ?, ?, 'failed', ?, ?, 1, ?) "
-          + "ON CONFLICT DO UPDATE SET state = 'failed', at = excluded.at, "
-          + "attempts = attempts + 1, last_error = excluded.last_error",
-        values + [.time(now), .time(now), .text(error)])
+        "UPDATE deliveries SET state = 'failed', at = ?, attempts = attempts + 1, "
+          + "last_error = ? WHERE search = ? AND site = ? AND id = ? AND channel = ? "
+          + "AND state != 'delivered'", [.time(now), .text(error)] + values)
+      if database.changes == 0 {
+        try database.run(
+          "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, at, "
+            + "attempts, last_error) VALUES(?, ?, ?, ?, 'failed', ?, ?, 1, ?)",
+          values + [.time(now), .time(now), .text(error)])
+      }
       return try database.integer(
-        "SELECT attempts FROM deliveries WHERE search = ? AND site = ? AND id = ? AND channel = ?",
-        values)
+        "SELECT max(attempts) FROM deliveries WHERE search = ? AND site = ? AND id = ? "
+          + "AND channel = ? AND state != 'delivered'", values)
     }
   }
 

@@ -70,13 +70,16 @@ extension ListingStore {
         return entry
       }
       object["sightings"] = try database.rows(
-        "SELECT search, first_seen, last_seen FROM sightings WHERE site = ? AND id = ? "
-          + "ORDER BY search", key
+        "SELECT search, first_seen, last_seen, announced_price, repost_of FROM sightings "
+          + "WHERE site = ? AND id = ? ORDER BY search", key
       ) { sighting -> [String: Any] in
-        [
+        var object: [String: Any] = [
           "search": sighting.text(0), "firstSeen": StoreLine.time(sighting.double(1)) ?? "",
           "lastSeen": StoreLine.time(sighting.double(2)) ?? "",
         ]
+        object["announcedPrice"] = sighting.optionalDouble(3)
+        object["repostOf"] = sighting.optionalText(4)
+        return object
       }
       try write(StoreLine.text("listing", object))
     }

@@ -135,13 +135,19 @@ extension ListingStore {
     }
     for sighting in try line.objects("sightings") {
       try database.run(
-        "INSERT INTO sightings(search, site, id, first_seen, last_seen) VALUES(?, ?, ?, ?, ?) "
+        // An export without the price last announced (format 1 before schema 3): the price
+        // imported is the one changes count from.
+        "INSERT INTO sightings(search, site, id, first_seen, last_seen, announced_price, "
+          + "repost_of) VALUES(?1, ?2, ?3, ?4, ?5, "
+          + "coalesce(?6, (SELECT price FROM listings WHERE site = ?2 AND id = ?3)), ?7) "
           + "ON CONFLICT DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), "
           + "last_seen = max(last_seen, excluded.last_seen)",
         [.text(try sighting.required("search"))] + key
           + [
             .time(try sighting.requiredDate("firstSeen")),
             .time(try sighting.requiredDate("lastSeen")),
+            .doubleOrNull(try sighting.number("announcedPrice")),
+            .textOrNull(sighting.object["repostOf"] as? String),
           ])
       counts.add(database.changes, "sightings")
     }

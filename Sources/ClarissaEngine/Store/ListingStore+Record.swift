@@ -12,15 +12,19 @@ extension ListingStore {
         for listing in record.seen {
           try Self.upsert(listing, at: now, in: database)
           try database.run(
-            "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of) "
-              + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET last_seen = excluded.last_seen",
+            "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
+              + "announced_price) VALUES(?, ?, ?, ?, ?, ?, ?) "
+              + "ON CONFLICT DO UPDATE SET last_seen = excluded.last_seen",
             [
               .text(record.search), .text(listing.site), .text(listing.id), now, now,
-              .textOrNull(record.reposts[listing.key]),
+              .textOrNull(record.reposts[listing.key]), .doubleOrNull(listing.price),
             ])
         }
         for listing in record.owed {
           try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
+        }
+        for listing in record.changed {
+          try Self.announce(listing, search: record.search, to: record.channels, at: now, database)
         }
         for listing in record.held {
           try database.run(
@@ -58,17 +62,34 @@ extension ListingStore {
     try ListingFields.storeImages(listing, in: database)
   }
 
-  /// An owed delivery per channel (one already there, delivered or not, is left alone).
+  /// An owed delivery per channel (one already there, delivered or not, is left alone); with
+  /// an event (a price change, a return), one for that event.
   static func owe(
     _ key: ListingKey, search: String, to channels: [String], at now: SQLiteDatabase.Value,
-    _ database: SQLiteDatabase
+    _ database: SQLiteDatabase, event: ListingEvent? = nil
   ) throws {
     for channel in channels {
       try database.run(
-        "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at) "
-          + "VALUES(?, ?, ?, ?, 'owed', ?)",
-        [.text(search), .text(key.site), .text(key.id), .text(channel), now])
+        "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, event, "
+          + "old_price, event_at) VALUES(?, ?, ?, ?, 'owed', ?, ?, ?, ?)",
+        [
+          .text(search), .text(key.site), .text(key.id), .text(channel), now,
+          .text(event?.kind.rawValue ?? "new"), .doubleOrNull(event?.oldPrice),
+          event == nil ? .double(0) : now,
+        ])
     }
+  }
+
+  /// A change announced: owed to the channels as that event, and its price the one to compare
+  /// with from now on (so a wobbling price is announced once per change, not on every run).
+  private static func announce(
+    _ listing: Listing, search: String, to channels: [String], at now: SQLiteDatabase.Value,
+    _ database: SQLiteDatabase
+  ) throws {
+    try owe(listing.key, search: search, to: channels, at: now, database, event: listing.event)
+    try database.run(
+      "UPDATE sightings SET announced_price = ? WHERE search = ? AND site = ? AND id = ?",
+      [.doubleOrNull(listing.price), .text(search), .text(listing.site), .text(listing.id)])
   }
 
   /// The search's run, its sources ((known ∪ answered) ∩ asked) and the validators.

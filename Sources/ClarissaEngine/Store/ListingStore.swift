@@ -192,7 +192,7 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
             lastSeen: Date(timeIntervalSince1970: row.double(1)),
             deliveredTo: row.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) }
               ?? [],
-            held: row.int(3) != 0)
+            held: row.int(3) != 0, announcedPrice: row.optionalDouble(4))
         }
       }
       return result
@@ -202,10 +202,11 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
   private static let lookUpSQL = """
     SELECT s.first_seen, s.last_seen,
       (SELECT group_concat(channel, char(31)) FROM
-        (SELECT channel FROM deliveries d
+        (SELECT DISTINCT channel FROM deliveries d
          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
          ORDER BY d.at, d.rowid)),
-      EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id)
+      EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id),
+      s.announced_price
     FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?
     """
 }

@@ -5,7 +5,7 @@ enum StoreSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1, version2]
+  static let migrations: [String] = [version1, version2, version3]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """
@@ -136,5 +136,36 @@ enum StoreSchema {
 
     -- The id (same site) of the listing this sighting repeats: a repost or a cross-post.
     ALTER TABLE sightings ADD COLUMN repost_of TEXT;
+    """
+
+  /// Changes announced: a sighting's price last announced, and deliveries per event (a price
+  /// drop is delivered again to a channel that took the listing when it was new).
+  private static let version3 = """
+    ALTER TABLE sightings ADD COLUMN announced_price REAL;
+    UPDATE sightings SET announced_price =
+      (SELECT price FROM listings l WHERE l.site = sightings.site AND l.id = sightings.id);
+
+    CREATE TABLE deliveries_3(
+      search TEXT NOT NULL,
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      channel TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('owed', 'delivered', 'failed')),
+      owed_at REAL NOT NULL,
+      at REAL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT,
+      -- new, price_drop, price_rise, back; with the price before, and when it happened (0: new)
+      event TEXT NOT NULL DEFAULT 'new',
+      old_price REAL,
+      event_at REAL NOT NULL DEFAULT 0,
+      UNIQUE(search, site, id, channel, event_at)
+    );
+    INSERT INTO deliveries_3(search, site, id, channel, state, owed_at, at, attempts, last_error)
+      SELECT search, site, id, channel, state, owed_at, at, attempts, last_error FROM deliveries
+      ORDER BY rowid;
+    DROP TABLE deliveries;
+    ALTER TABLE deliveries_3 RENAME TO deliveries;
+    CREATE INDEX deliveries_open ON deliveries(state) WHERE state != 'delivered';
     """
 }

@@ -1,0 +1,41 @@
+import ClarissaCore
+import Foundation
+
+/// What changed in a listing a search has seen, as far as the search announces it
+/// (`notify_on`). A price change is measured from the price last announced, not from the last
+/// one seen: 100 -> 90 is a drop (announced, 90 is then the price to beat); 90 -> 100 a rise
+/// (announced only with `price_rise`, and then 100 is the reference); 100 -> 96 -> 94 with a 5%
+/// threshold is one drop, at 94. A price that wobbles around a threshold is announced once per
+/// change past it, never on every run.
+enum Change {
+  static func event(_ listing: Listing, _ sighting: Sighting, _ search: Search, now: Date)
+    -> ListingEvent?
+  {
+    let kinds = search.notifyOn
+    if kinds.contains(.back),
+      sighting.lastSeen < now.addingTimeInterval(-search.backAfter.timeInterval)
+    {
+      return ListingEvent(kind: .back, oldPrice: sighting.announcedPrice)
+    }
+    guard let price = listing.price, let before = sighting.announcedPrice, price != before else {
+      return nil
+    }
+    if price < before, kinds.contains(.priceDrop), search.priceDrop.passed(from: before, to: price) {
+      return ListingEvent(kind: .priceDrop, oldPrice: before)
+    }
+    if price > before, kinds.contains(.priceRise), search.priceRise.passed(from: before, to: price) {
+      return ListingEvent(kind: .priceRise, oldPrice: before)
+    }
+    return nil
+  }
+
+  /// `$450 → $380 (-16%)`, or `back` / `back at $380`.
+  static func describe(_ listing: Listing) -> String? {
+    guard let event = listing.event else { return nil }
+    let now = listing.price.map { Money.format($0, listing.currency) }
+    guard event.kind != .back else { return now.map { "back at \($0)" } ?? "back" }
+    guard let old = event.oldPrice, let price = listing.price, let now else { return nil }
+    let percent = old == 0 ? 0 : Int(((price - old) / old * 100).rounded())
+    return "\(Money.format(old, listing.currency)) → \(now) (\(percent > 0 ? "+" : "")\(percent)%)"
+  }
+}

@@ -1,0 +1,125 @@
+import ClarissaConfig
+import ClarissaCore
+import FixtureSupport
+import Foundation
+import Sites
+import Testing
+
+@testable import ClarissaEngine
+
+/// Price drops and rises and returns, announced once per change (`notify_on`), through the real
+/// pipeline against a loopback feed whose answer changes between runs.
+@Suite(.serialized) struct ChangeTests {
+  static let start = Date(timeIntervalSince1970: 1_780_000_000)
+
+  static func config(_ feed: String, _ extra: String) throws -> Config {
+    try RunnerTests.config(
+      """
+      version: 1
+      searches:
+        - name: desks
+          site: feed
+          feeds: [\(feed)]
+          interval: 1m
+      \(extra)
+      """)
+  }
+
+  /// Runs the feed through the prices given, an hour apart; what each run announced as changed.
+  static func changes(_ prices: [Int], notifyOn: String, extra: String = "") async throws
+    -> [[String]]
+  {
+    let feed = try LoopbackServerFeed(["desk"])
+    let config = try Self.config(feed.url, "    notify_on: \(notifyOn)\n\(extra)")
+    let runner = RunnerLoopbackTests.runner(config, state: RunnerTests.temporaryState())
+    var announced: [[String]] = []
+    for (hour, price) in prices.enumerated() {
+      feed.prices = ["desk": price]
+      let result = try await runner.run(
+        RunOptions(now: start.addingTimeInterval(Double(hour) * 3600), notifyFirstRun: true)
+      ).commit()
+      announced.append(
+        result.searches[0].changed.map { "\($0.event?.kind.rawValue ?? "?") \(Change.describe($0) ?? "")" })
+    }
+    return announced
+  }
+
+  @Test func aDropPastTheThresholdIsAnnouncedOnceAndOneBelowItNot() async throws {
+    let runs = try await Self.changes([100, 96, 90, 90], notifyOn: "[new, price_drop]")
+    #expect(runs[1].isEmpty, "4% is below the 5% threshold")
+    #expect(runs[2] == ["price_drop 100 → 90 (-10%)"], "from the price last announced")
+    #expect(runs[3].isEmpty, "announced once, not on every run")
+  }
+
+  @Test func aWobblingPriceIsAnnouncedOncePerChange() async throws {
+    // Drops only: 100 -> 90 is one drop; back to 100 is no drop; 90 again is no change from
+    // the 90 announced.
+    let drops = try await Self.changes([100, 90, 100, 90], notifyOn: "[new, price_drop]")
+    #expect(drops.flatMap { $0 } == ["price_drop 100 → 90 (-10%)"])
+    // Drops and rises: each change past the threshold, once.
+    let both = try await Self.changes([100, 90, 100, 90], notifyOn: "[new, price_drop, price_rise]")
+    #expect(
+      both.flatMap { $0 } == [
+        "price_drop 100 → 90 (-10%)", "price_rise 90 → 100 (+11%)",
+        "price_drop 100 → 90 (-10%)",
+      ])
+  }
+
+  @Test func theThresholdIsConfigurable() async throws {
+    let runs = try await Self.changes(
+      [100, 96], notifyOn: "[price_drop]",
+      extra: "    price_drop: {min_percent: 2, min_amount: 1}\n")
+    #expect(runs[1] == ["price_drop 100 → 96 (-4%)"])
+  }
+
+  @Test func aListingGoneLongerThanBackAfterAndUpAgainIsAnnounced() async throws {
+    let feed = try LoopbackServerFeed(["desk"])
+    let config = try Self.config(feed.url, "    notify_on: [new, back]\n    back_after: 2d\n")
+    let runner = RunnerLoopbackTests.runner(config, state: RunnerTests.temporaryState())
+    _ = try await runner.run(RunOptions(now: Self.start, notifyFirstRun: true)).commit()
+    feed.items = []
+    _ = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(3600))).commit()
+    feed.items = ["desk"]
+    let early = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(86_400)))
+      .commit()
+    #expect(early.searches[0].changed.isEmpty, "gone a day: not 'back' yet")
+    feed.items = []
+    _ = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(2 * 86_400))).commit()
+    feed.items = ["desk"]
+    let back = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(4 * 86_400)))
+      .commit()
+    #expect(back.searches[0].changed.map { $0.event?.kind } == [.back])
+    #expect(RunReport.text(back, colored: false).contains("back: back at 120"))
+  }
+
+  @Test func aChangeReachesChannelsWithOldPriceAndChange() async throws {
+    let feed = try LoopbackServerFeed(["desk"])
+    let receiver = try LoopbackServer { _, _ in .init(status: 200) }
+    let config = try RunnerTests.config(
+      """
+      version: 1
+      notify:
+        hook: json://127.0.0.1:\(receiver.port)/hook
+        phone:
+          url: json://127.0.0.1:\(receiver.port)/phone
+          title: "{event}: {old_price} -> {price} ({change})"
+      searches:
+        - name: desks
+          site: feed
+          feeds: [\(feed.url)]
+          notify: [hook, phone]
+          notify_on: [new, price_drop]
+      """)
+    let runner = RunnerLoopbackTests.runner(config, state: RunnerTests.temporaryState())
+      .delivering(to: config)
+    _ = try await runner.run(RunOptions(now: Self.start, notifyFirstRun: true)).commit()
+    feed.prices = ["desk": 100]
+    _ = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(3600))).commit()
+    let bodies = receiver.requests.map(\.text)
+    #expect(bodies.count == 4, "new, then the drop, to each channel")
+    // The feed's "$" names no currency: prices are shown as numbers.
+    #expect(bodies[2].contains("\"title\":\"120 → 100 (-17%) · Oak desk $100\""), "\(bodies[2])")
+    #expect(bodies[2].contains("\"event\":{\"kind\":\"price_drop\",\"oldPrice\":120}"))
+    #expect(bodies[3].contains("\"title\":\"price_drop: 120 -> 100 (120 → 100 (-17%))\""))
+  }
+}
