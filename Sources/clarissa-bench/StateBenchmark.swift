@@ -107,7 +107,7 @@ struct StateBenchmark {
       "  a run's store work for \(fetched) fetched listings (\(fresh) new): look up, record, "
         + "owe, deliver, prune: \(Bench.format(run)) ms (target: under 30 ms)")
     print(
-      "    of which: look up \(Bench.format(median(1))) ms, record \(Bench.format(median(2))) ms, "
+      "    of which: look up and find reposts of the new \(Bench.format(median(1))) ms, record \(Bench.format(median(2))) ms, "
         + "\(fresh) deliveries recorded one by one \(Bench.format(median(3))) ms, prune "
         + "\(Bench.format(median(4))) ms; one row written in a transaction of its own (its fsync): "
         + "\(Bench.format(median(5))) ms")
@@ -130,6 +130,9 @@ struct StateBenchmark {
     _ = try store.searches(["big"])
     let sightings = try store.lookUp(search: "big", keys: seen.map(\.key))
     let unseen = seen.filter { sightings[$0.key] == nil }
+    // Folding (duplicates: fold): which of the new ones repeat a listing the search knows.
+    _ = try store.originals(
+      search: "big", of: unseen, since: at.addingTimeInterval(-30 * 86_400))
     let lookUp = clock.lap()
     try store.record(
       SearchRecord(
