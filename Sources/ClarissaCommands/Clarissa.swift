@@ -34,7 +34,8 @@ public struct Clarissa: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       Init.self, Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
-      NotifyCommand.self, StateCommand.self, SchemaCommand.self,
+      NotifyCommand.self, StateCommand.self, ListingsCommand.self, ShowCommand.self,
+      SchemaCommand.self,
     ]
   )
 

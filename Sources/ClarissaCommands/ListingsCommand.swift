@@ -1,0 +1,103 @@
+import ArgumentParser
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+
+/// `clarissa listings`: what the searches have found, for people and for scripts.
+struct ListingsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "listings",
+    abstract: "List what the searches have found, newest first.",
+    discussion: """
+      Reads the state database (without the lock: it never waits for a run) and prints the \
+      listings the searches have seen, newest first: when each was first seen, the search, the \
+      price, the title, the place and the link; `repost of ID` for a repost folded into another. \
+      The JSON form (one object per listing, with the whole listing, firstSeen, lastSeen, event, \
+      repostOf, deliveredTo) is documented in docs/listings.md; CSV has a header row. \
+      'clarissa show ID' tells one listing's whole story.
+
+      Events the store knows: new, repost.
+
+      Examples:
+        clarissa listings
+        clarissa listings --search ipads --since 2d
+        clarissa listings --event repost --format json
+        clarissa listings --text "air m2" --max-price 500 --format csv > ipads.csv
+      """
+  )
+
+  @OptionGroup var options: StateOptions
+
+  @Option(name: .customLong("search"), help: ArgumentHelp("Only this search (repeatable).", valueName: "name"))
+  var searches: [String] = []
+
+  @Option(help: ArgumentHelp("Only listings first seen this long ago or less (2d, 6h).", valueName: "duration"))
+  var since: String?
+
+  @Option(help: ArgumentHelp("Only this event: new or repost.", valueName: "event"))
+  var event: String?
+
+  @Option(help: ArgumentHelp("Lowest price.", valueName: "amount"))
+  var minPrice: Double?
+
+  @Option(help: ArgumentHelp("Highest price.", valueName: "amount"))
+  var maxPrice: Double?
+
+  @Option(help: ArgumentHelp("Words that must all appear in the title or description.", valueName: "words"))
+  var text: String?
+
+  @Option(help: "At most this many.")
+  var limit = 50
+
+  @Option(help: "Output: text, json or csv.")
+  var format: Format = .text
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, csv }
+
+  func validate() throws {
+    if let since, Interval(parsing: since) == nil {
+      throw ValidationError("--since takes a duration such as 2d, 6h or 30m, found '\(since)'")
+    }
+    if let event, !["new", "repost"].contains(event) {
+      throw ValidationError(
+        "unknown event '\(event)'" + Suggestions.hint(for: event, in: ["new", "repost"])
+          + " (the store knows: new, repost)")
+    }
+    guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+  }
+
+  func run() throws {
+    let now = options.clock
+    var query = ListingQuery()
+    query.searches = searches
+    query.since = since.flatMap(Interval.init(parsing:)).map { now.addingTimeInterval(-$0.timeInterval) }
+    query.events = event.map { [$0] } ?? []
+    query.minPrice = minPrice
+    query.maxPrice = maxPrice
+    query.words = (text ?? "").split(separator: " ").map(String.init)
+    query.limit = limit
+    guard let found = try options.reading(quiet: format != .text, { store, _ in
+      try checkSearches(store)
+      return try store.listings(query)
+    }) else {
+      if format == .json { print("[]") } else if format == .csv { print(ListingsOutput.csvHeader) }
+      return
+    }
+    switch format {
+    case .text: print(ListingsOutput.text(found, now: now), terminator: "")
+    case .json: print(ListingsOutput.json(found))
+    case .csv: print(ListingsOutput.csv(found), terminator: "")
+    }
+  }
+
+  /// An unknown `--search` is a usage error with "did you mean".
+  private func checkSearches(_ store: ListingStore) throws {
+    let known = try store.searchNames()
+    for name in searches where !known.contains(name) {
+      Terminal.error(
+        "error: no search named '\(name)' in the state database"
+          + Suggestions.hint(for: name, in: known) + "\n")
+      throw ExitStatus.usage.exitCode
+    }
+  }
+}

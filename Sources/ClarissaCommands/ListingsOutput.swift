@@ -1,0 +1,86 @@
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+
+/// `listings` and `show` as text, JSON and CSV.
+enum ListingsOutput {
+  static let csvHeader =
+    "first_seen,search,event,repost_of,id,site,price,currency,title,location,url,delivered_to"
+
+  static func text(_ found: [FoundListing], now: Date) -> String {
+    guard !found.isEmpty else { return "no listings\n" }
+    let zone = TimeZone.current
+    var lines: [String] = []
+    for item in found {
+      let listing = item.listing
+      let price = listing.price.map { Money.format($0, listing.currency) } ?? "-"
+      let place = listing.location ?? listing.area ?? ""
+      let repost = item.repostOf.map { "  (repost of \($0))" } ?? ""
+      lines.append(
+        "\(ReportClock.time(item.firstSeen, now: now, timeZone: zone))  \(item.search)  \(price)  "
+          + "\(listing.title)\(place.isEmpty ? "" : " · \(place)")\(repost)")
+      lines.append("    \(listing.url)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func json<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+  }
+
+  static func csv(_ found: [FoundListing]) -> String {
+    var rows = [csvHeader]
+    let dates = ISO8601DateFormatter()
+    for item in found {
+      let listing = item.listing
+      let fields = [
+        dates.string(from: item.firstSeen), item.search, item.event, item.repostOf ?? "",
+        listing.id, listing.site, listing.price.map { String($0) } ?? "", listing.currency ?? "",
+        listing.title, listing.location ?? listing.area ?? "", listing.url,
+        item.deliveredTo.joined(separator: " "),
+      ]
+      rows.append(fields.map(quote).joined(separator: ","))
+    }
+    return rows.joined(separator: "\r\n") + "\r\n"
+  }
+
+  /// RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
+  static func quote(_ field: String) -> String {
+    guard field.contains(where: { ",\"\r\n".contains($0) }) else { return field }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  static func show(_ history: ListingHistory, now: Date) -> String {
+    let zone = TimeZone.current
+    let time = { (date: Date) in ReportClock.time(date, now: now, timeZone: zone) }
+    let listing = history.listing
+    var lines = [
+      "\(listing.site):\(listing.id)  \(listing.title)",
+      "  \(listing.url)",
+      "  price: " + (listing.price.map { Money.format($0, listing.currency) } ?? "none")
+        + ", place: \(listing.location ?? listing.area ?? "-")",
+      "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen))",
+      "prices:",
+    ]
+    lines += history.prices.map { "  \(time($0.at))  \(Money.format($0.price, $0.currency))" }
+    if history.prices.isEmpty { lines.append("  none") }
+    for search in history.searches {
+      lines.append(
+        "search \(search.search): first seen \(time(search.firstSeen)), last seen "
+          + time(search.lastSeen))
+      if let original = search.repostOf { lines.append("  repost of \(original)") }
+      if !search.alsoPostedAs.isEmpty {
+        lines.append("  also posted as \(search.alsoPostedAs.joined(separator: ", "))")
+      }
+      for delivery in search.deliveries {
+        let when = delivery.at.map { " \(time($0))" } ?? ""
+        let why = delivery.lastError.map { " (\(delivery.attempts) refusals, last: \($0))" } ?? ""
+        lines.append("  \(delivery.channel): \(delivery.event) \(delivery.state)\(when)\(why)")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

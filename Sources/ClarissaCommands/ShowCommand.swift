@@ -1,0 +1,51 @@
+import ArgumentParser
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+
+/// `clarissa show ID`: one listing's whole story.
+struct ShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show",
+    abstract: "Show one listing: every price it had, the searches that saw it, its reposts, and which channels took it.",
+    discussion: """
+      ID is the listing's id, or SITE:ID when two sites use the same id. Reads the state \
+      database without the lock. JSON (--format json) is documented in docs/listings.md.
+
+      Examples:
+        clarissa show 7931742798
+        clarissa show craigslist:7931742798 --format json
+      """
+  )
+
+  @Argument(help: ArgumentHelp("The listing's id, or SITE:ID.", valueName: "id"))
+  var id: String
+
+  @OptionGroup var options: StateOptions
+
+  @Option(help: "Output: text or json.")
+  var format: Format = .text
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+  func run() throws {
+    let now = options.clock
+    let history = try options.reading { store, _ -> ListingHistory? in
+      let keys = try store.keys(matching: id)
+      guard keys.count <= 1 else {
+        Terminal.error(
+          "error: '\(id)' is an id on several sites (\(keys.map(\.site).joined(separator: ", "))); "
+            + "write SITE:ID, as in '\(keys[0].site):\(keys[0].id)'\n")
+        throw ExitStatus.usage.exitCode
+      }
+      return try keys.first.flatMap { try store.history($0) }
+    }
+    guard let found = history else { return }
+    guard let found else {
+      Terminal.error("error: the state database has no listing '\(id)'\n")
+      throw ExitStatus.failure.exitCode
+    }
+    print(format == .json ? ListingsOutput.json(found) : ListingsOutput.show(found, now: now),
+      terminator: format == .json ? "\n" : "")
+  }
+}

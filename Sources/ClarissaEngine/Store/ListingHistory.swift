@@ -1,0 +1,132 @@
+import ClarissaCore
+import Foundation
+
+/// Everything the store knows of one listing, for `clarissa show`.
+public struct ListingHistory: Sendable, Codable, Equatable {
+  /// A price it was seen at, and when.
+  public struct Price: Sendable, Codable, Equatable {
+    /// When.
+    public var at: Date
+    /// The price.
+    public var price: Double
+    /// Its currency.
+    public var currency: String?
+  }
+
+  /// A search that saw it.
+  public struct SearchSighting: Sendable, Codable, Equatable {
+    /// The search.
+    public var search: String
+    /// First and last seen.
+    public var firstSeen: Date
+    /// Last seen.
+    public var lastSeen: Date
+    /// The listing it repeats, when it is a repost.
+    public var repostOf: String?
+    /// The reposts folded into it for this search.
+    public var alsoPostedAs: [String]
+    /// Per channel: `delivered`, `owed` or `failed`, and when or why.
+    public var deliveries: [Delivery]
+  }
+
+  /// One channel's state.
+  public struct Delivery: Sendable, Codable, Equatable {
+    /// The channel.
+    public var channel: String
+    /// `new`, `price_drop`, ...
+    public var event: String
+    /// `owed`, `delivered`, `failed`.
+    public var state: String
+    /// When delivered or last refused.
+    public var at: Date?
+    /// Refusals so far.
+    public var attempts: Int
+    /// The last refusal.
+    public var lastError: String?
+  }
+
+  /// The listing as last seen.
+  public var listing: Listing
+  /// First and last seen by any search.
+  public var firstSeen: Date
+  /// Last seen by any search.
+  public var lastSeen: Date
+  /// Every price it was seen at.
+  public var prices: [Price]
+  /// Per search.
+  public var searches: [SearchSighting]
+}
+
+extension ListingStore {
+  /// The keys of listings with this id (`SITE:ID` picks one site).
+  public func keys(matching id: String) throws -> [ListingKey] {
+    let parts = id.split(separator: ":", maxSplits: 1).map(String.init)
+    return try locked { database in
+      if parts.count == 2 {
+        let found = try database.rows(
+          "SELECT site, id FROM listings WHERE site = ? AND id = ?", [.text(parts[0]), .text(parts[1])]
+        ) { ListingKey(site: $0.text(0), id: $0.text(1)) }
+        if !found.isEmpty { return found }
+      }
+      return try database.rows("SELECT site, id FROM listings WHERE id = ? ORDER BY site", [.text(id)]) {
+        ListingKey(site: $0.text(0), id: $0.text(1))
+      }
+    }
+  }
+
+  /// The listing's whole story, or nil when the store does not have it.
+  public func history(_ key: ListingKey) throws -> ListingHistory? {
+    let values: [SQLiteDatabase.Value] = [.text(key.site), .text(key.id)]
+    return try locked { database in
+      guard
+        let head = try database.rows(
+          "SELECT l.first_seen, l.last_seen, \(Self.listingColumns) FROM listings l "
+            + "WHERE l.site = ? AND l.id = ?", values
+        ) { ($0.double(0), $0.double(1), Self.listing($0, from: 2)) }.first
+      else { return nil }
+      let prices = try database.rows(
+        "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
+        values
+      ) {
+        ListingHistory.Price(
+          at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
+          currency: $0.optionalText(2))
+      }
+      let searches = try Self.sightings(key, database)
+      return ListingHistory(
+        listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
+        lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches)
+    }
+  }
+
+  private static func sightings(_ key: ListingKey, _ database: SQLiteDatabase) throws
+    -> [ListingHistory.SearchSighting]
+  {
+    let values: [SQLiteDatabase.Value] = [.text(key.site), .text(key.id)]
+    let rows = try database.rows(
+      "SELECT search, first_seen, last_seen, repost_of FROM sightings WHERE site = ? AND id = ? "
+        + "ORDER BY search", values
+    ) { ($0.text(0), $0.double(1), $0.double(2), $0.optionalText(3)) }
+    return try rows.map { row in
+      let search = SQLiteDatabase.Value.text(row.0)
+      let also = try database.rows(
+        "SELECT id FROM sightings WHERE search = ? AND site = ? AND repost_of = ? ORDER BY id",
+        [search, .text(key.site), .text(key.id)]
+      ) { $0.text(0) }
+      let deliveries = try database.rows(
+        "SELECT channel, event, state, at, attempts, last_error FROM deliveries "
+          + "WHERE search = ? AND site = ? AND id = ? ORDER BY event_at, channel",
+        [search] + values
+      ) {
+        ListingHistory.Delivery(
+          channel: $0.text(0), event: $0.text(1), state: $0.text(2),
+          at: $0.optionalDouble(3).map(Date.init(timeIntervalSince1970:)), attempts: $0.int(4),
+          lastError: $0.optionalText(5))
+      }
+      return ListingHistory.SearchSighting(
+        search: row.0, firstSeen: Date(timeIntervalSince1970: row.1),
+        lastSeen: Date(timeIntervalSince1970: row.2), repostOf: row.3, alsoPostedAs: also,
+        deliveries: deliveries)
+    }
+  }
+}

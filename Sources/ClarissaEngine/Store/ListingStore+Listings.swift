@@ -1,0 +1,93 @@
+import ClarissaCore
+import Foundation
+
+/// A listing as `clarissa listings` shows it: what a search found, and what became of it.
+public struct FoundListing: Sendable, Codable, Equatable {
+  /// The search that saw it.
+  public var search: String
+  /// The listing as last seen.
+  public var listing: Listing
+  /// When the search first and last saw it.
+  public var firstSeen: Date
+  /// When the search last saw it.
+  public var lastSeen: Date
+  /// `new`, or `repost` (of `repostOf`).
+  public var event: String
+  /// The listing it repeats, for a repost.
+  public var repostOf: String?
+  /// Channels that took it.
+  public var deliveredTo: [String]
+}
+
+/// What `clarissa listings` asks for.
+public struct ListingQuery: Sendable {
+  /// Only these searches (all when empty).
+  public var searches: [String] = []
+  /// First seen at or after.
+  public var since: Date?
+  /// `new`, `repost`.
+  public var events: Set<String> = []
+  /// Price bounds.
+  public var minPrice: Double?
+  /// Price bounds.
+  public var maxPrice: Double?
+  /// Words that must all appear in the title or the description (any case).
+  public var words: [String] = []
+  /// At most this many, newest first.
+  public var limit = 50
+
+  /// Creates a query.
+  public init() {}
+}
+
+extension ListingStore {
+  /// The listings the searches found, newest first (one join; the filters in SQL).
+  public func listings(_ query: ListingQuery) throws -> [FoundListing] {
+    var conditions = ["1"]
+    var values: [SQLiteDatabase.Value] = []
+    if !query.searches.isEmpty {
+      conditions.append("s.search IN (" + query.searches.map { _ in "?" }.joined(separator: ", ") + ")")
+      values += query.searches.map { .text($0) }
+    }
+    if let since = query.since {
+      conditions.append("s.first_seen >= ?")
+      values.append(.time(since))
+    }
+    if query.events == ["new"] { conditions.append("s.repost_of IS NULL") }
+    if query.events == ["repost"] { conditions.append("s.repost_of IS NOT NULL") }
+    if let min = query.minPrice {
+      conditions.append("l.price >= ?")
+      values.append(.double(min))
+    }
+    if let max = query.maxPrice {
+      conditions.append("l.price <= ?")
+      values.append(.double(max))
+    }
+    for word in query.words {
+      conditions.append("(instr(lower(l.title), ?) > 0 OR instr(lower(l.description), ?) > 0)")
+      values += [.text(word.lowercased()), .text(word.lowercased())]
+    }
+    let sql = """
+      SELECT s.search, s.first_seen, s.last_seen, s.repost_of,
+        (SELECT group_concat(channel, char(31)) FROM (SELECT DISTINCT channel FROM deliveries d
+          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
+            AND d.state = 'delivered' ORDER BY d.channel)),
+        \(Self.listingColumns)
+      FROM sightings s JOIN listings l ON l.site = s.site AND l.id = s.id
+      WHERE \(conditions.joined(separator: " AND "))
+      ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ?
+      """
+    return try locked { database in
+      try database.rows(sql, values + [.int(query.limit)]) { row in
+        let repost = row.optionalText(3)
+        return FoundListing(
+          search: row.text(0), listing: Self.listing(row, from: 5),
+          firstSeen: Date(timeIntervalSince1970: row.double(1)),
+          lastSeen: Date(timeIntervalSince1970: row.double(2)),
+          event: repost == nil ? "new" : "repost", repostOf: repost,
+          deliveredTo: row.optionalText(4).map { $0.split(separator: "\u{1F}").map(String.init) }
+            ?? [])
+      }
+    }
+  }
+}
