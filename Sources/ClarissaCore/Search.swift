@@ -87,6 +87,9 @@ public enum ListingEventKind: String, Sendable, CaseIterable, Codable, Comparabl
   /// A listing gone for longer than `back_after` is up again.
   case back
 
+  /// As a report says it: `price drop`.
+  public var words: String { rawValue.replacingOccurrences(of: "_", with: " ") }
+
   public static func < (left: Self, right: Self) -> Bool {
     allCases.firstIndex(of: left) ?? 0 < allCases.firstIndex(of: right) ?? 0
   }

@@ -29,7 +29,7 @@ public struct Explanation: Sendable {
       case .changed(let event):
         var changed = listing
         changed.event = event
-        return "\(event.kind.rawValue.replacingOccurrences(of: "_", with: " ")): "
+        return "\(event.kind.words): "
           + (Change.describe(changed) ?? "") + " (announced again)"
       case .seen(let sighting) where sighting.held: return "held until quiet hours end"
       case .seen(let sighting):

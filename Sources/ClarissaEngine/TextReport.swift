@@ -29,7 +29,7 @@ extension RunReport {
       if !search.changed.isEmpty {
         lines.append(paint.bold("\(search.name): \(search.changed.count) changed"))
         for listing in search.changed {
-          let kind = listing.event?.kind.rawValue.replacingOccurrences(of: "_", with: " ") ?? ""
+          let kind = listing.event?.kind.words ?? ""
           lines.append("  \(kind): \(Change.describe(listing) ?? "")")
           lines += block(listing, now: result.time, paint: paint)
         }

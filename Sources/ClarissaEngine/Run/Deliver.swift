@@ -55,8 +55,6 @@ struct Deliver {
         order.append(id)
         groups[id] = (owed.search, owed.channel, [])
       }
-      // A listing owed twice (new and since changed, say) is sent once, as it is now.
-      groups[id]?.owed.removeAll { $0.listing.key == owed.listing.key }
       groups[id]?.owed.append(owed)
     }
     return order.compactMap { groups[$0] }

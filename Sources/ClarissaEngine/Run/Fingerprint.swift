@@ -43,11 +43,53 @@ enum Fingerprint {
 
   /// Whether two listings are the same item (the rule above).
   static func sameItem(_ first: Listing, _ second: Listing) -> Bool {
-    guard first.site == second.site, first.id != second.id else { return false }
-    let sameTitle = title(first.title) == title(second.title) && !title(first.title).isEmpty
-    let samePrice = first.price == second.price && first.currency == second.currency
-    if sameTitle && samePrice { return true }
-    let shared = !Set(images(first)).isDisjoint(with: images(second))
-    return shared && (sameTitle || samePrice)
+    Item(first).isSame(as: Item(second))
+  }
+
+  /// A listing with what the rule compares, worked out once.
+  struct Item {
+    let listing: Listing
+    let title: String
+    let key: String
+    let images: Set<String>
+
+    init(_ listing: Listing) {
+      self.listing = listing
+      title = Fingerprint.title(listing.title)
+      key = Fingerprint.key(listing)
+      images = Set(Fingerprint.images(listing))
+    }
+
+    func isSame(as other: Item) -> Bool {
+      guard listing.site == other.listing.site, listing.id != other.listing.id else { return false }
+      let sameTitle = title == other.title && !title.isEmpty
+      let samePrice = listing.price == other.listing.price
+        && listing.currency == other.listing.currency
+      if sameTitle && samePrice { return true }
+      return !images.isDisjoint(with: other.images) && (sameTitle || samePrice)
+    }
+  }
+
+  /// The listings of one run so far, found by what makes two the same item: the key of title
+  /// and price, or a photo in common (then checked by the rule). The earliest added wins.
+  struct RunIndex {
+    private var entries: [(item: Item, firstSeen: Date?)] = []
+    private var byKey: [String: Int] = [:]
+    private var byPhoto: [String: [Int]] = [:]
+
+    /// The earliest listing added that is the same item as `item`.
+    func match(_ item: Item) -> (listing: Listing, firstSeen: Date?)? {
+      var candidates = byKey[item.key].map { [$0] } ?? []
+      for photo in item.images { candidates += byPhoto[photo] ?? [] }
+      let found = candidates.sorted().first { entries[$0].item.isSame(as: item) }
+      return found.map { (entries[$0].item.listing, entries[$0].firstSeen) }
+    }
+
+    mutating func add(_ item: Item, firstSeen: Date?) {
+      let index = entries.count
+      entries.append((item, firstSeen))
+      if byKey[item.key] == nil { byKey[item.key] = index }
+      for photo in item.images { byPhoto[photo, default: []].append(index) }
+    }
   }
 }

@@ -108,21 +108,21 @@ enum Judge {
     guard planned.search.duplicates == .fold, !fresh.isEmpty else { return judgements }
     let since = options.now.addingTimeInterval(-planned.search.repostWindow.timeInterval)
     let stored = try memory.originals(search: planned.search.name, of: fresh, since: since)
-    var firsts: [(listing: Listing, firstSeen: Date?)] = []
+    var run = Fingerprint.RunIndex()
     return judgements.map { judgement in
       var judgement = judgement
       switch judgement.verdict {
       case .new:
+        let item = Fingerprint.Item(judgement.listing)
         if let original = stored[judgement.listing.key] {
           judgement.verdict = .repost(of: original.id, firstSeen: original.firstSeen)
-        } else if let first = firsts.first(where: {
-          Fingerprint.sameItem($0.listing, judgement.listing)
-        }) {
+        } else if let first = run.match(item) {
           judgement.verdict = .repost(of: first.listing.id, firstSeen: first.firstSeen)
         } else {
-          firsts.append((judgement.listing, nil))
+          run.add(item, firstSeen: nil)
         }
-      case .seen(let sighting): firsts.append((judgement.listing, sighting.firstSeen))
+      case .seen(let sighting):
+        run.add(Fingerprint.Item(judgement.listing), firstSeen: sighting.firstSeen)
       default: break
       }
       return judgement

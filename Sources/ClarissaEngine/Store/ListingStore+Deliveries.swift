@@ -9,7 +9,12 @@ extension ListingStore {
         "SELECT d.search, d.channel, d.attempts, d.last_error, d.event, d.old_price, "
           + "\(Self.listingColumns) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
-          + "WHERE d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?) "
+          + "WHERE (d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?1)) "
+          // A listing owed twice to a channel (new, and since changed) is sent once, as it is
+          // now: the newest open delivery stands for both, and its receipt closes both.
+          + "AND d.rowid = (SELECT max(e.rowid) FROM deliveries e WHERE e.search = d.search "
+          + "AND e.site = d.site AND e.id = d.id AND e.channel = d.channel "
+          + "AND (e.state = 'owed' OR (e.state = 'failed' AND e.attempts < ?1))) "
           + "ORDER BY d.owed_at, d.rowid",
         [.int(maxAttempts)]
       ) {

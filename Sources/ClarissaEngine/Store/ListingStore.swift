@@ -213,9 +213,15 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
 
 /// Lists of strings as JSON text in a column.
 enum StoreJSON {
+  /// Written by ``JSONText`` (every listing a run records has its photo list written: Foundation's
+  /// serializer costs several times more).
   static func text(_ strings: [String]) -> String {
-    (try? JSONSerialization.data(withJSONObject: strings, options: [.withoutEscapingSlashes]))
-      .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    var out = "["
+    for (index, text) in strings.enumerated() {
+      if index > 0 { out += "," }
+      JSONText.write(text, to: &out)
+    }
+    return out + "]"
   }
 
   static func strings(_ text: String) -> [String]? {
