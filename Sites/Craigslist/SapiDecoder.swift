@@ -63,7 +63,9 @@ enum SapiDecoder {
           continue
         }
         let currency = (areas[String(decoded.areaID)] as? [String: Any])?["currency"] as? String
-        listings.append(decoded.listing(currency: currency ?? context["currency"]))
+        var listing = decoded.listing(currency: currency ?? context["currency"])
+        listing.duplicateGroup = decoded.duplicateGroup.map { "\(response.request.url)#\($0)" }
+        listings.append(listing)
       } catch let error as SiteError {
         notes.append("row \(index + 1): \(error.message); skipped")
       }
@@ -96,6 +98,9 @@ struct SapiRow {
   var uuid: String?
   var slug: String?
   var images: [String] = []
+  /// The row's negative duplicate-group number: rows of one answer that share it are posts of
+  /// one item (reposts, cross-posts), in Craigslist's own judgement.
+  var duplicateGroup: Int?
 
   init(_ row: [Any], tables: SapiDecoder.Tables) throws {
     guard row.count >= 5, let idOffset = SapiDecoder.integer(row[0]),
@@ -131,6 +136,10 @@ struct SapiRow {
   private mutating func read(_ element: Any) {
     if let text = element as? String {
       if title == nil { title = text }
+      return
+    }
+    if let number = SapiDecoder.integer(element) {
+      if number < 0 { duplicateGroup = number }
       return
     }
     guard let tagged = element as? [Any],

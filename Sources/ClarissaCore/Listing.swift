@@ -37,6 +37,15 @@ public struct Listing: Sendable, Equatable, Codable {
   public var imageURLs: [String]
   /// The site's category code (`ele`, `apa`).
   public var category: String?
+  /// The site's own word that this post and others in the same answer are one item (Craigslist
+  /// sapi's negative group number, scoped by the answer's address). It means nothing outside
+  /// that answer, so it is neither stored nor encoded.
+  public var duplicateGroup: String? = nil
+
+  private enum CodingKeys: String, CodingKey {
+    case id, site, url, title, description, descriptionHTML, event, price, currency, posted
+    case location, area, coordinates, imageURLs, category
+  }
 
   /// Creates a listing.
   public init(

@@ -80,6 +80,45 @@ import Testing
     #expect(covers.filter { $0.verdict == .new }.count == 1)
   }
 
+  /// Craigslist's own duplicate groups (a negative number in the row): on this page 39 local
+  /// rows in 12 groups, and the fingerprint joins every member of every group to the group's
+  /// first, so the two signals agree. Each group is announced at most once: the seller of 17
+  /// "We Buy iPhone" posts is in two of the site's groups (11 and 4 posts), and the fingerprint
+  /// joins those too, so 11 groups are announced.
+  @Test func theSitesOwnDuplicateGroupsAreAnnouncedOnce() throws {
+    let folded = try Self.foldedPage()
+    let groups = Dictionary(grouping: folded.filter { $0.listing.duplicateGroup != nil }) {
+      $0.listing.duplicateGroup ?? ""
+    }
+    #expect(groups.count == 12)
+    #expect(groups.values.reduce(0) { $0 + $1.count } == 39)
+    #expect(folded.filter { $0.listing.duplicateGroup != nil && $0.verdict == .new }.count == 11)
+    for (group, members) in groups {
+      #expect(members.filter { $0.verdict == .new }.count <= 1, "group \(group)")
+      let items = members.map { judgement in
+        var listing = judgement.listing
+        listing.duplicateGroup = nil
+        return Fingerprint.Item(listing)
+      }
+      #expect(items.dropFirst().allSatisfy { $0.isSame(as: items[0]) }, "group \(group)")
+    }
+  }
+
+  /// Where the fingerprint cannot tell (the AIRBUD pair, $8 and $7, given new photos), the
+  /// site's group still folds them.
+  @Test func theSitesGroupFoldsWhatTheFingerprintCannotTell() throws {
+    var run = Fingerprint.RunIndex()
+    let pair = try Self.foldedPage().map(\.listing).filter { $0.title.hasPrefix("AIRBUD") }
+    #expect(pair.map(\.price) == [8, 7])
+    var repainted = pair[1]
+    repainted.imageURLs = ["https://images.craigslist.org/00x0x_newPhotoOfIt_600x450.jpg"]
+    #expect(!Fingerprint.sameItem(pair[0], repainted))
+    run.add(Fingerprint.Item(pair[0]), firstSeen: nil)
+    #expect(run.match(Fingerprint.Item(repainted))?.listing.id == pair[0].id)
+    repainted.duplicateGroup = nil
+    #expect(run.match(Fingerprint.Item(repainted)) == nil)
+  }
+
   @Test func theReadmeCommandNoLongerPrintsAnItemTwice() async throws {
     let config = try RunnerTests.config()
     let result = try await RunnerTests.run(

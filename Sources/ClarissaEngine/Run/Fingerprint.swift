@@ -7,7 +7,9 @@ import Foundation
 /// sellers who posted the same item again with new photos. Different items that share a title
 /// differ in price and photos. So two listings are the same item when their titles (folded) are
 /// equal and so are their prices, or when they share a photo and their titles or prices agree.
-/// The place is not compared: a cross-post to another subarea is the same item.
+/// The place is not compared: a cross-post to another subarea is the same item. Where the site
+/// says itself which posts are one item (Craigslist sapi's duplicate group), that comes first:
+/// it also joins the posts whose price was changed between them.
 enum Fingerprint {
   /// The title folded: lower case, letters and digits only, words separated by one space.
   static func title(_ text: String) -> String {
@@ -70,15 +72,23 @@ enum Fingerprint {
     }
   }
 
-  /// The listings of one run so far, found by what makes two the same item: the key of title
-  /// and price, or a photo in common (then checked by the rule). The earliest added wins.
+  /// The listings of one run so far, found by what makes two the same item: the site's own
+  /// duplicate group first (Craigslist groups reposts whose price or photos changed), then the
+  /// key of title and price, or a photo in common (then checked by the rule). The earliest
+  /// added wins.
   struct RunIndex {
     private var entries: [(item: Item, firstSeen: Date?)] = []
     private var byKey: [String: Int] = [:]
     private var byPhoto: [String: [Int]] = [:]
+    private var byGroup: [String: Int] = [:]
 
     /// The earliest listing added that is the same item as `item`.
     func match(_ item: Item) -> (listing: Listing, firstSeen: Date?)? {
+      if let group = item.listing.duplicateGroup, let index = byGroup[group],
+        entries[index].item.listing.id != item.listing.id
+      {
+        return (entries[index].item.listing, entries[index].firstSeen)
+      }
       var candidates = byKey[item.key].map { [$0] } ?? []
       for photo in item.images { candidates += byPhoto[photo] ?? [] }
       let found = candidates.sorted().first { entries[$0].item.isSame(as: item) }
@@ -89,6 +99,7 @@ enum Fingerprint {
       let index = entries.count
       entries.append((item, firstSeen))
       if byKey[item.key] == nil { byKey[item.key] = index }
+      if let group = item.listing.duplicateGroup, byGroup[group] == nil { byGroup[group] = index }
       for photo in item.images { byPhoto[photo, default: []].append(index) }
     }
   }
