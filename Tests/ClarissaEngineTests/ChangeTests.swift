@@ -122,4 +122,42 @@ import Testing
     #expect(bodies[2].contains("\"event\":{\"kind\":\"price_drop\",\"oldPrice\":120}"))
     #expect(bodies[3].contains("\"title\":\"price_drop: 120 -> 100 (120 → 100 (-17%))\""))
   }
+
+  @Test func theFeedsAndThePageShowTheChange() async throws {
+    let feed = try LoopbackServerFeed(["desk"])
+    let config = try Self.config(feed.url, "    notify_on: [new, price_drop]\n")
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("clarissa-change-\(UUID().uuidString)")
+    var settings = SchedulerSettings(userAgent: "clarissa-test/1")
+    settings.delayOverride = 0
+    let runner = Runner(
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(
+        fetcher: CurlFetcher(limits: FetchLimits(timeout: 5, maxBytes: 1 << 20)),
+        settings: settings),
+      statePath: folder.appendingPathComponent("clarissa.db").path,
+      outputs: OutputPaths(
+        atomFolder: folder.appendingPathComponent("feeds").path,
+        htmlFile: folder.appendingPathComponent("new.html").path))
+    _ = try await runner.run(RunOptions(now: Self.start, notifyFirstRun: true)).commit()
+    let atom = folder.appendingPathComponent("feeds/desks.xml")
+    let before = try String(contentsOf: atom, encoding: .utf8)
+    #expect(before.contains("<title>Oak desk $120</title>"))
+    feed.prices = ["desk": 90]
+    let later = Self.start.addingTimeInterval(3600)
+    _ = try await runner.run(RunOptions(now: later)).commit()
+    let after = try String(contentsOf: atom, encoding: .utf8)
+    #expect(after.contains("<title>120 → 90 (-25%) · Oak desk $90</title>"), "\(after)")
+    #expect(after.contains("<id>urn:clarissa:feed:desk:price_drop:\(Int(later.timeIntervalSince1970))</id>"))
+    #expect(after.contains(#"<category scheme="urn:clarissa:event" term="price_drop"/>"#))
+    #expect(after.components(separatedBy: "<entry>").count == 2, "the change replaces the entry")
+    let page = try String(
+      contentsOf: folder.appendingPathComponent("new.html"), encoding: .utf8)
+    #expect(page.contains(#"<div class="event">price drop: 120 → 90 (-25%)</div>"#))
+    // A change in the export, and back.
+    let store = try ListingStore.open(
+      path: folder.appendingPathComponent("clarissa.db").path, readOnly: true)
+    let recent = try store.recent(searches: ["desks"], limit: 10)
+    #expect(recent.map { $0.listing.event } == [ListingEvent(kind: .priceDrop, oldPrice: 120)])
+  }
 }

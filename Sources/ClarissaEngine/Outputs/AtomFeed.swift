@@ -28,8 +28,8 @@ enum AtomFeed {
       let summary = [facts, listing.description].filter { !$0.isEmpty }.joined(separator: "\n\n")
       lines += [
         "  <entry>",
-        "    <id>urn:clarissa:\(escape(slug(listing.site))):\(escape(slug(listing.id)))</id>",
-        "    <title>\(escape(listing.title))</title>",
+        "    <id>\(escape(entryID(entry)))</id>",
+        "    <title>\(escape(entryTitle(listing)))</title>",
         "    <link rel=\"alternate\" type=\"text/html\" href=\"\(escape(listing.url))\"/>",
         "    <updated>\(timestamp(entry.found))</updated>",
       ]
@@ -37,6 +37,10 @@ enum AtomFeed {
         lines.append("    <published>\(timestamp(posted))</published>")
       }
       lines.append("    <category term=\"\(escape(entry.search))\"/>")
+      if let event = listing.event {
+        lines.append(
+          "    <category scheme=\"urn:clarissa:event\" term=\"\(event.kind.rawValue)\"/>")
+      }
       if !summary.isEmpty {
         lines.append("    <summary type=\"text\">\(escape(summary))</summary>")
       }
@@ -48,6 +52,22 @@ enum AtomFeed {
     }
     lines.append("</feed>")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A listing's entry id, `urn:clarissa:<site>:<id>`; a change is an entry of its own
+  /// (`...:price_drop:<unix time>`), so a reader that never shows an entry twice shows it.
+  static func entryID(_ entry: RecentListing) -> String {
+    let listing = entry.listing
+    let id = "urn:clarissa:\(slug(listing.site)):\(slug(listing.id))"
+    guard let event = listing.event, event.kind != .new else { return id }
+    return id + ":\(event.kind.rawValue):\(Int(entry.found.timeIntervalSince1970))"
+  }
+
+  /// The title, after the change for a change: `$450 → $380 (-16%) · Oak desk`,
+  /// `back at $380 · Oak desk`.
+  static func entryTitle(_ listing: Listing) -> String {
+    guard let event = listing.event, event.kind != .new else { return listing.title }
+    return "\(Change.describe(listing) ?? event.kind.words) · \(listing.title)"
   }
 
   /// The media type a photo's URL names by its extension; JPEG, what listing sites serve, else.

@@ -52,6 +52,7 @@ enum HTMLPage {
     .photo img { width: 100%; height: 100%; object-fit: cover; }
     .info { padding: .6rem .75rem .8rem; }
     .price { color: var(--accent); font-weight: 700; font-size: 1.1rem; }
+    .event { display: inline-block; font-size: .8rem; font-weight: 600; padding: .05rem .45rem; border-radius: .6rem; background: var(--accent); color: var(--card); margin-bottom: .2rem; }
     .title { font-weight: 600; margin: .15rem 0; overflow-wrap: anywhere; }
     .meta { color: var(--muted); font-size: .85rem; }
     .desc { font-size: .9rem; margin-top: .35rem; white-space: pre-line; display: -webkit-box; -webkit-line-clamp: 4; -webkit-box-orient: vertical; overflow: hidden; }
@@ -75,6 +76,13 @@ enum HTMLPage {
       listing.price.map {
         "<div class=\"price\">\(escape(Money.format($0, listing.currency)))</div>"
       } ?? ""
+    let event =
+      listing.event.flatMap { event in
+        event.kind == .new
+          ? nil
+          : "<div class=\"event\">\(escape(event.kind.words)): "
+            + "\(escape(Change.describe(listing) ?? event.kind.words))</div>"
+      } ?? ""
     let meta = [
       listing.location ?? listing.area, Age.describe(from: listing.posted ?? found, to: now),
     ]
@@ -84,7 +92,7 @@ enum HTMLPage {
       ? "" : "<div class=\"desc\">\(escape(String(listing.description.prefix(400))))</div>"
     return """
       <article class="card"><a href="\(escape(listing.url))" rel="noopener noreferrer">
-      \(photo)<div class="info">\(price)<div class="title">\(escape(listing.title))</div><div class="meta">\(meta)</div>\(description)</div>
+      \(photo)<div class="info">\(event)\(price)<div class="title">\(escape(listing.title))</div><div class="meta">\(meta)</div>\(description)</div>
       </a></article>
 
       """

@@ -87,13 +87,14 @@ struct ImportedLine {
       value = .null
     case .time: value = .time(try date(column.key))
     case .int: value = .intOrNull(try int(column.key))
+    case .number: value = .doubleOrNull(try number(column.key))
     case .json:
       let list = try strings(column.key)
       value = object[column.key] == nil ? .null : .text(StoreJSON.text(list))
     }
     if column.required, case .null = value {
       let what: [StoreLine.Column.Kind: String] = [
-        .text: "a text", .time: "an ISO 8601 time", .int: "a whole number",
+        .text: "a text", .time: "an ISO 8601 time", .int: "a whole number", .number: "a number",
         .json: "a list of texts",
       ]
       throw missing(column.key, what[column.kind] ?? "a value")

@@ -73,14 +73,17 @@ extension ListingStore {
       var result: [RecentListing] = []
       for search in searches {
         result += try database.rows(
-          "SELECT r.found, \(Self.listingColumns) FROM recent r "
+          "SELECT r.found, r.event, r.old_price, \(Self.listingColumns) FROM recent r "
             + "JOIN listings l ON l.site = r.site AND l.id = r.id WHERE r.search = ? "
             + "ORDER BY r.found DESC, l.posted DESC, r.rowid DESC LIMIT ?",
           [.text(search), .int(limit)]
-        ) {
-          RecentListing(
-            search: search, listing: Self.listing($0, from: 1),
-            found: Date(timeIntervalSince1970: $0.double(0)))
+        ) { row in
+          var listing = Self.listing(row, from: 3)
+          listing.event = row.optionalText(1).flatMap(ListingEventKind.init(rawValue:)).map {
+            ListingEvent(kind: $0, oldPrice: row.optionalDouble(2))
+          }
+          return RecentListing(
+            search: search, listing: listing, found: Date(timeIntervalSince1970: row.double(0)))
         }
       }
       return result.sorted {

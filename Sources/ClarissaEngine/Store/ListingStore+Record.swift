@@ -36,6 +36,17 @@ extension ListingStore {
             "INSERT OR IGNORE INTO recent(search, site, id, found) VALUES(?, ?, ?, ?)",
             [.text(record.search), .text(listing.site), .text(listing.id), now])
         }
+        for listing in record.changed {
+          // The feeds and the page show the change, found now, in place of the older entry.
+          try database.run(
+            "INSERT INTO recent(search, site, id, found, event, old_price) "
+              + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(search, site, id) DO UPDATE SET "
+              + "found = excluded.found, event = excluded.event, old_price = excluded.old_price",
+            [
+              .text(record.search), .text(listing.site), .text(listing.id), now,
+              .textOrNull(listing.event?.kind.rawValue), .doubleOrNull(listing.event?.oldPrice),
+            ])
+        }
         try Self.remember(record, in: database)
       }
     }

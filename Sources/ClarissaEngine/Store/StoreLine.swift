@@ -7,7 +7,7 @@ import Foundation
 enum StoreLine {
   /// A column of a simple table and its member in the line.
   struct Column {
-    enum Kind { case text, time, int, json }
+    enum Kind { case text, time, int, number, json }
     var name: String
     var key: String
     var kind: Kind
@@ -42,6 +42,7 @@ enum StoreLine {
         case .text: object[column.key] = row.optionalText(position)
         case .time: object[column.key] = StoreLine.time(row.optionalDouble(position))
         case .int: object[column.key] = row.optionalInt(position)
+        case .number: object[column.key] = row.optionalDouble(position)
         case .json: object[column.key] = row.optionalText(position).flatMap(StoreJSON.strings)
         }
       }
@@ -76,7 +77,11 @@ enum StoreLine {
       type: "held", table: "held", columns: listingKey + [column("held_at", "heldAt", .time)],
       order: "search, site, id", conflict: ""),
     Table(
-      type: "recent", table: "recent", columns: listingKey + [column("found", nil, .time)],
+      type: "recent", table: "recent",
+      columns: listingKey + [
+        column("found", nil, .time), column("event", required: false),
+        column("old_price", "oldPrice", .number, required: false),
+      ],
       order: "search, found, site, id", conflict: ""),
     Table(
       type: "validator", table: "validators",

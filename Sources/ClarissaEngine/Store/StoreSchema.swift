@@ -5,7 +5,7 @@ enum StoreSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1, version2, version3]
+  static let migrations: [String] = [version1, version2, version3, version4]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """
@@ -167,5 +167,12 @@ enum StoreSchema {
     DROP TABLE deliveries;
     ALTER TABLE deliveries_3 RENAME TO deliveries;
     CREATE INDEX deliveries_open ON deliveries(state) WHERE state != 'delivered';
+    """
+
+  /// What the Atom feeds and the page show of a change: a recent row's event and the price
+  /// before (null for a listing shown because it was new).
+  private static let version4 = """
+    ALTER TABLE recent ADD COLUMN event TEXT;
+    ALTER TABLE recent ADD COLUMN old_price REAL;
     """
 }
