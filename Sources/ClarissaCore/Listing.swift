@@ -42,9 +42,13 @@ public struct Listing: Sendable, Equatable, Codable {
   /// that answer, so it is neither stored nor encoded.
   public var duplicateGroup: String? = nil
 
+  /// Other ids of the same item that its search folded into this listing (reposts,
+  /// cross-posts), where a message carries them; encoded only when known.
+  public var alsoPostedAs: [String]? = nil
+
   private enum CodingKeys: String, CodingKey {
-    case id, site, url, title, description, descriptionHTML, event, price, currency, posted
-    case location, area, coordinates, imageURLs, category
+    case id, site, url, title, description, descriptionHTML, event, alsoPostedAs, price, currency
+    case posted, location, area, coordinates, imageURLs, category
   }
 
   /// Creates a listing.

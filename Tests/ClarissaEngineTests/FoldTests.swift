@@ -164,6 +164,37 @@ import Testing
   }
 }
 
+extension FoldTests {
+  /// A digest, and a message of its own, name the posts folded into the listing they carry.
+  @Test func messagesNameTheOtherPosts() async throws {
+    let feed = try LoopbackServerFeed(["a", "a-again", "a-third"])
+    let receiver = try LoopbackServer { _, _ in .init(status: 200) }
+    let config = try RunnerTests.config(
+      """
+      version: 1
+      notify:
+        daily: {url: "json://127.0.0.1:\(receiver.port)/digest", digest: true}
+        each: json://127.0.0.1:\(receiver.port)/each
+      searches:
+        - name: desks
+          site: feed
+          feeds: [\(feed.url)]
+          notify: [daily, each]
+      """)
+    let runner = RunnerLoopbackTests.runner(config, state: RunnerTests.temporaryState())
+      .delivering(to: config)
+    let result = try await runner.run(RunOptions(now: Self.now, notifyFirstRun: true)).commit()
+    #expect(result.searches[0].new.map(\.id) == ["a"])
+    let bodies = receiver.requests.map(\.text)
+    #expect(bodies.count == 2)
+    let digest = try #require(bodies.first { $0.contains("1 new for desks") })
+    #expect(digest.contains(#"also posted as a-again, a-third"#), "\(digest)")
+    #expect(digest.contains(#""alsoPostedAs":["a-again","a-third"]"#))
+    let each = try #require(bodies.first { !$0.contains("1 new for desks") })
+    #expect(each.contains(#"also posted as a-again, a-third"#), "\(each)")
+  }
+}
+
 /// A loopback RSS feed whose items (desks priced $120, titled alike) can change between runs.
 final class LoopbackServerFeed: @unchecked Sendable {
   private let lock = NSLock()

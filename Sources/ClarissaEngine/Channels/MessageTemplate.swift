@@ -31,7 +31,7 @@ public enum MessageTemplate {
       return listings.map { listing in
         let fields = Self.fields(listing, search: search, count: 1, now: now)
         let title = render(channel.titleTemplate ?? defaultTitle(listing), fields)
-        let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}", fields)
+        let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}\n{alsoLine}", fields)
         let key = Message.key([listing], search: search.name, channel: channel.name)
         return (Message(title: title, body: tidy(body), link: listing.url, key: key), [listing])
       }
@@ -41,7 +41,9 @@ public enum MessageTemplate {
       let title = render(channel.titleTemplate ?? "{count} new for {search}", fields)
       let lines = listings.map { listing -> String in
         let each = Self.fields(listing, search: search, count: listings.count, now: now)
-        let line = listing.event == nil ? "• {title}{pricePart}\n  {url}" : "• {change}: {title}\n  {url}"
+        let line =
+          (listing.event == nil ? "• {title}{pricePart}\n  {url}" : "• {change}: {title}\n  {url}")
+          + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
         return render(channel.bodyTemplate ?? line, each)
       }
       let key = Message.key(listings, search: search.name, channel: channel.name)
@@ -65,6 +67,7 @@ public enum MessageTemplate {
     let price = listing.price.map { Money.format($0, listing.currency) } ?? ""
     let place = listing.location ?? listing.area ?? ""
     let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""
+    let also = (listing.alsoPostedAs ?? []).joined(separator: ", ")
     return [
       "title": listing.title, "price": price, "url": listing.url, "search": search.name,
       "city": listing.area ?? "", "site": listing.site, "id": listing.id, "count": String(count),
@@ -75,6 +78,8 @@ public enum MessageTemplate {
       "event": listing.event?.kind.rawValue ?? "new",
       "old_price": listing.event?.oldPrice.map { Money.format($0, listing.currency) } ?? "",
       "change": Change.describe(listing) ?? "",
+      "also_posted_as": also,
+      "alsoLine": also.isEmpty ? "" : "also posted as \(also)",
     ]
   }
 

@@ -7,7 +7,9 @@ extension ListingStore {
     try locked { database in
       try database.rows(
         "SELECT d.search, d.channel, d.attempts, d.last_error, d.event, d.old_price, "
-          + "\(Self.listingColumns) "
+          + "(SELECT json_group_array(r.id) FROM (SELECT s.id FROM sightings s "
+          + "WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
+          + "ORDER BY s.first_seen, s.id) r), \(Self.listingColumns) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
           + "WHERE (d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?1)) "
           // A listing owed twice to a channel (new, and since changed) is sent once, as it is
@@ -18,7 +20,9 @@ extension ListingStore {
           + "ORDER BY d.owed_at, d.rowid",
         [.int(maxAttempts)]
       ) {
-        var listing = Self.listing($0, from: 6)
+        var listing = Self.listing($0, from: 7)
+        let reposts = StoreJSON.strings($0.text(6)) ?? []
+        listing.alsoPostedAs = reposts.isEmpty ? nil : reposts
         if let kind = ListingEventKind(rawValue: $0.text(4)), kind != .new {
           listing.event = ListingEvent(kind: kind, oldPrice: $0.optionalDouble(5))
         }

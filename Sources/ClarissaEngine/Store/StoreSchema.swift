@@ -170,9 +170,12 @@ enum StoreSchema {
     """
 
   /// What the Atom feeds and the page show of a change: a recent row's event and the price
-  /// before (null for a listing shown because it was new).
+  /// before (null for a listing shown because it was new); the posts folded into a listing,
+  /// found from it (a message names them).
   private static let version4 = """
     ALTER TABLE recent ADD COLUMN event TEXT;
     ALTER TABLE recent ADD COLUMN old_price REAL;
+    CREATE INDEX sightings_repost_of ON sightings(search, site, repost_of)
+      WHERE repost_of IS NOT NULL;
     """
 }
