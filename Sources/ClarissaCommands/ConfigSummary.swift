@@ -48,8 +48,34 @@ struct ConfigSummary {
     if !search.blackout.isEmpty {
       parts.append("quiet: " + search.blackout.joined(separator: ", "))
     }
+    if search.notifyOn != [.new] { parts.append("on: " + events(search)) }
+    if search.duplicates == .notify {
+      parts.append("reposts: notified")
+    } else if search.repostWindow != Search.defaultRepostWindow {
+      parts.append("reposts folded within \(search.repostWindow)")
+    }
     if !search.enabled { parts.append("(disabled)") }
     return parts.joined(separator: "  ")
+  }
+
+  /// `notify_on` in words, with the thresholds that apply: `new, price drop (5%, 10), back
+  /// after 7d`.
+  private func events(_ search: Search) -> String {
+    search.notifyOn.sorted().map { kind in
+      switch kind {
+      case .priceDrop: "price drop (\(threshold(search.priceDrop)))"
+      case .priceRise: "price rise (\(threshold(search.priceRise)))"
+      case .back: "back after \(search.backAfter)"
+      case .new: kind.words
+      }
+    }.joined(separator: ", ")
+  }
+
+  private func threshold(_ threshold: PriceThreshold) -> String {
+    let number = { (value: Double) in
+      value.rounded() == value ? String(Int(value)) : String(value)
+    }
+    return "\(number(threshold.minPercent))%, \(number(threshold.minAmount))"
   }
 
   private func places(_ search: Search) -> String {

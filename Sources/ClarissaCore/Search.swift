@@ -32,7 +32,9 @@ public struct Search: Sendable {
   /// notified as new.
   public var duplicates: DuplicateMode = .fold
   /// How far back a repost is looked for: a listing the search last saw longer ago is not one.
-  public var repostWindow: Interval = .days(30)
+  public var repostWindow: Interval = Search.defaultRepostWindow
+  /// `repost_window` when a search and `defaults` leave it out.
+  public static let defaultRepostWindow = Interval.days(30)
   /// What is announced: new listings, and changes of listings already seen.
   public var notifyOn: Set<ListingEventKind> = [.new]
   /// How much a price must fall before a drop is announced.
