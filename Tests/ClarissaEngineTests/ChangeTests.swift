@@ -77,18 +77,22 @@ import Testing
     let config = try Self.config(feed.url, "    notify_on: [new, back]\n    back_after: 2d\n")
     let runner = RunnerLoopbackTests.runner(config, state: RunnerTests.temporaryState())
     _ = try await runner.run(RunOptions(now: Self.start, notifyFirstRun: true)).commit()
-    feed.items = []
-    _ = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(3600))).commit()
-    feed.items = ["desk"]
-    let early = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(86_400)))
-      .commit()
-    #expect(early.searches[0].changed.isEmpty, "gone a day: not 'back' yet")
-    feed.items = []
-    _ = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(2 * 86_400))).commit()
-    feed.items = ["desk"]
-    let back = try await runner.run(RunOptions(now: Self.start.addingTimeInterval(4 * 86_400)))
-      .commit()
-    #expect(back.searches[0].changed.map { $0.event?.kind } == [.back])
+    let day: TimeInterval = 86_400
+    let hour: TimeInterval = 3600
+    func run(_ items: [String], at offset: TimeInterval) async throws -> RunResult {
+      feed.items = items
+      return try await runner.run(RunOptions(now: Self.start.addingTimeInterval(offset))).commit()
+    }
+    _ = try await run([], at: hour)
+    let early = try await run(["desk"], at: day)
+    #expect(early.searches[0].changed.isEmpty, "missing from one answer an hour later: not 'back'")
+    _ = try await run([], at: day + hour)
+    _ = try await run([], at: 3 * day + 2 * hour)
+    let back = try await run(["desk"], at: 3 * day + 3 * hour)
+    #expect(back.searches[0].changed.map { $0.event?.kind } == [.back], "missing 2d 2h after")
+    // Clarissa switched off for a week: the desk was there on the run before, so not 'back'.
+    let rested = try await run(["desk"], at: 10 * day)
+    #expect(rested.searches[0].changed.isEmpty)
     #expect(RunReport.text(back, colored: false).contains("back: back at 120"))
   }
 

@@ -7,13 +7,18 @@ import Foundation
 /// (announced only with `price_rise`, and then 100 is the reference); 100 -> 96 -> 94 with a 5%
 /// threshold is one drop, at 94. A price that wobbles around a threshold is announced once per
 /// change past it, never on every run.
+///
+/// A listing is `back` when the search answered without it at least `back_after` after it was
+/// last seen (its previous run, `lastRun`, came that long after), and now it is there again.
+/// Time alone proves nothing: after a week with clarissa switched off every listing was "last
+/// seen" a week ago.
 enum Change {
-  static func event(_ listing: Listing, _ sighting: Sighting, _ search: Search, now: Date)
-    -> ListingEvent?
-  {
+  static func event(
+    _ listing: Listing, _ sighting: Sighting, _ search: Search, lastRun: Date?
+  ) -> ListingEvent? {
     let kinds = search.notifyOn
-    if kinds.contains(.back),
-      sighting.lastSeen < now.addingTimeInterval(-search.backAfter.timeInterval)
+    if kinds.contains(.back), let lastRun,
+      lastRun.timeIntervalSince(sighting.lastSeen) >= search.backAfter.timeInterval
     {
       return ListingEvent(kind: .back, oldPrice: sighting.announcedPrice)
     }

@@ -71,7 +71,7 @@ enum Judge {
     return unique.map { listing in
       let source = sourceOf[listing.id] ?? ""
       if let sighting = sightings[listing.key], !explaining {
-        guard let event = Change.event(listing, sighting, planned.search, now: options.now) else {
+        guard let event = Change.event(listing, sighting, planned.search, lastRun: planned.memory?.lastRun) else {
           return Judgement(listing: listing, source: source, reason: nil, verdict: .seen(sighting))
         }
         var changed = ListingDescription.resolve(listing)
@@ -85,7 +85,7 @@ enum Judge {
       if !accepted {
         verdict = .filtered
       } else if let sighting = sightings[listing.key] {
-        let event = Change.event(listing, sighting, planned.search, now: options.now)
+        let event = Change.event(listing, sighting, planned.search, lastRun: planned.memory?.lastRun)
         verdict = event.map { .changed($0) } ?? .seen(sighting)
       } else if planned.prime {
         verdict = .primed(.firstRun)
