@@ -47,16 +47,6 @@ import Testing
       #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
       try Fixtures.expectGolden(outcome.stdout, at: Self.golden(name))
     }
-    let json = try StateCommandTests.clarissa(base + ["--format", "json", "--limit", "500"])
-    let items = try #require(
-      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-    #expect(!items.isEmpty)
-    for item in items {
-      #expect(
-        Set(item.keys).isSubset(of: [
-          "search", "listing", "firstSeen", "lastSeen", "event", "repostOf", "deliveredTo",
-        ]), "the keys docs/listings.md documents")
-    }
     let typo = try StateCommandTests.clarissa(base + ["--search", "ipad"])
     #expect(typo.status == 64)
     #expect(typo.stderr.contains("did you mean 'ipads'?"))
@@ -79,5 +69,47 @@ import Testing
     let missing = try StateCommandTests.clarissa(["show", "1", "--config", config])
     #expect(missing.status != 0)
     #expect(missing.stderr.contains("has no listing '1'"))
+  }
+
+  static var validator: String? { TestTools.path("check-jsonschema") }
+  static var canValidate: Bool { validator != nil || TestTools.underCI }
+
+  /// Whether check-jsonschema (PyPI) accepts `json` under `docs/schemas/<schema>`.
+  static func accepts(_ json: String, schema: String) throws -> Bool {
+    let tool = try #require(validator, "check-jsonschema is not installed (.build/venv/bin)")
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-\(UUID().uuidString).json")
+    try json.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = [
+      "--schemafile", CommandLineTests.packageRoot.appendingPathComponent("docs/schemas/\(schema)")
+        .path, file.path,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  /// Every listing the store knows, and `show` of an original and of a repost, as JSON: valid
+  /// under the schemas docs/listings.md points to; a wrong event is refused.
+  @Test(.enabled(if: canValidate, "check-jsonschema is not installed (.build/venv/bin)"))
+  func theJSONFollowsTheSchemasInDocs() throws {
+    let config = try Self.store()
+    let base = ["--config", config, "--now", Self.later, "--format", "json"]
+    let all = try StateCommandTests.clarissa(["listings", "--limit", "500"] + base)
+    #expect(all.status == 0)
+    #expect(all.stdout.contains(#""event" : "repost""#))
+    #expect(try Self.accepts(all.stdout, schema: "listings.schema.json"))
+    let wrong = all.stdout.replacingOccurrences(of: #""event" : "repost""#, with: #""event" : "re""#)
+    #expect(try !Self.accepts(wrong, schema: "listings.schema.json"), "the schema checks events")
+    for id in ["7923790863", "craigslist:7923791266"] {
+      let shown = try StateCommandTests.clarissa(["show", id] + base)
+      #expect(shown.status == 0)
+      #expect(try Self.accepts(shown.stdout, schema: "show.schema.json"), "show \(id)")
+    }
   }
 }
