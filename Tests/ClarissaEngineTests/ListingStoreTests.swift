@@ -35,6 +35,24 @@ import Testing
     #expect(try store.check() == [])
   }
 
+  /// An upgrade is one transaction: when its last step fails (an index of that name is in the
+  /// way), the earlier steps are undone too and the file stays at its version, readable.
+  @Test func anUpgradeThatFailsHalfWayLeavesTheOldVersion() throws {
+    let path = try StoreAdminTests.store().path + "-half.db"
+    let old = StoreSchema.current - 2
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: false)
+      for step in 0..<old { try database.execute(StoreSchema.migrations[step]) }
+      try database.execute("CREATE INDEX sightings_repost_of ON sightings(search)")
+      try database.execute("PRAGMA user_version = \(old)")
+    }
+    #expect(throws: SQLiteError.self) { try ListingStore.open(path: path, readOnly: false) }
+    let database = try SQLiteDatabase(path: path, readOnly: true)
+    #expect(try database.integer("PRAGMA user_version") == old)
+    let columns = try database.rows("PRAGMA table_info(sightings)") { $0.text(1) }
+    #expect(!columns.contains("announced_price"), "the step before the failing one is undone")
+  }
+
   @Test func aReadOnlyOpenOfAMissingFileCreatesNothing() throws {
     let path = try StoreAdminTests.store().path + "-missing.db"
     #expect(throws: SQLiteError.self) { try ListingStore.open(path: path, readOnly: true) }

@@ -96,11 +96,14 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
     // never leaves a large one behind.
     try database.execute(
       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=16777216")
-    for step in version..<StoreSchema.current {
-      try database.transaction {
+    // Every step in one transaction: a process killed while a new store is made, or an old one
+    // upgraded, leaves it as it was, never at a version in between (which readers refuse).
+    guard version < StoreSchema.current else { return }
+    try database.transaction {
+      for step in version..<StoreSchema.current {
         try database.execute(StoreSchema.migrations[step])
-        try database.execute("PRAGMA user_version = \(step + 1)")
       }
+      try database.execute("PRAGMA user_version = \(StoreSchema.current)")
     }
   }
 
