@@ -7,8 +7,10 @@ extension ListingStore {
     try locked { database in
       try database.rows(
         "SELECT d.search, d.channel, d.attempts, d.last_error, d.event, d.old_price, "
+          // The posts folded into it, through their index (the planner, without statistics,
+          // walked all of the search's sightings: 2.2 s for 20 deliveries among a million).
           + "(SELECT json_group_array(r.id) FROM (SELECT s.id FROM sightings s "
-          + "WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
+          + "INDEXED BY sightings_repost_of WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
           + "ORDER BY s.first_seen, s.id) r), \(Self.listingColumns) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
           + "WHERE (d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?1)) "
