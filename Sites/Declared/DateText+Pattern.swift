@@ -11,7 +11,7 @@ extension DateText {
     /// Its punctuation, quoted or not, in order (see ``punctuation(of:)``).
     let punctuation: String
 
-    /// A pattern letter is wrong, or a quote is not closed, at `offset` (characters, from 0).
+    /// Why a pattern is unusable: an unknown letter, an open quote, no field.
     struct Problem: Error, Equatable {
       /// The lowercase message for the definition's author.
       let message: String
@@ -110,7 +110,7 @@ extension DateText {
   /// in the site's zone. A pattern without a year takes the latest year that puts the date no
   /// more than a day after `now`; one without any date field (`HH:mm`) is today's.
   static func pattern(_ text: String, format: String, now: Date, calendar: Calendar) -> Date? {
-    guard case .success(let pattern) = Pattern.read(format) else { return nil }
+    guard case .success(let pattern) = formatters.pattern(format) else { return nil }
     if pattern.hasZone {
       guard let date = formatters.date(from: text, format: format, zone: calendar.timeZone),
         calendar.component(.year, from: date) >= 1000
@@ -160,16 +160,29 @@ extension DateText {
   /// The formatters of every pattern and zone read so far.
   private static let formatters = FormatterCache()
 
-  /// DateFormatters by pattern and zone: making one costs far more than a parse (ICU opens its
-  /// data), and a definition names a handful of patterns. A formatter is not safe to use from
-  /// two threads at once, so it is used under the lock too; a parse takes microseconds.
+  /// DateFormatters by pattern and zone, and the patterns read: making a formatter costs far
+  /// more than a parse (ICU opens its data), and a definition names a handful of patterns. A
+  /// formatter is not safe to use from two threads at once, so it is used under the lock too; a
+  /// parse takes microseconds.
   private final class FormatterCache: @unchecked Sendable {
-    /// Guards `formatters` and every use of one of them.
+    /// Guards `formatters`, `patterns` and every use of a formatter.
     private let lock = NSLock()
     private var formatters: [String: DateFormatter] = [:]
+    private var patterns: [String: Result<Pattern, Pattern.Problem>] = [:]
     /// More patterns than any set of definitions names: past it, a caller is making patterns
     /// up, and the cache starts again rather than grow.
     private let limit = 512
+
+    /// What `format` holds, read once.
+    func pattern(_ format: String) -> Result<Pattern, Pattern.Problem> {
+      lock.withLock {
+        if let known = patterns[format] { return known }
+        if patterns.count >= limit { patterns.removeAll() }
+        let read = Pattern.read(format)
+        patterns[format] = read
+        return read
+      }
+    }
 
     /// `text` read whole with `format` in `zone`, strictly (ICU's lenient mode reads `31.02.`
     /// as 3 March).

@@ -1,4 +1,3 @@
-import ClarissaCore
 import Foundation
 
 /// Dates as listing pages write them: in the formats a site definition declares (ICU patterns
@@ -72,6 +71,13 @@ enum DateText {
   /// hour a clock shows twice or never that the type's summary states.
   static func instant(of wall: DateComponents, in calendar: Calendar, now: Date) -> Date? {
     guard let guess = calendar.date(from: wall) else { return nil }
+    // No change of offset within the hour either side: the time is shown once, at `guess`.
+    let zone = calendar.timeZone
+    if zone.secondsFromGMT(for: guess.addingTimeInterval(-3600))
+      == zone.secondsFromGMT(for: guess.addingTimeInterval(3600))
+    {
+      return guess
+    }
     // Zones move their clocks by an hour, a few (Lord Howe) by half of one.
     let same = [-3600.0, -1800, 0, 1800, 3600].map { guess.addingTimeInterval($0) }
       .filter { shows(wall, at: $0, in: calendar) }
