@@ -101,3 +101,23 @@ struct CraigslistPlace {
     self.subarea = parts.count > 1 ? parts[1] : nil
   }
 }
+
+extension CraigslistSite {
+  /// A saved answer read without a city still honours `include_nearby` (with a city, the
+  /// request carries it already).
+  public func request(
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
+    url: String?
+  ) -> RequestSpec {
+    var values = parameters
+    values["mode"] = values["mode"] ?? .text(mode)
+    let search = Search(name: "saved", site: id, parameters: values)
+    var spec =
+      requests(for: search, in: city.map { CityRef($0) }).first
+      ?? RequestSpec(url: url ?? "", mode: mode)
+    spec.mode = mode
+    if let url { spec.url = url }
+    spec.context["includeNearby"] = search.flag("include_nearby") ? "true" : "false"
+    return spec
+  }
+}
