@@ -127,6 +127,67 @@ import Testing
   }
 }
 
+extension UserSiteTests {
+  /// A site that answers a search with ids, then the ads of those ids (as flatfox does): two
+  /// requests, the second built from what the first collected, one listing source.
+  @Test func aSiteOfTwoRequestsIsAskedInTurn() throws {
+    let server = try LoopbackServer { request, _ in
+      if request.path == "/ids?q=desk" { return .text(#"[{"pk": 7}, {"pk": 9}]"#) }
+      guard request.path == "/ads?expand=all&pk=7&pk=9" else { return .text("", status: 404) }
+      return .text(
+        #"[{"pk": 7, "title": "Oak desk", "url": "/ad/7", "price": 120}, "#
+          + #"{"pk": 9, "title": "Pine desk", "url": "/ad/9", "price": 80}]"#)
+    }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-user-site-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("sites"), withIntermediateDirectories: true)
+    let definition = """
+      format: 1
+      id: pinboard
+      name: Pinboard
+      status: active
+      summary: ids first, then the ads
+      currency: CHF
+      politeness: {delay: 1s, jitter: 0s, interval: 1m}
+      requests:
+        - id: ids
+          url: "\(server.base)/ids"
+          query: {q: "{query}"}
+          read:
+            as: json
+            collect: {pk: '$[*].pk'}
+        - url: "\(server.base)/ads"
+          query: {expand: all, pk: "{ids.pk}"}
+          read:
+            as: json
+            items: '$[*]'
+            fields:
+              id: '@.pk'
+              url: '@.url'
+              title: '@.title'
+              price: {path: '@.price', filters: [price]}
+      """
+    try definition.write(
+      to: folder.appendingPathComponent("sites/pinboard.yaml"), atomically: true, encoding: .utf8)
+    let config = folder.appendingPathComponent("searches.yaml").path
+    try """
+      version: 1
+      searches:
+        - name: desks
+          site: pinboard
+          query: desk
+          interval: 1m
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    let run = try StateCommandTests.clarissa(["run", "--config", config, "--notify-first-run"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("Oak desk"))
+    #expect(run.stdout.contains("Pine desk"))
+    #expect(run.stdout.contains("CHF"), "\(run.stdout)")
+    #expect(server.requests.map(\.path) == ["/ids?q=desk", "/ads?expand=all&pk=7&pk=9"])
+  }
+}
+
 /// Ads a test changes while the server answers.
 final class LockedAds: @unchecked Sendable {
   private let lock = NSLock()
