@@ -109,15 +109,10 @@ extension CraigslistSite {
     forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
     url: String?
   ) -> RequestSpec {
-    var values = parameters
-    values["mode"] = values["mode"] ?? .text(mode)
-    let search = Search(name: "saved", site: id, parameters: values)
-    var spec =
-      requests(for: search, in: city.map { CityRef($0) }).first
-      ?? RequestSpec(url: url ?? "", mode: mode)
-    spec.mode = mode
-    if let url { spec.url = url }
-    spec.context["includeNearby"] = search.flag("include_nearby") ? "true" : "false"
+    var spec = firstRequest(
+      forSavedResponseIn: mode, city: city, parameters: parameters, url: url)
+    let nearby = Search(name: "saved", site: id, parameters: parameters).flag("include_nearby")
+    spec.context["includeNearby"] = nearby ? "true" : "false"
     return spec
   }
 }

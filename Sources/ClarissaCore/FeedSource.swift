@@ -133,6 +133,15 @@ extension FeedSource {
     forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
     url: String?
   ) -> RequestSpec {
+    firstRequest(forSavedResponseIn: mode, city: city, parameters: parameters, url: url)
+  }
+
+  /// The default of ``request(forSavedResponseIn:city:parameters:url:)``, for a site that adds
+  /// to it.
+  public func firstRequest(
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
+    url: String?
+  ) -> RequestSpec {
     var values = parameters
     values["mode"] = values["mode"] ?? .text(mode)
     if let url, let list = self.parameters.first(where: { $0.kind == .urls }) {

@@ -12,19 +12,12 @@ import Testing
 
   /// Whether the validator accepts `file` under the site schema.
   static func accepts(_ file: String) throws -> Bool {
-    let tool = try #require(validator, "check-jsonschema is not installed (.build/venv/bin)")
     let schema = FileManager.default.temporaryDirectory
       .appendingPathComponent("site-schema-\(UUID().uuidString).json")
     try DefinitionSchema.text().write(to: schema, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: schema) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = ["--schemafile", schema.path, file]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let accepted = try TestTools.checkJSONSchema(schemaFile: schema.path, file: file)
+    return try #require(accepted, "check-jsonschema is not installed (.build/venv/bin)")
   }
 
   @Test(.enabled(if: canValidate, "check-jsonschema is not installed (.build/venv/bin)"))
