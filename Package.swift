@@ -13,19 +13,14 @@ let siteDocuments: [String] = {
   }
 }()
 
-/// The site definitions the project ships (`Sites/<Name>/<id>.site.yaml`), compiled into the
-/// program (`PackageResources.<id>_site_yaml`) so that it needs no files beside it. (SwiftPM
+/// The site definitions the project ships, compiled into the program (`PackageResources.
+/// <id>_site_yaml`, named in Sites/Registry.swift) so that it needs no files beside it. Listed
+/// here rather than found: SwiftPM caches this manifest and would not see a new file. (SwiftPM
 /// names an embedded file by its file name alone, so each carries its site's id.)
-let siteDefinitions: [Resource] = {
-  let sites = Context.packageDirectory + "/Sites"
-  let folders = (try? FileManager.default.contentsOfDirectory(atPath: sites)) ?? []
-  return folders.sorted().flatMap { folder -> [Resource] in
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: "\(sites)/\(folder)")) ?? []
-    return files.filter { $0.hasSuffix(".site.yaml") }.sorted().map {
-      .embedInCode("\(folder)/\($0)")
-    }
-  }
-}()
+let siteDefinitions: [Resource] = [
+  "Kleinanzeigen/kleinanzeigen.site.yaml",
+  "Flatfox/flatfox.site.yaml",
+].map { .embedInCode($0) }
 
 let package = Package(
   name: "clarissa",

@@ -17,5 +17,7 @@ public enum Registry {
   static let declared: [DeclaredSite?] = [
     DefinitionLoader.bundled(
       PackageResources.kleinanzeigen_site_yaml, file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
+    DefinitionLoader.bundled(
+      PackageResources.flatfox_site_yaml, file: "Sites/Flatfox/flatfox.site.yaml"),
   ]
 }

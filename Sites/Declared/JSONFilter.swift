@@ -98,7 +98,7 @@ enum JSONComparison: String, CaseIterable {
 
   /// JSON equality: numbers by value, strings, booleans, null, and arrays and objects deeply.
   static func same(_ a: Any, _ b: Any) -> Bool {
-    if a is NSNull || b is NSNull { return a is NSNull && b is NSNull }
+    if JSONKind.isNull(a) || JSONKind.isNull(b) { return JSONKind.isNull(a) && JSONKind.isNull(b) }
     if let x = boolean(a), let y = boolean(b) { return x == y }
     if boolean(a) != nil || boolean(b) != nil { return false }
     if let x = number(a), let y = number(b) { return x == y }
@@ -115,17 +115,29 @@ enum JSONComparison: String, CaseIterable {
 
   /// A JSON boolean (JSONSerialization makes them NSNumbers of type `c`); nil for others.
   static func boolean(_ value: Any) -> Bool? {
-    guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
+    guard !JSONKind.isContainer(value), let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
       return nil
     }
     return number.boolValue
   }
 
   static func number(_ value: Any) -> Double? {
-    guard boolean(value) == nil else { return nil }
+    guard !JSONKind.isContainer(value), boolean(value) == nil else { return nil }
     if let number = value as? NSNumber { return number.doubleValue }
     if let number = value as? Double { return number }
     if let number = value as? Int { return Double(number) }
     return nil
+  }
+}
+
+/// What a JSON value is, asked without the casts that bridge (on Linux `array is NSNull` copies
+/// the whole array into an NSArray to answer).
+enum JSONKind {
+  static func isContainer(_ value: Any) -> Bool {
+    value is [Any] || value is [String: Any]
+  }
+
+  static func isNull(_ value: Any) -> Bool {
+    !isContainer(value) && type(of: value) == NSNull.self
   }
 }

@@ -41,6 +41,25 @@ import Testing
     }
   }
 
+  /// Every `Sites/<Name>/<id>.site.yaml` is shipped: named in Package.swift's list (else it is
+  /// not compiled in) and in the registry.
+  @Test func everyDefinitionFileIsShipped() throws {
+    let sites = TestTools.packageRoot.appendingPathComponent("Sites")
+    let manager = FileManager.default
+    var files: [String] = []
+    for folder in try manager.contentsOfDirectory(atPath: sites.path).sorted() {
+      let names = (try? manager.contentsOfDirectory(atPath: sites.appendingPathComponent(folder).path)) ?? []
+      files += names.filter { $0.hasSuffix(".site.yaml") }.map { "Sites/\(folder)/\($0)" }
+    }
+    let declared = Registry.declared.compactMap { $0?.definition.file }
+    #expect(files.sorted() == declared.sorted())
+    let manifest = try String(
+      contentsOf: TestTools.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+    for file in files {
+      #expect(manifest.contains("\"\(file.dropFirst("Sites/".count))\""), "\(file) in Package.swift")
+    }
+  }
+
   /// `sites check` on a page: a field whose path no longer matches is a warning at its line.
   @Test func aFieldThatNeverMatchesIsAWarningAtItsLine() throws {
     let file = Fixtures.root.appendingPathComponent(
