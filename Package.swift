@@ -20,6 +20,7 @@ let siteDocuments: [String] = {
 let siteDefinitions: [Resource] = [
   "Kleinanzeigen/kleinanzeigen.site.yaml",
   "Flatfox/flatfox.site.yaml",
+  "WgGesucht/wg-gesucht.site.yaml",
 ].map { .embedInCode($0) }
 
 let package = Package(

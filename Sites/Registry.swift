@@ -19,5 +19,7 @@ public enum Registry {
       PackageResources.kleinanzeigen_site_yaml, file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
     DefinitionLoader.bundled(
       PackageResources.flatfox_site_yaml, file: "Sites/Flatfox/flatfox.site.yaml"),
+    DefinitionLoader.bundled(
+      PackageResources.wg_gesucht_site_yaml, file: "Sites/WgGesucht/wg-gesucht.site.yaml"),
   ]
 }

@@ -11,7 +11,10 @@ import Testing
 @Suite struct RegistryTests {
   static let sites = Registry.sites.all.map(\.id)
 
-  static func folder(_ id: String) -> String { id.prefix(1).uppercased() + id.dropFirst() }
+  /// `craigslist` -> `Craigslist`, `wg-gesucht` -> `WgGesucht`.
+  static func folder(_ id: String) -> String {
+    id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+  }
 
   @Test func siteIDsAreUniqueAndLowerCase() {
     #expect(Set(Self.sites).count == Self.sites.count)
