@@ -31,13 +31,17 @@ public struct FeedItem: Sendable, Equatable, Codable {
   public var categories: [String]
   /// Author's name (or address when no name is given).
   public var author: String?
+  /// The item's full content as the feed gave it (Atom `content`, `content:encoded`,
+  /// `xhtml:body`), when it also has a summary (which is then ``text``).
+  public var content: String?
 
   /// Creates an item.
   public init(
     id: String, idSource: IDSource, title: String, link: String? = nil, published: Date? = nil,
     updated: Date? = nil, text: String = "", html: String? = nil, enclosures: [Enclosure] = [],
-    categories: [String] = [], author: String? = nil
+    categories: [String] = [], author: String? = nil, content: String? = nil
   ) {
+    self.content = content
     self.id = id
     self.idSource = idSource
     self.title = title

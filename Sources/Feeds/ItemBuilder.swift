@@ -15,6 +15,9 @@ struct ItemBuilder {
   var enclosures: [Enclosure] = []
   var categories: [String] = []
   var author: String?
+  /// The item is an Atom entry: its links are Atom links whatever their namespace (feedparser
+  /// reads a `<feed>` without the Atom namespace as Atom too).
+  var atom = false
 
   /// Applies one child element of the item, with all the text inside it.
   mutating func apply(_ element: XMLElement, text: String, nestedName: String?) {
@@ -23,6 +26,8 @@ struct ItemBuilder {
     case ("title", _) where ns != Namespace.media:
       title = (text, element.attribute("type"))
     case ("link", Namespace.atom?), ("link", Namespace.atom03?):
+      applyAtomLink(element)
+    case ("link", _) where atom && element.attribute("href") != nil:
       applyAtomLink(element)
     case ("link", _):
       if link == nil, !text.isBlank {
@@ -39,10 +44,15 @@ struct ItemBuilder {
     case ("updated", _), ("modified", _):
       updated = text
     case ("description", _), ("summary", _):
-      if summary == nil { summary = (text, element.attribute("type")) }
+      if summary == nil { summary = Self.construct(element, text) }
     case ("encoded", Namespace.content?), ("content", Namespace.atom?),
       ("content", Namespace.atom03?):
-      content = (text, element.attribute("type") ?? (ns == Namespace.content ? "html" : nil))
+      content = Self.construct(element, text, type: ns == Namespace.content ? "html" : nil)
+    case ("content", nil) where atom:
+      content = Self.construct(element, text)
+    case ("body", Namespace.xhtml?), ("fullitem", _):
+      // RSS items that carry their whole text as XHTML (`<xhtml:body>`) or in `<fullitem>`.
+      if content == nil { content = (text, "html") }
     case ("enclosure", _), ("content", Namespace.media?), ("thumbnail", Namespace.media?):
       applyEnclosure(element)
     case ("category", _):
@@ -55,6 +65,22 @@ struct ItemBuilder {
       if author == nil { author = (nestedName ?? text).trimmed.nilIfEmpty }
     default:
       break
+    }
+  }
+
+  /// A text construct's text and type; Atom 0.3's `mode="base64"` decoded and
+  /// `mode="escaped"` read as the HTML it is.
+  static func construct(_ element: XMLElement, _ text: String, type: String? = nil)
+    -> (text: String, type: String?)
+  {
+    let declared = element.attribute("type") ?? type
+    switch element.attribute("mode") {
+    case "base64":
+      let compact = text.filter { !$0.isWhitespace }
+      let decoded = Data(base64Encoded: compact).map { String(decoding: $0, as: UTF8.self) }
+      return (decoded ?? "", declared)
+    case "escaped": return (text, declared ?? "html")
+    default: return (text, declared)
     }
   }
 
@@ -89,7 +115,9 @@ struct ItemBuilder {
     base: URL?, html converter: HTMLText.Converter, text conversion: TextConversion = .eager
   ) -> FeedItem {
     let titleText = title.map { Self.plain($0.text, type: $0.type, converter) } ?? ""
-    let body = content ?? summary
+    // As feedparser: the description is the summary where there is one, else the content; the
+    // content is kept beside it.
+    let body = summary ?? content
     let html = body.flatMap { Self.isHTML($0.type) ? $0.text : nil }
     let absoluteLink = (link ?? about).map { Self.absolute($0, base: base) }
     let stableGuid = (guid ?? about).flatMap { $0.isBlank ? nil : $0 }
@@ -112,7 +140,8 @@ struct ItemBuilder {
       enclosures: enclosures.map {
         Enclosure(url: Self.absolute($0.url, base: base), type: $0.type, length: $0.length)
       },
-      categories: categories, author: author)
+      categories: categories, author: author,
+      content: summary == nil ? nil : content.flatMap { $0.text.isBlank ? nil : $0.text })
   }
 
   var isEmpty: Bool { title == nil && link == nil && guid == nil && about == nil }

@@ -8,4 +8,5 @@ enum Namespace {
   static let dublinCore = "http://purl.org/dc/elements/1.1/"
   static let content = "http://purl.org/rss/1.0/modules/content/"
   static let media = "http://search.yahoo.com/mrss/"
+  static let xhtml = "http://www.w3.org/1999/xhtml"
 }

@@ -68,8 +68,9 @@ struct XMLFeedReader {
       depth += 1
       if depth == 1 {
         format = try Self.format(ofRoot: element)
-      } else if item == nil, Self.isItem(element) {
+      } else if item == nil, isItem(element) {
         item = ItemBuilder()
+        item?.atom = format == .atom1 || format == .atom03
         item?.about = element.attribute("about", namespace: Namespace.rdf)
         itemDepth = depth
       } else if item != nil {
@@ -153,10 +154,13 @@ struct XMLFeedReader {
     }
   }
 
-  private static func isItem(_ element: XMLElement) -> Bool {
-    element.name == "item"
-      || (element.name == "entry"
-        && (element.namespace == Namespace.atom || element.namespace == Namespace.atom03))
+  /// An RSS `item`, or an Atom `entry`: in the Atom namespace, or in a `<feed>` read as Atom
+  /// whatever its namespace (as feedparser does).
+  private func isItem(_ element: XMLElement) -> Bool {
+    guard element.name != "item" else { return true }
+    guard element.name == "entry" else { return false }
+    return element.namespace == Namespace.atom || element.namespace == Namespace.atom03
+      || format == .atom1 || format == .atom03
   }
 
   private static func format(ofRoot element: XMLElement) throws -> FeedFormat {
@@ -167,7 +171,9 @@ struct XMLFeedReader {
     case ("RDF", Namespace.rdf?): return .rss1
     case ("feed", Namespace.atom?): return .atom1
     case ("feed", Namespace.atom03?): return .atom03
-    case ("feed", nil): return .atom1
+    // A `<feed>` without the Atom namespace, or with another one, is read as Atom (feedparser
+    // does the same; such feeds exist, written by hand or by old tools).
+    case ("feed", _): return .atom1
     default:
       throw FeedError(
         "not a feed: the root element is <\(element.name)>, not <rss>, <rdf:RDF> or <feed>")

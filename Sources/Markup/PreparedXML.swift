@@ -1,5 +1,5 @@
-/// What every XML reader does before libxml2 sees a byte: cap the size, refuse entity
-/// declarations, turn undeclared HTML entities into character references, and pick Windows-1252
+/// What every XML reader does before libxml2 sees a byte: cap the size, expand a DOCTYPE's
+/// internal entities within a budget (refusing parameter and external ones), turn undeclared HTML entities into character references, and pick Windows-1252
 /// for bytes that are not UTF-8 in a document that names no encoding.
 struct PreparedXML {
   let bytes: [UInt8]
@@ -11,14 +11,19 @@ struct PreparedXML {
       throw MarkupError(
         .tooLarge, "the document is \(original.count) bytes; the limit is \(limits.maxBytes)")
     }
-    if let place = Prolog.entityDeclaration(in: original) {
-      throw MarkupError(
-        .entityDeclaration, "the document declares entities, which are refused", line: place.line,
-        column: place.column)
-    }
     var input = original
     var notes: [String] = []
-    if let repaired = EntityRepair.replacingHTMLEntities(in: original) {
+    // Internal entities are expanded here, within a budget (libxml2 never expands one); what
+    // is left declared after that (a subset this reader could not make out) is refused.
+    if let expanded = try InternalEntities.expand(original) {
+      input = expanded
+      notes.append("expanded the entities the document declares in its DOCTYPE")
+    } else if let place = Prolog.entityDeclaration(in: original) {
+      throw MarkupError(
+        .entityDeclaration, "the document declares entities in a way this reader refuses",
+        line: place.line, column: place.column)
+    }
+    if let repaired = EntityRepair.replacingHTMLEntities(in: input) {
       input = repaired.bytes
       notes.append("replaced \(repaired.count) HTML entities that XML does not define")
     }
