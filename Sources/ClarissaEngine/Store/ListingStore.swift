@@ -55,6 +55,17 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
       let database = try SQLiteDatabase(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
       if readOnly { _ = try database.integer("PRAGMA user_version") }
       return database
+    } catch let error as SQLiteError where readOnly && error.code == SQLITE_READONLY {
+      // A writer killed mid-run left a write-ahead log that must be recovered before anyone
+      // reads, and a read-only connection cannot: one read-write open recovers it (SQLite does
+      // it on the first read), then the reader opens as asked.
+      do {
+        let recovering = try SQLiteDatabase(path: path, readOnly: false, busyTimeout: busyTimeout)
+        _ = try recovering.integer("PRAGMA user_version")
+      }
+      let database = try SQLiteDatabase(path: path, readOnly: true, busyTimeout: busyTimeout)
+      _ = try database.integer("PRAGMA user_version")
+      return database
     } catch let error as SQLiteError where readOnly && error.code == SQLITE_CANTOPEN {
       let folder = (path as NSString).deletingLastPathComponent
       guard !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
