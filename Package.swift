@@ -13,6 +13,20 @@ let siteDocuments: [String] = {
   }
 }()
 
+/// The site definitions the project ships (`Sites/<Name>/<id>.site.yaml`), compiled into the
+/// program (`PackageResources.<id>_site_yaml`) so that it needs no files beside it. (SwiftPM
+/// names an embedded file by its file name alone, so each carries its site's id.)
+let siteDefinitions: [Resource] = {
+  let sites = Context.packageDirectory + "/Sites"
+  let folders = (try? FileManager.default.contentsOfDirectory(atPath: sites)) ?? []
+  return folders.sorted().flatMap { folder -> [Resource] in
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: "\(sites)/\(folder)")) ?? []
+    return files.filter { $0.hasSuffix(".site.yaml") }.sorted().map {
+      .embedInCode("\(folder)/\($0)")
+    }
+  }
+}()
+
 let package = Package(
   name: "clarissa",
   platforms: [.macOS(.v13)],
@@ -73,9 +87,10 @@ let package = Package(
     // MARK: - Site adapters: one folder per site, listed in Sites/Registry.swift
     .target(
       name: "Sites",
-      dependencies: ["ClarissaCore", "Feeds", "Markup", "ListingText"],
+      dependencies: ["ClarissaCore", "Feeds", "Markup", "ListingText", "YAML"],
       path: "Sites",
-      exclude: siteDocuments
+      exclude: siteDocuments,
+      resources: siteDefinitions
     ),
 
     // MARK: - Fetcher, politeness, state, the run pipeline, delivery and reports

@@ -4,10 +4,18 @@ import ClarissaCore
 /// line here; nothing under `Sources/` changes.
 public enum Registry {
   /// Every adapter, in the order `clarissa sites` lists them.
-  public static let sites = SiteCatalog([
-    CraigslistSite(),
-    GenericFeedSite(),
-    OodleSite(),
-    BackpageSite(),
-  ])
+  public static let sites = SiteCatalog(
+    [
+      CraigslistSite(),
+      GenericFeedSite(),
+      OodleSite(),
+      BackpageSite(),
+    ] + declared.compactMap { $0 })
+
+  /// The definitions shipped in `Sites/<Name>/<id>.site.yaml` (a test checks that each reads
+  /// without a problem, so none is ever left out here).
+  static let declared: [DeclaredSite?] = [
+    DefinitionLoader.bundled(
+      PackageResources.kleinanzeigen_site_yaml, file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
+  ]
 }

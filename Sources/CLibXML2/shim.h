@@ -15,8 +15,17 @@
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 #include <libxml/entities.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
 
 /* xmlFree is a global function pointer, which Swift 6 treats as shared mutable state. */
 static inline void clarissa_xml_free(void *pointer) { xmlFree(pointer); }
+
+/* XPath errors go to the context's lastError when it has a handler; without one libxml2 prints
+ * them on stderr. This handler keeps them quiet; the caller reads lastError. */
+static void clarissa_xml_quiet_error(void *data, xmlErrorPtr error) { (void)data; (void)error; }
+static inline void clarissa_xpath_quiet(xmlXPathContextPtr context) {
+  context->error = clarissa_xml_quiet_error;
+}
 
 #endif

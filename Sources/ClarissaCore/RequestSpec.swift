@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request a site wants made for a search in a city; the fetcher makes it, the site reads
 /// the answer. Everything the site needs to read the answer travels in `context`, so reading is
 /// a pure function of the response.
@@ -48,12 +50,16 @@ public struct SourceResponse: Sendable {
   public var body: [UInt8]
   /// The URL after redirects.
   public var finalURL: String
+  /// When the answer came (the run's clock), for dates a page writes relative to now
+  /// ("vor 3 Std."); nil when unknown (a saved file).
+  public var receivedAt: Date?
 
   /// Creates a response.
   public init(
     request: RequestSpec, status: Int = 200, headers: [String: String] = [:], body: [UInt8],
-    finalURL: String? = nil
+    finalURL: String? = nil, receivedAt: Date? = nil
   ) {
+    self.receivedAt = receivedAt
     self.request = request
     self.status = status
     self.headers = headers
@@ -68,11 +74,15 @@ public struct ListingBatch: Sendable {
   public var listings: [Listing]
   /// Repairs and skipped rows, for the report (never fatal).
   public var notes: [String]
+  /// Requests to make next, whose answers hold the listings (a site that answers a search with
+  /// ids first, then the listings of those ids). Their listings belong to this request's source.
+  public var followUps: [RequestSpec]
 
   /// Creates a batch.
-  public init(listings: [Listing], notes: [String] = []) {
+  public init(listings: [Listing], notes: [String] = [], followUps: [RequestSpec] = []) {
     self.listings = listings
     self.notes = notes
+    self.followUps = followUps
   }
 }
 

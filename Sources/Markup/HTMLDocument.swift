@@ -35,7 +35,17 @@ public final class HTMLDocument {
     try self.init(bytes: Array(html.utf8), limits: limits)
   }
 
-  deinit { xmlFreeDoc(pointer) }
+  deinit {
+    if let xpathContext { xmlXPathFreeContext(xpathContext) }
+    xmlFreeDoc(pointer)
+  }
+
+  /// One XPath context for every evaluation on this document (made on first use).
+  lazy var xpathContext: xmlXPathContextPtr? = {
+    let context = xmlXPathNewContext(pointer)
+    if let context { clarissa_xpath_quiet(context) }
+    return context
+  }()
 
   /// The `<html>` element.
   public var root: HTMLNode? {

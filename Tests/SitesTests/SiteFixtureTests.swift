@@ -16,9 +16,11 @@ struct SiteCase: Decodable, CustomTestStringConvertible, Sendable {
   var expected: String?
   var error: String?
   var parameters: [String: Value]?
+  /// When the answer was recorded (ISO 8601), for dates the page writes relative to then.
+  var receivedAt: String?
 
   private enum CodingKeys: String, CodingKey {
-    case file, mode, city, url, count, expected, error, parameters
+    case file, mode, city, url, count, expected, error, parameters, receivedAt
   }
 
   /// A parameter value as JSON writes it.
@@ -79,7 +81,9 @@ struct SiteCase: Decodable, CustomTestStringConvertible, Sendable {
     let request = site.request(
       forSavedResponseIn: fixture.mode, city: fixture.city,
       parameters: (fixture.parameters ?? [:]).mapValues(\.parameter), url: fixture.url)
-    let response = SourceResponse(request: request, body: body, finalURL: fixture.url)
+    let received = fixture.receivedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
+    let response = SourceResponse(
+      request: request, body: body, finalURL: fixture.url, receivedAt: received)
     if let expectedError = fixture.error {
       #expect(throws: SiteError.self) { try site.listings(from: response) }
       do {

@@ -114,7 +114,7 @@ struct ReadStage {
     }
     let source = SourceResponse(
       request: job.request, status: response.status, headers: response.headers,
-      body: response.body, finalURL: response.finalURL)
+      body: response.body, finalURL: response.finalURL, receivedAt: options.now)
     do {
       let batch = try site.listings(from: source)
       add(job.search) {

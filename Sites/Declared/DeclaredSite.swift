@@ -1,0 +1,100 @@
+import ClarissaCore
+import Foundation
+
+/// A site read from a definition (`format: 1`): a ``FeedSource`` like the Swift adapters, so
+/// the engine, `validate`, `inspect`, `explain` and `sites` treat both kinds alike.
+struct DeclaredSite: FeedSource {
+  let definition: SiteDefinition
+
+  var id: String { definition.id }
+  var displayName: String { definition.name }
+  var status: SiteStatus { definition.status }
+  var summary: String { definition.summary }
+  var parameters: [SiteParameter] { definition.parameters.map(\.parameter) }
+  var politeness: Politeness { definition.politeness }
+  var cities: CityRule { definition.cities.kind == .none ? .unused : .required }
+  /// How a saved answer is read (`inspect --mode`): `page` for a site of one request; else one
+  /// mode per request, named by its `id` (the last `listings` unless it has one).
+  var modes: [String] { definition.modes }
+
+  func checkCity(_ name: String) -> NameCheck { Self.check(name, definition.cities) }
+
+  func checkCategory(_ name: String) -> NameCheck {
+    definition.categories.map { Self.check(name, $0) } ?? .valid
+  }
+
+  static func check(_ name: String, _ names: DeclaredNames) -> NameCheck {
+    switch names.kind {
+    case .table:
+      guard names.table[name] == nil else { return .valid }
+      return .unknown(suggestions: Suggestions.closest(to: name, in: names.order, limit: 3))
+    case .pattern:
+      let range = NSRange(name.startIndex..., in: name)
+      guard names.pattern?.firstMatch(in: name, range: range) == nil else { return .valid }
+      return .unknown(
+        suggestions: [], reason: "it does not match '\(names.patternText ?? "")'")
+    case .free, .none: return .valid
+    }
+  }
+
+  func knownCities(matching filter: String?) -> [KnownCity] {
+    Self.known(definition.cities, filter)
+  }
+
+  func knownCategories(matching filter: String?) -> [KnownCity] {
+    definition.categories.map { Self.known($0, filter) } ?? []
+  }
+
+  func categoryMeaning(_ code: String) -> String? {
+    definition.categories?.table[code]?["name"]
+  }
+
+  private static func known(_ names: DeclaredNames, _ filter: String?) -> [KnownCity] {
+    names.order.compactMap { name in
+      let description = names.table[name]?["name"] ?? names.table[name]?["code"] ?? ""
+      let wanted = filter.map {
+        name.localizedCaseInsensitiveContains($0) || description.localizedCaseInsensitiveContains($0)
+      }
+      return wanted ?? true ? KnownCity(name: name, description: description) : nil
+    }
+  }
+
+  func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
+    let values = StepRequests.values(for: search, in: city, definition: definition)
+    return StepRequests(definition: definition).requests(step: 0, values: values, city: city?.name)
+  }
+
+  func listings(from response: SourceResponse) throws -> ListingBatch {
+    let index =
+      definition.modes.count > 1
+      ? definition.modes.firstIndex(of: response.request.mode)
+        ?? Int(response.request.context["step"] ?? "0") ?? 0
+      : 0
+    guard definition.steps.indices.contains(index) else {
+      throw SiteError("the request names step \(index + 1), which \(definition.file) does not have")
+    }
+    let step = definition.steps[index]
+    let reader = PageReader(
+      definition: definition, spec: step.read, pageURL: response.finalURL,
+      now: response.receivedAt ?? Date())
+    let result = try reader.read(response.body)
+    guard index + 1 < definition.steps.count else {
+      return ListingBatch(listings: result.listings, notes: result.notes)
+    }
+    var values = StepRequests.values(from: response.request.context)
+    for (name, list) in result.collected { values.lists["\(step.id ?? "").\(name)"] = list }
+    let next = StepRequests(definition: definition).requests(
+      step: index + 1, values: values, city: response.request.city)
+    return ListingBatch(listings: [], notes: result.notes, followUps: next)
+  }
+}
+
+extension SiteDefinition {
+  /// The modes of ``DeclaredSite/modes``, one per step.
+  var modes: [String] {
+    guard steps.count > 1 else { return ["page"] }
+    return steps.enumerated().map { index, step in
+      step.id ?? (index == steps.count - 1 ? "listings" : "step\(index + 1)")
+    }
+  }
+}
