@@ -101,3 +101,18 @@ struct CraigslistPlace {
     self.subarea = parts.count > 1 ? parts[1] : nil
   }
 }
+
+extension CraigslistSite {
+  /// A saved answer read without a city still honours `include_nearby` (with a city, the
+  /// request carries it already).
+  public func request(
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
+    url: String?
+  ) -> RequestSpec {
+    var spec = firstRequest(
+      forSavedResponseIn: mode, city: city, parameters: parameters, url: url)
+    let nearby = Search(name: "saved", site: id, parameters: parameters).flag("include_nearby")
+    spec.context["includeNearby"] = nearby ? "true" : "false"
+    return spec
+  }
+}

@@ -34,4 +34,9 @@ public enum DefinitionLoader {
     let (definition, diagnostics) = DefinitionReader.read(Array(data), file: path)
     return (definition.map(DeclaredSite.init), diagnostics)
   }
+
+  /// The definition file a declared site was read from; nil for a Swift site.
+  public static func file(of site: any FeedSource) -> String? {
+    (site as? DeclaredSite)?.definition.file
+  }
 }

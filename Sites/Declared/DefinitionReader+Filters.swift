@@ -48,8 +48,11 @@ extension DefinitionReader {
       }
       return .replace(pattern, with: parts[1])
     case "number":
-      guard let separator = nodes.word(argument, "'number' (the decimal separator)", in: [",", "."])
-      else { return nil }
+      guard let separator = nodes.text(argument, "'number'"), [",", "."].contains(separator)
+      else {
+        nodes.error("'number' takes the decimal separator, ',' or '.': {number: ','}", argument)
+        return nil
+      }
       return .number(decimal: separator == "," ? "," : ".")
     case "date": return date(argument)
     case "absolute":

@@ -34,9 +34,12 @@ extension DefinitionReader {
   private func check(_ spec: ReadSpec, _ keys: Entries, last: Bool) {
     if last {
       nodes.require(["items", "fields"], in: keys, "the last request's 'read'")
-      let named = Set(spec.fields.map(\.name))
-      for name in [FieldSpec.Name.id, .title, .url] where !named.contains(name) {
-        if let fields = keys["fields"] { nodes.error("'fields' needs '\(name.rawValue)'", fields) }
+      // Fields written but broken have their own message; these were not written at all.
+      let written = Set(keys["fields"]?.mapping?.compactMap { $0.key.scalar?.value } ?? [])
+      for name in [FieldSpec.Name.id, .title, .url] where !written.contains(name.rawValue) {
+        if let fields = keys["fields"] {
+          nodes.error("'fields' needs '\(name.rawValue)' (every listing has one)", fields)
+        }
       }
     } else if spec.collect.isEmpty {
       nodes.error("a request followed by another must 'collect' what the next one uses", keys.node)

@@ -82,7 +82,7 @@ struct URLTemplate: Sendable {
       case .lower: text = text.lowercased()
       case .upper: text = text.uppercased()
       case .plus: text = text.replacingOccurrences(of: " ", with: "+")
-      case .json: text = jsonEscaped(text)
+      case .json: text = JSONString.escaped(text)
       case .raw: return text
       }
     }
@@ -112,26 +112,6 @@ struct URLTemplate: Sendable {
     }
     if !word.isEmpty { words.append(word) }
     return words.joined(separator: "-")
-  }
-
-  static func jsonEscaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          out += String(format: "\\u%04x", scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out
   }
 
   private static func names(in parts: [Part]) -> [String] {

@@ -79,7 +79,7 @@ struct ConfigSummary {
   }
 
   private func places(_ search: Search) -> String {
-    if case .urls(let urls)? = search.parameters["feeds"] {
+    if let urls = Self.urls(search) {
       return "\(urls.count) feed\(urls.count == 1 ? "" : "s")"
     }
     let names = search.cities.map(\.name)
@@ -89,8 +89,14 @@ struct ConfigSummary {
 
   /// One request per city, or per feed URL for sites that take URLs.
   private func requestCount(_ search: Search) -> Int {
-    if case .urls(let urls)? = search.parameters["feeds"] { return urls.count }
+    if let urls = Self.urls(search) { return urls.count }
     return search.cities.count
+  }
+
+  /// The URLs of a search on a site that takes URLs rather than cities (a feed's `feeds`).
+  private static func urls(_ search: Search) -> [String]? {
+    for value in search.parameters.values { if case .urls(let urls) = value { return urls } }
+    return nil
   }
 
   private func describe(_ window: BlackoutWindow) -> String {

@@ -26,7 +26,7 @@ extension SourceOptions {
         baseDirectory: folder)
     }
     return Runner(
-      config: configuration, sites: Registry.sites,
+      config: configuration, sites: UserSites.load(forConfig: config).catalog,
       scheduler: RequestScheduler(
         fetcher: fetcher, settings: settings ?? schedulerSettings(configuration)),
       statePath: statePath(configuration), channels: channels,

@@ -15,12 +15,15 @@ struct Inspect: ParsableCommand {
 
       The mode is guessed from the file when --mode is not given ('{' -> api, an RSS or RDF \
       root -> rss, otherwise html). --city tells the adapter which area the response is for \
-      (Craigslist uses it to drop nearby-area rows and to know the currency).
+      (Craigslist uses it to drop nearby-area rows and to know the currency); --param gives a \
+      site parameter as a search would. Sites declared in sites/ beside searches.yaml are \
+      read too.
 
       Examples:
         clarissa inspect Fixtures/craigslist/sfbay-sss-sapi-1.json --site craigslist
         clarissa inspect page.html --site craigslist --mode html --city newyork/mnh
         clarissa inspect feed.xml --site feed --format json
+        clarissa inspect sapi.json --site craigslist --param include_nearby=true
       """
   )
 
@@ -37,8 +40,12 @@ struct Inspect: ParsableCommand {
     help: ArgumentHelp("The city the response is for, e.g. sfbay or sfbay/eby.", valueName: "city"))
   var city: String?
 
-  @Flag(help: "Keep rows from nearby areas (Craigslist's JSON API).")
-  var includeNearby = false
+  @Option(
+    name: .customLong("param"),
+    help: ArgumentHelp(
+      "A site parameter for reading the file, as in a search (repeatable): "
+        + "--param include_nearby=true.", valueName: "name=value"))
+  var parameters: [String] = []
 
   @Option(help: "Output format: text or json.")
   var format: OutputFormat = .text
@@ -53,10 +60,11 @@ struct Inspect: ParsableCommand {
   }
 
   func run() throws {
-    guard let adapter = Registry.sites.site(site) else {
-      let hint = Suggestions.hint(for: site, in: Registry.sites.ids)
+    let sites = UserSites.load(forConfig: "searches.yaml").catalog
+    guard let adapter = sites.site(site) else {
+      let hint = Suggestions.hint(for: site, in: sites.ids)
       throw ValidationError(
-        "unknown site '\(site)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
+        "unknown site '\(site)'\(hint) (sites: \(sites.ids.joined(separator: ", ")))")
     }
     guard let data = FileManager.default.contents(atPath: file) else {
       Terminal.error("error: cannot read '\(file)'\n")
@@ -70,8 +78,7 @@ struct Inspect: ParsableCommand {
       )
     }
     let request = adapter.request(
-      forSavedResponseIn: chosenMode, city: city,
-      parameters: ["include_nearby": .bool(includeNearby)],
+      forSavedResponseIn: chosenMode, city: city, parameters: try Self.values(parameters, adapter),
       url: url)
     let response = SourceResponse(request: request, body: body, finalURL: url)
     do {
@@ -90,6 +97,38 @@ struct Inspect: ParsableCommand {
       Terminal.error("\(file): error: \(error.message)\n")
       throw ExitStatus.sourcesFailed.exitCode
     }
+  }
+
+  /// `name=value` pairs read as the site declares each parameter.
+  static func values(_ pairs: [String], _ site: any FeedSource) throws -> [String: ParameterValue] {
+    var values: [String: ParameterValue] = [:]
+    for pair in pairs {
+      let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+      let names = site.parameters.map(\.name)
+      guard parts.count == 2, let parameter = site.parameter(named: parts[0]) else {
+        let name = parts.first ?? pair
+        throw ValidationError(
+          "--param '\(pair)': \(site.id) has no parameter '\(name)'"
+            + Suggestions.hint(for: name, in: names)
+            + (names.isEmpty ? "" : " (parameters: \(names.joined(separator: ", ")))"))
+      }
+      switch parameter.kind {
+      case .bool:
+        guard let flag = ["true": true, "false": false][parts[1]] else {
+          throw ValidationError("--param \(parts[0]) takes true or false, not '\(parts[1])'")
+        }
+        values[parts[0]] = .bool(flag)
+      case .integer:
+        guard let number = Int(parts[1]) else {
+          throw ValidationError("--param \(parts[0]) takes a whole number, not '\(parts[1])'")
+        }
+        values[parts[0]] = .integer(number)
+      case .urls: values[parts[0]] = .urls([parts[1]])
+      case .choices: values[parts[0]] = .words(parts[1].split(separator: ",").map(String.init))
+      case .text, .choice: values[parts[0]] = .text(parts[1])
+      }
+    }
+    return values
   }
 
   static func guessMode(_ body: [UInt8], modes: [String]) -> String {

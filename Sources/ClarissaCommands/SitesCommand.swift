@@ -2,11 +2,11 @@ import ArgumentParser
 import ClarissaCore
 import Sites
 
-/// `clarissa sites`: the adapters, their status and parameters; a site's cities.
-struct SitesCommand: ParsableCommand {
+/// `clarissa sites [list]`: the sites, their status and parameters; a site's cities.
+struct SitesList: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "sites",
-    abstract: "List the site adapters, their status, parameters and cities.",
+    commandName: "list",
+    abstract: "List the sites, their status, parameters and cities (the default).",
     discussion: """
       Examples:
         clarissa sites                          # every adapter and its status
@@ -30,6 +30,13 @@ struct SitesCommand: ParsableCommand {
   @Flag(help: "List the site's category codes and what each means.")
   var categories = false
 
+  @Option(
+    name: [.customShort("c"), .long], help: "The config whose own site definitions to include.")
+  var config = "searches.yaml"
+
+  /// The shipped sites and the user's own (`sites/` beside the config).
+  private var sites: SiteCatalog { UserSites.load(forConfig: config).catalog }
+
   func validate() throws {
     if cities, categories {
       throw ValidationError("give --cities or --categories, not both")
@@ -50,13 +57,16 @@ struct SitesCommand: ParsableCommand {
 
   func run() throws {
     guard var id = site else {
-      Terminal.output(Registry.sites.all.map(Self.summaryLine).joined(separator: "\n") + "\n")
+      Terminal.output(sites.all.map(Self.summaryLine).joined(separator: "\n") + "\n")
       return
     }
     var word = filter
     // `sites --cities bay`: 'bay' is the filter word, not a site, when one site has the list.
-    let listing = Self.sitesWithList(categories: categories)
-    if Registry.sites.site(id) == nil, cities || categories, word == nil, listing.count == 1,
+    // The sites whose list has the word (with several sites listing cities, the one that has it).
+    let listing = Self.sitesWithList(sites, categories: categories).filter {
+      !(categories ? $0.knownCategories(matching: id) : $0.knownCities(matching: id)).isEmpty
+    }
+    if sites.site(id) == nil, cities || categories, word == nil, listing.count == 1,
       let only = listing.first
     {
       Terminal.error(
@@ -65,10 +75,10 @@ struct SitesCommand: ParsableCommand {
       word = id
       id = only.id
     }
-    guard let adapter = Registry.sites.site(id) else {
-      let hint = Suggestions.hint(for: id, in: Registry.sites.ids)
+    guard let adapter = sites.site(id) else {
+      let hint = Suggestions.hint(for: id, in: sites.ids)
       throw ValidationError(
-        "unknown site '\(id)'\(hint) (sites: \(Registry.sites.ids.joined(separator: ", ")))")
+        "unknown site '\(id)'\(hint) (sites: \(sites.ids.joined(separator: ", ")))")
     }
     if cities || categories {
       try list(adapter, word: word)
@@ -110,14 +120,14 @@ struct SitesCommand: ParsableCommand {
   }
 
   /// Sites that have a list of cities (or of categories).
-  static func sitesWithList(categories: Bool) -> [any FeedSource] {
-    Registry.sites.all.filter {
+  static func sitesWithList(_ sites: SiteCatalog, categories: Bool) -> [any FeedSource] {
+    sites.all.filter {
       !(categories ? $0.knownCategories(matching: nil) : $0.knownCities(matching: nil)).isEmpty
     }
   }
 
   static func summaryLine(_ site: any FeedSource) -> String {
-    "\(site.id.padding(toLength: 11, withPad: " ", startingAt: 0)) \(site.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(site.summary)"
+    "\(site.id.padding(toLength: 14, withPad: " ", startingAt: 0)) \(site.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(site.summary)"
   }
 
   static func details(_ site: any FeedSource) -> String {

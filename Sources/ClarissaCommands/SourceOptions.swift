@@ -29,7 +29,7 @@ struct SourceOptions: ParsableArguments {
   func loadConfig(quiet: Bool = false) throws -> (config: Config, diagnostics: [Diagnostic]) {
     try MissingConfig.check(config)
     let environment = ProcessInfo.processInfo.environment
-    let loaded = ConfigLoader.load(path: config, environment: environment, sites: Registry.sites)
+    let loaded = UserSites.load(forConfig: config).loadConfig(path: config, environment: environment)
     let renderer = DiagnosticRenderer(
       sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.error(renderer.render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))

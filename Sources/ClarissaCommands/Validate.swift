@@ -43,8 +43,8 @@ struct Validate: ParsableCommand {
 
   func run() throws {
     try MissingConfig.check(config)
-    let result = ConfigLoader.load(
-      path: config, environment: ProcessInfo.processInfo.environment, sites: Registry.sites)
+    let sites = UserSites.load(forConfig: config)
+    let result = sites.loadConfig(path: config, environment: ProcessInfo.processInfo.environment)
     let renderer = DiagnosticRenderer(
       sources: result.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.error(renderer.render(result.diagnostics))
@@ -57,14 +57,14 @@ struct Validate: ParsableCommand {
     if !quiet {
       Terminal.output(ConfigSummary(config: loaded, file: config, warnings: warnings).text)
     }
-    if printURLs { Terminal.output(Self.requestLines(loaded)) }
+    if printURLs { Terminal.output(Self.requestLines(loaded, sites: sites.catalog)) }
   }
 
   /// One line per request of every enabled search, in config order.
-  static func requestLines(_ config: Config) -> String {
+  static func requestLines(_ config: Config, sites: SiteCatalog) -> String {
     var lines: [String] = []
     for search in config.searches where search.enabled {
-      guard let site = Registry.sites.site(search.site) else { continue }
+      guard let site = sites.site(search.site) else { continue }
       for request in site.requests(for: search) {
         lines.append(
           [search.name, request.city ?? "-", request.mode, request.url].joined(separator: "\t"))

@@ -72,7 +72,7 @@ extension ConfigReader {
       let delay = interval(value, "'http.min_delay'", zeroMeansNone: true)
     {
       http.minimumDelay = delay
-      explainFloors(below: delay, at: value)
+      userDelay = (delay, value)
     }
     if let value = table["jitter"] {
       if let jitter = interval(value, "'http.jitter'", zeroMeansNone: true) { http.jitter = jitter }
@@ -104,9 +104,12 @@ extension ConfigReader {
 }
 
 extension ConfigReader {
-  /// A user's delay can shorten nothing below a site's own floor: say which floors win.
-  fileprivate func explainFloors(below delay: Interval, at node: Node) {
-    let floors = sites.all.filter { $0.politeness.minimumDelay > delay.timeInterval }
+  /// A user's delay can shorten nothing below a site's own floor: say which floors of the sites
+  /// the searches use win.
+  func explainFloors(below delay: Interval, at node: Node, used: Set<String>) {
+    let floors = sites.all.filter {
+      used.contains($0.id) && $0.politeness.minimumDelay > delay.timeInterval
+    }
       .map { "\($0.id) \(Interval(milliseconds: Int($0.politeness.minimumDelay * 1000)))" }
     guard !floors.isEmpty else { return }
     warning(

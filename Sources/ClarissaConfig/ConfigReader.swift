@@ -26,12 +26,16 @@ final class ConfigReader {
   /// Each site's verdict on each city name, asked once per load (a shared group of cities is
   /// checked for every search that names it).
   var cityChecks: [String: NameCheck] = [:]
+  /// `http.min_delay` and its node, checked against the floors of the sites the searches use
+  /// once they are read.
+  var userDelay: (Interval, Node)?
 
   /// The newest schema version this build reads.
   static let currentVersion = 1
 
   static let topLevelKeys = [
     "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "searches",
+    "sites",
   ]
 
   init(
@@ -89,7 +93,13 @@ final class ConfigReader {
     if let node = table["state"] { config.state = readState(node) }
     if let node = table["http"] { config.http = readHTTP(node) }
     if let node = table["output"] { config.output = readOutput(node) }
+    // The folder of the user's own site definitions: read before the config (its sites are
+    // names the searches may use), so here only its type is checked.
+    if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }
     config.searches = readSearches(table, config: config)
+    if let (delay, node) = userDelay {
+      explainFloors(below: delay, at: node, used: Set(config.searches.map(\.site)))
+    }
     if !diagnostics.hasErrors { warnUnused(table) }
     return config
   }

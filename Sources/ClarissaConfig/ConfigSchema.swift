@@ -72,6 +72,7 @@ public enum ConfigSchema {
       }
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
+    case "sites": return ["type": "string", "minLength": 1]
     default: return [:]
     }
   }

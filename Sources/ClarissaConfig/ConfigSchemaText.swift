@@ -29,6 +29,9 @@ enum ConfigSchemaText {
     "top.http": "how sites are asked: user agent, timeout, delays, concurrency",
     "top.output": "Atom feeds and an HTML page of recent listings, written by each run",
     "top.searches": "the searches; each is a mapping with at least a unique 'name'",
+    "top.sites":
+      "a folder of your own site definitions (*.yaml, docs/adding-a-site.md), relative to the "
+      + "config's folder (default: sites/ beside the config, when there is one)",
     "cities.group": "a group: the site's city names (sfbay, sfbay/eby) or other group names",
     "state.path":
       "the state database (default clarissa.db), relative to the config's folder; a path ending "

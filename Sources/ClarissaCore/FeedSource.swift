@@ -36,6 +36,13 @@ public protocol FeedSource: Sendable {
   func knownCategories(matching filter: String?) -> [KnownCity]
   /// What a category code means (`bia` -> `all bicycles`), for hints; nil when unknown.
   func categoryMeaning(_ code: String) -> String?
+  /// The request a run would have made for a saved response, so that reading it (`clarissa
+  /// inspect`, fixture tests) gets the same context as a live run. The default builds it from
+  /// ``requests(for:in:)``; a site whose reading needs more than that says so here.
+  func request(
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
+    url: String?
+  ) -> RequestSpec
 }
 
 /// A city a site knows by name, for listings in `clarissa sites`.
@@ -113,24 +120,39 @@ extension FeedSource {
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }
 
-  /// The request a run would have made for a saved response, so that reading it (in
-  /// `clarissa inspect` and fixture tests) gets the same context as a live run.
+  /// The request of ``request(forSavedResponseIn:city:parameters:url:)`` with no parameters.
+  public func request(forSavedResponseIn mode: String, city: String?, url: String? = nil)
+    -> RequestSpec
+  {
+    request(forSavedResponseIn: mode, city: city, parameters: [:], url: url)
+  }
+
+  /// By default: the first request the site makes for a search with these parameters (and the
+  /// URL as its URL list, for a site that takes URLs), in `mode`, from `url`.
   public func request(
-    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue] = [:],
-    url: String? = nil
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
+    url: String?
+  ) -> RequestSpec {
+    firstRequest(forSavedResponseIn: mode, city: city, parameters: parameters, url: url)
+  }
+
+  /// The default of ``request(forSavedResponseIn:city:parameters:url:)``, for a site that adds
+  /// to it.
+  public func firstRequest(
+    forSavedResponseIn mode: String, city: String?, parameters: [String: ParameterValue],
+    url: String?
   ) -> RequestSpec {
     var values = parameters
     values["mode"] = values["mode"] ?? .text(mode)
-    if let url, parameter(named: "feeds") != nil { values["feeds"] = .urls([url]) }
+    if let url, let list = self.parameters.first(where: { $0.kind == .urls }) {
+      values[list.name] = .urls([url])
+    }
     let search = Search(name: "saved", site: id, parameters: values)
     var spec =
       requests(for: search, in: city.map { CityRef($0) }).first
       ?? RequestSpec(url: url ?? "", mode: mode)
     spec.mode = mode
     if let url { spec.url = url }
-    if city == nil, case .bool(let nearby)? = values["include_nearby"] {
-      spec.context["includeNearby"] = nearby ? "true" : "false"
-    }
     return spec
   }
 

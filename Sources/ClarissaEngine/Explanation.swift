@@ -79,12 +79,9 @@ extension Runner {
   {
     let memories = try memory.searches([search.name])
     let planned = Plan.planned(search, memory: memories[search.name], config: config, options: options)
-    let fetched = try await FetchStage.run(
+    let (_, reading) = try await FetchStage.fetchAndRead(
       [planned], sites: sites, scheduler: scheduler, memory: memory, options: options,
       conditional: false)
-    let reading = ReadStage.run(
-      fetched, sites: sites, searches: [search], options: options,
-      blockCooldown: scheduler.settings.blockCooldown)
     let searchReading = reading.searches[search.name] ?? SearchReading()
     let judgements = try Judge.judge(
       planned, reading: searchReading, memory: memory, options: options, explaining: true)

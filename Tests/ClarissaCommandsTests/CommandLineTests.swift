@@ -176,8 +176,9 @@ import Testing
   @Test func sitesListsAdaptersAndCities() throws {
     let list = try CommandLineTests.run(["sites"])
     #expect(list.status == 0)
-    #expect(list.stdout.contains("backpage    defunct"))
-    #expect(list.stdout.contains("oodle       unverified"))
+    #expect(list.stdout.contains("backpage       defunct"))
+    #expect(list.stdout.contains("oodle          unverified"))
+    #expect(list.stdout.contains("kleinanzeigen  active"))
     let cities = try CommandLineTests.run(["sites", "craigslist", "--cities", "east bay"])
     #expect(cities.stdout.contains("sfbay/eby"))
     let unknown = try CommandLineTests.run(["sites", "craiglist"])

@@ -76,22 +76,13 @@ import Testing
 
   /// Whether check-jsonschema (PyPI) accepts `json` under `docs/schemas/<schema>`.
   static func accepts(_ json: String, schema: String) throws -> Bool {
-    let tool = try #require(validator, "check-jsonschema is not installed (.build/venv/bin)")
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("clarissa-\(UUID().uuidString).json")
     try json.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = [
-      "--schemafile", CommandLineTests.packageRoot.appendingPathComponent("docs/schemas/\(schema)")
-        .path, file.path,
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let schemaFile = CommandLineTests.packageRoot.appendingPathComponent("docs/schemas/\(schema)")
+    let accepted = try TestTools.checkJSONSchema(schemaFile: schemaFile.path, file: file.path)
+    return try #require(accepted, "check-jsonschema is not installed (.build/venv/bin)")
   }
 
   /// Every listing the store knows, and `show` of an original and of a repost, as JSON: valid

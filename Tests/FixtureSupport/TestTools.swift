@@ -26,4 +26,18 @@ public enum TestTools {
 
   /// True when running under CI, where a missing tool is a failure, not a skip.
   public static var underCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+  /// Whether check-jsonschema (PyPI) accepts `file` under the schema in `schemaFile`; nil when
+  /// the tool is not installed.
+  public static func checkJSONSchema(schemaFile: String, file: String) throws -> Bool? {
+    guard let tool = path("check-jsonschema") else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = ["--schemafile", schemaFile, file]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
 }

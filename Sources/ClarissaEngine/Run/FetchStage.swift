@@ -35,6 +35,50 @@ enum FetchStage {
       asked: asked, outcomes: outcomes, cooled: cooled, retrying: retrying, cooldowns: cooldowns)
   }
 
+  /// The fetch and read stages together, with the follow-up requests answers ask for (a site
+  /// that gives ids first, then the listings of those ids), up to ``followUpRounds`` rounds,
+  /// each as polite as the first.
+  static func fetchAndRead(
+    _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
+    memory: any ListingMemory, options: RunOptions, conditional: Bool = true
+  ) async throws -> (Fetched, Reading) {
+    let fetched = try await run(
+      planned, sites: sites, scheduler: scheduler, memory: memory, options: options,
+      conditional: conditional)
+    let searches = planned.map(\.search)
+    let cooldown = scheduler.settings.blockCooldown
+    var reading = ReadStage.run(
+      fetched, sites: sites, searches: searches, options: options, blockCooldown: cooldown)
+    var round = 0
+    while !reading.followUps.isEmpty {
+      round += 1
+      guard round <= followUpRounds else {
+        for job in reading.followUps {
+          reading.searches[job.search, default: SearchReading()].failures.append(
+            "\(job.request.url): more than \(followUpRounds) requests in a row; not asked")
+        }
+        break
+      }
+      // The first request of a host in a round goes out at once: wait as between two requests,
+      // since the round before just asked the same hosts.
+      await scheduler.pause(
+        reading.followUps.map { scheduler.delay(for: $0.politeness) }.max() ?? 0)
+      var cooldowns = fetched.cooldowns
+      cooldowns.merge(reading.cooled) { _, newer in newer }
+      let (outcomes, cooled) = await scheduler.run(
+        reading.followUps, validators: [:], cooldowns: cooldowns, retrying: [], now: options.now)
+      let more = Fetched(
+        asked: [:], outcomes: outcomes, cooled: cooled, retrying: [:], cooldowns: cooldowns)
+      reading.merge(
+        ReadStage.run(
+          more, sites: sites, searches: searches, options: options, blockCooldown: cooldown))
+    }
+    return (fetched, reading)
+  }
+
+  /// How many requests may follow one another for one source.
+  static let followUpRounds = 3
+
   /// One job per request of the search's site.
   static func jobs(for search: Search, sites: SiteCatalog) -> [FetchJob] {
     guard let site = sites.site(search.site) else { return [] }

@@ -33,6 +33,25 @@ struct Reading: Sendable {
   var cooled: [String: Cooldown] = [:]
   /// Hosts asked once that answered: their cool-down is lifted.
   var lifted: [String] = []
+  /// Requests the answers asked for next (a site that gives ids first, then listings).
+  var followUps: [FetchJob] = []
+
+  /// A later round's reading added to this one.
+  mutating func merge(_ other: Reading) {
+    for (name, more) in other.searches {
+      var search = searches[name] ?? SearchReading()
+      search.batches += more.batches
+      search.failures += more.failures
+      search.notes += more.notes
+      search.cooling = search.cooling || more.cooling
+      search.validators.merge(more.validators) { first, _ in first }
+      searches[name] = search
+    }
+    blocks += other.blocks.filter { !blocks.contains($0) }
+    cooled.merge(other.cooled) { _, newer in newer }
+    lifted += other.lifted
+    followUps = other.followUps
+  }
 }
 
 /// Stage 3: the one place where HTTP statuses, the sites' errors, block pages and cool-downs
@@ -115,12 +134,22 @@ struct ReadStage {
     let source = SourceResponse(
       request: job.request, status: response.status, headers: response.headers,
       body: response.body, finalURL: response.finalURL, receivedAt: options.now)
+    // A follow-up's listings belong to the request that asked for it (the source).
+    let origin = job.request.context[Self.sourceKey]
     do {
       let batch = try site.listings(from: source)
       add(job.search) {
-        $0.batches.append(SourceBatch(url: job.request.url, listings: batch.listings))
         $0.notes += batch.notes.map { "\(label): \($0)" }
-        if let validators { $0.validators[job.request.url] = validators }
+        if let validators, origin == nil { $0.validators[job.request.url] = validators }
+        if batch.followUps.isEmpty {
+          $0.batches.append(SourceBatch(url: origin ?? job.request.url, listings: batch.listings))
+        }
+      }
+      for request in batch.followUps {
+        var next = request
+        next.context[Self.sourceKey] = origin ?? job.request.url
+        reading.followUps.append(
+          FetchJob(search: job.search, request: next, politeness: site.politeness))
       }
     } catch let error as SiteError {
       add(job.search) { $0.failures.append("\(label): \(error.message)") }
@@ -129,6 +158,9 @@ struct ReadStage {
       add(job.search) { $0.failures.append("\(label): \(error)") }
     }
   }
+
+  /// The context key naming the request a follow-up was asked for.
+  static let sourceKey = "clarissa.source"
 
   private mutating func add(_ search: String, _ change: (inout SearchReading) -> Void) {
     change(&reading.searches[search, default: SearchReading()])

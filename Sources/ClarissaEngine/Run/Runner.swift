@@ -54,11 +54,8 @@ public struct Runner: Sendable {
     var result = RunResult(
       time: options.now, searches: outcomes, blocks: [], deliveryFailures: [],
       dryRun: options.dryRun)
-    let fetched = try await FetchStage.run(
+    let (fetched, reading) = try await FetchStage.fetchAndRead(
       planned, sites: sites, scheduler: scheduler, memory: memory, options: options)
-    let reading = ReadStage.run(
-      fetched, sites: sites, searches: planned.map(\.search), options: options,
-      blockCooldown: scheduler.settings.blockCooldown)
     result.blocks = reading.blocks
     if writing { try Self.storeCooldowns(reading, in: memory) }
     var judged: [String: [Judgement]] = [:]

@@ -1,3 +1,4 @@
+import ClarissaCore
 import Foundation
 
 /// JSON text for the export's lines, written directly: Foundation's `JSONSerialization` sorts
@@ -49,24 +50,7 @@ enum JSONText {
 
   static func write(_ text: String, to out: inout String) {
     out += "\""
-    // Most texts (ids, URLs, titles) need no escaping: copied whole.
-    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-      out += text
-      out += "\""
-      return
-    }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{0}"..."\u{1F}":
-        out += "\\u00" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
+    out += JSONString.escaped(text)
     out += "\""
   }
 }

@@ -1,0 +1,90 @@
+import ClarissaConfig
+import ClarissaCore
+import Foundation
+import Sites
+import YAML
+
+/// The sites a config can use: those shipped in the program and the user's own definitions, in
+/// the config's `sites:` folder or else a `sites/` folder beside it. Read when a command starts,
+/// so a new or mended definition needs no rebuild.
+struct UserSites {
+  /// Every site, the user's included.
+  var catalog: SiteCatalog
+  /// The user's definitions' problems (a broken file leaves its site out, never the others).
+  var diagnostics: [Diagnostic]
+  /// The definition files' text, for quoting lines in messages.
+  var sources: [String: String]
+
+  /// The sites for the config at `config` (which need not exist: then `sites/` beside it).
+  static func load(forConfig config: String) -> UserSites {
+    let base = (config as NSString).deletingLastPathComponent
+    let (folder, node) = configuredFolder(config)
+    let path = folder.map { $0.hasPrefix("/") ? $0 : (base as NSString).appendingPathComponent($0) }
+      ?? (base as NSString).appendingPathComponent("sites")
+    var diagnostics: [Diagnostic] = []
+    var isFolder: ObjCBool = false
+    if let node, !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      || !isFolder.boolValue
+    {
+      diagnostics.append(
+        .error(
+          "'sites: \(folder ?? "")' is not a folder (\(path)): it holds your own site definitions",
+          at: SourceLocation(file: config, line: node.start.line, column: node.start.column)))
+    }
+    let (own, problems) = DefinitionLoader.sites(inFolder: path)
+    return merged(own, diagnostics: diagnostics + problems)
+  }
+
+  /// The shipped sites with `own` added; a definition with a shipped declared site's id replaces
+  /// it (a selector mended without waiting for a release), a Swift site's id is refused.
+  static func merged(_ own: [any FeedSource], diagnostics: [Diagnostic]) -> UserSites {
+    var sites = Registry.sites.all
+    var diagnostics = diagnostics
+    var sources: [String: String] = [:]
+    for site in own {
+      if let file = DefinitionLoader.file(of: site) {
+        sources[file] = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+      }
+      let origin = DefinitionLoader.file(of: site) ?? site.id
+      if let index = sites.firstIndex(where: { $0.id == site.id }) {
+        guard DefinitionLoader.file(of: sites[index]) != nil else {
+          diagnostics.append(
+            .error("'\(origin)' declares site '\(site.id)', which is built into clarissa", at: nil))
+          continue
+        }
+        diagnostics.append(
+          .warning("'\(origin)' replaces the shipped definition of '\(site.id)'", at: nil))
+        sites[index] = site
+      } else {
+        sites.append(site)
+      }
+    }
+    for diagnostic in diagnostics {
+      if let file = diagnostic.location?.file, sources[file] == nil {
+        sources[file] = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+      }
+    }
+    return UserSites(catalog: SiteCatalog(sites), diagnostics: diagnostics, sources: sources)
+  }
+
+  /// The config's `sites:` value and its node, read ahead of the config (its sites are names the
+  /// config's searches use). A config that does not parse has none: its own load says why.
+  private static func configuredFolder(_ config: String) -> (String?, Node?) {
+    guard let data = FileManager.default.contents(atPath: config),
+      data.count <= ConfigLoader.maxFileBytes,
+      let pairs = YAMLReader.read(Array(data)).root?.mapping,
+      let node = pairs.first(where: { $0.key.scalar?.value == "sites" })?.value,
+      let value = node.scalar?.value
+    else { return (nil, nil) }
+    return (value, node)
+  }
+
+  /// `ConfigLoader.load` with these sites, their problems first.
+  func loadConfig(path: String, environment: [String: String]) -> ConfigLoadResult {
+    var result = ConfigLoader.load(path: path, environment: environment, sites: catalog)
+    result.diagnostics = diagnostics + result.diagnostics
+    result.sources.merge(sources) { first, _ in first }
+    if diagnostics.hasErrors { result.config = nil }
+    return result
+  }
+}
