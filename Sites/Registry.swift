@@ -17,5 +17,9 @@ public enum Registry {
   static let declared: [DeclaredSite?] = [
     DefinitionLoader.bundled(
       PackageResources.kleinanzeigen_site_yaml, file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
+    DefinitionLoader.bundled(
+      PackageResources.willhaben_site_yaml, file: "Sites/Willhaben/willhaben.site.yaml"),
+    DefinitionLoader.bundled(
+      PackageResources.immoscout_site_yaml, file: "Sites/Immoscout/immoscout.site.yaml"),
   ]
 }
