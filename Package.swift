@@ -19,6 +19,8 @@ let siteDocuments: [String] = {
 /// names an embedded file by its file name alone, so each carries its site's id.)
 let siteDefinitions: [Resource] = [
   "Kleinanzeigen/kleinanzeigen.site.yaml",
+  "Willhaben/willhaben.site.yaml",
+  "Immoscout/immoscout.site.yaml",
   "Flatfox/flatfox.site.yaml",
   "WgGesucht/wg-gesucht.site.yaml",
 ].map { .embedInCode($0) }

@@ -18,6 +18,10 @@ public enum Registry {
     DefinitionLoader.bundled(
       PackageResources.kleinanzeigen_site_yaml, file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
     DefinitionLoader.bundled(
+      PackageResources.willhaben_site_yaml, file: "Sites/Willhaben/willhaben.site.yaml"),
+    DefinitionLoader.bundled(
+      PackageResources.immoscout_site_yaml, file: "Sites/Immoscout/immoscout.site.yaml"),
+    DefinitionLoader.bundled(
       PackageResources.flatfox_site_yaml, file: "Sites/Flatfox/flatfox.site.yaml"),
     DefinitionLoader.bundled(
       PackageResources.wg_gesucht_site_yaml, file: "Sites/WgGesucht/wg-gesucht.site.yaml"),
