@@ -73,6 +73,13 @@ struct DeclaredSite: FeedSource {
     guard definition.steps.indices.contains(index) else {
       throw SiteError("the request names step \(index + 1), which \(definition.file) does not have")
     }
+    // The run passes only 2xx (and 403, to read a block page); a saved answer may be anything.
+    if response.status == 403 || response.status == 429 {
+      throw SiteError("the site refused the request (HTTP \(response.status))", isBlock: true)
+    }
+    guard response.status < 400 else {
+      throw SiteError("the site answered HTTP \(response.status)")
+    }
     let step = definition.steps[index]
     let reader = PageReader(
       definition: definition, spec: step.read, pageURL: response.finalURL,

@@ -37,7 +37,7 @@ extension DefinitionReader {
       // Fields written but broken have their own message; these were not written at all.
       let written = Set(keys["fields"]?.mapping?.compactMap { $0.key.scalar?.value } ?? [])
       for name in [FieldSpec.Name.id, .title, .url] where !written.contains(name.rawValue) {
-        if let fields = keys["fields"] {
+        if let fields = keys.list.first(where: { $0.key == "fields" })?.keyNode {
           nodes.error("'fields' needs '\(name.rawValue)' (every listing has one)", fields)
         }
       }

@@ -67,13 +67,33 @@ struct FilterRunner {
 
   /// `reference` resolved against `base` (RFC 3986); nil when it cannot be.
   static func absolute(_ reference: String, base: String) -> String? {
-    if reference.hasPrefix("http://") || reference.hasPrefix("https://") { return reference }
-    if reference.hasPrefix("//") { return "https:" + reference }
+    if reference.hasPrefix("http://") || reference.hasPrefix("https://") {
+      return encoded(reference)
+    }
+    if reference.hasPrefix("//") { return encoded("https:" + reference) }
     guard let baseURL = URL(string: base) else { return nil }
     let encoded =
       reference.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#", "%"]))
       ?? reference
     return URL(string: encoded, relativeTo: baseURL)?.absoluteURL.absoluteString
+  }
+}
+
+extension FilterRunner {
+  /// Characters a URL may not hold as written (`800x600>`, spaces) percent-encoded; what is
+  /// encoded already stays.
+  static func encoded(_ url: String) -> String {
+    let illegal = Set(" <>\"{}|\\^`")
+    guard url.contains(where: { illegal.contains($0) }) else { return url }
+    var out = ""
+    for character in url {
+      if illegal.contains(character) {
+        out += String(character).utf8.map { String(format: "%%%02X", $0) }.joined()
+      } else {
+        out.append(character)
+      }
+    }
+    return out
   }
 }
 

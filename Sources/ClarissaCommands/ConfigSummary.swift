@@ -90,7 +90,8 @@ struct ConfigSummary {
   /// One request per city, or per feed URL for sites that take URLs.
   private func requestCount(_ search: Search) -> Int {
     if let urls = Self.urls(search) { return urls.count }
-    return search.cities.count
+    // A site without cities makes its one request.
+    return max(search.cities.count, 1)
   }
 
   /// The URLs of a search on a site that takes URLs rather than cities (a feed's `feeds`).

@@ -55,6 +55,12 @@ struct Inspect: ParsableCommand {
       "The URL the file was fetched from (makes relative links absolute).", valueName: "url"))
   var url: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "When the file was saved (ISO 8601), for dates written relative to then ('vor 3 Std.').",
+      valueName: "time"))
+  var now: String?
+
   enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
   }
@@ -80,7 +86,11 @@ struct Inspect: ParsableCommand {
     let request = adapter.request(
       forSavedResponseIn: chosenMode, city: city, parameters: try Self.values(parameters, adapter),
       url: url)
-    let response = SourceResponse(request: request, body: body, finalURL: url)
+    guard now == nil || Run.parseDate(now ?? "") != nil else {
+      throw ValidationError("--now takes an ISO 8601 time such as 2026-07-26T12:00:00Z")
+    }
+    let response = SourceResponse(
+      request: request, body: body, finalURL: url, receivedAt: now.flatMap(Run.parseDate))
     do {
       let batch = try adapter.listings(from: response)
       for note in batch.notes { Terminal.error("note: \(note)\n") }

@@ -65,7 +65,12 @@ extension RequestScheduler {
   func fetch(_ job: FetchJob, validators: Validators?, now: Date) async -> (
     FetchOutcome, Cooldown?
   ) {
-    var headers = ["User-Agent": settings.userAgent]
+    // A site that must be asked as its own app asks (ImmoScout's mobile API) names its
+    // User-Agent in the request; every other request carries clarissa's (or the config's).
+    var headers: [String: String] = [:]
+    if !job.request.headers.keys.contains(where: { $0.lowercased() == "user-agent" }) {
+      headers["User-Agent"] = settings.userAgent
+    }
     if job.request.allowsConditionalGET, let validators {
       if let etag = validators.etag { headers["If-None-Match"] = etag }
       if let modified = validators.lastModified { headers["If-Modified-Since"] = modified }

@@ -154,6 +154,7 @@ extension UserSiteTests {
         - id: ids
           url: "\(server.base)/ids"
           query: {q: "{query}"}
+          headers: {User-Agent: Pinboard-App/2.1}
           read:
             as: json
             collect: {pk: '$[*].pk'}
@@ -185,6 +186,12 @@ extension UserSiteTests {
     #expect(run.stdout.contains("Pine desk"))
     #expect(run.stdout.contains("CHF"), "\(run.stdout)")
     #expect(server.requests.map(\.path) == ["/ids?q=desk", "/ads?expand=all&pk=7&pk=9"])
+    // A site's own User-Agent is sent as it asks; without one, clarissa's.
+    let agents = server.requests.map { request in
+      request.headers.first { $0.key.lowercased() == "user-agent" }?.value ?? ""
+    }
+    #expect(agents.first == "Pinboard-App/2.1")
+    #expect(agents.last?.hasPrefix("clarissa") == true, "\(agents)")
   }
 }
 
