@@ -16,13 +16,15 @@ struct ListingsCommand: ParsableCommand {
       repostOf, deliveredTo) is documented in docs/listings.md; CSV has a header row. \
       'clarissa show ID' tells one listing's whole story.
 
-      Events the store knows: new, repost.
+      Events the store knows: new, repost. --unviewed keeps the listings nobody has viewed \
+      (opened in 'clarissa serve', or marked with --mark-viewed); the JSON form has viewedAt.
 
       Examples:
         clarissa listings
         clarissa listings --search ipads --since 2d
         clarissa listings --event repost --format json
         clarissa listings --text "air m2" --max-price 500 --format csv > ipads.csv
+        clarissa listings --unviewed --mark-viewed   # what is new to you, then marked seen
       """
   )
 
@@ -45,6 +47,12 @@ struct ListingsCommand: ParsableCommand {
 
   @Option(help: ArgumentHelp("Words that must all appear in the title or description.", valueName: "words"))
   var text: String?
+
+  @Flag(help: "Only listings nobody has viewed yet.")
+  var unviewed = false
+
+  @Flag(help: "Mark the listings printed as viewed (as opening them in 'clarissa serve' does).")
+  var markViewed = false
 
   @Option(help: "At most this many.")
   var limit = 50
@@ -76,10 +84,21 @@ struct ListingsCommand: ParsableCommand {
     query.maxPrice = maxPrice
     query.words = (text ?? "").split(separator: " ").map(String.init)
     query.limit = limit
-    guard let found = try options.reading(quiet: format != .text, { store, _ in
+    query.unviewed = unviewed
+    let read = { (store: ListingStore) throws -> [FoundListing] in
       try checkSearches(store)
       return try store.listings(query)
-    }) else {
+    }
+    let result =
+      markViewed
+      ? try options.writing { store, _ in
+        let found = try read(store)
+        let marked = try store.markViewed(found.map(\.listing.key), at: now)
+        Terminal.error("marked \(marked) listing\(marked == 1 ? "" : "s") viewed\n")
+        return found
+      }
+      : try options.reading(quiet: format != .text) { store, _ in try read(store) }
+    guard let found = result else {
       if format == .json { print("[]") } else if format == .csv { print(ListingsOutput.csvHeader) }
       return
     }

@@ -62,7 +62,8 @@ enum ListingsOutput {
       "  \(listing.url)",
       "  price: " + (listing.price.map { Money.format($0, listing.currency) } ?? "none")
         + ", place: \(listing.location ?? listing.area ?? "-")",
-      "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen))",
+      "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen)), "
+        + (history.viewedAt.map { "viewed \(time($0))" } ?? "not viewed"),
       "prices:",
     ]
     lines += history.prices.map { "  \(time($0.at))  \(Money.format($0.price, $0.currency))" }

@@ -103,4 +103,45 @@ import Testing
       #expect(try Self.accepts(shown.stdout, schema: "show.schema.json"), "show \(id)")
     }
   }
+
+  /// Viewed marks: `--unviewed` keeps the listings nobody has viewed, `--mark-viewed` marks
+  /// those printed; `show` and the JSON say when; an export carries the marks to an import.
+  @Test func viewedMarksAreKeptAndFiltered() throws {
+    let config = try Self.store()
+    let base = ["--config", config, "--now", Self.later]
+    let all = try StateCommandTests.clarissa(["listings", "--limit", "500", "--format", "json"] + base)
+    let total = try #require(
+      try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]).count
+    let marked = try StateCommandTests.clarissa(
+      ["listings", "--search", "ipads", "--limit", "3", "--mark-viewed", "--format", "json"] + base)
+    #expect(marked.status == 0, "\(marked.stderr)")
+    #expect(marked.stderr.contains("marked 3 listings viewed"))
+    let ids = try #require(
+      try JSONSerialization.jsonObject(with: Data(marked.stdout.utf8)) as? [[String: Any]]
+    ).compactMap { ($0["listing"] as? [String: Any])?["id"] as? String }
+    let unviewed = try StateCommandTests.clarissa(
+      ["listings", "--unviewed", "--limit", "500", "--format", "json"] + base)
+    let left = try #require(
+      try JSONSerialization.jsonObject(with: Data(unviewed.stdout.utf8)) as? [[String: Any]])
+    #expect(left.count == total - 3)
+    #expect(left.allSatisfy { ($0["listing"] as? [String: Any])?["id"] as? String != ids[0] })
+    #expect(left.allSatisfy { $0["viewedAt"] == nil })
+    let shown = try StateCommandTests.clarissa(["show", ids[0]] + base)
+    #expect(shown.stdout.contains("viewed 22:00"), "\(shown.stdout)")
+    // Export, import into a fresh store: still viewed.
+    let export = try StateCommandTests.clarissa(["state", "export", "--config", config])
+    #expect(export.stdout.contains("\"viewedAt\":\"2026-05-03T22:00:00Z\""))
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-viewed-\(UUID().uuidString).jsonl").path
+    try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+    let fresh = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-viewed-\(UUID().uuidString).db").path
+    let imported = try StateCommandTests.clarissa(["state", "import", file, "--state", fresh])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let again = try StateCommandTests.clarissa(
+      ["listings", "--unviewed", "--limit", "500", "--format", "json", "--state", fresh, "--now", Self.later])
+    let leftAgain = try #require(
+      try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [[String: Any]])
+    #expect(leftAgain.count == total - 3)
+  }
 }

@@ -55,6 +55,8 @@ public struct ListingHistory: Sendable, Codable, Equatable {
   public var prices: [Price]
   /// Per search.
   public var searches: [SearchSighting]
+  /// When a person marked it viewed; nil while unviewed.
+  public var viewedAt: Date? = nil
 }
 
 extension ListingStore {
@@ -80,9 +82,14 @@ extension ListingStore {
     return try locked { database in
       guard
         let head = try database.rows(
-          "SELECT l.first_seen, l.last_seen, \(Self.listingColumns) FROM listings l "
+          "SELECT l.first_seen, l.last_seen, l.viewed_at, \(Self.listingColumns) FROM listings l "
             + "WHERE l.site = ? AND l.id = ?", values
-        ) { ($0.double(0), $0.double(1), Self.listing($0, from: 2)) }.first
+        ) { row in
+          (
+            row.double(0), row.double(1), Self.listing(row, from: 3),
+            row.optionalDouble(2).map(Date.init(timeIntervalSince1970:))
+          )
+        }.first
       else { return nil }
       let prices = try database.rows(
         "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
@@ -95,7 +102,8 @@ extension ListingStore {
       let searches = try Self.sightings(key, database)
       return ListingHistory(
         listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
-        lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches)
+        lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
+        viewedAt: head.3)
     }
   }
 

@@ -53,11 +53,13 @@ extension ListingStore {
     throws
   {
     try database.run(
-      "SELECT \(listingColumns), l.first_seen, l.last_seen FROM listings l ORDER BY site, id"
+      "SELECT \(listingColumns), l.first_seen, l.last_seen, l.viewed_at FROM listings l "
+        + "ORDER BY site, id"
     ) { row in
       var object = StoreLine.listing(Self.listing(row, from: 0))
       object["firstSeen"] = StoreLine.time(row.double(14))
       object["lastSeen"] = StoreLine.time(row.double(15))
+      object["viewedAt"] = StoreLine.time(row.optionalDouble(16))
       let key: [SQLiteDatabase.Value] = [.text(row.text(0)), .text(row.text(1))]
       object["prices"] = try database.rows(
         "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",

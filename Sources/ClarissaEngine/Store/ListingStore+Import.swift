@@ -123,6 +123,12 @@ extension ListingStore {
           + "last_seen = max(last_seen, excluded.last_seen)"),
       key + ListingFields.values(listing) + seen + [ListingFields.keepsText(listing)])
     counts.add(database.changes, "listings")
+    // A listing viewed in either state stays viewed, from the earlier time.
+    if let viewed = try line.date("viewedAt") {
+      try database.run(
+        "UPDATE listings SET viewed_at = min(coalesce(viewed_at, ?1), ?1) WHERE site = ?2 AND id = ?3",
+        [.time(viewed)] + key)
+    }
     try ListingFields.storeImages(listing, in: database)
     for price in try line.objects("prices") {
       try database.run(

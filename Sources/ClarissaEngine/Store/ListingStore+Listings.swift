@@ -17,6 +17,8 @@ public struct FoundListing: Sendable, Codable, Equatable {
   public var repostOf: String?
   /// Channels that took it.
   public var deliveredTo: [String]
+  /// When a person marked it viewed (opened it); nil while unviewed.
+  public var viewedAt: Date?
 }
 
 /// What `clarissa listings` asks for.
@@ -33,6 +35,8 @@ public struct ListingQuery: Sendable {
   public var maxPrice: Double?
   /// Words that must all appear in the title or the description (any case).
   public var words: [String] = []
+  /// Only listings nobody has viewed.
+  public var unviewed = false
   /// At most this many, newest first.
   public var limit = 50
 
@@ -63,12 +67,13 @@ extension ListingStore {
       conditions.append("l.price <= ?")
       values.append(.double(max))
     }
+    if query.unviewed { conditions.append("l.viewed_at IS NULL") }
     for word in query.words {
       conditions.append("(instr(lower(l.title), ?) > 0 OR instr(lower(l.description), ?) > 0)")
       values += [.text(word.lowercased()), .text(word.lowercased())]
     }
     let sql = """
-      SELECT s.search, s.first_seen, s.last_seen, s.repost_of,
+      SELECT s.search, s.first_seen, s.last_seen, s.repost_of, l.viewed_at,
         (SELECT group_concat(channel, char(31)) FROM (SELECT DISTINCT channel FROM deliveries d
           WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
             AND d.state = 'delivered' ORDER BY d.channel)),
@@ -81,12 +86,32 @@ extension ListingStore {
       try database.rows(sql, values + [.int(query.limit)]) { row in
         let repost = row.optionalText(3)
         return FoundListing(
-          search: row.text(0), listing: Self.listing(row, from: 5),
+          search: row.text(0), listing: Self.listing(row, from: 6),
           firstSeen: Date(timeIntervalSince1970: row.double(1)),
           lastSeen: Date(timeIntervalSince1970: row.double(2)),
           event: repost == nil ? "new" : "repost", repostOf: repost,
-          deliveredTo: row.optionalText(4).map { $0.split(separator: "\u{1F}").map(String.init) }
-            ?? [])
+          deliveredTo: row.optionalText(5).map { $0.split(separator: "\u{1F}").map(String.init) }
+            ?? [], viewedAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)))
+      }
+    }
+  }
+}
+
+extension ListingStore {
+  /// Marks listings viewed (a person opened them) at `now`; those viewed before keep their time.
+  /// Returns how many were newly marked.
+  @discardableResult
+  public func markViewed(_ keys: [ListingKey], at now: Date) throws -> Int {
+    try locked { database in
+      try database.transaction {
+        var marked = 0
+        for key in keys {
+          try database.run(
+            "UPDATE listings SET viewed_at = ? WHERE site = ? AND id = ? AND viewed_at IS NULL",
+            [.time(now), .text(key.site), .text(key.id)])
+          marked += database.changes
+        }
+        return marked
       }
     }
   }

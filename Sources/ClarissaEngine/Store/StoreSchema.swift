@@ -5,7 +5,7 @@ enum StoreSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1, version2, version3, version4]
+  static let migrations: [String] = [version1, version2, version3, version4, version5]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """
@@ -177,5 +177,12 @@ enum StoreSchema {
     ALTER TABLE recent ADD COLUMN old_price REAL;
     CREATE INDEX sightings_repost_of ON sightings(search, site, repost_of)
       WHERE repost_of IS NOT NULL;
+    """
+
+  /// Viewed: when a person opened the listing (`clarissa serve`, `listings --mark-viewed`); the
+  /// index finds the unviewed of a search without reading the others.
+  private static let version5 = """
+    ALTER TABLE listings ADD COLUMN viewed_at REAL;
+    CREATE INDEX listings_unviewed ON listings(site, id) WHERE viewed_at IS NULL;
     """
 }
