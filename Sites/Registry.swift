@@ -10,20 +10,25 @@ public enum Registry {
       GenericFeedSite(),
       OodleSite(),
       BackpageSite(),
-    ] + declared.compactMap { $0 })
+    ] + declared)
 
-  /// The definitions shipped in `Sites/<Name>/<id>.site.yaml` (a test checks that each reads
-  /// without a problem, so none is ever left out here).
-  static let declared: [DeclaredSite?] = [
-    DefinitionLoader.bundled(
-      PackageResources.kleinanzeigen_site_yaml, file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
-    DefinitionLoader.bundled(
-      PackageResources.willhaben_site_yaml, file: "Sites/Willhaben/willhaben.site.yaml"),
-    DefinitionLoader.bundled(
-      PackageResources.immoscout_site_yaml, file: "Sites/Immoscout/immoscout.site.yaml"),
-    DefinitionLoader.bundled(
-      PackageResources.flatfox_site_yaml, file: "Sites/Flatfox/flatfox.site.yaml"),
-    DefinitionLoader.bundled(
-      PackageResources.wg_gesucht_site_yaml, file: "Sites/WgGesucht/wg-gesucht.site.yaml"),
+  /// The definitions shipped in `Sites/<Name>/<id>.site.yaml`, read when first used (a test
+  /// checks that each reads without a problem and has the id named here).
+  static let declared: [BundledSite] = [
+    BundledSite(
+      id: "kleinanzeigen", bytes: PackageResources.kleinanzeigen_site_yaml,
+      file: "Sites/Kleinanzeigen/kleinanzeigen.site.yaml"),
+    BundledSite(
+      id: "willhaben", bytes: PackageResources.willhaben_site_yaml,
+      file: "Sites/Willhaben/willhaben.site.yaml"),
+    BundledSite(
+      id: "immoscout", bytes: PackageResources.immoscout_site_yaml,
+      file: "Sites/Immoscout/immoscout.site.yaml"),
+    BundledSite(
+      id: "flatfox", bytes: PackageResources.flatfox_site_yaml,
+      file: "Sites/Flatfox/flatfox.site.yaml"),
+    BundledSite(
+      id: "wg-gesucht", bytes: PackageResources.wg_gesucht_site_yaml,
+      file: "Sites/WgGesucht/wg-gesucht.site.yaml"),
   ]
 }

@@ -4,12 +4,6 @@ import Foundation
 /// Site definitions: those compiled into the program, and a user's own from a folder (`sites/`
 /// next to `searches.yaml`, or the config's `sites:`), read when a command starts, no rebuild.
 public enum DefinitionLoader {
-  /// A shipped definition: its text and the path it has in the repository.
-  static func bundled(_ bytes: [UInt8], file: String) -> DeclaredSite? {
-    let (definition, _) = DefinitionReader.read(bytes, file: file)
-    return definition.map(DeclaredSite.init)
-  }
-
   /// The sites of every `*.yaml` file in `folder`, and the problems of those that are broken
   /// (a broken file never stops the others). A missing folder has none.
   public static func sites(inFolder folder: String) -> (sites: [any FeedSource], diagnostics: [Diagnostic]) {
@@ -37,6 +31,6 @@ public enum DefinitionLoader {
 
   /// The definition file a declared site was read from; nil for a Swift site.
   public static func file(of site: any FeedSource) -> String? {
-    (site as? DeclaredSite)?.definition.file
+    (site as? DeclaredSite)?.definition.file ?? (site as? BundledSite)?.file
   }
 }

@@ -31,9 +31,10 @@ import Testing
   }
 
   @Test func everyShippedDefinitionReadsWithoutAProblem() throws {
-    #expect(Registry.declared.count >= 1)
-    for site in Registry.declared {
-      let site = try #require(site, "a shipped definition did not read")
+    #expect(Registry.declared.count >= 5)
+    for shipped in Registry.declared {
+      let site = try shipped.site.get()
+      #expect(site.id == shipped.id, "the registry names \(shipped.file) by its own id")
       let file = site.definition.file
       let bytes = try Fixtures.bytes("../\(file)")
       let (_, diagnostics) = DefinitionReader.read(bytes, file: file)
@@ -51,7 +52,7 @@ import Testing
       let names = (try? manager.contentsOfDirectory(atPath: sites.appendingPathComponent(folder).path)) ?? []
       files += names.filter { $0.hasSuffix(".site.yaml") }.map { "Sites/\(folder)/\($0)" }
     }
-    let declared = Registry.declared.compactMap { $0?.definition.file }
+    let declared = Registry.declared.map(\.file)
     #expect(files.sorted() == declared.sorted())
     let manifest = try String(
       contentsOf: TestTools.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
@@ -80,5 +81,23 @@ import Testing
     #expect(warning.message.contains("found nothing in any of the 27 items"))
     #expect(warning.message.contains("mend the path"))
     #expect(report.text.contains("  location    0/27"))
+  }
+}
+
+/// Shipped definitions are read when first used, not at every start.
+@Suite struct BundledSiteTests {
+  @Test func aShippedDefinitionIsReadOnFirstUseAndABrokenOneSaysSo() throws {
+    let broken = BundledSite(id: "broken", bytes: Array("format: 1\nid: broken\n".utf8), file: "x.yaml")
+    #expect(broken.id == "broken")
+    #expect(broken.status == .defunct)
+    #expect(broken.summary.contains("x.yaml does not read"))
+    let request = RequestSpec(url: "https://example.org/", mode: "page")
+    #expect {
+      _ = try broken.listings(from: SourceResponse(request: request, body: []))
+    } throws: { error in
+      (error as? SiteError)?.message.contains("the shipped definition x.yaml does not read") == true
+    }
+    let flatfox = try #require(Registry.declared.first { $0.id == "flatfox" })
+    #expect(flatfox.modes == ["pins", "listings"])
   }
 }

@@ -22,8 +22,8 @@ import Testing
 
   @Test(.enabled(if: canValidate, "check-jsonschema is not installed (.build/venv/bin)"))
   func everyShippedDefinitionPasses() throws {
-    let shipped = Registry.declared.compactMap { $0?.definition.file }
-    #expect(shipped.count == Registry.declared.count)
+    let shipped = Registry.declared.map(\.file)
+    #expect(shipped.count >= 5)
     for file in shipped {
       let path = TestTools.packageRoot.appendingPathComponent(file).path
       #expect(try Self.accepts(path), "\(file)")
