@@ -10,7 +10,7 @@ struct DeclaredSite: FeedSource {
   var displayName: String { definition.name }
   var status: SiteStatus { definition.status }
   var summary: String { definition.summary }
-  var parameters: [SiteParameter] { definition.parameters.map(\.parameter) }
+  var parameters: [SiteParameter] { definition.parameters }
   var politeness: Politeness { definition.politeness }
   var cities: CityRule { definition.cities.kind == .none ? .unused : .required }
   /// How a saved answer is read (`inspect --mode`): `page` for a site of one request; else one

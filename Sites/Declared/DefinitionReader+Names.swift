@@ -14,7 +14,7 @@ extension DefinitionReader {
     "city", "mode",
   ]
 
-  func parameters(_ node: Node?) -> [DeclaredParameter] {
+  func parameters(_ node: Node?) -> [SiteParameter] {
     guard let node else { return [] }
     guard let list = node.sequence else {
       nodes.error("'parameters' must be a list, found \(node.kindDescription)", node)
@@ -23,7 +23,7 @@ extension DefinitionReader {
     return list.compactMap(parameter)
   }
 
-  private func parameter(_ node: Node) -> DeclaredParameter? {
+  private func parameter(_ node: Node) -> SiteParameter? {
     guard let keys = nodes.mapping(node, "a parameter", allowed: Self.parameterKeys) else {
       return nil
     }
@@ -49,11 +49,10 @@ extension DefinitionReader {
     default: kind = .text
     }
     let example = nodes.text(keys["example"], "'example'") ?? values.first ?? ""
-    let parameter = SiteParameter(
+    return SiteParameter(
       name, kind, summary: nodes.text(keys["summary"], "'summary'") ?? "", example: example,
       defaultValue: nodes.text(keys["default"], "'default'"),
       isRequired: nodes.bool(keys["required"], "'required'") ?? false)
-    return DeclaredParameter(parameter: parameter, example: example)
   }
 
   private func range(_ node: Node?) -> ClosedRange<Int> {

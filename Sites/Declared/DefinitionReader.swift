@@ -55,7 +55,7 @@ struct DefinitionReader {
     let cities = names(top["cities"], "'cities'") ?? DeclaredNames(kind: .none)
     let categories = names(top["categories"], "'categories'")
     let scope = TemplateScope(
-      parameters: parameters.map(\.parameter.name), cities: cities, categories: categories)
+      parameters: parameters.map(\.name), cities: cities, categories: categories)
     let steps = self.steps(top["requests"], scope: scope)
     guard let id, let status, let steps else { return nil }
     return SiteDefinition(

@@ -99,8 +99,8 @@ enum JSONComparison: String, CaseIterable {
   /// JSON equality: numbers by value, strings, booleans, null, and arrays and objects deeply.
   static func same(_ a: Any, _ b: Any) -> Bool {
     if JSONKind.isNull(a) || JSONKind.isNull(b) { return JSONKind.isNull(a) && JSONKind.isNull(b) }
-    if let x = boolean(a), let y = boolean(b) { return x == y }
-    if boolean(a) != nil || boolean(b) != nil { return false }
+    if let x = JSONKind.boolean(a), let y = JSONKind.boolean(b) { return x == y }
+    if JSONKind.boolean(a) != nil || JSONKind.boolean(b) != nil { return false }
     if let x = number(a), let y = number(b) { return x == y }
     if let x = a as? String, let y = b as? String { return x == y }
     if let x = a as? [Any], let y = b as? [Any] {
@@ -113,16 +113,8 @@ enum JSONComparison: String, CaseIterable {
     return false
   }
 
-  /// A JSON boolean (JSONSerialization makes them NSNumbers of type `c`); nil for others.
-  static func boolean(_ value: Any) -> Bool? {
-    guard !JSONKind.isContainer(value), let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
-      return nil
-    }
-    return number.boolValue
-  }
-
   static func number(_ value: Any) -> Double? {
-    guard !JSONKind.isContainer(value), boolean(value) == nil else { return nil }
+    guard !JSONKind.isContainer(value), JSONKind.boolean(value) == nil else { return nil }
     if let number = value as? NSNumber { return number.doubleValue }
     if let number = value as? Double { return number }
     if let number = value as? Int { return Double(number) }
@@ -139,5 +131,13 @@ enum JSONKind {
 
   static func isNull(_ value: Any) -> Bool {
     !isContainer(value) && type(of: value) == NSNull.self
+  }
+
+  /// A JSON boolean (JSONSerialization makes them NSNumbers of type `c`); nil for others.
+  static func boolean(_ value: Any) -> Bool? {
+    guard !isContainer(value), let number = value as? NSNumber,
+      String(cString: number.objCType) == "c"
+    else { return nil }
+    return number.boolValue
   }
 }

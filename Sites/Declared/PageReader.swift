@@ -157,20 +157,13 @@ struct PageReader {
   static func jsonValue(_ value: Any) -> FieldValue? {
     if JSONKind.isContainer(value) { return nil }
     if let text = value as? String { return .text(collapsed(text)) }
-    if let number = value as? NSNumber {
-      return isBool(number) ? .text(number.boolValue ? "true" : "false")
-        : .number(number.doubleValue)
-    }
+    if let flag = JSONKind.boolean(value) { return .text(flag ? "true" : "false") }
+    if let number = value as? NSNumber { return .number(number.doubleValue) }
     return nil
   }
 
   /// Runs of whitespace as one space, none at the ends.
   static func collapsed(_ text: String) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-  }
-
-  /// Whether JSONSerialization made this number from `true` or `false`.
-  static func isBool(_ number: NSNumber) -> Bool {
-    String(cString: number.objCType) == "c"
   }
 }

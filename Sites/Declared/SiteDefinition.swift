@@ -19,19 +19,12 @@ struct SiteDefinition: Sendable {
   /// The currency of prices that name none.
   var currency: String?
   var politeness: Politeness
-  var parameters: [DeclaredParameter]
+  var parameters: [SiteParameter]
   var cities: DeclaredNames
   var categories: DeclaredNames?
   /// The requests of one search in one city, in order; each after the first runs once per
   /// answer of the one before, with what that one collected.
   var steps: [RequestStep]
-}
-
-/// A parameter a search may set for the site.
-struct DeclaredParameter: Sendable {
-  var parameter: SiteParameter
-  /// Its example, shown by `clarissa sites NAME`.
-  var example: String?
 }
 
 /// Cities or categories: a table of known names with their columns, a pattern, or free text.

@@ -55,8 +55,8 @@ struct StepRequests {
     values.texts["price.min"] = search.price?.min.map(Self.number) ?? ""
     values.texts["price.max"] = search.price?.max.map(Self.number) ?? ""
     for declared in definition.parameters {
-      let name = declared.parameter.name
-      values.texts[name] = search.parameters[name]?.description ?? declared.parameter.defaultValue ?? ""
+      let name = declared.name
+      values.texts[name] = search.parameters[name]?.description ?? declared.defaultValue ?? ""
     }
     return values
   }

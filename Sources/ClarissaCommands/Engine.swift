@@ -9,8 +9,8 @@ extension SourceOptions {
   /// scheduler over the network (or a recording, or a recording being made), the channels'
   /// senders and the outputs. `explain` asks for no channels and no outputs.
   func runner(
-    _ configuration: Config, settings: SchedulerSettings? = nil, record: String? = nil,
-    delivering: Bool = true
+    _ configuration: Config, sites: SiteCatalog, settings: SchedulerSettings? = nil,
+    record: String? = nil, delivering: Bool = true
   ) throws -> Runner {
     let live = CurlFetcher(limits: limits(configuration))
     let fetcher: any Fetcher =
@@ -26,7 +26,7 @@ extension SourceOptions {
         baseDirectory: folder)
     }
     return Runner(
-      config: configuration, sites: UserSites.load(forConfig: config).catalog,
+      config: configuration, sites: sites,
       scheduler: RequestScheduler(
         fetcher: fetcher, settings: settings ?? schedulerSettings(configuration)),
       statePath: statePath(configuration), channels: channels,

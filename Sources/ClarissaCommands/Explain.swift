@@ -31,8 +31,8 @@ struct Explain: AsyncParsableCommand {
   var onlyKept = false
 
   func run() async throws {
-    let (configuration, _) = try source.loadConfig(quiet: true)
-    let runner = try source.runner(configuration, delivering: false)
+    let (configuration, _, sites) = try source.loadConfig(quiet: true)
+    let runner = try source.runner(configuration, sites: sites, delivering: false)
     let explanation: Explanation
     do {
       explanation = try await runner.explain(search: search, now: Date())

@@ -80,12 +80,12 @@ struct Run: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let (configuration, diagnostics) = try source.loadConfig(quiet: quiet)
+    let (configuration, diagnostics, sites) = try source.loadConfig(quiet: quiet)
     GitHubActions.annotate(
       diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
 
     let runner = try source.runner(
-      configuration, settings: settings(configuration), record: record)
+      configuration, sites: sites, settings: settings(configuration), record: record)
     let options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
       prime: prime, notifyFirstRun: notifyFirstRun)

@@ -34,8 +34,6 @@ struct SitesList: ParsableCommand {
     name: [.customShort("c"), .long], help: "The config whose own site definitions to include.")
   var config = "searches.yaml"
 
-  /// The shipped sites and the user's own (`sites/` beside the config).
-  private var sites: SiteCatalog { UserSites.load(forConfig: config).catalog }
 
   func validate() throws {
     if cities, categories {
@@ -56,13 +54,14 @@ struct SitesList: ParsableCommand {
   private var example: String { categories ? "bike" : "bay" }
 
   func run() throws {
+    // The shipped sites and the user's own (`sites/` beside the config), read once.
+    let sites = UserSites.load(forConfig: config).catalog
     guard var id = site else {
       Terminal.output(sites.all.map(Self.summaryLine).joined(separator: "\n") + "\n")
       return
     }
     var word = filter
-    // `sites --cities bay`: 'bay' is the filter word, not a site, when one site has the list.
-    // The sites whose list has the word (with several sites listing cities, the one that has it).
+    // `sites --cities bay`: 'bay' is the filter word, not a site, when one site's list has it.
     let listing = Self.sitesWithList(sites, categories: categories).filter {
       !(categories ? $0.knownCategories(matching: id) : $0.knownCities(matching: id)).isEmpty
     }

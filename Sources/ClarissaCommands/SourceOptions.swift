@@ -25,16 +25,20 @@ struct SourceOptions: ParsableArguments {
   /// The config's folder: relative paths in the config are relative to it.
   var folder: String { (config as NSString).deletingLastPathComponent }
 
-  /// Reads the config, printing its problems (only errors when `quiet`); exit 2 on errors.
-  func loadConfig(quiet: Bool = false) throws -> (config: Config, diagnostics: [Diagnostic]) {
+  /// Reads the config, printing its problems (only errors when `quiet`); exit 2 on errors. The
+  /// sites it was read against (the user's own definitions included) come with it, for the runner.
+  func loadConfig(quiet: Bool = false) throws -> (
+    config: Config, diagnostics: [Diagnostic], sites: SiteCatalog
+  ) {
     try MissingConfig.check(config)
     let environment = ProcessInfo.processInfo.environment
-    let loaded = UserSites.load(forConfig: config).loadConfig(path: config, environment: environment)
+    let sites = UserSites.load(forConfig: config)
+    let loaded = sites.loadConfig(path: config, environment: environment)
     let renderer = DiagnosticRenderer(
       sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.error(renderer.render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
     guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
-    return (configuration, loaded.diagnostics)
+    return (configuration, loaded.diagnostics, sites.catalog)
   }
 
   /// `--state`, else `state.path` relative to the config's folder.

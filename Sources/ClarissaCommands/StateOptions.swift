@@ -36,7 +36,7 @@ struct StateOptions: ParsableArguments {
       return (nil, state)
     }
     let options = try SourceOptions.parse(["--config", config])
-    let (configuration, _) = try options.loadConfig(quiet: true)
+    let (configuration, _, _) = try options.loadConfig(quiet: true)
     return (configuration, state ?? options.statePath(configuration))
   }
 

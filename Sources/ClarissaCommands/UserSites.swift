@@ -40,11 +40,7 @@ struct UserSites {
   static func merged(_ own: [any FeedSource], diagnostics: [Diagnostic]) -> UserSites {
     var sites = Registry.sites.all
     var diagnostics = diagnostics
-    var sources: [String: String] = [:]
     for site in own {
-      if let file = DefinitionLoader.file(of: site) {
-        sources[file] = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-      }
       let origin = DefinitionLoader.file(of: site) ?? site.id
       if let index = sites.firstIndex(where: { $0.id == site.id }) {
         guard DefinitionLoader.file(of: sites[index]) != nil else {
@@ -59,6 +55,8 @@ struct UserSites {
         sites.append(site)
       }
     }
+    // The text of the files the diagnostics quote, for their source lines; no other is read.
+    var sources: [String: String] = [:]
     for diagnostic in diagnostics {
       if let file = diagnostic.location?.file, sources[file] == nil {
         sources[file] = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""

@@ -107,10 +107,11 @@ struct Watch: AsyncParsableCommand {
   /// connections) and the store kept open for the life of the config, ended when a reload
   /// replaces it.
   private func load() throws -> Loaded {
-    let (configuration, _) = try source.loadConfig(quiet: quiet)
+    let (configuration, _, sites) = try source.loadConfig(quiet: quiet)
     do {
       return Loaded(
-        config: configuration, runner: try source.runner(configuration).keepingStoreOpen())
+        config: configuration,
+        runner: try source.runner(configuration, sites: sites).keepingStoreOpen())
     } catch let error as RunError {
       log("error: \(error.message)")
       throw ExitStatus.stateUnusable.exitCode
