@@ -96,12 +96,16 @@ let package = Package(
       name: "ClarissaEngine",
       dependencies: ["ClarissaCore", "ClarissaConfig", "ListingText", "CLibCurl", "CSQLite"]),
 
+    // MARK: - `clarissa serve`: a small HTTP/1.1 server, and the pages and API over the store
+    .target(name: "WebServer"),
+    .target(name: "Serve", dependencies: ["ClarissaCore", "ClarissaEngine", "WebServer"]),
+
     // MARK: - The command line: thin commands over the layers above
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Sites", "ListingText",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Sites", "ListingText", "Serve",
+        "WebServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "clarissa", dependencies: ["ClarissaCommands"]),
@@ -111,7 +115,7 @@ let package = Package(
       name: "clarissa-bench",
       dependencies: [
         "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Sites", "Feeds", "Markup",
-        "ListingText",
+        "ListingText", "Serve", "WebServer",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
@@ -132,6 +136,9 @@ let package = Package(
         "Sites", "ClarissaCore", "ClarissaConfig", "Feeds", "Markup", "ListingText",
         "FixtureSupport",
       ]),
+    .testTarget(
+      name: "ServeTests",
+      dependencies: ["Serve", "WebServer", "ClarissaEngine", "ClarissaCore", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: ["ClarissaCommands", "ClarissaEngine", "clarissa", "FixtureSupport"]

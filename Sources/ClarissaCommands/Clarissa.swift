@@ -23,6 +23,12 @@ public struct Clarissa: AsyncParsableCommand {
         clarissa notify test phone        # a sample through a channel
         clarissa validate --print-urls    # every request of a run
 
+      Browse what was found, and what you have viewed:
+
+        clarissa serve                    # http://127.0.0.1:8421/
+        clarissa listings --unviewed
+        clarissa watch --http 127.0.0.1:8421   # watch and serve in one process
+
       Site adapters and what they read:
 
         clarissa sites
@@ -35,7 +41,7 @@ public struct Clarissa: AsyncParsableCommand {
     subcommands: [
       Init.self, Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
       NotifyCommand.self, StateCommand.self, ListingsCommand.self, ShowCommand.self,
-      SchemaCommand.self,
+      SchemaCommand.self, ServeCommand.self,
     ]
   )
 

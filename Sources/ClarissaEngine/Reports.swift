@@ -109,8 +109,9 @@ public enum Money {
 }
 
 /// "5 min ago", "3 h ago", "2 d ago".
-enum Age {
-  static func describe(from date: Date, to now: Date) -> String {
+public enum Age {
+  /// How long before `now` `date` was.
+  public static func describe(from date: Date, to now: Date) -> String {
     let seconds = Int(now.timeIntervalSince(date))
     switch seconds {
     case ..<0: return "just now"

@@ -65,6 +65,34 @@ public struct RunResult: Sendable, Codable {
   public var dryRun: Bool
   /// Feeds or pages that could not be written.
   public var outputProblems: [String] = []
+  /// Per host: requests made this run and how they ended (for `/metrics`).
+  public var hosts: [String: HostTally] = [:]
+  /// Per channel: deliveries accepted and refused this run (for `/metrics`).
+  public var channels: [String: ChannelTally] = [:]
+
+  /// One host's requests in a run.
+  public struct HostTally: Sendable, Codable, Equatable {
+    /// Requests sent (each retry after 429/503 counts).
+    public var requests = 0
+    /// Requests that brought no usable answer (network errors, HTTP errors, blocks).
+    public var failures = 0
+    /// Requests answered 304 Not Modified.
+    public var notModified = 0
+    /// Jobs not sent because the host was cooling down.
+    public var skipped = 0
+    /// An empty tally.
+    public init() {}
+  }
+
+  /// One channel's deliveries in a run.
+  public struct ChannelTally: Sendable, Codable, Equatable {
+    /// Listings the channel accepted.
+    public var delivered = 0
+    /// Listings it refused (each retried on a later run).
+    public var failed = 0
+    /// An empty tally.
+    public init() {}
+  }
 
   /// Every listing new this run.
   public var newListings: [Listing] { searches.flatMap(\.new) }

@@ -205,6 +205,8 @@ public struct SearchRecord: Sendable {
   public var validators: [String: Validators]
   /// Whether the search reached a source (or had none to reach): it ran at `now`.
   public var reached: Bool
+  /// The sources that failed in this run, with the reason (shown by `clarissa serve`).
+  public var failures: [String] = []
 
   /// Creates a record.
   public init(

@@ -3,7 +3,7 @@ import Foundation
 
 /// Atom 1.0 (RFC 4287) for recent listings: stable entry ids (`urn:clarissa:<site>:<id>`), the
 /// listing's page as the link, price, place and description as the summary.
-enum AtomFeed {
+public enum AtomFeed {
   /// `file` is the feed's own file name: its `rel="self"` link is that name, a relative
   /// reference (RFC 4287 4.2.7 takes an IRI reference; RFC 3986 resolves it against the URL the
   /// feed was fetched from), so it is right wherever the folder is served, with no setting.
@@ -79,14 +79,15 @@ enum AtomFeed {
     return "image/jpeg"
   }
 
-  static func timestamp(_ date: Date) -> String {
+  public static func timestamp(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
     return formatter.string(from: date)
   }
 
-  /// Text safe in XML content and attributes; control characters XML forbids are dropped.
-  static func escape(_ text: String) -> String {
+  /// Text safe in XML and HTML content and attributes (quotes included); control characters
+  /// XML forbids are dropped. `clarissa serve`'s pages use it too.
+  public static func escape(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -15,6 +15,7 @@ enum Act {
       search: planned.search.name, now: options.now, seen: accepted,
       answered: Set(reading.batches.map(\.url)), asked: asked, validators: reading.validators,
       reached: answered || reading.failures.isEmpty)
+    record.failures = reading.failures
     if !answered, !reading.failures.isEmpty {
       outcome.status = .failed
     } else if !answered, reading.cooling {

@@ -12,7 +12,7 @@ import Foundation
 /// last seen (its previous run, `lastRun`, came that long after), and now it is there again.
 /// Time alone proves nothing: after a week with clarissa switched off every listing was "last
 /// seen" a week ago.
-enum Change {
+public enum Change {
   static func event(
     _ listing: Listing, _ sighting: Sighting, _ search: Search, lastRun: Date?
   ) -> ListingEvent? {
@@ -35,7 +35,7 @@ enum Change {
   }
 
   /// `$450 → $380 (-16%)`, or `back` / `back at $380`.
-  static func describe(_ listing: Listing) -> String? {
+  public static func describe(_ listing: Listing) -> String? {
     guard let event = listing.event else { return nil }
     let now = listing.price.map { Money.format($0, listing.currency) }
     guard event.kind != .back else { return now.map { "back at \($0)" } ?? "back" }

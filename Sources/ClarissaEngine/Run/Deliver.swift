@@ -10,6 +10,8 @@ struct Receipts: Sendable {
   var failures: [String] = []
   /// Deliveries owed to the terminal channel: done when the report is shown.
   var terminal: [OwedDelivery] = []
+  /// Per channel: deliveries accepted and refused this run.
+  var channels: [String: RunResult.ChannelTally] = [:]
 }
 
 /// Stage 5: every owed delivery to its channel, one batch per search and channel. A delivery is
@@ -39,6 +41,7 @@ struct Deliver {
         continue
       }
       let accepted = try await send(batch, search: search, kind: channel.kind, to: &receipts)
+      receipts.channels[batch.channel, default: .init()].delivered += accepted.count
       note(listings.filter { accepted.contains($0.key) }, of: search.name, fresh: fresh,
         in: &receipts)
     }
@@ -97,6 +100,7 @@ struct Deliver {
     let reported = reason + "; retried on the next run"
     if !receipts.failures.contains(reported) { receipts.failures.append(reported) }
     for entry in owed {
+      receipts.channels[entry.channel, default: .init()].failed += 1
       let attempts = try memory.markFailed(
         search: entry.search, key: entry.listing.key, channel: entry.channel, error: reason,
         at: now)

@@ -106,3 +106,14 @@ enum FetchStage {
     return why
   }
 }
+
+extension Search {
+  /// The hosts this search's requests go to (`clarissa serve` shows their cool-downs).
+  public func hosts(sites: SiteCatalog) -> [String] {
+    var seen: [String] = []
+    for job in FetchStage.jobs(for: self, sites: sites) where !seen.contains(job.host) {
+      seen.append(job.host)
+    }
+    return seen
+  }
+}

@@ -35,6 +35,8 @@ struct Reading: Sendable {
   var lifted: [String] = []
   /// Requests the answers asked for next (a site that gives ids first, then listings).
   var followUps: [FetchJob] = []
+  /// Per host: the requests made and how they ended.
+  var hosts: [String: RunResult.HostTally] = [:]
 
   /// A later round's reading added to this one.
   mutating func merge(_ other: Reading) {
@@ -48,6 +50,14 @@ struct Reading: Sendable {
       searches[name] = search
     }
     blocks += other.blocks.filter { !blocks.contains($0) }
+    hosts.merge(other.hosts) { first, more in
+      var sum = first
+      sum.requests += more.requests
+      sum.failures += more.failures
+      sum.notModified += more.notModified
+      sum.skipped += more.skipped
+      return sum
+    }
     cooled.merge(other.cooled) { _, newer in newer }
     lifted += other.lifted
     followUps = other.followUps
@@ -90,9 +100,24 @@ struct ReadStage {
     return stage.reading
   }
 
+  /// Counts the request for its host.
+  private mutating func tally(_ outcome: FetchOutcome) {
+    var tally = reading.hosts[outcome.job.host] ?? RunResult.HostTally()
+    switch outcome.status {
+    case .skipped: tally.skipped += 1
+    case .notModified: tally.notModified += 1
+    case .failed, .blocked: tally.failures += 1
+    case .answered(let response) where response.status >= 400: tally.failures += 1
+    case .answered: break
+    }
+    if case .skipped = outcome.status {} else { tally.requests += max(outcome.attempts, 1) }
+    reading.hosts[outcome.job.host] = tally
+  }
+
   private mutating func read(_ outcome: FetchOutcome) {
     let job = outcome.job
     let label = job.request.city.map { "\(job.host) (\($0))" } ?? job.request.url
+    tally(outcome)
     switch outcome.status {
     case .notModified:
       add(job.search) { $0.batches.append(SourceBatch(url: job.request.url, listings: [])) }

@@ -57,6 +57,7 @@ public struct Runner: Sendable {
     let (fetched, reading) = try await FetchStage.fetchAndRead(
       planned, sites: sites, scheduler: scheduler, memory: memory, options: options)
     result.blocks = reading.blocks
+    result.hosts = reading.hosts
     if writing { try Self.storeCooldowns(reading, in: memory) }
     var judged: [String: [Judgement]] = [:]
     for entry in planned {
@@ -96,6 +97,7 @@ public struct Runner: Sendable {
       result.searches[index].delivered += receipts.delivered[result.searches[index].name] ?? []
     }
     result.deliveryFailures += receipts.failures
+    result.channels = receipts.channels
     return receipts.terminal
   }
 

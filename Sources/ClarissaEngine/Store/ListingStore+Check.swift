@@ -84,5 +84,18 @@ extension ListingStore {
       "SELECT site, id, images FROM listings WHERE json_valid(images) = 0 "
         + "OR json_type(images) != 'array'"
     ),
+    (
+      "searches whose count of unviewed listings differs from a recount",
+      """
+      WITH counted AS (SELECT s.search, count(*) AS n FROM sightings s WHERE NOT EXISTS
+        (SELECT 1 FROM listings l WHERE l.site = s.site AND l.id = s.id AND l.viewed_at IS NOT NULL)
+        GROUP BY s.search)
+      SELECT c.search, 'kept ' || coalesce(u.count, 0), 'counted ' || c.n FROM counted c
+        LEFT JOIN unviewed u ON u.search = c.search WHERE coalesce(u.count, 0) != c.n
+      UNION ALL
+      SELECT u.search, 'kept ' || u.count, 'counted 0' FROM unviewed u
+        WHERE u.count != 0 AND NOT EXISTS (SELECT 1 FROM counted c WHERE c.search = u.search)
+      """
+    ),
   ]
 }

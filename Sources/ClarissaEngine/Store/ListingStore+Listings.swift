@@ -37,8 +37,12 @@ public struct ListingQuery: Sendable {
   public var words: [String] = []
   /// Only listings nobody has viewed.
   public var unviewed = false
+  /// Only these sites (all when empty).
+  public var sites: [String] = []
   /// At most this many, newest first.
   public var limit = 50
+  /// After skipping this many (a page further on).
+  public var offset = 0
 
   /// Creates a query.
   public init() {}
@@ -47,12 +51,44 @@ public struct ListingQuery: Sendable {
 extension ListingStore {
   /// The listings the searches found, newest first (one join; the filters in SQL).
   public func listings(_ query: ListingQuery) throws -> [FoundListing] {
+    let (conditions, values) = Self.conditions(query)
+    let sql = """
+      SELECT s.search, s.first_seen, s.last_seen, s.repost_of, l.viewed_at,
+        (SELECT group_concat(channel, char(31)) FROM (SELECT DISTINCT channel FROM deliveries d
+          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
+            AND d.state = 'delivered' ORDER BY d.channel)),
+        \(Self.listingColumns)
+      FROM sightings s JOIN listings l ON l.site = s.site AND l.id = s.id
+      WHERE \(conditions)
+      ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ? OFFSET ?
+      """
+    return try locked { database in
+      try database.rows(sql, values + [.int(query.limit), .int(query.offset)]) { row in
+        let repost = row.optionalText(3)
+        return FoundListing(
+          search: row.text(0), listing: Self.listing(row, from: 6),
+          firstSeen: Date(timeIntervalSince1970: row.double(1)),
+          lastSeen: Date(timeIntervalSince1970: row.double(2)),
+          event: repost == nil ? "new" : "repost", repostOf: repost,
+          deliveredTo: row.optionalText(5).map { $0.split(separator: "\u{1F}").map(String.init) }
+            ?? [], viewedAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)))
+      }
+    }
+  }
+}
+
+extension ListingStore {
+  /// The query's conditions on `sightings s JOIN listings l`, and their values.
+  static func conditions(_ query: ListingQuery) -> (String, [SQLiteDatabase.Value]) {
     var conditions = ["1"]
     var values: [SQLiteDatabase.Value] = []
-    if !query.searches.isEmpty {
-      conditions.append("s.search IN (" + query.searches.map { _ in "?" }.joined(separator: ", ") + ")")
-      values += query.searches.map { .text($0) }
+    func oneOf(_ column: String, _ list: [String]) {
+      guard !list.isEmpty else { return }
+      conditions.append("\(column) IN (" + list.map { _ in "?" }.joined(separator: ", ") + ")")
+      values += list.map { .text($0) }
     }
+    oneOf("s.search", query.searches)
+    oneOf("s.site", query.sites)
     if let since = query.since {
       conditions.append("s.first_seen >= ?")
       values.append(.time(since))
@@ -72,32 +108,27 @@ extension ListingStore {
       conditions.append("(instr(lower(l.title), ?) > 0 OR instr(lower(l.description), ?) > 0)")
       values += [.text(word.lowercased()), .text(word.lowercased())]
     }
-    let sql = """
-      SELECT s.search, s.first_seen, s.last_seen, s.repost_of, l.viewed_at,
-        (SELECT group_concat(channel, char(31)) FROM (SELECT DISTINCT channel FROM deliveries d
-          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
-            AND d.state = 'delivered' ORDER BY d.channel)),
-        \(Self.listingColumns)
-      FROM sightings s JOIN listings l ON l.site = s.site AND l.id = s.id
-      WHERE \(conditions.joined(separator: " AND "))
-      ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ?
-      """
+    return (conditions.joined(separator: " AND "), values)
+  }
+
+  /// Marks every listing the query finds (whatever its limit) viewed at `now`: "mark all
+  /// viewed". Returns how many were newly marked.
+  @discardableResult
+  public func markViewed(matching query: ListingQuery, at now: Date) throws -> Int {
+    var unviewed = query
+    unviewed.unviewed = true
+    let (conditions, values) = Self.conditions(unviewed)
     return try locked { database in
-      try database.rows(sql, values + [.int(query.limit)]) { row in
-        let repost = row.optionalText(3)
-        return FoundListing(
-          search: row.text(0), listing: Self.listing(row, from: 6),
-          firstSeen: Date(timeIntervalSince1970: row.double(1)),
-          lastSeen: Date(timeIntervalSince1970: row.double(2)),
-          event: repost == nil ? "new" : "repost", repostOf: repost,
-          deliveredTo: row.optionalText(5).map { $0.split(separator: "\u{1F}").map(String.init) }
-            ?? [], viewedAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)))
+      try database.transaction {
+        try database.run(
+          "UPDATE listings SET viewed_at = ? WHERE viewed_at IS NULL AND (site, id) IN "
+            + "(SELECT s.site, s.id FROM sightings s JOIN listings l ON l.site = s.site "
+            + "AND l.id = s.id WHERE \(conditions))", [.time(now)] + values)
+        return database.changes
       }
     }
   }
-}
 
-extension ListingStore {
   /// Marks listings viewed (a person opened them) at `now`; those viewed before keep their time.
   /// Returns how many were newly marked.
   @discardableResult

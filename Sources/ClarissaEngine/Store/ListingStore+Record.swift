@@ -108,10 +108,13 @@ extension ListingStore {
     let now = SQLiteDatabase.Value.time(record.now)
     let name = SQLiteDatabase.Value.text(record.search)
     try database.run(
-      "INSERT INTO searches(name, last_run, last_attempt) VALUES(?, ?, ?) "
+      "INSERT INTO searches(name, last_run, last_attempt, last_failures) VALUES(?, ?, ?, ?) "
         + "ON CONFLICT DO UPDATE SET last_run = coalesce(excluded.last_run, last_run), "
-        + "last_attempt = excluded.last_attempt",
-      [name, record.reached ? now : .null, now])
+        + "last_attempt = excluded.last_attempt, last_failures = excluded.last_failures",
+      [
+        name, record.reached ? now : .null, now,
+        record.failures.isEmpty ? .null : .text(StoreJSON.text(record.failures)),
+      ])
     // A state that did not keep sources knew them all: from now on, those that answer.
     let allKnown = try database.integer(
       "SELECT all_sources_known FROM searches WHERE name = ?", [name])

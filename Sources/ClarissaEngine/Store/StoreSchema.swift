@@ -5,7 +5,7 @@ enum StoreSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1, version2, version3, version4, version5]
+  static let migrations: [String] = [version1, version2, version3, version4, version5, version6]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """
@@ -184,5 +184,60 @@ enum StoreSchema {
   private static let version5 = """
     ALTER TABLE listings ADD COLUMN viewed_at REAL;
     CREATE INDEX listings_unviewed ON listings(site, id) WHERE viewed_at IS NULL;
+    """
+
+  /// `clarissa serve`: each search's last failures; a search's listings newest first (and all searches' together) by index,
+  /// and each search's count of unviewed listings kept by triggers, so that neither a page nor
+  /// the searches' counts reads a search's whole history. A sighting counts as unviewed unless
+  /// its listing is known and viewed, which makes the triggers independent of the order in
+  /// which a run, an import or a prune writes sightings and listings. `clarissa state check`
+  /// recounts and compares.
+  private static let version6 = """
+    -- The last run's failed sources of each search (a JSON list; null when none failed).
+    ALTER TABLE searches ADD COLUMN last_failures TEXT;
+
+    CREATE INDEX sightings_search_first_seen ON sightings(search, first_seen);
+    CREATE INDEX sightings_first_seen ON sightings(first_seen);
+
+    CREATE TABLE unviewed(
+      search TEXT PRIMARY KEY,
+      count INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO unviewed(search, count)
+      SELECT s.search, count(*) FROM sightings s WHERE NOT EXISTS (SELECT 1 FROM listings l
+        WHERE l.site = s.site AND l.id = s.id AND l.viewed_at IS NOT NULL)
+      GROUP BY s.search;
+
+    CREATE TRIGGER unviewed_sighting_added AFTER INSERT ON sightings
+      WHEN NOT EXISTS (SELECT 1 FROM listings l
+        WHERE l.site = NEW.site AND l.id = NEW.id AND l.viewed_at IS NOT NULL)
+    BEGIN
+      INSERT INTO unviewed(search, count) VALUES(NEW.search, 1)
+        ON CONFLICT DO UPDATE SET count = count + 1;
+    END;
+    CREATE TRIGGER unviewed_sighting_removed AFTER DELETE ON sightings
+      WHEN NOT EXISTS (SELECT 1 FROM listings l
+        WHERE l.site = OLD.site AND l.id = OLD.id AND l.viewed_at IS NOT NULL)
+    BEGIN
+      UPDATE unviewed SET count = count - 1 WHERE search = OLD.search;
+    END;
+    CREATE TRIGGER unviewed_listing_viewed AFTER UPDATE OF viewed_at ON listings
+      WHEN (OLD.viewed_at IS NULL) != (NEW.viewed_at IS NULL)
+    BEGIN
+      UPDATE unviewed SET count = count + (CASE WHEN NEW.viewed_at IS NULL THEN 1 ELSE -1 END)
+        WHERE search IN (SELECT search FROM sightings s WHERE s.site = NEW.site AND s.id = NEW.id);
+    END;
+    CREATE TRIGGER unviewed_listing_added AFTER INSERT ON listings
+      WHEN NEW.viewed_at IS NOT NULL
+    BEGIN
+      UPDATE unviewed SET count = count - 1
+        WHERE search IN (SELECT search FROM sightings s WHERE s.site = NEW.site AND s.id = NEW.id);
+    END;
+    CREATE TRIGGER unviewed_listing_removed AFTER DELETE ON listings
+      WHEN OLD.viewed_at IS NOT NULL
+    BEGIN
+      UPDATE unviewed SET count = count + 1
+        WHERE search IN (SELECT search FROM sightings s WHERE s.site = OLD.site AND s.id = OLD.id);
+    END;
     """
 }

@@ -1,0 +1,183 @@
+import ArgumentParser
+import ClarissaConfig
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+import Serve
+import Sites
+import WebServer
+
+/// `clarissa serve`: the listings in a browser.
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Show the listings in a browser, with what you have viewed (and /api, /metrics).",
+    discussion: """
+      Serves a web interface over the state database: the searches with their unviewed \
+      listings, last and next run, failures and cool-downs; each search's listings newest \
+      first as cards; a listing's page with its price history and a button that opens it on \
+      its site and marks it viewed; filters; "mark all viewed". The same data is under /api/ \
+      as JSON; /healthz and /metrics (Prometheus) are for monitoring. docs/serve.md has it all.
+
+      It reads the config for the searches' names and intervals; a config with errors is shown \
+      with its problems instead of stopping the server. It does not run searches: use \
+      `clarissa watch --http ADDR` for one process that watches and serves.
+
+      Safety: it listens on 127.0.0.1:8421 and answers only requests naming that address (a \
+      guard against DNS rebinding). Any other address needs a token (--token or --token-file), \
+      asked of every request; it refuses to start without one. Every change is a POST that \
+      carries the page's token.
+
+      Examples:
+        clarissa serve
+        clarissa serve --http 127.0.0.1:9000 --config ~/ads/searches.yaml
+        clarissa serve --http 0.0.0.0:8421 --token-file ~/.config/clarissa/token
+      """
+  )
+
+  @OptionGroup var source: SourceOptions
+
+  @Option(help: "The address to listen on: HOST:PORT, such as 127.0.0.1:8421 or [::1]:8421.")
+  var http = "127.0.0.1:8421"
+
+  @OptionGroup var access: AccessOptions
+
+  func run() async throws {
+    let signals = SignalFlags()
+    let loaded = ServedSetup.config(source)
+    let session = try ServedSetup.start(
+      address: http, access: access, statePath: loaded.statePath, config: loaded.served)
+    Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
+    while !signals.stopRequested {
+      if signals.takeReload() {
+        session.app.config = ServedSetup.config(source).served
+        Terminal.error("clarissa serve: config re-read\n")
+      }
+      try? await Task.sleep(nanoseconds: 100_000_000)
+    }
+    session.server.stop()
+    Terminal.error("clarissa serve: stopped\n")
+  }
+}
+
+/// `--token`, `--token-file`: what `serve` and `watch --http` ask of every request.
+struct AccessOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "A token every request must carry (at least 16 letters, digits, '-', '_', '.', '~').",
+      discussion: "Needed for an address that is not loopback. A browser gives it once as "
+        + "?token=... or on the sign-in page and keeps it in a cookie; programs send "
+        + "'Authorization: Bearer TOKEN'. Prefer --token-file: a command line is visible to "
+        + "other users of the machine."))
+  var token: String?
+
+  @Option(help: "A file whose first line is the token (see --token).")
+  var tokenFile: String?
+
+  /// The token, read and checked; nil when none was given.
+  func resolved() throws -> String? {
+    var token = self.token
+    if let tokenFile {
+      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+        throw ValidationError("--token-file: cannot read '\(tokenFile)'")
+      }
+      token = text.split(whereSeparator: \.isNewline).first.map {
+        $0.trimmingCharacters(in: .whitespaces)
+      } ?? ""
+    }
+    guard let token else { return nil }
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+    guard token.count >= 16, token.allSatisfy(allowed.contains) else {
+      throw ValidationError(
+        "the token must be at least 16 characters of letters, digits, '-', '_', '.', '~' "
+          + "(for example: openssl rand -hex 24)")
+    }
+    return token
+  }
+}
+
+/// A running web interface.
+struct ServedSession {
+  let server: HTTPServer
+  let app: WebApp
+  var address: String { "http://\(server.authority)/" }
+}
+
+/// What `serve` and `watch --http` share: reading the config for the pages, and starting.
+enum ServedSetup {
+  /// The config as the pages show it (problems included), and the state path it names.
+  static func config(_ source: SourceOptions) -> (served: ServedConfig, statePath: String) {
+    let sites = UserSites.load(forConfig: source.config)
+    let loaded = sites.loadConfig(
+      path: source.config, environment: ProcessInfo.processInfo.environment)
+    let renderer = DiagnosticRenderer(sources: loaded.sources, colored: false)
+    let problems = loaded.diagnostics.isEmpty ? "" : renderer.render(loaded.diagnostics)
+    if !problems.isEmpty { Terminal.error(problems) }
+    var hasErrors = loaded.config == nil
+    if FileManager.default.fileExists(atPath: source.config) == false {
+      hasErrors = true
+    }
+    let missing =
+      FileManager.default.fileExists(atPath: source.config)
+      ? "" : "\(source.config): no such file (clarissa init writes a starting one)\n"
+    guard let config = loaded.config else {
+      return (
+        ServedConfig(path: source.config, searches: [], problems: missing + problems, hasErrors: true),
+        source.resolve(source.state ?? StateSettings().path)
+      )
+    }
+    let searches = config.searches.map {
+      ServedConfig.Search(
+        name: $0.name, site: $0.site, interval: $0.interval.timeInterval, enabled: $0.enabled,
+        hosts: $0.hosts(sites: sites.catalog))
+    }
+    return (
+      ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: hasErrors),
+      source.statePath(config)
+    )
+  }
+
+  /// Opens the store (its own connection), binds, checks the access rules, and serves.
+  static func start(
+    address: String, access: AccessOptions, statePath: String, config: ServedConfig,
+    metrics: Metrics = Metrics()
+  ) throws -> ServedSession {
+    let token = try access.resolved()
+    let store: ListingStore
+    do {
+      store = try ListingStore.open(path: statePath, readOnly: false)
+    } catch {
+      Terminal.error("clarissa: \(error)\n")
+      throw ExitStatus.stateUnusable.exitCode
+    }
+    let server: HTTPServer
+    var app: WebApp?
+    let box = AppBox()
+    do {
+      server = try HTTPServer(address: address) { request in box.app!.handle(request) }
+    } catch {
+      throw ValidationError("--http: \(error)")
+    }
+    guard server.isLoopback || token != nil else {
+      server.stop()
+      throw ValidationError(
+        "--http \(address) is not a loopback address: anyone who can reach it could read and "
+          + "change your listings. Give --token-file FILE (or --token), or listen on 127.0.0.1")
+    }
+    app = WebApp(
+      store: store, config: config,
+      access: WebApp.Access(
+        token: token,
+        hosts: server.isLoopback
+          ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : []),
+      metrics: metrics)
+    box.app = app
+    server.start()
+    return ServedSession(server: server, app: app!)
+  }
+}
+
+/// Lets the server's handler reach the app made after the server was bound.
+private final class AppBox: @unchecked Sendable {
+  var app: WebApp?
+}

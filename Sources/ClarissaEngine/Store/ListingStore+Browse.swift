@@ -1,0 +1,90 @@
+import ClarissaCore
+import Foundation
+
+/// What a search's last runs left in the store, for `clarissa serve`'s list of searches.
+public struct SearchStanding: Sendable, Codable, Equatable {
+  /// The search.
+  public var name: String
+  /// When it last reached a source.
+  public var lastRun: Date?
+  /// When it was last tried.
+  public var lastAttempt: Date?
+  /// The sources that failed in its last run, with the reason.
+  public var failures: [String]
+  /// Its listings nobody has viewed (kept by the store's triggers: no history is read).
+  public var unviewed: Int
+}
+
+/// What the store tells of itself when asked whether it is reachable (`/healthz`).
+public struct StoreHealth: Sendable, Codable, Equatable {
+  /// The store's schema version.
+  public var schemaVersion: Int
+  /// The latest time any search was tried.
+  public var lastAttempt: Date?
+}
+
+extension ListingStore {
+  /// Every search the store knows (by name), with its last runs and unviewed count.
+  public func standings() throws -> [String: SearchStanding] {
+    try locked { database in
+      var result: [String: SearchStanding] = [:]
+      try database.run("SELECT name, last_run, last_attempt, last_failures FROM searches") {
+        result[$0.text(0)] = SearchStanding(
+          name: $0.text(0), lastRun: $0.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
+          lastAttempt: $0.optionalDouble(2).map(Date.init(timeIntervalSince1970:)),
+          failures: $0.optionalText(3).flatMap(StoreJSON.strings) ?? [], unviewed: 0)
+      }
+      try database.run("SELECT search, count FROM unviewed") { row in
+        let name = row.text(0)
+        result[name, default: SearchStanding(name: name, failures: [], unviewed: 0)].unviewed =
+          row.int(1)
+      }
+      return result
+    }
+  }
+
+  /// The prices each listing was seen at, oldest first (one lookup by key per listing).
+  public func prices(of keys: [ListingKey]) throws -> [ListingKey: [ListingHistory.Price]] {
+    try locked { database in
+      var result: [ListingKey: [ListingHistory.Price]] = [:]
+      for key in Set(keys) {
+        result[key] = try database.rows(
+          "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
+          [.text(key.site), .text(key.id)]
+        ) {
+          ListingHistory.Price(
+            at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
+            currency: $0.optionalText(2))
+        }
+      }
+      return result
+    }
+  }
+
+  /// How many posts a search folded into each of these listings (by the repost index).
+  public func foldedCounts(search: String, keys: [ListingKey]) throws -> [ListingKey: Int] {
+    try locked { database in
+      var result: [ListingKey: Int] = [:]
+      for key in Set(keys) {
+        let count = try database.integer(
+          "SELECT count(*) FROM sightings INDEXED BY sightings_repost_of "
+            + "WHERE search = ? AND site = ? AND repost_of = ?",
+          [.text(search), .text(key.site), .text(key.id)])
+        if count > 0 { result[key] = count }
+      }
+      return result
+    }
+  }
+
+  /// Reads the store: its version and the last time a search was tried (`/healthz`).
+  public func health() throws -> StoreHealth {
+    try locked { database in
+      let version = try database.integer("PRAGMA user_version")
+      let last = try database.rows("SELECT max(last_attempt) FROM searches") {
+        $0.optionalDouble(0)
+      }.first ?? nil
+      return StoreHealth(
+        schemaVersion: version, lastAttempt: last.map(Date.init(timeIntervalSince1970:)))
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import ClarissaEngine
+import Foundation
+
+/// What `/metrics` counts, in the Prometheus text format (version 0.0.4). Counters grow with
+/// every round this process ran (`clarissa watch --http`); a `serve` alone runs none and shows
+/// them at zero. Gauges read from the store at each scrape: cool-downs and unviewed listings.
+public final class Metrics: @unchecked Sendable {
+  private let lock = NSLock()
+  private var runs = 0
+  private var lastRound: Date?
+  private var lastRoundSeconds: Double?
+  private var durations = Histogram(bounds: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300])
+  private var hosts: [String: RunResult.HostTally] = [:]
+  private var channels: [String: RunResult.ChannelTally] = [:]
+  private var listings: [String: [String: Int]] = [:]  // event -> search -> count
+  private var pages: [Int: Int] = [:]  // status -> served
+
+  /// Nothing counted yet.
+  public init() {}
+
+  /// Adds one round: its requests, listings and deliveries, and how long it took.
+  public func record(_ result: RunResult, seconds: Double, finished: Date) {
+    lock.withLock {
+      runs += 1
+      lastRound = finished
+      lastRoundSeconds = seconds
+      durations.observe(seconds)
+      for (host, tally) in result.hosts {
+        var sum = hosts[host] ?? RunResult.HostTally()
+        sum.requests += tally.requests
+        sum.failures += tally.failures
+        sum.notModified += tally.notModified
+        sum.skipped += tally.skipped
+        hosts[host] = sum
+      }
+      for (channel, tally) in result.channels {
+        channels[channel, default: RunResult.ChannelTally()].delivered += tally.delivered
+        channels[channel, default: RunResult.ChannelTally()].failed += tally.failed
+      }
+      for search in result.searches {
+        let counts = [
+          "new": search.new.count, "folded": search.folded.count,
+          "changed": search.changed.count, "primed": search.primed,
+        ]
+        for (event, count) in counts {
+          listings[event, default: [:]][search.name, default: 0] += count
+        }
+      }
+    }
+  }
+
+  /// Counts a page or API answer by status.
+  func served(_ status: Int) {
+    lock.withLock { pages[status, default: 0] += 1 }
+  }
+
+  /// When the last round finished, if this process ran one.
+  public var lastRoundFinished: Date? { lock.withLock { lastRound } }
+
+  /// The exposition: the counters, then the store's gauges.
+  func text(cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date) -> String {
+    var out = MetricsText()
+    lock.withLock {
+      out.family("clarissa_runs_total", "counter", "Rounds this process ran.")
+      out.sample("clarissa_runs_total", [], Double(runs))
+      out.family(
+        "clarissa_round_duration_seconds", "histogram", "How long each round took, fetch to delivery.")
+      durations.write(to: &out, name: "clarissa_round_duration_seconds")
+      out.family(
+        "clarissa_last_round_timestamp_seconds", "gauge",
+        "When the last round of this process finished (absent before the first).")
+      if let lastRound {
+        out.sample("clarissa_last_round_timestamp_seconds", [], lastRound.timeIntervalSince1970)
+      }
+      let hostFamilies: [(String, String, KeyPath<RunResult.HostTally, Int>)] = [
+        ("clarissa_requests_total", "Requests sent, per host (retries count).", \.requests),
+        ("clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures),
+        ("clarissa_requests_not_modified_total", "Requests answered 304, per host.", \.notModified),
+        ("clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.", \.skipped),
+      ]
+      for (name, help, path) in hostFamilies {
+        out.family(name, "counter", help)
+        for host in hosts.keys.sorted() {
+          out.sample(name, [("host", host)], Double(hosts[host]![keyPath: path]))
+        }
+      }
+      out.family(
+        "clarissa_listings_total", "counter",
+        "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed.")
+      for event in listings.keys.sorted() {
+        for search in listings[event]!.keys.sorted() {
+          out.sample(
+            "clarissa_listings_total", [("search", search), ("event", event)],
+            Double(listings[event]![search]!))
+        }
+      }
+      out.family("clarissa_deliveries_total", "counter", "Listings a channel accepted.")
+      for channel in channels.keys.sorted() {
+        out.sample("clarissa_deliveries_total", [("channel", channel)], Double(channels[channel]!.delivered))
+      }
+      out.family(
+        "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later).")
+      for channel in channels.keys.sorted() {
+        out.sample(
+          "clarissa_delivery_failures_total", [("channel", channel)], Double(channels[channel]!.failed))
+      }
+      out.family("clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
+      for status in pages.keys.sorted() {
+        out.sample("clarissa_http_responses_total", [("code", String(status))], Double(pages[status]!))
+      }
+    }
+    let cooling = cooldowns.filter { $0.value.until > now }
+    out.family("clarissa_cooldowns", "gauge", "Hosts cooling down now (not asked until the time).")
+    out.sample("clarissa_cooldowns", [], Double(cooling.count))
+    out.family(
+      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again.")
+    for host in cooling.keys.sorted() {
+      out.sample(
+        "clarissa_cooldown_until_timestamp_seconds", [("host", host)],
+        cooling[host]!.until.timeIntervalSince1970)
+    }
+    out.family("clarissa_unviewed_listings", "gauge", "Listings nobody has viewed, per search.")
+    for search in unviewed.keys.sorted() {
+      out.sample("clarissa_unviewed_listings", [("search", search)], Double(unviewed[search]!))
+    }
+    return out.text
+  }
+}
+
+/// Cumulative buckets, a sum and a count.
+private struct Histogram {
+  let bounds: [Double]
+  var counts: [Int]
+  var sum = 0.0
+  var count = 0
+
+  init(bounds: [Double]) {
+    self.bounds = bounds
+    counts = Array(repeating: 0, count: bounds.count)
+  }
+
+  mutating func observe(_ value: Double) {
+    for (index, bound) in bounds.enumerated() where value <= bound { counts[index] += 1 }
+    sum += value
+    count += 1
+  }
+
+  func write(to out: inout MetricsText, name: String) {
+    for (index, bound) in bounds.enumerated() {
+      out.sample(name + "_bucket", [("le", MetricsText.number(bound))], Double(counts[index]))
+    }
+    out.sample(name + "_bucket", [("le", "+Inf")], Double(count))
+    out.sample(name + "_sum", [], sum)
+    out.sample(name + "_count", [], Double(count))
+  }
+}
+
+/// The text format's lines, with label values escaped as it asks (`\\`, `\"`, `\n`).
+struct MetricsText {
+  var text = ""
+
+  mutating func family(_ name: String, _ type: String, _ help: String) {
+    text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+  }
+
+  mutating func sample(_ name: String, _ labels: [(String, String)], _ value: Double) {
+    text += name
+    if !labels.isEmpty {
+      text += "{" + labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",") + "}"
+    }
+    text += " " + Self.number(value) + "\n"
+  }
+
+  static func escape(_ value: String) -> String {
+    value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      .replacingOccurrences(of: "\n", with: "\\n")
+  }
+
+  static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}

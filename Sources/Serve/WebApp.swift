@@ -1,0 +1,366 @@
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+import WebServer
+
+/// The web interface and its API over the listing store: the pages, `/api/`, `/healthz` and
+/// `/metrics`, with the guards every request passes first (the Host header on a loopback
+/// address, the access token, a CSRF token on every POST).
+public final class WebApp: @unchecked Sendable {
+  /// How requests are admitted.
+  public struct Access: Sendable {
+    /// The token every request must carry (a cookie, `Authorization: Bearer`, or once
+    /// `?token=`); nil: none asked (loopback only).
+    public var token: String?
+    /// Host header values accepted (`127.0.0.1:8421`, `localhost:8421`); empty: any (an
+    /// address that is not loopback, where the token guards instead).
+    public var hosts: Set<String>
+
+    /// Creates the rules.
+    public init(token: String?, hosts: Set<String>) {
+      self.token = token
+      self.hosts = hosts
+    }
+
+    /// The Host values a browser sends to a loopback server on `port`.
+    public static func loopbackHosts(port: UInt16, bound: String) -> Set<String> {
+      var names: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
+      names.insert(bound.contains(":") ? "[\(bound)]" : bound)
+      return Set(names.flatMap { port == 80 ? [$0, "\($0):80"] : ["\($0):\(port)"] })
+    }
+  }
+
+  let store: ListingStore
+  let access: Access
+  /// Counters for `/metrics`; `watch --http` adds each round.
+  public let metrics: Metrics
+  /// The token each page's forms carry back (random, per process).
+  let csrf: String
+  let clock: @Sendable () -> Date
+  private let lock = NSLock()
+  private var served: ServedConfig
+  /// Listings per page.
+  static let pageSize = 48
+
+  /// An app over `store` showing `config`.
+  public init(
+    store: ListingStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
+    clock: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.store = store
+    self.served = config
+    self.access = access
+    self.metrics = metrics
+    self.clock = clock
+    csrf = Self.randomToken()
+  }
+
+  /// The config the pages show (a reload replaces it).
+  public var config: ServedConfig {
+    get { lock.withLock { served } }
+    set { lock.withLock { served = newValue } }
+  }
+
+  /// Answers one request.
+  public func handle(_ request: WebRequest) -> WebResponse {
+    var response: WebResponse
+    do {
+      response = try guarded(request)
+    } catch let problem as RequestProblem {
+      response = problem.response(json: Self.wantsJSON(request))
+    } catch {
+      response = RequestProblem(500, "the store could not be read: \(error)").response(
+        json: Self.wantsJSON(request))
+    }
+    metrics.served(response.status)
+    response.headers += Self.securityHeaders
+    return response
+  }
+
+  private static let securityHeaders: [(name: String, value: String)] = [
+    // Scripts and styles only from here; photos from anywhere (they load when online).
+    (
+      "Content-Security-Policy",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; "
+        + "connect-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'; "
+        + "base-uri 'none'"
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+  ]
+
+  // MARK: - Guards
+
+  private func guarded(_ request: WebRequest) throws -> WebResponse {
+    if !access.hosts.isEmpty {
+      // DNS rebinding: a page of another site whose name now points at 127.0.0.1 sends its
+      // own name as Host.
+      let host = request.header("host")?.lowercased() ?? ""
+      guard access.hosts.contains(host) else {
+        throw RequestProblem(
+          421,
+          "this server answers only to \(access.hosts.sorted().map { "http://\($0)/" }.joined(separator: ", ")), not to Host '\(host)'"
+        )
+      }
+    }
+    let path = request.segments
+    if path == ["healthz"] { return try health() }
+    if let token = access.token {
+      if request.method == "POST", path == ["login"] { return login(request, token: token) }
+      if request.method == "GET", let offered = request.parameter("token") {
+        guard Self.same(offered, token) else { return signIn(wrong: true) }
+        return signedIn(token, then: Self.withoutToken(request))
+      }
+      let bearer = request.header("authorization").flatMap(Self.bearer)
+      guard let presented = bearer ?? request.cookie(Self.tokenCookie), Self.same(presented, token)
+      else {
+        return Self.wantsJSON(request) || path == ["metrics"]
+          ? RequestProblem(401, "send the token: Authorization: Bearer TOKEN").response(json: true)
+          : signIn(wrong: false)
+      }
+    }
+    if request.method == "POST" { try checkForgery(request) }
+    return try route(request, path)
+  }
+
+  /// A POST from a page of this server (its form's token, same origin) or from a program
+  /// holding the access token in `Authorization`.
+  private func checkForgery(_ request: WebRequest) throws {
+    if let token = access.token, let bearer = request.header("authorization").flatMap(Self.bearer),
+      Self.same(bearer, token)
+    {
+      return
+    }
+    if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
+      throw RequestProblem(403, "refused: a request from another site (\(site))")
+    }
+    if let origin = request.header("origin"), let host = request.header("host"),
+      origin != "http://\(host)", origin != "https://\(host)"
+    {
+      throw RequestProblem(403, "refused: a request from another origin (\(origin))")
+    }
+    let offered =
+      request.header("x-csrf-token") ?? request.form.first { $0.name == "csrf" }?.value ?? ""
+    guard Self.same(offered, csrf) else {
+      throw RequestProblem(
+        403,
+        "refused: the form's token is missing or stale (the server restarted?); reload the page "
+          + "and try again. Programs: send X-CSRF-Token from GET /api/session")
+    }
+  }
+
+  // MARK: - Routes
+
+  private func route(_ request: WebRequest, _ path: [String]) throws -> WebResponse {
+    switch (request.method, path) {
+    case ("GET", []): return try searchesPage()
+    case ("GET", ["listings"]): return try listingsPage(request)
+    case ("GET", let path) where path.count == 3 && path[0] == "listing":
+      return try listingPage(ListingKey(site: path[1], id: path[2]))
+    case ("POST", let path) where path.count == 3 && path[0] == "open":
+      return try open(ListingKey(site: path[1], id: path[2]))
+    case ("POST", ["viewed"]): return try markViewed(form: request)
+    case ("GET", ["metrics"]): return try metricsText()
+    case ("GET", ["assets", "style.css"]):
+      return Self.asset(Assets.style, type: "text/css")
+    case ("GET", ["assets", "app.js"]):
+      return Self.asset(Assets.script, type: "text/javascript")
+    case (_, let path) where path.first == "api": return try api(request, Array(path.dropFirst()))
+    case (let method, let path) where method != "GET" && method != "POST" || knownPath(path):
+      throw RequestProblem(405, "\(method) is not allowed here")
+    default:
+      throw RequestProblem(404, "nothing at \(request.path)")
+    }
+  }
+
+  private func knownPath(_ path: [String]) -> Bool {
+    path.isEmpty || ["listings", "viewed", "metrics"].contains(path.first ?? "")
+      || (["listing", "open"].contains(path.first ?? "") && path.count == 3)
+  }
+
+  /// Opens a listing on its site, marking it viewed first.
+  private func open(_ key: ListingKey) throws -> WebResponse {
+    guard let history = try store.history(key) else {
+      throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store")
+    }
+    try store.markViewed([key], at: clock())
+    guard let url = Self.webURL(history.listing.url) else {
+      // Never a redirect to `javascript:` or anything but a web page.
+      return .redirect("/listing/\(Self.segment(key.site))/\(Self.segment(key.id))")
+    }
+    return .redirect(url)
+  }
+
+  /// "Mark viewed" and "mark all viewed": keys given, or everything a filter finds.
+  private func markViewed(form request: WebRequest) throws -> WebResponse {
+    let form = WebRequest(
+      method: "GET", target: "/?" + String(decoding: request.body, as: UTF8.self))
+    let keys = form.parameters("key").compactMap(Self.key)
+    if !keys.isEmpty {
+      try store.markViewed(keys, at: clock())
+    } else if form.parameter("all") != nil {
+      try store.markViewed(matching: try Self.query(form), at: clock())
+    }
+    let back = form.parameter("return") ?? "/"
+    return .redirect(back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/")
+  }
+
+  private func health() throws -> WebResponse {
+    do {
+      let health = try store.health()
+      var body: [String: Any] = [
+        "status": "ok", "store": ["schemaVersion": health.schemaVersion],
+      ]
+      if let attempt = health.lastAttempt { body["lastAttempt"] = ISO8601DateFormatter().string(from: attempt) }
+      if let round = metrics.lastRoundFinished {
+        body["lastRound"] = ISO8601DateFormatter().string(from: round)
+      }
+      return Self.json(body)
+    } catch {
+      var response = Self.json(["status": "failing", "error": "the store cannot be read: \(error)"])
+      response.status = 503
+      return response
+    }
+  }
+
+  private func metricsText() throws -> WebResponse {
+    let standings = try store.standings()
+    let text = metrics.text(
+      cooldowns: try store.cooldowns(),
+      unviewed: standings.mapValues(\.unviewed), now: clock())
+    return WebResponse(
+      headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+      body: Array(text.utf8))
+  }
+
+  // MARK: - Sign-in
+
+  static let tokenCookie = "clarissa_token"
+
+  private func login(_ request: WebRequest, token: String) -> WebResponse {
+    let offered = request.form.first { $0.name == "token" }?.value ?? ""
+    guard Self.same(offered, token) else { return signIn(wrong: true) }
+    return signedIn(token, then: "/")
+  }
+
+  private func signedIn(_ token: String, then location: String) -> WebResponse {
+    var response = WebResponse.redirect(location)
+    response.headers.append(
+      ("Set-Cookie", "\(Self.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Strict"))
+    return response
+  }
+
+  private func signIn(wrong: Bool) -> WebResponse {
+    var response = Pages.signIn(wrong: wrong)
+    response.status = 401
+    return response
+  }
+
+  // MARK: - Helpers
+
+  static func wantsJSON(_ request: WebRequest) -> Bool {
+    request.segments.first == "api" || request.segments.first == "healthz"
+  }
+
+  static func asset(_ text: String, type: String) -> WebResponse {
+    var response = WebResponse.text(text, type: type)
+    response.headers.append(("Cache-Control", "max-age=3600"))
+    return response
+  }
+
+  static func json(_ object: Any, status: Int = 200) -> WebResponse {
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]))
+      ?? Data("{}".utf8)
+    return WebResponse(
+      status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+      body: Array(data) + [10])
+  }
+
+  static func encoded<T: Encodable>(_ value: T) -> WebResponse {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+    return WebResponse(
+      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+      body: Array(data) + [10])
+  }
+
+  /// `http:` and `https:` URLs only: what a link or a redirect may lead to.
+  static func webURL(_ text: String) -> String? {
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", url.host != nil
+    else { return nil }
+    return text
+  }
+
+  /// A path segment, percent-encoded.
+  static func segment(_ text: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "/?#%;")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+  }
+
+  /// A query value, percent-encoded.
+  static func queryValue(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+  }
+
+  /// `SITE:ID` as a key.
+  static func key(_ text: String) -> ListingKey? {
+    let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+    return parts.count == 2 ? ListingKey(site: parts[0], id: parts[1]) : nil
+  }
+
+  static func bearer(_ header: String) -> String? {
+    let parts = header.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    return parts[1].trimmingCharacters(in: .whitespaces)
+  }
+
+  /// Compares secrets in time that does not depend on where they differ.
+  static func same(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8)
+    let y = Array(b.utf8)
+    var difference = UInt8(x.count == y.count ? 0 : 1)
+    for index in 0..<max(x.count, y.count) {
+      difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+    }
+    return difference == 0
+  }
+
+  static func withoutToken(_ request: WebRequest) -> String {
+    let rest = request.query.filter { $0.name != "token" }
+      .map { "\(queryValue($0.name))=\(queryValue($0.value))" }.joined(separator: "&")
+    let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+    return rest.isEmpty ? path : "\(path)?\(rest)"
+  }
+
+  static func randomToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
+      .joined()
+  }
+}
+
+/// A request refused or failed, with what to tell the person or program.
+struct RequestProblem: Error {
+  var status: Int
+  var message: String
+
+  init(_ status: Int, _ message: String) {
+    self.status = status
+    self.message = message
+  }
+
+  func response(json: Bool) -> WebResponse {
+    if json { return WebApp.json(["error": message, "status": status], status: status) }
+    var response = Pages.problem(status: status, message: message)
+    response.status = status
+    return response
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// A request as the server read it: the target split into a decoded path and query, header
+/// names in lower case.
+public struct WebRequest: Sendable {
+  /// `GET`, `POST`, ... (`HEAD` is answered as `GET` without the body).
+  public var method: String
+  /// The request target as sent (`/search/cars?page=2`).
+  public var target: String
+  /// The target's path, percent-decoded (`/search/my cars`).
+  public var path: String
+  /// The path's segments, decoded, empty ones left out (`["search", "my cars"]`).
+  public var segments: [String]
+  /// The query's pairs, decoded (`+` is a space), in order.
+  public var query: [(name: String, value: String)]
+  /// Header fields in order, names lower-cased.
+  public var headers: [(name: String, value: String)]
+  /// The body (`Content-Length` bytes).
+  public var body: [UInt8]
+
+  /// The first value of a header (`name` in lower case).
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name == name }?.value
+  }
+
+  /// The first value of a query parameter.
+  public func parameter(_ name: String) -> String? {
+    query.first { $0.name == name }?.value
+  }
+
+  /// Every value of a query parameter, in order.
+  public func parameters(_ name: String) -> [String] {
+    query.filter { $0.name == name }.map(\.value)
+  }
+
+  /// The body's pairs when it is a form (`application/x-www-form-urlencoded`), else none.
+  public var form: [(name: String, value: String)] {
+    guard
+      header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+    else { return [] }
+    return WebRequest.pairs(String(decoding: body, as: UTF8.self))
+  }
+
+  /// The value of a cookie sent with the request.
+  public func cookie(_ name: String) -> String? {
+    for field in headers where field.name == "cookie" {
+      for part in field.value.split(separator: ";") {
+        let pair = part.split(separator: "=", maxSplits: 1).map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
+        if pair.count == 2, pair[0] == name { return pair[1] }
+      }
+    }
+    return nil
+  }
+
+  /// Creates a request (the server does; tests may too).
+  public init(
+    method: String, target: String, headers: [(name: String, value: String)] = [],
+    body: [UInt8] = []
+  ) {
+    self.method = method
+    self.target = target
+    self.headers = headers
+    self.body = body
+    let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    let rawPath = parts.first.map(String.init) ?? "/"
+    path = rawPath.removingPercentEncoding ?? rawPath
+    segments = rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+    query = parts.count > 1 ? WebRequest.pairs(String(parts[1])) : []
+  }
+
+  /// `a=1&b=x+y` as decoded pairs.
+  static func pairs(_ text: String) -> [(name: String, value: String)] {
+    text.split(separator: "&").compactMap { part in
+      let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+      }
+      guard let name = pair.first, !name.isEmpty else { return nil }
+      return (decode(name), pair.count > 1 ? decode(pair[1]) : "")
+    }
+  }
+}
+
+/// What to answer.
+public struct WebResponse: Sendable {
+  /// The status code.
+  public var status: Int
+  /// Header fields (the server adds `Content-Length`, `Connection` and `Date`).
+  public var headers: [(name: String, value: String)]
+  /// The body.
+  public var body: [UInt8]
+
+  /// Creates a response.
+  public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [])
+  {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A text body with its content type.
+  public static func text(_ text: String, status: Int = 200, type: String = "text/plain")
+    -> WebResponse
+  {
+    WebResponse(
+      status: status, headers: [("Content-Type", "\(type); charset=utf-8")],
+      body: Array(text.utf8))
+  }
+
+  /// `303 See Other` to `location`.
+  public static func redirect(_ location: String) -> WebResponse {
+    WebResponse(status: 303, headers: [("Location", location)])
+  }
+
+  /// The reason phrase of a status.
+  static func reason(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 204: "No Content"
+    case 303: "See Other"
+    case 304: "Not Modified"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 408: "Request Timeout"
+    case 413: "Content Too Large"
+    case 421: "Misdirected Request"
+    case 431: "Request Header Fields Too Large"
+    case 500: "Internal Server Error"
+    case 501: "Not Implemented"
+    case 503: "Service Unavailable"
+    default: "Status \(status)"
+    }
+  }
+}
