@@ -106,17 +106,16 @@ struct ServedSession {
 /// What `serve` and `watch --http` share: reading the config for the pages, and starting.
 enum ServedSetup {
   /// The config as the pages show it (problems included), and the state path it names.
-  static func config(_ source: SourceOptions) -> (served: ServedConfig, statePath: String) {
+  static func config(_ source: SourceOptions, printing: Bool = true) -> (
+    served: ServedConfig, statePath: String
+  ) {
     let sites = UserSites.load(forConfig: source.config)
     let loaded = sites.loadConfig(
       path: source.config, environment: ProcessInfo.processInfo.environment)
     let renderer = DiagnosticRenderer(sources: loaded.sources, colored: false)
     let problems = loaded.diagnostics.isEmpty ? "" : renderer.render(loaded.diagnostics)
-    if !problems.isEmpty { Terminal.error(problems) }
-    var hasErrors = loaded.config == nil
-    if FileManager.default.fileExists(atPath: source.config) == false {
-      hasErrors = true
-    }
+    if printing, !problems.isEmpty { Terminal.error(problems) }
+    let hasErrors = loaded.config == nil
     let missing =
       FileManager.default.fileExists(atPath: source.config)
       ? "" : "\(source.config): no such file (clarissa init writes a starting one)\n"

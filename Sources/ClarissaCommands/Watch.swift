@@ -4,6 +4,7 @@ import ClarissaCore
 import ClarissaEngine
 import Dispatch
 import Foundation
+import Serve
 import Sites
 
 /// `clarissa watch`: run searches at their own intervals until stopped.
@@ -20,9 +21,13 @@ struct Watch: AsyncParsableCommand {
       is saved); SIGHUP re-reads the config (a broken new config keeps the old one running and \
       says why). A systemd unit and a cron line are in docs/scheduling.md.
 
+      With --http ADDR it also serves the web interface of `clarissa serve` (pages, /api, \
+      /healthz, and /metrics counting this process's rounds); the same access rules apply.
+
       Examples:
         clarissa watch
         clarissa watch --config ~/ads/searches.yaml --quiet
+        clarissa watch --http 127.0.0.1:8421
         clarissa watch --replay Fixtures/replay/default --notify-first-run
       """
   )
@@ -35,9 +40,24 @@ struct Watch: AsyncParsableCommand {
   @Flag(name: [.short, .long], help: "Print only new listings.")
   var quiet = false
 
+  @Option(help: "Also serve the web interface (as `clarissa serve`) on HOST:PORT.")
+  var http: String?
+
+  @OptionGroup var access: AccessOptions
+
   func run() async throws {
     let signals = SignalFlags()
     var current = try load()
+    let metrics = Metrics()
+    var session: ServedSession?
+    if let http {
+      let served = ServedSetup.config(source, printing: false)
+      session = try ServedSetup.start(
+        address: http, access: access, statePath: source.statePath(current.config),
+        config: served.served, metrics: metrics)
+      log("serving \(session!.address)")
+    }
+    defer { session?.server.stop() }
     log("watching \(current.config.searches.filter(\.enabled).count) searches (pid \(getpid()))")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -47,14 +67,19 @@ struct Watch: AsyncParsableCommand {
         } catch {
           log("the new config has errors; still running the previous one")
         }
+        // The pages show the new config's problems, if any, while the old one runs.
+        session?.app.config = ServedSetup.config(source, printing: false).served
       }
       let runner = current.runner
       let options = RunOptions(notifyFirstRun: notifyFirstRun, lockWait: 30)
       let quiet = self.quiet
       let pass = Task {
+        let started = Date()
         let pending = try await runner.run(options)
         Self.present(pending.result, quiet: quiet)
-        return try pending.commit()
+        let result = try pending.commit()
+        metrics.record(result, seconds: Date().timeIntervalSince(started), finished: Date())
+        return result
       }
       let outcome = await withTaskCancellationHandler {
         await race(pass, signals: signals)

@@ -64,7 +64,8 @@ enum Assets {
     """
 
   /// What the script does (the pages work without it): a listing opened from a card is shown
-  /// as viewed at once; the filter's choices apply as soon as they change.
+  /// as viewed at once; a photo that cannot load (offline) says so; the filter's choices apply as
+  /// soon as they change.
   static let script = """
     "use strict";
     document.addEventListener("submit", function (event) {
@@ -74,6 +75,13 @@ enum Assets {
       if (holder) { holder.classList.remove("unviewed"); holder.classList.add("viewed");
         var badge = holder.querySelector(".unviewed-badge"); if (badge) badge.remove(); }
     });
+    document.addEventListener("error", function (event) {
+      var image = event.target;
+      if (image.tagName !== "IMG" || !image.parentNode) return;
+      var holder = image.parentNode;
+      image.remove();
+      if (holder.classList.contains("photo")) { holder.classList.add("none"); holder.textContent = "photo not loaded (offline?)"; }
+    }, true);
     document.addEventListener("change", function (event) {
       var field = event.target;
       if (field.form && field.form.id === "filters" && (field.tagName === "SELECT" || field.type === "checkbox")) field.form.submit();

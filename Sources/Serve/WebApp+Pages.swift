@@ -137,7 +137,8 @@ extension WebApp {
       <form method="get" action="/listings" class="filters" id="filters">
       <label>Search <select name="search">\(options(searches, query.searches, all: "all searches"))</select></label>
       <label>Site <select name="site">\(options(sites, query.sites, all: "all sites"))</select></label>
-      <label>Price <input type="number" name="min" placeholder="min" step="any" value="\(Pages.e(number(query.minPrice)))"> – <input type="number" name="max" placeholder="max" step="any" value="\(Pages.e(number(query.maxPrice)))"></label>
+      <label>Lowest price <input type="number" name="min" placeholder="min" step="any" value="\(Pages.e(number(query.minPrice)))"></label>
+      <label>Highest price <input type="number" name="max" placeholder="max" step="any" value="\(Pages.e(number(query.maxPrice)))"></label>
       <label>Text <input type="search" name="q" value="\(Pages.e(query.words.joined(separator: " ")))" placeholder="words in title or description"></label>
       <label class="check"><input type="checkbox" name="unviewed" value="1"\(query.unviewed ? " checked" : "")> unviewed only</label>
       <button>Filter</button>

@@ -1,0 +1,109 @@
+import ClarissaCore
+import ClarissaEngine
+import Foundation
+import Serve
+import WebServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A store in a temporary folder, filled through the store's own API as runs fill it.
+struct ServeFixture {
+  let folder: URL
+  let store: ListingStore
+  let app: WebApp
+  let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+  init(token: String? = nil, hosts: Set<String> = [], listings: [String: [Listing]]) throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("serve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    store = try ListingStore.open(path: folder.appendingPathComponent("state.db").path, readOnly: false)
+    var searches: [ServedConfig.Search] = []
+    for (index, (name, found)) in listings.sorted(by: { $0.key < $1.key }).enumerated() {
+      try store.record(
+        SearchRecord(
+          search: name, now: now.addingTimeInterval(Double(index)), seen: found, recent: found,
+          reached: true))
+      searches.append(
+        ServedConfig.Search(
+          name: name, site: found.first?.site ?? "craigslist", interval: 900, enabled: true,
+          hosts: ["sfbay.craigslist.org"]))
+    }
+    let fixed = now
+    app = WebApp(
+      store: store,
+      config: ServedConfig(path: "searches.yaml", searches: searches, problems: "", hasErrors: false),
+      access: WebApp.Access(token: token, hosts: hosts), clock: { fixed.addingTimeInterval(600) })
+  }
+
+  func get(_ target: String, headers: [(name: String, value: String)] = []) -> WebResponse {
+    app.handle(WebRequest(method: "GET", target: target, headers: headers))
+  }
+
+  func post(
+    _ target: String, form: String, headers: [(name: String, value: String)] = []
+  ) -> WebResponse {
+    app.handle(
+      WebRequest(
+        method: "POST", target: target,
+        headers: [("content-type", "application/x-www-form-urlencoded")] + headers,
+        body: Array(form.utf8)))
+  }
+
+  /// The CSRF token the pages carry.
+  func csrf() -> String {
+    let body = text(get("/api/session"))
+    let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String]
+    return object?["csrf"] ?? ""
+  }
+
+  func text(_ response: WebResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+  func header(_ response: WebResponse, _ name: String) -> String? {
+    response.headers.first { $0.name.lowercased() == name.lowercased() }?.value
+  }
+
+  static func listing(
+    _ id: String, title: String, price: Double? = 100, url: String? = nil,
+    description: String = "", images: [String] = [], location: String? = nil
+  ) -> Listing {
+    Listing(
+      id: id, site: "craigslist", url: url ?? "https://sfbay.craigslist.org/sfc/ele/d/\(id).html",
+      title: title, description: description, price: price, currency: "USD",
+      posted: Date(timeIntervalSince1970: 1_789_990_000), location: location,
+      imageURLs: images)
+  }
+}
+
+/// A raw HTTP/1.1 exchange with a loopback server: the bytes sent as given, the whole answer
+/// read until the server closes (or `timeout`).
+enum RawHTTP {
+  static func exchange(port: UInt16, _ request: String, timeout: Double = 5) throws -> String {
+    let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(connection) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+    var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    let bytes = Array(request.utf8)
+    _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var answer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = recv(connection, &chunk, chunk.count, 0)
+      if count <= 0 { break }
+      answer += chunk[..<count]
+    }
+    return String(decoding: answer, as: UTF8.self)
+  }
+}
