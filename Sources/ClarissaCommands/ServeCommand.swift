@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
-        session.app.config = ServedSetup.config(source).served
+        session.app.config = ServedSetup.reloaded(source, keeping: session.app.config)
         Terminal.error("clarissa serve: config re-read\n")
       }
       try? await Task.sleep(nanoseconds: 100_000_000)
@@ -134,6 +134,17 @@ enum ServedSetup {
       ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: hasErrors),
       source.statePath(config)
     )
+  }
+
+  /// The config read again on SIGHUP; when it has errors the pages keep the searches of the
+  /// one still running and say so above the new one's problems.
+  static func reloaded(_ source: SourceOptions, keeping previous: ServedConfig) -> ServedConfig {
+    var fresh = config(source, printing: false).served
+    if fresh.hasErrors, !previous.hasErrors {
+      fresh.searches = previous.searches
+      fresh.problems = "The file has errors; the previous config is still in use.\n\n" + fresh.problems
+    }
+    return fresh
   }
 
   /// Opens the store (its own connection), binds, checks the access rules, and serves.

@@ -1,5 +1,6 @@
 import ClarissaCore
 import ClarissaEngine
+import FixtureSupport
 import Foundation
 import Serve
 import Testing

@@ -1,0 +1,99 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `clarissa serve` and `clarissa watch --http` as processes.
+@Suite(.serialized) struct ServeCommandTests {
+  @Test func anAddressThatIsNotLoopbackNeedsAToken() throws {
+    let refused = try CommandLineTests.run(["serve", "--http", "0.0.0.0:0"])
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("--http 0.0.0.0:0 is not a loopback address"))
+    #expect(refused.stderr.contains("--token-file"))
+    let short = try CommandLineTests.run(["serve", "--http", "0.0.0.0:0", "--token", "abc"])
+    #expect(short.status != 0)
+    #expect(short.stderr.contains("at least 16 characters"))
+    let malformed = try CommandLineTests.run(["serve", "--http", "8421"])
+    #expect(malformed.status != 0)
+    #expect(malformed.stderr.contains("write HOST:PORT"))
+  }
+
+  /// Lines a process writes to standard error, read as they come.
+  final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    init(_ pipe: Pipe) {
+      pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        let data = handle.availableData
+        self?.lock.withLock { self?.text += String(decoding: data, as: UTF8.self) }
+      }
+    }
+    var all: String { lock.withLock { text } }
+  }
+
+  static func get(_ port: UInt16, _ target: String) throws -> String {
+    try RawHTTP.exchange(
+      port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+  }
+
+  @Test func watchWithHTTPServesItsRoundsAndANewConfigsProblems() throws {
+    let feed = try FixtureSupport.Fixtures.bytes("http/feed.xml")
+    let server = try LoopbackServer { _, _ in
+      .init(headers: ["Content-Type": "application/rss+xml"], body: feed)
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "watch-http-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let configFile = folder.appendingPathComponent("searches.yaml")
+    try WatchCommandTests.config(server.base, interval: "1h").write(
+      to: configFile, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = try CommandLineTests.binary()
+    process.arguments = [
+      "watch", "--config", configFile.path, "--politeness-delay", "0", "--http", "127.0.0.1:0",
+    ]
+    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    let lines = Lines(errors)
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    var port: UInt16?
+    for _ in 0..<100 where port == nil {
+      Thread.sleep(forTimeInterval: 0.1)
+      if let range = lines.all.range(of: #"serving http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+        port = UInt16(lines.all[range].split(separator: ":").last!.dropLast())
+      }
+    }
+    let served = try #require(port, "watch --http said where it serves: \(lines.all)")
+    var metrics = ""
+    for _ in 0..<100 where !metrics.contains("clarissa_runs_total 1") {
+      Thread.sleep(forTimeInterval: 0.1)
+      metrics = try Self.get(served, "/metrics")
+    }
+    #expect(metrics.contains("clarissa_runs_total 1"))
+    #expect(metrics.contains("clarissa_requests_total{host=\"127.0.0.1:\(server.port)\"} 1"))
+    #expect(metrics.contains("clarissa_listings_total{search=\"loop\",event=\"primed\"} 2"))
+    let health = try Self.get(served, "/healthz")
+    #expect(health.hasPrefix("HTTP/1.1 200") && health.contains("\"lastRound\""))
+    let page = try Self.get(served, "/")
+    #expect(page.contains("2 unviewed"))
+
+    // A broken config on SIGHUP: the old one keeps running, the page shows the new one's problem.
+    try "version: 1\nsearches: [".write(to: configFile, atomically: true, encoding: .utf8)
+    kill(process.processIdentifier, SIGHUP)
+    var problems = ""
+    for _ in 0..<50 where !problems.contains("The config has problems") {
+      Thread.sleep(forTimeInterval: 0.1)
+      problems = try Self.get(served, "/")
+    }
+    #expect(problems.contains("The config has problems"))
+    #expect(problems.contains("searches.yaml:3:1: error: did not find expected node content"))
+    #expect(problems.contains("the previous config is still in use"))
+    #expect(!problems.contains("not in the config"), "the running config's searches stay listed")
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+}
