@@ -86,7 +86,9 @@ public final class WebApp: @unchecked Sendable {
         + "base-uri 'none'"
     ),
     ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),
+    // Nothing of these pages is told to the sites; and not `no-referrer`, with which a browser
+    // sends `Origin: null` on this server's own forms.
+    ("Referrer-Policy", "same-origin"),
     ("X-Frame-Options", "DENY"),
   ]
 

@@ -134,9 +134,8 @@ import WebServer
     #expect(fixture.header(response, "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
     let file = fixture.folder.appendingPathComponent("metrics.txt")
     try Data(response.body).write(to: file)
-    let python = try #require(
-      TestTools.path("python3").flatMap { TestTools.venvBin.path.isEmpty ? nil : $0 },
-      "python3 with prometheus-client (.ci/run installs it in .build/venv)")
+    // The virtual environment's python first: .ci/run installs prometheus-client there.
+    let python = try #require(TestTools.path("python3"), "python3 with prometheus-client")
     let script = """
       import json, sys
       from prometheus_client.parser import text_string_to_metric_families
