@@ -153,13 +153,7 @@ enum ServedSetup {
     metrics: Metrics = Metrics()
   ) throws -> ServedSession {
     let token = try access.resolved()
-    let store: ListingStore
-    do {
-      store = try ListingStore.open(path: statePath, readOnly: false)
-    } catch {
-      Terminal.error("clarissa: \(error)\n")
-      throw ExitStatus.stateUnusable.exitCode
-    }
+    // The address first: a refusal touches no file.
     let server: HTTPServer
     var app: WebApp?
     let box = AppBox()
@@ -173,6 +167,14 @@ enum ServedSetup {
       throw ValidationError(
         "--http \(address) is not a loopback address: anyone who can reach it could read and "
           + "change your listings. Give --token-file FILE (or --token), or listen on 127.0.0.1")
+    }
+    let store: ListingStore
+    do {
+      store = try ListingStore.open(path: statePath, readOnly: false)
+    } catch {
+      server.stop()
+      Terminal.error("clarissa: \(error)\n")
+      throw ExitStatus.stateUnusable.exitCode
     }
     app = WebApp(
       store: store, config: config,

@@ -36,6 +36,8 @@ public struct RunResult: Sendable, Codable {
     /// Listings seen before and announced again, each with its ``Listing/event`` (a price
     /// drop or rise, a return).
     public var changed: [Listing] = []
+    /// The search's listings nobody has viewed, after the run (from the store's counts).
+    public var unviewed: Int? = nil
   }
 
   /// A listing folded into the one it repeats.

@@ -4,7 +4,7 @@ import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|sites|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|sites|serve|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-config` (the work alone,
 // repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
@@ -18,12 +18,13 @@ try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-if which != "state-run" { print("clarissa-bench (medians of repeated runs; build with -c release)\n") }
+if which != "state-run" && which != "serve-run" { print("clarissa-bench (medians of repeated runs; build with -c release)\n") }
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
 if which == "feeds" || which == "all" { FeedBenchmark(folder: folder).run() }
 if which == "filters" || which == "all" { FilterBenchmark().run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 if which == "sites" || which == "all" { SiteBenchmark().run() }
+if which == "serve" || which == "all" { ServeBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
 if which == "profile-poll" { FeedBenchmark(folder: folder).profilePoll(times: 20) }
@@ -38,5 +39,9 @@ if which == "cold-tables" {
 // The run's part of `state`, in the fresh process `state` starts (its peak memory is its own).
 if which == "state-run", let path = CommandLine.arguments.dropFirst(2).first {
   StateBenchmark.measureRun(path)
+}
+// The measured part of `serve`, likewise in a fresh process.
+if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
+  ServeBenchmark.measure(path)
 }
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }

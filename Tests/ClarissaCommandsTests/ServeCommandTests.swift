@@ -15,6 +15,8 @@ import Testing
     let malformed = try CommandLineTests.run(["serve", "--http", "8421"])
     #expect(malformed.status != 0)
     #expect(malformed.stderr.contains("write HOST:PORT"))
+    // A refusal touches no file: the bundled config's state was not created.
+    #expect(!FileManager.default.fileExists(atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa.db").path))
   }
 
   /// Lines a process writes to standard error, read as they come.

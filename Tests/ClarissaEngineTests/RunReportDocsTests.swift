@@ -30,7 +30,10 @@ import Testing
 
   @Test func theDocumentedExampleHasTheKeysTheReportEmits() throws {
     let docs = try Self.documentedExample()
-    let report = try Self.emitted(.sample(Self.listing, search: "ipads"))
+    // A run always says how many listings of each search are unviewed.
+    var result = RunResult.sample(Self.listing, search: "ipads")
+    result.searches[0].unviewed = 1
+    let report = try Self.emitted(result)
     #expect(Set(docs.keys) == Set(report.keys))
     let docSearch = try #require((docs["searches"] as? [[String: Any]])?.first)
     let search = try #require((report["searches"] as? [[String: Any]])?.first)
@@ -57,6 +60,7 @@ import Testing
       encoding: .utf8)
     var result = RunResult.sample(Self.listing, search: "ipads")
     result.searches[0].detail = "x"
+    result.searches[0].unviewed = 1
     let report = try Self.emitted(result)
     for key in report.keys { #expect(text.contains("| `\(key)`"), "'\(key)' is not in the table") }
     let search = try #require((report["searches"] as? [[String: Any]])?.first)

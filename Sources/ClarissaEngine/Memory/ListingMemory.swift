@@ -277,4 +277,6 @@ public protocol ListingMemory: AnyObject, Sendable {
   func recent(searches: [String], limit: Int) throws -> [RecentListing]
   /// Forgets listings no search has seen for `retention` seconds, and ended cool-downs.
   func prune(now: Date, retention: TimeInterval) throws
+  /// Per search, its listings nobody has viewed (the JSON report says it after a run).
+  func unviewedCounts() throws -> [String: Int]
 }

@@ -77,6 +77,10 @@ public struct Runner: Sendable {
     if writing {
       terminal = try await deliver(&result, memory: memory, now: options.now)
     }
+    let unviewed = try memory.unviewedCounts()
+    for index in result.searches.indices {
+      result.searches[index].unviewed = unviewed[result.searches[index].name] ?? 0
+    }
     return PendingRun(
       result: result, judgements: judged, terminal: terminal, access: access,
       finish: finishing(options))

@@ -34,12 +34,22 @@ extension ListingStore {
           lastAttempt: $0.optionalDouble(2).map(Date.init(timeIntervalSince1970:)),
           failures: $0.optionalText(3).flatMap(StoreJSON.strings) ?? [], unviewed: 0)
       }
-      try database.run("SELECT search, count FROM unviewed") { row in
-        let name = row.text(0)
-        result[name, default: SearchStanding(name: name, failures: [], unviewed: 0)].unviewed =
-          row.int(1)
-      }
       return result
+    }
+    .merging(try unviewedCounts().map { name, count in
+      (name, SearchStanding(name: name, failures: [], unviewed: count))
+    }) { standing, counted in
+      var merged = standing
+      merged.unviewed = counted.unviewed
+      return merged
+    }
+  }
+
+  public func unviewedCounts() throws -> [String: Int] {
+    try locked { database in
+      var counts: [String: Int] = [:]
+      try database.run("SELECT search, count FROM unviewed") { counts[$0.text(0)] = $0.int(1) }
+      return counts
     }
   }
 
