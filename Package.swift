@@ -119,7 +119,7 @@ let package = Package(
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
-    .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+    .target(name: "FixtureSupport", dependencies: ["WebServer"], path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),

@@ -257,7 +257,7 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   /// Where the header ends (the index of the blank line's `\r\n\r\n`).
-  private static func headerEnd(_ buffer: [UInt8]) -> Int? {
+  static func headerEnd(_ buffer: [UInt8]) -> Int? {
     guard buffer.count >= 4 else { return nil }
     for index in 0...(buffer.count - 4)
     where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13

@@ -45,6 +45,20 @@ enum Bench {
     return FileManager.default.isExecutableFile(atPath: path) ? path : nil
   }
 
+  /// This benchmark again in a fresh process (its peak memory is its own), with `arguments`;
+  /// what it prints goes to this one's output.
+  static func again(_ arguments: [String]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    process.arguments = arguments
+    do {
+      try process.run()
+      process.waitUntilExit()
+    } catch {
+      print("  cannot start a fresh process: \(error)")
+    }
+  }
+
   /// A program on PATH.
   static func onPath(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

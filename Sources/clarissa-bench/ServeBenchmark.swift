@@ -26,15 +26,7 @@ struct ServeBenchmark {
     }
     print("  filled in \(Bench.format(Date().timeIntervalSince(start))) s (one-off)")
     fflush(nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    process.arguments = ["serve-run", path]
-    do {
-      try process.run()
-      process.waitUntilExit()
-    } catch {
-      print("  cannot start a fresh process: \(error)")
-    }
+    Bench.again(["serve-run", path])
   }
 
   /// In the fresh process.
@@ -112,7 +104,7 @@ struct ServeBenchmark {
       group.enter()
       Thread {
         defer { group.leave() }
-        guard var client = KeepAliveClient(port: server.port) else {
+        guard var client = LoopbackClient(port: server.port) else {
           tally.add(failed: requests / connections)
           return
         }
@@ -172,57 +164,4 @@ private final class LoadTally: @unchecked Sendable {
   func add(failed: Int) { lock.withLock { failures += failed } }
 
   func read() -> ([Double], Int, [Int]) { lock.withLock { (latencies, failures, memory) } }
-}
-
-/// One keep-alive HTTP/1.1 connection that reads each answer by its Content-Length.
-private struct KeepAliveClient {
-  let socket: Int32
-  var buffer: [UInt8] = []
-
-  init?(port: UInt16) {
-    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { return nil }
-  }
-
-  /// The status of a GET, its body read and dropped.
-  mutating func get(_ target: String) -> Int {
-    let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      if let end = headerEnd() {
-        let head = String(decoding: buffer[..<end], as: UTF8.self)
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-          .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        while buffer.count < end + 4 + length {
-          let count = recv(socket, &chunk, chunk.count, 0)
-          guard count > 0 else { return 0 }
-          buffer += chunk[..<count]
-        }
-        buffer.removeFirst(end + 4 + length)
-        return Int(head.split(separator: " ")[1]) ?? 0
-      }
-      let count = recv(socket, &chunk, chunk.count, 0)
-      guard count > 0 else { return 0 }
-      buffer += chunk[..<count]
-    }
-  }
-
-  private func headerEnd() -> Int? {
-    guard buffer.count >= 4 else { return nil }
-    for index in 0...(buffer.count - 4)
-    where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-      return index
-    }
-    return nil
-  }
 }

@@ -39,7 +39,7 @@ struct StateBenchmark {
         + "\(Self.jsonReference.file) MB, for ids and times alone; the store keeps every "
         + "listing's fields, its price history and indexes)")
     fflush(nil)
-    measureInFreshProcess(path)
+    Bench.again(["state-run", path])
   }
 
   /// A million listings seen by one search, recorded as runs record them (in batches).
@@ -61,19 +61,6 @@ struct StateBenchmark {
       id: id, site: "craigslist", url: "https://sfbay.craigslist.org/sby/ele/d/\(id).html",
       title: "Listing \(index)", price: Double(index % 900 + 100), currency: "USD",
       posted: now.addingTimeInterval(Double(-index)), area: "sfbay")
-  }
-
-  /// Runs `clarissa-bench state-run PATH` and prints what it prints.
-  private func measureInFreshProcess(_ path: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    process.arguments = ["state-run", path]
-    do {
-      try process.run()
-      process.waitUntilExit()
-    } catch {
-      print("  cannot start a fresh process: \(error)")
-    }
   }
 
   /// In the fresh process: open, plan a wake, then nine runs' store work.

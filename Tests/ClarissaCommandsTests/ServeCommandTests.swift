@@ -32,6 +32,20 @@ import Testing
     var all: String { lock.withLock { text } }
   }
 
+  /// Asks `target` every 0.1 s until the answer holds `expected` (or `seconds` pass); the last
+  /// answer.
+  static func poll(_ port: UInt16, _ target: String, until expected: String, seconds: Double = 10)
+    throws -> String
+  {
+    var answer = ""
+    let deadline = Date().addingTimeInterval(seconds)
+    while !answer.contains(expected), Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.1)
+      answer = try get(port, target)
+    }
+    return answer
+  }
+
   static func get(_ port: UInt16, _ target: String) throws -> String {
     try RawHTTP.exchange(
       port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
@@ -69,11 +83,7 @@ import Testing
       }
     }
     let served = try #require(port, "watch --http said where it serves: \(lines.all)")
-    var metrics = ""
-    for _ in 0..<100 where !metrics.contains("clarissa_runs_total 1") {
-      Thread.sleep(forTimeInterval: 0.1)
-      metrics = try Self.get(served, "/metrics")
-    }
+    let metrics = try Self.poll(served, "/metrics", until: "clarissa_runs_total 1")
     #expect(metrics.contains("clarissa_runs_total 1"))
     #expect(metrics.contains("clarissa_requests_total{host=\"127.0.0.1:\(server.port)\"} 1"))
     #expect(metrics.contains("clarissa_listings_total{search=\"loop\",event=\"primed\"} 2"))
@@ -85,11 +95,7 @@ import Testing
     // A broken config on SIGHUP: the old one keeps running, the page shows the new one's problem.
     try "version: 1\nsearches: [".write(to: configFile, atomically: true, encoding: .utf8)
     kill(process.processIdentifier, SIGHUP)
-    var problems = ""
-    for _ in 0..<50 where !problems.contains("The config has problems") {
-      Thread.sleep(forTimeInterval: 0.1)
-      problems = try Self.get(served, "/")
-    }
+    let problems = try Self.poll(served, "/", until: "The config has problems")
     #expect(problems.contains("The config has problems"))
     #expect(problems.contains("searches.yaml:3:1: error: did not find expected node content"))
     #expect(problems.contains("the previous config is still in use"))
