@@ -36,6 +36,13 @@ let package = Package(
       name: "ClarissaReaders",
       targets: ["YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "Sites"]),
   ],
+  // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
+  // Debian's libpq-dev). The default build has no PostgreSQL in it.
+  traits: [
+    .trait(
+      name: "PostgreSQL",
+      description: "The PostgreSQL listing store for several workers (libpq: Debian libpq-dev)")
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
@@ -62,6 +69,14 @@ let package = Package(
     // libsqlite3 keeps what clarissa has seen (Debian libsqlite3-dev, `pkg-config sqlite3`). Not
     // GRDB: it adds 25 s to a debug build and 79 s to a release build here, and on Linux it is
     // itself a wrapper over this same library; the store needs some twenty fixed statements.
+    // libpq, PostgreSQL's own client library (Debian libpq-dev), for the store that several
+    // workers share (issue 16), built only with the trait PostgreSQL. Not postgres-nio: it
+    // adds 1,100 build steps (BoringSSL among them) and an async API to a synchronous store.
+    .systemLibrary(
+      name: "CPostgres",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -94,7 +109,10 @@ let package = Package(
     // MARK: - Fetcher, politeness, state, the run pipeline, delivery and reports
     .target(
       name: "ClarissaEngine",
-      dependencies: ["ClarissaCore", "ClarissaConfig", "ListingText", "CLibCurl", "CSQLite"]),
+      dependencies: [
+        "ClarissaCore", "ClarissaConfig", "ListingText", "CLibCurl", "CSQLite",
+        .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
+      ]),
 
     // MARK: - `clarissa serve`: a small HTTP/1.1 server, and the pages and API over the store
     .target(name: "WebServer"),

@@ -1,0 +1,198 @@
+// Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
+#if PostgreSQL
+import CPostgres
+import Foundation
+
+/// What PostgreSQL (or the way to it) said, naming the server without its password.
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+  /// The SQLSTATE code when the server sent one (`42P01`, `55P03`, ...).
+  public var state: String?
+  /// libpq's or the server's message.
+  public var message: String
+  /// The store's URL, its password masked.
+  public var url: String
+
+  public var description: String { "the PostgreSQL store '\(url)': \(message)" }
+}
+
+/// One connection to PostgreSQL through libpq: statements with `$1`-style parameters sent as
+/// text, rows read as text and parsed, transactions that roll back on a throw. Not
+/// thread-safe: its owner serialises, as with ``SQLiteDatabase``.
+final class PostgresDatabase {
+  /// A value to send.
+  enum Value {
+    case null, int(Int), double(Double), text(String)
+
+    static func time(_ date: Date?) -> Value { date.map { .double($0.timeIntervalSince1970) } ?? .null }
+
+    var text: String? {
+      switch self {
+      case .null: nil
+      case .int(let value): String(value)
+      case .double(let value): String(value)
+      case .text(let value): value
+      }
+    }
+  }
+
+  /// A row being read: columns by position.
+  struct Row {
+    fileprivate let result: OpaquePointer
+    fileprivate let row: Int32
+
+    func isNull(_ column: Int32) -> Bool { PQgetisnull(result, row, column) == 1 }
+    func optionalText(_ column: Int32) -> String? {
+      guard !isNull(column), let value = PQgetvalue(result, row, column) else { return nil }
+      return String(cString: value)
+    }
+    func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+    func optionalInt(_ column: Int32) -> Int? { optionalText(column).flatMap { Int($0) } }
+    func int(_ column: Int32) -> Int { optionalInt(column) ?? 0 }
+    func optionalDouble(_ column: Int32) -> Double? { optionalText(column).flatMap { Double($0) } }
+    func double(_ column: Int32) -> Double { optionalDouble(column) ?? 0 }
+  }
+
+  /// The URL, password masked (for messages).
+  let shownURL: String
+  private let connection: OpaquePointer
+  private var depth = 0
+
+  /// Connects to `url` (`postgres://user@host:port/db?sslmode=require`, as libpq reads it);
+  /// `password`, when given, is sent apart from the URL.
+  init(url: String, password: String? = nil, connectTimeout: Int = 10) throws {
+    shownURL = Self.masked(url)
+    var keys = ["dbname", "connect_timeout", "application_name", "client_encoding"]
+    var values = [url, String(connectTimeout), "clarissa", "UTF8"]
+    if let password {
+      keys.append("password")
+      values.append(password)
+    }
+    let connection = Self.withCStrings(keys) { keyPointers in
+      Self.withCStrings(values) { valuePointers in
+        // expand_dbname = 1: the `dbname` value is a URL whose parts become parameters.
+        PQconnectdbParams(keyPointers, valuePointers, 1)
+      }
+    }
+    guard let connection else {
+      throw PostgresError(state: nil, message: "out of memory", url: shownURL)
+    }
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.trimmed(PQerrorMessage(connection))
+      PQfinish(connection)
+      throw PostgresError(state: nil, message: "cannot connect: \(message)", url: shownURL)
+    }
+    self.connection = connection
+    // Notices (a table that already exists, ...) are not the user's business.
+    PQsetNoticeProcessor(connection, { _, _ in }, nil)
+  }
+
+  deinit { PQfinish(connection) }
+
+  /// Runs a statement; `each` sees every row.
+  func run(_ sql: String, _ values: [Value] = [], each: (Row) throws -> Void = { _ in }) throws {
+    let result = try execute(sql, values)
+    defer { PQclear(result) }
+    for row in 0..<PQntuples(result) { try each(Row(result: result, row: row)) }
+  }
+
+  /// The rows of a query, each read by `read`.
+  func rows<T>(_ sql: String, _ values: [Value] = [], _ read: (Row) throws -> T) throws -> [T] {
+    var found: [T] = []
+    try run(sql, values) { found.append(try read($0)) }
+    return found
+  }
+
+  /// The first column of the first row as an integer (0 when there is none).
+  func integer(_ sql: String, _ values: [Value] = []) throws -> Int {
+    try rows(sql, values) { $0.int(0) }.first ?? 0
+  }
+
+  /// Rows changed by the last `run` of an INSERT, UPDATE or DELETE.
+  private(set) var changes = 0
+
+  /// Several statements without parameters (a migration).
+  func execute(script: String) throws {
+    guard let result = PQexec(connection, script) else {
+      throw PostgresError(state: nil, message: Self.trimmed(PQerrorMessage(connection)), url: shownURL)
+    }
+    defer { PQclear(result) }
+    try check(result)
+  }
+
+  /// Runs `body` in a transaction (a savepoint when nested); a throw rolls it back.
+  func transaction<T>(_ body: () throws -> T) throws -> T {
+    let name = "clarissa_\(depth)"
+    try execute(script: depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
+    depth += 1
+    do {
+      let value = try body()
+      depth -= 1
+      try execute(script: depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
+      return value
+    } catch {
+      depth -= 1
+      try? execute(script: depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name)")
+      throw error
+    }
+  }
+
+  private func execute(_ sql: String, _ values: [Value]) throws -> OpaquePointer {
+    let texts = values.map(\.text)
+    let result = Self.withOptionalCStrings(texts) { pointers in
+      PQexecParams(connection, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+    }
+    guard let result else {
+      throw PostgresError(state: nil, message: Self.trimmed(PQerrorMessage(connection)), url: shownURL)
+    }
+    do {
+      try check(result)
+    } catch {
+      PQclear(result)
+      throw error
+    }
+    changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+    return result
+  }
+
+  private func check(_ result: OpaquePointer) throws {
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      throw PostgresError(
+        state: state, message: Self.trimmed(PQresultErrorMessage(result)), url: shownURL)
+    }
+  }
+
+  // MARK: - C strings
+
+  private static func withCStrings<T>(
+    _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+  ) -> T {
+    withOptionalCStrings(strings.map { Optional($0) }) { pointers in
+      // A NULL after the last: libpq's arrays of keywords and values end there.
+      body(pointers)
+    }
+  }
+
+  private static func withOptionalCStrings<T>(
+    _ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+  ) -> T {
+    let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } }
+    defer { copies.forEach { free($0) } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+  }
+
+  private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+    message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+  }
+
+  /// `postgres://user:secret@host/db` shown as `postgres://user:***@host/db`.
+  static func masked(_ url: String) -> String {
+    guard let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
+      let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
+    else { return url }
+    return url[..<colon.upperBound] + "***" + url[at.lowerBound...]
+  }
+}
+#endif
