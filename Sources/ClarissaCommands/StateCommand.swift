@@ -25,7 +25,7 @@ struct StateCommand: ParsableCommand {
       """,
     subcommands: [
       Info.self, Export.self, Import.self, Forget.self, Prune.self, Check.self,
-      Cooldowns.self,
+      Cooldowns.self, Migrate.self,
     ]
   )
 
