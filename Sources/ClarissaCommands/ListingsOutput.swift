@@ -25,10 +25,7 @@ enum ListingsOutput {
   }
 
   static func json<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    ListingJSON.data(value).map { String(decoding: $0, as: UTF8.self) } ?? "null"
   }
 
   static func csv(_ found: [FoundListing]) -> String {

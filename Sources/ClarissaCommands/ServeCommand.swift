@@ -109,13 +109,9 @@ enum ServedSetup {
   static func config(_ source: SourceOptions, printing: Bool = true) -> (
     served: ServedConfig, statePath: String
   ) {
-    let sites = UserSites.load(forConfig: source.config)
-    let loaded = sites.loadConfig(
-      path: source.config, environment: ProcessInfo.processInfo.environment)
-    let renderer = DiagnosticRenderer(sources: loaded.sources, colored: false)
+    let (loaded, catalog, renderer) = source.readConfig(colored: false)
     let problems = loaded.diagnostics.isEmpty ? "" : renderer.render(loaded.diagnostics)
     if printing, !problems.isEmpty { Terminal.error(problems) }
-    let hasErrors = loaded.config == nil
     let missing =
       FileManager.default.fileExists(atPath: source.config)
       ? "" : "\(source.config): no such file (clarissa init writes a starting one)\n"
@@ -128,10 +124,10 @@ enum ServedSetup {
     let searches = config.searches.map {
       ServedConfig.Search(
         name: $0.name, site: $0.site, interval: $0.interval.timeInterval, enabled: $0.enabled,
-        hosts: $0.hosts(sites: sites.catalog))
+        hosts: $0.hosts(sites: catalog))
     }
     return (
-      ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: hasErrors),
+      ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: false),
       source.statePath(config)
     )
   }
@@ -155,7 +151,6 @@ enum ServedSetup {
     let token = try access.resolved()
     // The address first: a refusal touches no file.
     let server: HTTPServer
-    var app: WebApp?
     let box = AppBox()
     do {
       server = try HTTPServer(address: address) { request in box.app!.handle(request) }
@@ -176,7 +171,7 @@ enum ServedSetup {
       Terminal.error("clarissa: \(error)\n")
       throw ExitStatus.stateUnusable.exitCode
     }
-    app = WebApp(
+    let app = WebApp(
       store: store, config: config,
       access: WebApp.Access(
         token: token,
@@ -185,7 +180,7 @@ enum ServedSetup {
       metrics: metrics)
     box.app = app
     server.start()
-    return ServedSession(server: server, app: app!)
+    return ServedSession(server: server, app: app)
   }
 }
 

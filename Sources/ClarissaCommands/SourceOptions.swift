@@ -31,14 +31,21 @@ struct SourceOptions: ParsableArguments {
     config: Config, diagnostics: [Diagnostic], sites: SiteCatalog
   ) {
     try MissingConfig.check(config)
-    let environment = ProcessInfo.processInfo.environment
-    let sites = UserSites.load(forConfig: config)
-    let loaded = sites.loadConfig(path: config, environment: environment)
-    let renderer = DiagnosticRenderer(
-      sources: loaded.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
+    let (loaded, catalog, renderer) = readConfig(
+      colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.error(renderer.render(loaded.diagnostics.filter { !quiet || $0.severity == .error }))
     guard let configuration = loaded.config else { throw ExitStatus.configInvalid.exitCode }
-    return (configuration, loaded.diagnostics, sites.catalog)
+    return (configuration, loaded.diagnostics, catalog)
+  }
+
+  /// The config and the user's site definitions read, with a renderer for their problems;
+  /// nothing printed, nothing thrown (`clarissa serve` shows a broken config on its pages).
+  func readConfig(colored: Bool) -> (
+    loaded: ConfigLoadResult, catalog: SiteCatalog, renderer: DiagnosticRenderer
+  ) {
+    let sites = UserSites.load(forConfig: config)
+    let loaded = sites.loadConfig(path: config, environment: ProcessInfo.processInfo.environment)
+    return (loaded, sites.catalog, DiagnosticRenderer(sources: loaded.sources, colored: colored))
   }
 
   /// `--state`, else `state.path` relative to the config's folder.

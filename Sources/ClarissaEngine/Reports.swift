@@ -16,10 +16,7 @@ public enum RunReport {
 
   /// The JSON report (schema in docs/run-report.md).
   public static func json(_ result: RunResult) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    let data = (try? encoder.encode(JSONReport(result))) ?? Data("{}".utf8)
+    let data = ListingJSON.data(JSONReport(result)) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 

@@ -84,6 +84,14 @@ public struct RunResult: Sendable, Codable {
     public var skipped = 0
     /// An empty tally.
     public init() {}
+
+    /// Adds another tally of the same host.
+    public mutating func add(_ other: HostTally) {
+      requests += other.requests
+      failures += other.failures
+      notModified += other.notModified
+      skipped += other.skipped
+    }
   }
 
   /// One channel's deliveries in a run.
@@ -94,6 +102,12 @@ public struct RunResult: Sendable, Codable {
     public var failed = 0
     /// An empty tally.
     public init() {}
+
+    /// Adds another tally of the same channel.
+    public mutating func add(_ other: ChannelTally) {
+      delivered += other.delivered
+      failed += other.failed
+    }
   }
 
   /// Every listing new this run.

@@ -25,17 +25,9 @@ public final class Metrics: @unchecked Sendable {
       lastRound = finished
       lastRoundSeconds = seconds
       durations.observe(seconds)
-      for (host, tally) in result.hosts {
-        var sum = hosts[host] ?? RunResult.HostTally()
-        sum.requests += tally.requests
-        sum.failures += tally.failures
-        sum.notModified += tally.notModified
-        sum.skipped += tally.skipped
-        hosts[host] = sum
-      }
+      for (host, tally) in result.hosts { hosts[host, default: RunResult.HostTally()].add(tally) }
       for (channel, tally) in result.channels {
-        channels[channel, default: RunResult.ChannelTally()].delivered += tally.delivered
-        channels[channel, default: RunResult.ChannelTally()].failed += tally.failed
+        channels[channel, default: RunResult.ChannelTally()].add(tally)
       }
       for search in result.searches {
         let counts = [

@@ -68,12 +68,8 @@ enum Pages {
     let stamp = AtomFeed.timestamp(date)
     let words: String
     if future {
-      let seconds = Int(date.timeIntervalSince(now))
-      words =
-        seconds <= 0
-        ? "due now"
-        : seconds < 3600
-          ? "in \(max(1, seconds / 60)) min" : seconds < 86_400 ? "in \(seconds / 3600) h" : "in \(seconds / 86_400) d"
+      let seconds = date.timeIntervalSince(now)
+      words = seconds <= 0 ? "due now" : "in " + ReportClock.span(seconds)
     } else {
       words = Age.describe(from: date, to: now)
     }

@@ -40,7 +40,8 @@ extension WebApp {
     case ("GET", ["session"]): return Self.json(["csrf": csrf])
     case ("GET", ["searches"]): return Self.encoded(try searchRows())
     case ("GET", ["listings"]):
-      return Self.encoded(try listingPage(try Self.query(request), page: try Self.page(request)))
+      return Self.encoded(
+        try listingPage(try Self.query(request.query), page: try Self.page(request.query)))
     case ("GET", let path) where path.count == 3 && path[0] == "listings":
       let key = ListingKey(site: path[1], id: path[2])
       guard let history = try store.history(key) else {
@@ -59,8 +60,8 @@ extension WebApp {
 
   /// `{"keys": ["site:id", ...]}` marks those; `?all=1` with filters marks what they find.
   private func markViewed(api request: WebRequest) throws -> Int {
-    if request.parameter("all") != nil {
-      return try store.markViewed(matching: try Self.query(request), at: clock())
+    if request.query.first("all") != nil {
+      return try store.markViewed(matching: try Self.query(request.query), at: clock())
     }
     guard
       let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
@@ -120,29 +121,29 @@ extension WebApp {
 
   /// The filters of a request: `search`, `site` (each repeatable), `min`, `max`, `q`,
   /// `unviewed`.
-  static func query(_ request: WebRequest) throws -> ListingQuery {
+  static func query(_ fields: WebFields) throws -> ListingQuery {
     var query = ListingQuery()
-    query.searches = request.parameters("search").filter { !$0.isEmpty }
-    query.sites = request.parameters("site").filter { !$0.isEmpty }
-    query.minPrice = try number(request, "min")
-    query.maxPrice = try number(request, "max")
-    query.words = (request.parameter("q") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-    if let unviewed = request.parameter("unviewed") {
+    query.searches = fields.all("search").filter { !$0.isEmpty }
+    query.sites = fields.all("site").filter { !$0.isEmpty }
+    query.minPrice = try number(fields, "min")
+    query.maxPrice = try number(fields, "max")
+    query.words = (fields.first("q") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+    if let unviewed = fields.first("unviewed") {
       query.unviewed = ["1", "true", "on", "yes"].contains(unviewed.lowercased())
     }
     return query
   }
 
-  static func page(_ request: WebRequest) throws -> Int {
-    guard let text = request.parameter("page"), !text.isEmpty else { return 1 }
+  static func page(_ fields: WebFields) throws -> Int {
+    guard let text = fields.first("page"), !text.isEmpty else { return 1 }
     guard let page = Int(text), page >= 1, page <= 100_000 else {
       throw RequestProblem(400, "page: '\(text)' is not a page number (1, 2, ...)")
     }
     return page
   }
 
-  private static func number(_ request: WebRequest, _ name: String) throws -> Double? {
-    guard let text = request.parameter(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty
+  private static func number(_ fields: WebFields, _ name: String) throws -> Double? {
+    guard let text = fields.first(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty
     else { return nil }
     guard let value = Double(text), value.isFinite else {
       throw RequestProblem(400, "\(name): '\(text)' is not a number")

@@ -42,8 +42,8 @@ extension WebApp {
 
   /// `/listings`: cards, newest first, with the filters and "mark all viewed".
   func listingsPage(_ request: WebRequest) throws -> WebResponse {
-    let query = try Self.query(request)
-    let page = try Self.page(request)
+    let query = try Self.query(request.query)
+    let page = try Self.page(request.query)
     let found = try listingPage(query, page: page)
     let now = clock()
     let keys = found.listings.map(\.listing.key)

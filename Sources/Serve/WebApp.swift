@@ -110,7 +110,7 @@ public final class WebApp: @unchecked Sendable {
     if path == ["healthz"] { return try health() }
     if let token = access.token {
       if request.method == "POST", path == ["login"] { return login(request, token: token) }
-      if request.method == "GET", let offered = request.parameter("token") {
+      if request.method == "GET", let offered = request.query.first("token") {
         guard Self.same(offered, token) else { return signIn(wrong: true) }
         return signedIn(token, then: Self.withoutToken(request))
       }
@@ -143,7 +143,7 @@ public final class WebApp: @unchecked Sendable {
       throw RequestProblem(403, "refused: a request from another origin (\(origin))")
     }
     let offered =
-      request.header("x-csrf-token") ?? request.form.first { $0.name == "csrf" }?.value ?? ""
+      request.header("x-csrf-token") ?? request.form.first("csrf") ?? ""
     guard Self.same(offered, csrf) else {
       throw RequestProblem(
         403,
@@ -196,15 +196,14 @@ public final class WebApp: @unchecked Sendable {
 
   /// "Mark viewed" and "mark all viewed": keys given, or everything a filter finds.
   private func markViewed(form request: WebRequest) throws -> WebResponse {
-    let form = WebRequest(
-      method: "GET", target: "/?" + String(decoding: request.body, as: UTF8.self))
-    let keys = form.parameters("key").compactMap(Self.key)
+    let form = request.form
+    let keys = form.all("key").compactMap(Self.key)
     if !keys.isEmpty {
       try store.markViewed(keys, at: clock())
-    } else if form.parameter("all") != nil {
+    } else if form.first("all") != nil {
       try store.markViewed(matching: try Self.query(form), at: clock())
     }
-    let back = form.parameter("return") ?? "/"
+    let back = form.first("return") ?? "/"
     return .redirect(back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/")
   }
 
@@ -241,7 +240,7 @@ public final class WebApp: @unchecked Sendable {
   static let tokenCookie = "clarissa_token"
 
   private func login(_ request: WebRequest, token: String) -> WebResponse {
-    let offered = request.form.first { $0.name == "token" }?.value ?? ""
+    let offered = request.form.first("token") ?? ""
     guard Self.same(offered, token) else { return signIn(wrong: true) }
     return signedIn(token, then: "/")
   }
@@ -281,10 +280,7 @@ public final class WebApp: @unchecked Sendable {
   }
 
   static func encoded<T: Encodable>(_ value: T) -> WebResponse {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+    let data = ListingJSON.data(value) ?? Data("null".utf8)
     return WebResponse(
       headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
       body: Array(data) + [10])
@@ -336,7 +332,7 @@ public final class WebApp: @unchecked Sendable {
   }
 
   static func withoutToken(_ request: WebRequest) -> String {
-    let rest = request.query.filter { $0.name != "token" }
+    let rest = request.query.pairs.filter { $0.name != "token" }
       .map { "\(queryValue($0.name))=\(queryValue($0.value))" }.joined(separator: "&")
     let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
     return rest.isEmpty ? path : "\(path)?\(rest)"

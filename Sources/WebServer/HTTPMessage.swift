@@ -1,5 +1,30 @@
 import Foundation
 
+/// Name-value pairs of a query string or a form, decoded, in order.
+public struct WebFields: Sendable {
+  /// The pairs.
+  public var pairs: [(name: String, value: String)]
+
+  /// The first value of `name`.
+  public func first(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
+
+  /// Every value of `name`, in order.
+  public func all(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
+
+  /// `a=1&b=x+y` decoded (`+` is a space).
+  init(_ text: String) {
+    pairs = text.split(separator: "&").compactMap { part in
+      let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+      }
+      guard let name = pair.first, !name.isEmpty else { return nil }
+      return (decode(name), pair.count > 1 ? decode(pair[1]) : "")
+    }
+  }
+}
+
 /// A request as the server read it: the target split into a decoded path and query, header
 /// names in lower case.
 public struct WebRequest: Sendable {
@@ -12,7 +37,7 @@ public struct WebRequest: Sendable {
   /// The path's segments, decoded, empty ones left out (`["search", "my cars"]`).
   public var segments: [String]
   /// The query's pairs, decoded (`+` is a space), in order.
-  public var query: [(name: String, value: String)]
+  public var query: WebFields
   /// Header fields in order, names lower-cased.
   public var headers: [(name: String, value: String)]
   /// The body (`Content-Length` bytes).
@@ -23,22 +48,12 @@ public struct WebRequest: Sendable {
     headers.first { $0.name == name }?.value
   }
 
-  /// The first value of a query parameter.
-  public func parameter(_ name: String) -> String? {
-    query.first { $0.name == name }?.value
-  }
-
-  /// Every value of a query parameter, in order.
-  public func parameters(_ name: String) -> [String] {
-    query.filter { $0.name == name }.map(\.value)
-  }
-
   /// The body's pairs when it is a form (`application/x-www-form-urlencoded`), else none.
-  public var form: [(name: String, value: String)] {
+  public var form: WebFields {
     guard
       header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-    else { return [] }
-    return WebRequest.pairs(String(decoding: body, as: UTF8.self))
+    else { return WebFields("") }
+    return WebFields(String(decoding: body, as: UTF8.self))
   }
 
   /// The value of a cookie sent with the request.
@@ -67,20 +82,7 @@ public struct WebRequest: Sendable {
     let rawPath = parts.first.map(String.init) ?? "/"
     path = rawPath.removingPercentEncoding ?? rawPath
     segments = rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
-    query = parts.count > 1 ? WebRequest.pairs(String(parts[1])) : []
-  }
-
-  /// `a=1&b=x+y` as decoded pairs.
-  static func pairs(_ text: String) -> [(name: String, value: String)] {
-    text.split(separator: "&").compactMap { part in
-      let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
-      }
-      guard let name = pair.first, !name.isEmpty else { return nil }
-      return (decode(name), pair.count > 1 ? decode(pair[1]) : "")
-    }
+    query = WebFields(parts.count > 1 ? String(parts[1]) : "")
   }
 }
 

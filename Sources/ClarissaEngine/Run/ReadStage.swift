@@ -50,14 +50,7 @@ struct Reading: Sendable {
       searches[name] = search
     }
     blocks += other.blocks.filter { !blocks.contains($0) }
-    hosts.merge(other.hosts) { first, more in
-      var sum = first
-      sum.requests += more.requests
-      sum.failures += more.failures
-      sum.notModified += more.notModified
-      sum.skipped += more.skipped
-      return sum
-    }
+    for (host, tally) in other.hosts { hosts[host, default: RunResult.HostTally()].add(tally) }
     cooled.merge(other.cooled) { _, newer in newer }
     lifted += other.lifted
     followUps = other.followUps

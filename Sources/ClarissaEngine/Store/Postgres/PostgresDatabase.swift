@@ -138,7 +138,7 @@ final class PostgresDatabase {
 
   private func execute(_ sql: String, _ values: [Value]) throws -> OpaquePointer {
     let texts = values.map(\.text)
-    let result = Self.withOptionalCStrings(texts) { pointers in
+    let result = Self.withCStrings(texts) { pointers in
       PQexecParams(connection, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
     }
     guard let result else {
@@ -165,16 +165,9 @@ final class PostgresDatabase {
 
   // MARK: - C strings
 
+  /// The strings as C strings (nil as NULL) in an array ending with NULL, as libpq's
+  /// keyword and value arrays do; freed after `body`.
   private static func withCStrings<T>(
-    _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
-  ) -> T {
-    withOptionalCStrings(strings.map { Optional($0) }) { pointers in
-      // A NULL after the last: libpq's arrays of keywords and values end there.
-      body(pointers)
-    }
-  }
-
-  private static func withOptionalCStrings<T>(
     _ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
   ) -> T {
     let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } }

@@ -15,6 +15,14 @@ public enum StoreMigration {
 
   enum Kind { case text, real, integer, flag }
 
+  /// A row of either store, read by column.
+  protocol CellRow {
+    func isNull(_ column: Int32) -> Bool
+    func text(_ column: Int32) -> String
+    func double(_ column: Int32) -> Double
+    func int(_ column: Int32) -> Int
+  }
+
   /// Every table and its columns, parents first.
   static let tables: [(name: String, columns: [(String, Kind)])] = [
     ("searches", [("name", .text), ("last_run", .real), ("last_attempt", .real), ("all_sources_known", .flag), ("last_failures", .text)]),
@@ -76,17 +84,7 @@ public enum StoreMigration {
             var rows = 0
             let select = "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
             try source.run(select) { row in
-              batch.append(
-                table.columns.enumerated().map { index, column in
-                  let position = Int32(index)
-                  guard !row.isNull(position) else { return .null }
-                  switch column.1 {
-                  case .text: return .text(row.text(position))
-                  case .real: return .double(row.double(position))
-                  case .integer: return .int(row.int(position))
-                  case .flag: return .text(row.int(position) != 0 ? "true" : "false")
-                  }
-                })
+              batch.append(cells(row, table.columns).map(\.postgres))
               if batch.count == 500 {
                 try insert(batch, into: table, target)
                 rows += batch.count
@@ -118,22 +116,52 @@ public enum StoreMigration {
               + table.columns.map { _ in "?" }.joined(separator: ", ") + ")"
             var rows = 0
             try source.run("SELECT \(names.joined(separator: ", ")) FROM \(table.name)") { row in
-              let values: [SQLiteDatabase.Value] = table.columns.enumerated().map { index, column in
-                let position = Int32(index)
-                guard !row.isNull(position) else { return .null }
-                switch column.1 {
-                case .text: return .text(row.text(position))
-                case .real: return .double(row.double(position))
-                case .integer, .flag: return .int(row.int(position))
-                }
-              }
-              try target.run(insert, values)
+              try target.run(insert, cells(row, table.columns).map(\.sqlite))
               rows += 1
             }
             copied.tables.append((table.name, rows))
           }
           return copied
         }
+      }
+    }
+  }
+
+  /// One value on its way between the stores.
+  enum Cell {
+    case null, text(String), real(Double), integer(Int), flag(Bool)
+
+    var postgres: PostgresDatabase.Value {
+      switch self {
+      case .null: .null
+      case .text(let text): .text(text)
+      case .real(let number): .double(number)
+      case .integer(let number): .int(number)
+      case .flag(let flag): .text(flag ? "true" : "false")
+      }
+    }
+
+    var sqlite: SQLiteDatabase.Value {
+      switch self {
+      case .null: .null
+      case .text(let text): .text(text)
+      case .real(let number): .double(number)
+      case .integer(let number): .int(number)
+      case .flag(let flag): .int(flag ? 1 : 0)
+      }
+    }
+  }
+
+  /// A row's columns as cells, by their kinds (a flag is read as 0 or 1 on both sides).
+  static func cells(_ row: some CellRow, _ columns: [(String, Kind)]) -> [Cell] {
+    columns.enumerated().map { index, column in
+      let position = Int32(index)
+      guard !row.isNull(position) else { return .null }
+      switch column.1 {
+      case .text: return .text(row.text(position))
+      case .real: return .real(row.double(position))
+      case .integer: return .integer(row.int(position))
+      case .flag: return .flag(row.int(position) != 0)
       }
     }
   }
@@ -163,4 +191,6 @@ public enum StoreMigration {
     }
   }
 }
+extension SQLiteDatabase.Row: StoreMigration.CellRow {}
+extension PostgresDatabase.Row: StoreMigration.CellRow {}
 #endif
