@@ -186,8 +186,12 @@ public final class HTTPServer: @unchecked Sendable {
     Self.setTimeout(connection, SO_RCVTIMEO, buffer.isEmpty ? limits.idleSeconds : limits.requestSeconds)
     var deadline: Date? = buffer.isEmpty ? nil : Date().addingTimeInterval(limits.requestSeconds)
     var end: Int?
+    var scanned = 0
     while true {
-      end = Self.headerEnd(buffer)
+      // Only the bytes that came since the last look (and the three before them) are searched:
+      // a request sent a byte at a time costs its length, not its length squared.
+      end = Self.headerEnd(buffer, from: max(0, scanned - 3))
+      scanned = buffer.count
       if end != nil { break }
       if buffer.count > limits.headerBytes { return .refused(431, "request header too large") }
       if let deadline, Date() > deadline { return .refused(408, "request too slow") }
@@ -256,10 +260,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
   }
 
-  /// Where the header ends (the index of the blank line's `\r\n\r\n`).
-  static func headerEnd(_ buffer: [UInt8]) -> Int? {
-    guard buffer.count >= 4 else { return nil }
-    for index in 0...(buffer.count - 4)
+  /// Where the header ends (the index of the blank line's `\r\n\r\n`), searched from `start`.
+  static func headerEnd(_ buffer: [UInt8], from start: Int = 0) -> Int? {
+    guard buffer.count >= start + 4 else { return nil }
+    for index in start...(buffer.count - 4)
     where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13
       && buffer[index + 3] == 10
     {
