@@ -25,11 +25,13 @@ extension SourceOptions {
         for: configuration, fetcher: notifier, environment: ProcessInfo.processInfo.environment,
         baseDirectory: folder)
     }
-    return Runner(
+    var runner = Runner(
       config: configuration, sites: sites,
       scheduler: RequestScheduler(
         fetcher: fetcher, settings: settings ?? schedulerSettings(configuration)),
       statePath: statePath(configuration), channels: channels,
       outputs: delivering ? OutputPaths(configuration.output, resolve: resolve) : nil)
+    runner.sharing = try sharing(configuration)
+    return runner
   }
 }

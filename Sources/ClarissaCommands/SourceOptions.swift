@@ -48,9 +48,15 @@ struct SourceOptions: ParsableArguments {
     return (loaded, sites.catalog, DiagnosticRenderer(sources: loaded.sources, colored: colored))
   }
 
-  /// `--state`, else `state.path` relative to the config's folder.
+  /// `--state`, else `state.url`, else `state.path` relative to the config's folder.
   func statePath(_ configuration: Config) -> String {
-    resolve(state ?? configuration.state.path)
+    if let state { return StoreAccess.isURL(state) ? state : resolve(state) }
+    return configuration.state.url ?? resolve(configuration.state.path)
+  }
+
+  /// How a PostgreSQL store is reached and shared (its password read from its file).
+  func sharing(_ configuration: Config) throws -> StoreSharing {
+    try StoreSharing(configuration.state, resolve: resolve)
   }
 
   /// A path as the config wrote it, made relative to the config's folder.

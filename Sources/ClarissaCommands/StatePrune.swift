@@ -40,7 +40,7 @@ extension StateCommand {
         let kept =
           retention.flatMap(Interval.init(parsing:))
           ?? configuration?.state.retention ?? .days(90)
-        return try store.pruned(now: clock, retention: kept.timeInterval)
+        return try store.prune(now: clock, retention: kept.timeInterval)
       }
       if let counts { print("pruned: \(counts)") }
     }

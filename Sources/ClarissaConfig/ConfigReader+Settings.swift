@@ -4,7 +4,7 @@ import YAML
 
 /// The `cities`, `state` and `http` sections.
 extension ConfigReader {
-  static let stateKeys = ["path", "retention"]
+  static let stateKeys = ["path", "retention", "url", "password_file", "lease", "politeness"]
   static let httpKeys = [
     "user_agent", "timeout", "max_response_size", "min_delay", "jitter", "max_hosts",
   ]
@@ -47,7 +47,49 @@ extension ConfigReader {
       }
       state.retention = retention
     }
+    readSharedState(table, into: &state)
     return state
+  }
+
+  /// `url`, `password_file`, `lease` and `politeness`: a PostgreSQL store shared by workers.
+  private func readSharedState(_ table: Table, into state: inout StateSettings) {
+    if let value = table["url"], let url = expandedString(value, "'state.url'") {
+      if !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+        error(
+          "'state.url' must be a PostgreSQL URL such as 'postgres://clarissa@db.lan/clarissa' "
+            + "(found '\(url)'); a database file is 'state.path'", at: value)
+      } else if let path = table["path"] {
+        error("give 'state.url' or 'state.path', not both: the store is one or the other", at: path)
+      } else {
+        state.url = url
+      }
+    }
+    if let value = table["password_file"],
+      let file = expandedString(value, "'state.password_file'")
+    {
+      if !FileManager.default.isReadableFile(atPath: resolvedPath(file)) {
+        warning("the password file '\(file)' cannot be read (yet)", at: value)
+      }
+      state.passwordFile = file
+    }
+    if let value = table["lease"], let lease = interval(value, "'state.lease'") {
+      if lease < .seconds(10) {
+        warning(
+          "a lease of \(lease) may end before a slow source answers: another worker then asks "
+            + "it again", at: value)
+      }
+      state.lease = lease
+    }
+    if let value = table["politeness"],
+      let politeness = choice(value, "'state.politeness'", StateSettings.Politeness.self)
+    {
+      state.politeness = politeness
+    }
+    for key in ["password_file", "lease", "politeness"] where table[key] != nil && state.url == nil {
+      if let node = table[key] {
+        warning("'state.\(key)' is for a PostgreSQL store ('state.url'); it is ignored", at: node)
+      }
+    }
   }
 
   func readHTTP(_ node: Node) -> HTTPSettings {

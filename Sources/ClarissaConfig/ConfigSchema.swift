@@ -54,7 +54,11 @@ public enum ConfigSchema {
     case "notify": return ["type": ["object", "null"], "additionalProperties": channel]
     case "state":
       return section(ConfigReader.stateKeys, prefix: "state") { key in
-        key == "retention" ? duration(zeroAllowed: false) : expandable(text)
+        switch key {
+        case "retention", "lease": duration(zeroAllowed: false)
+        case "politeness": choice(StateSettings.Politeness.self)
+        default: expandable(text)
+        }
       }
     case "http":
       return section(ConfigReader.httpKeys, prefix: "http") { key in

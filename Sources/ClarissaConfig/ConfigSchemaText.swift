@@ -38,6 +38,19 @@ enum ConfigSchemaText {
       + "in .json names an earlier version's state, imported into the .db beside it; ${VAR} "
       + "allowed",
     "state.retention": "a listing not seen for this long is forgotten (default 90d), e.g. 60d",
+    "state.url":
+      "a PostgreSQL store shared by several workers, in place of the file: "
+      + "postgres://user@host/db?sslmode=verify-full (libpq's URL; needs a build with the trait "
+      + "PostgreSQL); ${VAR} allowed",
+    "state.password_file":
+      "a file whose first line is the PostgreSQL password (else the URL's, PGPASSWORD or "
+      + "~/.pgpass); ${VAR} allowed",
+    "state.lease":
+      "with state.url: how long a worker holds the sources it took before another may take "
+      + "them (default 5m)",
+    "state.politeness":
+      "with state.url: shared (default: one pace per host for all workers) or per_worker "
+      + "(workers reach the sites from different addresses)",
     "http.user_agent": "User-Agent sent with every request; ${VAR} allowed",
     "http.timeout": "whole-request deadline, body included (default 30s)",
     "http.max_response_size": "larger bodies are refused (default 8MiB): 512KB, 8MB, 1MiB or bytes",

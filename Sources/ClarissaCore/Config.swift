@@ -59,10 +59,38 @@ public struct StateSettings: Sendable, Equatable {
   /// A listing not seen for this long is forgotten (never a count cap: caps re-notify).
   public var retention: Interval
 
-  /// Creates state settings; defaults: `clarissa.db`, 90 days.
-  public init(path: String = "clarissa.db", retention: Interval = .days(90)) {
+  /// A PostgreSQL store shared by several workers (`postgres://user@host/db`), in place of the
+  /// file at `path`; nil: the file.
+  public var url: String?
+  /// A file holding the PostgreSQL password (its first line), beside the URL's own, PGPASSWORD
+  /// or ~/.pgpass.
+  public var passwordFile: String?
+  /// How long a worker holds the sources it took before another may take them (PostgreSQL).
+  public var lease: Interval
+  /// Whose pace requests to a host keep, with a shared store: every worker's together, or each
+  /// worker's own (workers behind different addresses on purpose).
+  public var politeness: Politeness
+
+  /// Whose pace requests to a host keep.
+  public enum Politeness: String, Sendable, Equatable, CaseIterable {
+    /// One pace for all the workers of the store, kept in the database.
+    case shared
+    /// Each worker keeps its own (they reach the sites from different addresses).
+    case perWorker = "per_worker"
+  }
+
+  /// Creates state settings; defaults: `clarissa.db`, 90 days, leases of 5 minutes, a shared
+  /// pace.
+  public init(
+    path: String = "clarissa.db", retention: Interval = .days(90), url: String? = nil,
+    passwordFile: String? = nil, lease: Interval = .minutes(5), politeness: Politeness = .shared
+  ) {
     self.path = path
     self.retention = retention
+    self.url = url
+    self.passwordFile = passwordFile
+    self.lease = lease
+    self.politeness = politeness
   }
 }
 

@@ -31,7 +31,20 @@ extension RequestScheduler {
         outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
         continue
       }
-      if index > 0 { await pause(delay(for: job.politeness)) }
+      if let pace = settings.pace,
+        let slot = pace.reserve(host: job.host, spacing: delay(for: job.politeness))
+      {
+        // Every worker's requests to the host, one pace: wait for this worker's turn.
+        if case .cooling(let cooldown) = slot {
+          let reason = "\(job.host) is cooling down until "
+            + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
+          outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
+          continue
+        }
+        if case .wait(let seconds) = slot { await pause(seconds) }
+      } else if index > 0 {
+        await pause(delay(for: job.politeness))
+      }
       let (outcome, cooled) = await fetch(job, validators: validators[job.request.url], now: now)
       outcomes.append(outcome)
       // Remembered with every URL of the host this run, so that only a URL changed since is
@@ -83,7 +96,9 @@ extension RequestScheduler {
       let result = await fetcher.fetch(request, headers: headers)
       switch step(result, job, validators: validators, attempt: attempt, now: now) {
       case .done(let outcome, let cooldown): return (outcome, cooldown)
-      case .retry(let wait): await pause(wait)
+      case .retry(let wait):
+        settings.pace?.hold(host: job.host, seconds: wait)
+        await pause(wait)
       }
     }
   }

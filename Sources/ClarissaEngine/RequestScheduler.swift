@@ -20,6 +20,9 @@ public struct FetchJob: Sendable {
   /// `host:port`, the unit politeness and cool-downs apply to.
   public var host: String { Self.host(of: request.url) }
 
+  /// The source it fetches, as workers sharing a store lease it.
+  public var source: SourceKey { SourceKey(search: search, url: request.url) }
+
   static func host(of url: String) -> String {
     guard let components = URLComponents(string: url), let host = components.host else {
       return url
@@ -79,6 +82,8 @@ public struct SchedulerSettings: Sendable {
   public var delayOverride: Double?
   /// Called after each request with (done, total), for a progress line.
   public var progress: (@Sendable (Int, Int) -> Void)?
+  /// The pace all workers of a shared store keep per host; nil: this process's own.
+  public var pace: SharedPace?
 
   /// Creates settings.
   public init(
@@ -98,6 +103,7 @@ public struct SchedulerSettings: Sendable {
     self.environment = environment
     self.progress = nil
     self.delayOverride = nil
+    self.pace = nil
   }
 }
 
@@ -152,6 +158,13 @@ public struct RequestScheduler: Sendable {
       }
     }
     return (outcomes, newCooldowns)
+  }
+
+  /// The same scheduler, keeping `pace` with the other workers.
+  public func pacing(_ pace: SharedPace) -> RequestScheduler {
+    var settings = settings
+    settings.pace = pace
+    return RequestScheduler(fetcher: fetcher, settings: settings)
   }
 
   func delay(for politeness: Politeness) -> Double {

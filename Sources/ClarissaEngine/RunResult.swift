@@ -71,6 +71,8 @@ public struct RunResult: Sendable, Codable {
   public var hosts: [String: HostTally] = [:]
   /// Per channel: deliveries accepted and refused this run (for `/metrics`).
   public var channels: [String: ChannelTally] = [:]
+  /// Sources this worker took over from a worker whose lease ran out (a shared store).
+  public var takeovers = 0
 
   /// One host's requests in a run.
   public struct HostTally: Sendable, Codable, Equatable {

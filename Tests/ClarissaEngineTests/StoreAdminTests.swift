@@ -185,7 +185,7 @@ import Testing
     try Self.filled(store)
     let now = Self.start.addingTimeInterval(2 * 86_400)
     // Only what "bikes" alone saw at the start is stale after a day and a half.
-    let counts = try store.pruned(now: now, retention: 1.5 * 86_400)
+    let counts = try store.prune(now: now, retention: 1.5 * 86_400)
     #expect(
       counts
         == StoreCounts([
@@ -195,7 +195,7 @@ import Testing
     #expect(
       "\(counts)"
         == "1 listing, 1 photo id, 2 sightings, 4 deliveries, 2 recent, 1 cooldown")
-    #expect(try store.pruned(now: now, retention: 1.5 * 86_400) == StoreCounts())
+    #expect(try store.prune(now: now, retention: 1.5 * 86_400) == StoreCounts())
     #expect(try store.info(now: now).listings == 2, "'a' and 'c' are seen by cheap-bikes")
     #expect(try store.check().isEmpty)
   }

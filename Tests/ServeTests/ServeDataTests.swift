@@ -79,7 +79,7 @@ import WebServer
     let fixture = try ServeFixture(listings: ["desks": Self.listings(20)])
     try fixture.store.markViewed([ListingKey(site: "craigslist", id: "7000001")], at: fixture.now)
     // Everything is older than a day: prune forgets it all.
-    _ = try fixture.store.pruned(now: fixture.now.addingTimeInterval(3 * 86_400), retention: 86_400)
+    _ = try fixture.store.prune(now: fixture.now.addingTimeInterval(3 * 86_400), retention: 86_400)
     #expect(try fixture.store.standings()["desks"]?.unviewed == 0)
     #expect(try fixture.store.check().isEmpty)
   }

@@ -243,7 +243,8 @@ public struct Original: Sendable, Equatable {
 }
 
 /// Everything the run's stages ask of what clarissa remembers, and all they change in it. The
-/// embedded implementation is ``ListingStore`` (SQLite). Reads take keys (a run's cost follows
+/// embedded implementation is ``ListingStore`` (SQLite); built with the trait `PostgreSQL`,
+/// `PostgresStore` is the other. Both are written once, over ``StoreConnection``. Reads take keys (a run's cost follows
 /// what it fetched, not the history); every write is its own transaction.
 public protocol ListingMemory: AnyObject, Sendable {
   /// The memory of the named searches (those never run are absent).
@@ -275,8 +276,9 @@ public protocol ListingMemory: AnyObject, Sendable {
   ) throws -> Int
   /// The newest `limit` listings found by each of `searches`, newest first.
   func recent(searches: [String], limit: Int) throws -> [RecentListing]
-  /// Forgets listings no search has seen for `retention` seconds, and ended cool-downs.
-  func prune(now: Date, retention: TimeInterval) throws
+  /// Forgets listings no search has seen for `retention` seconds, and ended cool-downs;
+  /// returns the rows removed, by table.
+  @discardableResult func prune(now: Date, retention: TimeInterval) throws -> StoreCounts
   /// Per search, its listings nobody has viewed (the JSON report says it after a run).
   func unviewedCounts() throws -> [String: Int]
 }

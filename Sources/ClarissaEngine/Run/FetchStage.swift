@@ -21,10 +21,13 @@ struct Fetched: Sendable {
 enum FetchStage {
   static func run(
     _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
-    memory: any ListingMemory, options: RunOptions, conditional: Bool = true
+    memory: any ListingMemory, options: RunOptions, conditional: Bool = true,
+    only taken: Set<SourceKey>? = nil
   ) async throws -> Fetched {
-    let work = planned.flatMap { jobs(for: $0.search, sites: sites) }
-    let asked = Dictionary(grouping: work, by: \.search).mapValues { Set($0.map(\.request.url)) }
+    let all = planned.flatMap { jobs(for: $0.search, sites: sites) }
+    // A search asks all its sources, whichever worker fetches each.
+    let asked = Dictionary(grouping: all, by: \.search).mapValues { Set($0.map(\.request.url)) }
+    let work = taken.map { taken in all.filter { taken.contains($0.source) } } ?? all
     let cooldowns = try memory.cooldowns()
     let retrying = retries(for: work, cooldowns: cooldowns, options: options)
     let validators = conditional ? try memory.validators(for: work.map(\.request.url)) : [:]
@@ -40,11 +43,12 @@ enum FetchStage {
   /// each as polite as the first.
   static func fetchAndRead(
     _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
-    memory: any ListingMemory, options: RunOptions, conditional: Bool = true
+    memory: any ListingMemory, options: RunOptions, conditional: Bool = true,
+    only taken: Set<SourceKey>? = nil
   ) async throws -> (Fetched, Reading) {
     let fetched = try await run(
       planned, sites: sites, scheduler: scheduler, memory: memory, options: options,
-      conditional: conditional)
+      conditional: conditional, only: taken)
     let searches = planned.map(\.search)
     let cooldown = scheduler.settings.blockCooldown
     var reading = ReadStage.run(

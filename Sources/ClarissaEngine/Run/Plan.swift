@@ -17,8 +17,10 @@ struct PlannedSearch: Sendable {
 /// options and what the store remembers of each search.
 enum Plan {
   /// The searches to fetch, and every search's outcome so far (in config order).
+  /// With `byLease`, a search is not skipped as not due: workers sharing a store find what is
+  /// due per source, from the leases (``SharedWork``).
   static func make(
-    config: Config, options: RunOptions, memories: [String: SearchMemory]
+    config: Config, options: RunOptions, memories: [String: SearchMemory], byLease: Bool = false
   ) -> (planned: [PlannedSearch], outcomes: [RunResult.SearchOutcome]) {
     var planned: [PlannedSearch] = []
     var outcomes: [RunResult.SearchOutcome] = []
@@ -27,7 +29,9 @@ enum Plan {
       var outcome = RunResult.SearchOutcome(
         name: search.name, status: .ran, new: [], held: 0, delivered: [], fetched: 0,
         matched: 0, failures: [], notes: [])
-      if let skipped = reasonNotToRun(search, memory: memory, config: config, options: options) {
+      if let skipped = reasonNotToRun(
+        search, memory: memory, config: config, options: options, byLease: byLease)
+      {
         outcome.status = skipped.status
         outcome.detail = skipped.detail
         outcome.next = skipped.next
@@ -54,7 +58,7 @@ enum Plan {
   }
 
   private static func reasonNotToRun(
-    _ search: Search, memory: SearchMemory?, config: Config, options: RunOptions
+    _ search: Search, memory: SearchMemory?, config: Config, options: RunOptions, byLease: Bool
   ) -> (status: SearchStatus, detail: String?, next: Date?)? {
     let forced = options.only == search.name
     if options.only != nil, !forced { return (.notSelected, nil, nil) }
@@ -63,7 +67,9 @@ enum Plan {
     if let window = windows.first(where: { $0.mode == .skip }) {
       return (.quietHours, "quiet hours '\(window.name)' (skip)", nil)
     }
-    if forced || options.force || isDue(search, memory: memory, now: options.now) { return nil }
+    if forced || options.force || byLease || isDue(search, memory: memory, now: options.now) {
+      return nil
+    }
     let next = memory?.nextDue(interval: search.interval.timeInterval)
     let detail = next.map { "next in \(ReportClock.span($0.timeIntervalSince(options.now)))" }
     return (.notDue, detail, next)
@@ -74,8 +80,11 @@ enum Plan {
   static func isDue(_ search: Search, memory: SearchMemory?, now: Date) -> Bool {
     let interval = search.interval.timeInterval
     guard let due = memory?.nextDue(interval: interval) else { return true }
-    return now >= due.addingTimeInterval(-min(60, interval / 10))
+    return now >= due.addingTimeInterval(-slack(interval))
   }
+
+  /// How early a search counts as due.
+  static func slack(_ interval: Double) -> Double { min(60, interval / 10) }
 
   /// The quiet-hours windows of `search` that are on at `now`.
   static func windows(of search: Search, config: Config, at now: Date) -> [BlackoutWindow] {

@@ -15,6 +15,8 @@ public struct Runner: Sendable {
   let outputs: OutputPaths?
   /// The store kept open across runs (`watch`); nil: each run opens it.
   var shared: (any ListingMemory)?
+  /// How a PostgreSQL store is reached and shared (`state.url`).
+  public var sharing = StoreSharing()
 
   /// Creates a runner; `channels` maps channel names to senders (the `stdout` kind is the report).
   public init(
@@ -35,7 +37,7 @@ public struct Runner: Sendable {
     try checkSelection(options)
     let access = try StoreAccess.open(
       statePath, writing: !options.dryRun, lockWait: options.lockWait, config: config,
-      shared: shared)
+      shared: shared, sharing: sharing)
     do {
       return try await runStages(options, access: access)
     } catch let error as RunError {
@@ -50,28 +52,17 @@ public struct Runner: Sendable {
     let memory = access.memory
     let writing = !options.dryRun
     let memories = try memory.searches(config.searches.map(\.name))
-    let (planned, outcomes) = Plan.make(config: config, options: options, memories: memories)
+    let shared = writing ? memory as? any SharedWork : nil
+    let (planned, outcomes) = Plan.make(
+      config: config, options: options, memories: memories, byLease: shared != nil)
     var result = RunResult(
       time: options.now, searches: outcomes, blocks: [], deliveryFailures: [],
       dryRun: options.dryRun)
-    let (fetched, reading) = try await FetchStage.fetchAndRead(
-      planned, sites: sites, scheduler: scheduler, memory: memory, options: options)
-    result.blocks = reading.blocks
-    result.hosts = reading.hosts
-    if writing { try Self.storeCooldowns(reading, in: memory) }
     var judged: [String: [Judgement]] = [:]
-    for entry in planned {
-      let name = entry.search.name
-      let searchReading = reading.searches[name] ?? SearchReading()
-      let judgements = try Judge.judge(
-        entry, reading: searchReading, memory: memory, options: options)
-      judged[name] = judgements
-      guard let index = result.searches.firstIndex(where: { $0.name == name }) else { continue }
-      let (outcome, record) = Act.on(
-        judgements, of: entry, reading: searchReading, asked: fetched.asked[name] ?? [],
-        outcome: result.searches[index], options: options)
-      result.searches[index] = outcome
-      if writing { try memory.record(record) }
+    if let shared {
+      try await fetchShared(planned, work: shared, into: &result, judged: &judged, memory: memory, options: options)
+    } else {
+      try await fetchAndJudge(planned, into: &result, judged: &judged, memory: memory, options: options)
     }
     var terminal: [OwedDelivery] = []
     if writing {
@@ -84,6 +75,77 @@ public struct Runner: Sendable {
     return PendingRun(
       result: result, judgements: judged, terminal: terminal, access: access,
       finish: finishing(options))
+  }
+
+  /// Fetches `planned` (only the `taken` sources, with a shared store), judges what came and
+  /// records each search's part.
+  private func fetchAndJudge(
+    _ planned: [PlannedSearch], only taken: Set<SourceKey>? = nil, scheduler: RequestScheduler? = nil,
+    into result: inout RunResult, judged: inout [String: [Judgement]], memory: any ListingMemory,
+    options: RunOptions
+  ) async throws {
+    let writing = !options.dryRun
+    let (fetched, reading) = try await FetchStage.fetchAndRead(
+      planned, sites: sites, scheduler: scheduler ?? self.scheduler, memory: memory,
+      options: options, only: taken)
+    result.blocks += reading.blocks
+    for (host, tally) in reading.hosts { result.hosts[host, default: RunResult.HostTally()].add(tally) }
+    if writing { try Self.storeCooldowns(reading, in: memory) }
+    for entry in planned {
+      let name = entry.search.name
+      let searchReading = reading.searches[name] ?? SearchReading()
+      let judgements = try Judge.judge(
+        entry, reading: searchReading, memory: memory, options: options)
+      judged[name, default: []] += judgements
+      guard let index = result.searches.firstIndex(where: { $0.name == name }) else { continue }
+      let (outcome, record) = Act.on(
+        judgements, of: entry, reading: searchReading, asked: fetched.asked[name] ?? [],
+        outcome: result.searches[index], options: options)
+      result.searches[index] = outcome
+      if writing { try memory.record(record) }
+    }
+  }
+
+  /// Workers sharing a store: takes due sources in batches (leases), fetches and records each
+  /// batch, marks its sources done, and takes again until none is left; a batch is a share of
+  /// what is due, so that idle workers take what a busy one has not reached.
+  private func fetchShared(
+    _ planned: [PlannedSearch], work: any SharedWork, into result: inout RunResult,
+    judged: inout [String: [Judgement]], memory: any ListingMemory, options: RunOptions
+  ) async throws {
+    let scheduler = work.sharedPace ? self.scheduler.pacing(SharedPace(work)) : self.scheduler
+    let wanted = planned.flatMap { entry in
+      let interval = entry.search.interval.timeInterval
+      let every = options.force || options.only != nil ? 0 : interval - Plan.slack(interval)
+      return FetchStage.jobs(for: entry.search, sites: sites).map {
+        WantedSource(key: $0.source, every: every)
+      }
+    }
+    let workers = max(1, try work.liveWorkers(now: Date()))
+    let batch = max(1, (wanted.count + workers * 4 - 1) / (workers * 4))
+    var fetchedBy: Set<String> = []
+    var remaining = wanted
+    while !Task.isCancelled, !remaining.isEmpty {
+      let taken = try work.take(remaining, limit: batch, now: Date())
+      guard !taken.keys.isEmpty else { break }
+      let keys = Set(taken.keys)
+      // Once a round: a source done now is not due again before the next.
+      remaining.removeAll { keys.contains($0.key) }
+      result.takeovers += taken.takeovers
+      let searches = Set(taken.keys.map(\.search))
+      fetchedBy.formUnion(searches)
+      try await fetchAndJudge(
+        planned.filter { searches.contains($0.search.name) }, only: keys, scheduler: scheduler,
+        into: &result, judged: &judged, memory: memory, options: options)
+      try work.finish(taken.keys, at: Date())
+    }
+    for entry in planned where !fetchedBy.contains(entry.search.name) {
+      guard let index = result.searches.firstIndex(where: { $0.name == entry.search.name }) else {
+        continue
+      }
+      result.searches[index].status = .notDue
+      result.searches[index].detail = "not due, or another worker has it (\(work.worker) took none of its sources)"
+    }
   }
 
   /// Releases held listings whose quiet hours ended, then delivers everything owed.
@@ -142,7 +204,7 @@ public struct Runner: Sendable {
   public func keepingStoreOpen() throws -> Runner {
     var runner = self
     runner.shared = try StoreAccess.open(
-      statePath, writing: true, lockWait: 30, config: config
+      statePath, writing: true, lockWait: 30, config: config, sharing: sharing
     ).releasing()
     return runner
   }
@@ -150,7 +212,7 @@ public struct Runner: Sendable {
   /// When `watch` should wake next, from the open store (keys and small tables only).
   public func nextWake(now: Date) throws -> Date {
     let access = try StoreAccess.open(
-      statePath, writing: false, lockWait: 0, config: config, shared: shared)
+      statePath, writing: false, lockWait: 0, config: config, shared: shared, sharing: sharing)
     defer { access.close() }
     do {
       return try WatchSchedule.nextWake(config: config, memory: access.memory, now: now)

@@ -19,8 +19,12 @@ public final class StoreAccess: @unchecked Sendable {
   /// store kept open by the caller: only the lock is taken.
   public static func open(
     _ configured: String, writing: Bool, lockWait: Double, config: Config?,
-    shared: (any ListingMemory)? = nil
+    shared: (any ListingMemory)? = nil, sharing: StoreSharing = StoreSharing()
   ) throws -> StoreAccess {
+    if isURL(configured) {
+      // Workers share a PostgreSQL store at the same time: no lock; leases share the work.
+      return StoreAccess(memory: try shared ?? openShared(configured, sharing), lock: nil)
+    }
     let path = locate(configured).database
     do {
       let lock = writing ? try RunLock(path: path, wait: lockWait) : nil
@@ -36,6 +40,28 @@ public final class StoreAccess: @unchecked Sendable {
     } catch {
       throw RunError(kind: .state, message: "\(error)")
     }
+  }
+
+  /// Whether the store is named by a PostgreSQL URL (`state.url`, or `--state postgres://...`).
+  public static func isURL(_ configured: String) -> Bool {
+    configured.hasPrefix("postgres://") || configured.hasPrefix("postgresql://")
+  }
+
+  /// The PostgreSQL store at `url`, or why this build cannot open one.
+  private static func openShared(_ url: String, _ sharing: StoreSharing) throws -> any ListingMemory {
+    #if PostgreSQL
+    do {
+      return try PostgresStore.open(
+        url: url, password: sharing.password, lease: sharing.lease,
+        sharedPace: sharing.sharedPace)
+    } catch let error as PostgresError {
+      throw RunError(kind: .state, message: error.description)
+    } catch let error as StoreProblem {
+      throw RunError(kind: .state, message: error.message)
+    }
+    #else
+    throw RunError(kind: .state, message: StoreSharing.notBuilt(url))
+    #endif
   }
 
   /// The database a configured path names, and a JSON state of an earlier version to import
@@ -93,4 +119,55 @@ public final class StoreAccess: @unchecked Sendable {
 
   /// Releases the lock; the store closes when the last reference goes.
   public func close() { lock?.release() }
+}
+
+/// How a PostgreSQL store is reached and shared: from `state.password_file`, `state.lease` and
+/// `state.politeness`.
+public struct StoreSharing: Sendable {
+  /// The password, read from `state.password_file` (nil: the URL's, PGPASSWORD or ~/.pgpass).
+  public var password: String?
+  /// Seconds a worker holds the sources and deliveries it took.
+  public var lease: Double
+  /// One pace per host for all workers (`politeness: shared`).
+  public var sharedPace: Bool
+
+  /// Creates settings.
+  public init(password: String? = nil, lease: Double = 300, sharedPace: Bool = true) {
+    self.password = password
+    self.lease = lease
+    self.sharedPace = sharedPace
+  }
+
+  /// The settings of `state`, the password read from its file (`resolve` makes the file's
+  /// path relative to the config's folder).
+  public init(_ state: StateSettings, resolve: (String) -> String) throws {
+    var password: String?
+    if let file = state.passwordFile {
+      let path = resolve(file)
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw RunError(
+          kind: .state,
+          message: "cannot read the PostgreSQL password file '\(path)' (state.password_file)")
+      }
+      password = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
+    self.init(
+      password: password, lease: state.lease.timeInterval,
+      sharedPace: state.politeness == .shared)
+  }
+
+  /// What a build without PostgreSQL says when asked for it.
+  public static func notBuilt(_ url: String) -> String {
+    "the store '\(masked(url))' is PostgreSQL, and this clarissa was built without it: build with "
+      + "'swift build -c release --traits PostgreSQL' (and libpq-dev installed); see "
+      + "docs/scaling.md"
+  }
+
+  /// `postgres://user:secret@host/db` shown as `postgres://user:***@host/db`.
+  public static func masked(_ url: String) -> String {
+    guard let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
+      let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
+    else { return url }
+    return url[..<colon.upperBound] + "***" + url[at.lowerBound...]
+  }
 }

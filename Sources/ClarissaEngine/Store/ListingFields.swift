@@ -10,7 +10,7 @@ enum ListingFields {
     INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
       area, latitude, longitude, images, category, fingerprint, first_seen, last_seen)
     VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT DO UPDATE SET url = excluded.url, title = excluded.title,
+    ON CONFLICT(site, id) DO UPDATE SET url = excluded.url, title = excluded.title,
       fingerprint = excluded.fingerprint,
       description = CASE WHEN ?18 THEN listings.description ELSE excluded.description END,
       price = excluded.price, currency = excluded.currency,
@@ -22,13 +22,13 @@ enum ListingFields {
 
   /// Whether the stored text stays: a listing seen again arrives with its description not
   /// converted (only unseen listings pay for that), and must not blank the text kept.
-  static func keepsText(_ listing: Listing) -> SQLiteDatabase.Value {
+  static func keepsText(_ listing: Listing) -> StoreValue {
     .int(listing.isDescriptionPending ? 1 : 0)
   }
 
   /// The values of a listing's stored fields after its key, in the order of the `listings`
   /// table (url through category, then the fingerprint).
-  static func values(_ listing: Listing) -> [SQLiteDatabase.Value] {
+  static func values(_ listing: Listing) -> [StoreValue] {
     [
       .text(listing.url), .text(listing.title), .text(listing.description),
       .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
@@ -40,10 +40,10 @@ enum ListingFields {
   }
 
   /// The listing's photo ids, for finding its reposts.
-  static func storeImages(_ listing: Listing, in database: SQLiteDatabase) throws {
+  static func storeImages(_ listing: Listing, in database: some StoreConnection) throws {
     for image in Fingerprint.images(listing) {
       try database.run(
-        "INSERT OR IGNORE INTO listing_images(site, image, id) VALUES(?, ?, ?)",
+        "INSERT INTO listing_images(site, image, id) VALUES(?, ?, ?) ON CONFLICT DO NOTHING",
         [.text(listing.site), .text(image), .text(listing.id)])
     }
   }

@@ -45,14 +45,6 @@ extension ListingStore {
     }
   }
 
-  public func unviewedCounts() throws -> [String: Int] {
-    try locked { database in
-      var counts: [String: Int] = [:]
-      try database.run("SELECT search, count FROM unviewed") { counts[$0.text(0)] = $0.int(1) }
-      return counts
-    }
-  }
-
   /// The prices each listing was seen at, oldest first (one lookup by key per listing).
   public func prices(of keys: [ListingKey]) throws -> [ListingKey: [ListingHistory.Price]] {
     try locked { database in

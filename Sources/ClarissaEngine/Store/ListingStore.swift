@@ -122,107 +122,6 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
   func locked<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
     try lock.withLock { try body(database) }
   }
-
-  // MARK: - Reading for the plan, the fetch and the judge
-
-  public func searches(_ names: [String]) throws -> [String: SearchMemory] {
-    try locked { database in
-      var result: [String: SearchMemory] = [:]
-      for name in names {
-        let rows = try database.rows(
-          "SELECT last_run, last_attempt, all_sources_known FROM searches WHERE name = ?",
-          [.text(name)]
-        ) { ($0.optionalDouble(0), $0.optionalDouble(1), $0.int(2) != 0) }
-        let listed = try database.integer(
-          "SELECT EXISTS(SELECT 1 FROM sightings WHERE search = ?)", [.text(name)])
-        guard let row = rows.first else {
-          if listed != 0 { result[name] = SearchMemory(hasListings: true) }
-          continue
-        }
-        let sources = try database.rows(
-          "SELECT url FROM sources WHERE search = ?", [.text(name)]
-        ) { $0.text(0) }
-        result[name] = SearchMemory(
-          lastRun: row.0.map(Date.init(timeIntervalSince1970:)),
-          lastAttempt: row.1.map(Date.init(timeIntervalSince1970:)),
-          sources: row.2 ? nil : Set(sources), hasListings: listed != 0)
-      }
-      return result
-    }
-  }
-
-  public func validators(for urls: [String]) throws -> [String: Validators] {
-    try locked { database in
-      var result: [String: Validators] = [:]
-      for url in Set(urls) {
-        try database.run(
-          "SELECT etag, last_modified FROM validators WHERE url = ?", [.text(url)]
-        ) { result[url] = Validators(etag: $0.optionalText(0), lastModified: $0.optionalText(1)) }
-      }
-      return result
-    }
-  }
-
-  public func cooldowns() throws -> [String: Cooldown] {
-    try locked { database in
-      var result: [String: Cooldown] = [:]
-      try database.run(
-        "SELECT host, until, reason, since, status, answer, urls FROM cooldowns"
-      ) { row in
-        result[row.text(0)] = Cooldown(
-          until: Date(timeIntervalSince1970: row.double(1)), reason: row.text(2),
-          since: row.optionalDouble(3).map(Date.init(timeIntervalSince1970:)),
-          status: row.optionalInt(4), answer: row.optionalText(5),
-          urls: row.optionalText(6).flatMap(StoreJSON.strings))
-      }
-      return result
-    }
-  }
-
-  public func setCooldown(_ cooldown: Cooldown?, host: String) throws {
-    try locked { database in
-      guard let cooldown else {
-        try database.run("DELETE FROM cooldowns WHERE host = ?", [.text(host)])
-        return
-      }
-      try database.run(
-        "INSERT OR REPLACE INTO cooldowns(host, until, reason, since, status, answer, urls) "
-          + "VALUES(?, ?, ?, ?, ?, ?, ?)",
-        [
-          .text(host), .time(cooldown.until), .text(cooldown.reason), .time(cooldown.since),
-          .intOrNull(cooldown.status), .textOrNull(cooldown.answer),
-          .textOrNull(cooldown.urls.map(StoreJSON.text)),
-        ])
-    }
-  }
-
-  public func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting] {
-    try locked { database in
-      var result: [ListingKey: Sighting] = [:]
-      for key in keys {
-        try database.run(Self.lookUpSQL, [.text(search), .text(key.site), .text(key.id)]) { row in
-          result[key] = Sighting(
-            firstSeen: Date(timeIntervalSince1970: row.double(0)),
-            lastSeen: Date(timeIntervalSince1970: row.double(1)),
-            deliveredTo: row.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) }
-              ?? [],
-            held: row.int(3) != 0, announcedPrice: row.optionalDouble(4))
-        }
-      }
-      return result
-    }
-  }
-
-  private static let lookUpSQL = """
-    SELECT s.first_seen, s.last_seen,
-      (SELECT group_concat(channel, char(31)) FROM
-        (SELECT DISTINCT channel FROM deliveries d
-         WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
-         ORDER BY d.at, d.rowid)),
-      EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id),
-      s.announced_price
-    FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?
-    """
 }
 
 /// Lists of strings as JSON text in a column.
@@ -242,3 +141,5 @@ enum StoreJSON {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String]
   }
 }
+
+extension ListingStore: ConnectedStore {}

@@ -18,17 +18,14 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
 /// One connection to a SQLite database: statements prepared once and kept, values bound by
 /// position, transactions that roll back on a throw. Not thread-safe: its owner serialises.
-final class SQLiteDatabase {
+final class SQLiteDatabase: StoreConnection {
   /// A row being read: typed columns by position.
-  struct Row {
+  struct Row: StoreRow {
     fileprivate let statement: OpaquePointer
 
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
-    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
-    func text(_ column: Int32) -> String { optionalText(column) ?? "" }
     func optionalText(_ column: Int32) -> String? {
       guard let bytes = sqlite3_column_text(statement, column) else { return nil }
       let count = Int(sqlite3_column_bytes(statement, column))
@@ -36,10 +33,9 @@ final class SQLiteDatabase {
     }
   }
 
-  /// A value to bind.
-  enum Value {
-    case null, int(Int), double(Double), text(String)
-  }
+  typealias Value = StoreValue
+
+  var dialect: SQLDialect { .sqlite }
 
   /// The file (`:memory:` for a database in memory).
   let path: String
@@ -84,7 +80,7 @@ final class SQLiteDatabase {
   }
 
   /// Runs one statement with `values` bound, reading each result row with `each`.
-  func run(_ sql: String, _ values: [Value] = [], each: (Row) throws -> Void = { _ in }) throws {
+  func run(_ sql: String, _ values: [Value], each: (Row) throws -> Void) throws {
     let statement = try prepared(sql)
     defer {
       sqlite3_reset(statement)
@@ -97,18 +93,6 @@ final class SQLiteDatabase {
       guard code == SQLITE_ROW else { throw failure(code) }
       try each(Row(statement: statement))
     }
-  }
-
-  /// The rows of a query, each made by `read`.
-  func rows<T>(_ sql: String, _ values: [Value] = [], _ read: (Row) throws -> T) throws -> [T] {
-    var result: [T] = []
-    try run(sql, values) { result.append(try read($0)) }
-    return result
-  }
-
-  /// The first column of the first row, as an integer (0 when there is no row).
-  func integer(_ sql: String, _ values: [Value] = []) throws -> Int {
-    try rows(sql, values) { $0.int(0) }.first ?? 0
   }
 
   /// Rows changed by the last statement.
@@ -173,15 +157,4 @@ final class SQLiteDatabase {
   private static func uriPath(_ path: String) -> String {
     path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
   }
-}
-
-extension SQLiteDatabase.Value {
-  /// Text, or null.
-  static func textOrNull(_ text: String?) -> Self { text.map { .text($0) } ?? .null }
-  /// A number, or null.
-  static func doubleOrNull(_ number: Double?) -> Self { number.map { .double($0) } ?? .null }
-  /// A number, or null.
-  static func intOrNull(_ number: Int?) -> Self { number.map { .int($0) } ?? .null }
-  /// A time as seconds since 1970, or null.
-  static func time(_ date: Date?) -> Self { date.map { .double($0.timeIntervalSince1970) } ?? .null }
 }

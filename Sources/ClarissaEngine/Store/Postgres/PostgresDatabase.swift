@@ -18,25 +18,13 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 /// One connection to PostgreSQL through libpq: statements with `$1`-style parameters sent as
 /// text, rows read as text and parsed, transactions that roll back on a throw. Not
 /// thread-safe: its owner serialises, as with ``SQLiteDatabase``.
-final class PostgresDatabase {
-  /// A value to send.
-  enum Value {
-    case null, int(Int), double(Double), text(String)
+final class PostgresDatabase: StoreConnection {
+  typealias Value = StoreValue
 
-    static func time(_ date: Date?) -> Value { date.map { .double($0.timeIntervalSince1970) } ?? .null }
-
-    var text: String? {
-      switch self {
-      case .null: nil
-      case .int(let value): String(value)
-      case .double(let value): String(value)
-      case .text(let value): value
-      }
-    }
-  }
+  var dialect: SQLDialect { .postgres }
 
   /// A row being read: columns by position.
-  struct Row {
+  struct Row: StoreRow {
     fileprivate let result: OpaquePointer
     fileprivate let row: Int32
 
@@ -45,11 +33,15 @@ final class PostgresDatabase {
       guard !isNull(column), let value = PQgetvalue(result, row, column) else { return nil }
       return String(cString: value)
     }
-    func text(_ column: Int32) -> String { optionalText(column) ?? "" }
-    func optionalInt(_ column: Int32) -> Int? { optionalText(column).flatMap { Int($0) } }
-    func int(_ column: Int32) -> Int { optionalInt(column) ?? 0 }
-    func optionalDouble(_ column: Int32) -> Double? { optionalText(column).flatMap { Double($0) } }
-    func double(_ column: Int32) -> Double { optionalDouble(column) ?? 0 }
+    /// An integer; a boolean (`t`, `f`: what EXISTS gives here) as 1 or 0, as SQLite has it.
+    func int(_ column: Int32) -> Int {
+      switch optionalText(column) {
+      case "t": 1
+      case "f", nil: 0
+      case let text?: Int(text) ?? Double(text).map { Int($0) } ?? 0
+      }
+    }
+    func double(_ column: Int32) -> Double { optionalText(column).flatMap { Double($0) } ?? 0 }
   }
 
   /// The URL, password masked (for messages).
@@ -60,7 +52,7 @@ final class PostgresDatabase {
   /// Connects to `url` (`postgres://user@host:port/db?sslmode=require`, as libpq reads it);
   /// `password`, when given, is sent apart from the URL.
   init(url: String, password: String? = nil, connectTimeout: Int = 10) throws {
-    shownURL = Self.masked(url)
+    shownURL = StoreSharing.masked(url)
     var keys = ["dbname", "connect_timeout", "application_name", "client_encoding"]
     var values = [url, String(connectTimeout), "clarissa", "UTF8"]
     if let password {
@@ -89,22 +81,10 @@ final class PostgresDatabase {
   deinit { PQfinish(connection) }
 
   /// Runs a statement; `each` sees every row.
-  func run(_ sql: String, _ values: [Value] = [], each: (Row) throws -> Void = { _ in }) throws {
+  func run(_ sql: String, _ values: [Value], each: (Row) throws -> Void) throws {
     let result = try execute(sql, values)
     defer { PQclear(result) }
     for row in 0..<PQntuples(result) { try each(Row(result: result, row: row)) }
-  }
-
-  /// The rows of a query, each read by `read`.
-  func rows<T>(_ sql: String, _ values: [Value] = [], _ read: (Row) throws -> T) throws -> [T] {
-    var found: [T] = []
-    try run(sql, values) { found.append(try read($0)) }
-    return found
-  }
-
-  /// The first column of the first row as an integer (0 when there is none).
-  func integer(_ sql: String, _ values: [Value] = []) throws -> Int {
-    try rows(sql, values) { $0.int(0) }.first ?? 0
   }
 
   /// Rows changed by the last `run` of an INSERT, UPDATE or DELETE.
@@ -119,8 +99,26 @@ final class PostgresDatabase {
     try check(result)
   }
 
-  /// Runs `body` in a transaction (a savepoint when nested); a throw rolls it back.
+  /// Runs `body` in a transaction (a savepoint when nested); a throw rolls it back. Workers
+  /// writing the same rows at once can deadlock: the server then aborts one, which is run again
+  /// (up to 5 times; the body only writes to the database).
   func transaction<T>(_ body: () throws -> T) throws -> T {
+    guard depth == 0 else { return try attempt(body) }
+    var tries = 0
+    while true {
+      do {
+        return try attempt(body)
+      } catch let error as PostgresError where Self.retryable.contains(error.state ?? "") && tries < 5 {
+        tries += 1
+        usleep(useconds_t.random(in: 1_000...20_000) * useconds_t(tries))
+      }
+    }
+  }
+
+  /// Deadlock detected, serialization failure: the transaction may simply be run again.
+  static let retryable: Set<String> = ["40P01", "40001"]
+
+  private func attempt<T>(_ body: () throws -> T) throws -> T {
     let name = "clarissa_\(depth)"
     try execute(script: depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
     depth += 1
@@ -137,9 +135,10 @@ final class PostgresDatabase {
   }
 
   private func execute(_ sql: String, _ values: [Value]) throws -> OpaquePointer {
-    let texts = values.map(\.text)
+    let texts = values.map(\.parameter)
+    let statement = try prepared(sql)
     let result = Self.withCStrings(texts) { pointers in
-      PQexecParams(connection, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+      PQexecPrepared(connection, statement, Int32(texts.count), pointers, nil, nil, 0)
     }
     guard let result else {
       throw PostgresError(state: nil, message: Self.trimmed(PQerrorMessage(connection)), url: shownURL)
@@ -152,6 +151,54 @@ final class PostgresDatabase {
     }
     changes = Int(String(cString: PQcmdTuples(result))) ?? 0
     return result
+  }
+
+  /// Statements prepared on this connection, by their SQL: parsed and planned once.
+  private var statements: [String: String] = [:]
+
+  /// The name of `sql` prepared on the server (its `?` parameters as `$N`).
+  private func prepared(_ sql: String) throws -> String {
+    if let name = statements[sql] { return name }
+    let name = "clarissa_\(statements.count)"
+    guard let result = PQprepare(connection, name, Self.numbered(sql), 0, nil) else {
+      throw PostgresError(state: nil, message: Self.trimmed(PQerrorMessage(connection)), url: shownURL)
+    }
+    defer { PQclear(result) }
+    try check(result)
+    statements[sql] = name
+    return name
+  }
+
+  /// SQLite's parameters (`?`, `?N`) as PostgreSQL's (`$N`), outside quotes: the store's
+  /// statements are written once for both. A bare `?` takes the number after the largest so far,
+  /// as in SQLite.
+  static func numbered(_ sql: String) -> String {
+    var out = ""
+    var largest = 0
+    var quote: Character?
+    var characters = sql[...]
+    while let character = characters.popFirst() {
+      if let open = quote {
+        if character == open { quote = nil }
+        out.append(character)
+        continue
+      }
+      if character == "'" || character == "\"" {
+        quote = character
+        out.append(character)
+        continue
+      }
+      guard character == "?" else {
+        out.append(character)
+        continue
+      }
+      let digits = characters.prefix(while: \.isASCII).prefix(while: \.isNumber)
+      characters = characters.dropFirst(digits.count)
+      let number = Int(digits) ?? largest + 1
+      largest = max(largest, number)
+      out += "$\(number)"
+    }
+    return out
   }
 
   private func check(_ result: OpaquePointer) throws {
@@ -179,13 +226,16 @@ final class PostgresDatabase {
   private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
     message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
   }
-
-  /// `postgres://user:secret@host/db` shown as `postgres://user:***@host/db`.
-  static func masked(_ url: String) -> String {
-    guard let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
-      let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
-    else { return url }
-    return url[..<colon.upperBound] + "***" + url[at.lowerBound...]
+}
+extension StoreValue {
+  /// The value as PostgreSQL reads a parameter sent as text (nil: NULL).
+  fileprivate var parameter: String? {
+    switch self {
+    case .null: nil
+    case .int(let value): String(value)
+    case .double(let value): String(value)
+    case .text(let value): value
+    }
   }
 }
 #endif

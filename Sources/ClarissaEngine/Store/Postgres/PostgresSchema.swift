@@ -8,7 +8,40 @@ enum PostgresSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1]
+  static let migrations: [String] = [version1, version2]
+
+  /// Version 2: what several workers need. Rows ordered by insertion (`seq`, SQLite's rowid);
+  /// deliveries claimed by the worker sending them; leases on each (search, source); the
+  /// workers seen; one pace per host.
+  private static let version2 = """
+    ALTER TABLE deliveries ADD COLUMN seq bigserial;
+    CREATE UNIQUE INDEX deliveries_seq ON deliveries(seq);
+    ALTER TABLE deliveries ADD COLUMN claimed_by text;
+    ALTER TABLE deliveries ADD COLUMN claimed_until double precision;
+    ALTER TABLE recent ADD COLUMN seq bigserial;
+    CREATE TABLE workers(
+      name text PRIMARY KEY,
+      host text NOT NULL,
+      pid integer NOT NULL,
+      version text NOT NULL,
+      started_at double precision NOT NULL,
+      seen_at double precision NOT NULL
+    );
+    CREATE TABLE leases(
+      search text NOT NULL,
+      source text NOT NULL,
+      worker text,
+      taken_at double precision,
+      until double precision NOT NULL DEFAULT 0,
+      done_at double precision,
+      takeovers integer NOT NULL DEFAULT 0,
+      PRIMARY KEY(search, source)
+    );
+    CREATE TABLE host_pace(
+      host text PRIMARY KEY,
+      next_at double precision NOT NULL
+    );
+    """
 
   private static let version1 = """
     CREATE TABLE searches(

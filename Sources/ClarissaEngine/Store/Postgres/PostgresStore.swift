@@ -3,28 +3,40 @@
 import ClarissaCore
 import Foundation
 
-/// The listing store in PostgreSQL, for several workers sharing one database (issue 16, in
-/// progress): connecting, and the schema made or upgraded once, under an advisory lock, however
-/// many workers start at the same moment. A worker older than the database's schema refuses to
-/// start. The run's operations (``ListingMemory``) are not here yet: `state.url` is not read by
-/// the commands until they are.
-public final class PostgresStore: @unchecked Sendable {
+/// The listing store in PostgreSQL, shared by any number of workers: the run's operations are
+/// the SQLite store's (``ConnectedStore``, written once); what sharing adds is here
+/// (``SharedWork``): leases on sources, claimed deliveries, one pace per host, and the workers
+/// seen. The schema is made or upgraded once, under an advisory lock, however many workers
+/// start at the same moment; a worker older than the database's schema refuses to start.
+public final class PostgresStore: ConnectedStore, SharedWork, @unchecked Sendable {
   /// The URL, password masked.
   public let url: String
+  /// This worker's name.
+  public let worker: String
+  /// Seconds a worker holds what it took (sources, deliveries) before another may take it.
+  public let lease: Double
+  /// Whether requests keep one pace per host across workers.
+  public let sharedPace: Bool
   let database: PostgresDatabase
   private let lock = NSLock()
 
   /// The advisory lock key under which the schema is made or upgraded (`clarissa` in ASCII).
   static let schemaLockKey = 0x63_6c_61_72_69_73_73_61
 
-  private init(database: PostgresDatabase) {
+  private init(database: PostgresDatabase, worker: String, lease: Double, sharedPace: Bool) {
     self.database = database
+    self.worker = worker
+    self.lease = lease
+    self.sharedPace = sharedPace
     url = database.shownURL
   }
 
-  /// Connects to `url` and brings the schema up to date (once, whoever asks first); refuses a
-  /// database whose schema is newer than this clarissa's.
-  public static func open(url: String, password: String? = nil) throws -> PostgresStore {
+  /// Connects to `url`, brings the schema up to date (once, whoever asks first) and records
+  /// this worker; refuses a database whose schema is newer than this clarissa's.
+  public static func open(
+    url: String, password: String? = nil, worker: String = PostgresStore.defaultWorker,
+    lease: Double = 300, sharedPace: Bool = true
+  ) throws -> PostgresStore {
     let database = try PostgresDatabase(url: url, password: password)
     try database.run("SELECT pg_advisory_lock($1)", [.int(schemaLockKey)])
     defer { try? database.run("SELECT pg_advisory_unlock($1)", [.int(schemaLockKey)]) }
@@ -53,7 +65,17 @@ public final class PostgresStore: @unchecked Sendable {
         }
       }
     }
-    return PostgresStore(database: database)
+    let store = PostgresStore(
+      database: database, worker: worker, lease: lease, sharedPace: sharedPace)
+    try store.heartbeat(now: Date(), starting: true)
+    return store
+  }
+
+  /// `CLARISSA_WORKER`, else this machine's name and the process id.
+  public static var defaultWorker: String {
+    let environment = ProcessInfo.processInfo.environment
+    if let name = environment["CLARISSA_WORKER"], !name.isEmpty { return name }
+    return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
   }
 
   /// This build's version, written beside each migration it made.
@@ -73,17 +95,138 @@ public final class PostgresStore: @unchecked Sendable {
     }
   }
 
-  /// Per search, its listings nobody has viewed.
-  public func unviewedCounts() throws -> [String: Int] {
+  func locked<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
+    try lock.withLock { try body(database) }
+  }
+
+  var deliveryClaim: DeliveryClaim? { DeliveryClaim(worker: worker, seconds: lease) }
+
+  /// Pruned by one worker at a time: a worker that finds another pruning leaves it to it.
+  @discardableResult
+  public func prune(now: Date, retention: TimeInterval) throws -> StoreCounts {
+    let key = StoreValue.int(Self.schemaLockKey + 1)
+    guard try locked({ try $0.integer("SELECT pg_try_advisory_lock($1)::int", [key]) }) == 1 else {
+      return StoreCounts()
+    }
+    defer { _ = try? locked { try $0.run("SELECT pg_advisory_unlock($1)", [key]) } }
+    return try pruneRows(now: now, retention: retention)
+  }
+
+  // MARK: - Sharing the work
+
+  /// Records that this worker is alive (and, starting, who it is).
+  private func heartbeat(now: Date, starting: Bool = false) throws {
     try locked { database in
-      var counts: [String: Int] = [:]
-      try database.run("SELECT search, count FROM unviewed") { counts[$0.text(0)] = $0.int(1) }
-      return counts
+      try database.run(
+        "INSERT INTO workers(name, host, pid, version, started_at, seen_at) "
+          + "VALUES($1, $2, $3, $4, $5, $5) ON CONFLICT(name) DO UPDATE SET seen_at = $5"
+          + (starting
+            ? ", host = excluded.host, pid = excluded.pid, version = excluded.version, "
+              + "started_at = excluded.started_at" : ""),
+        [
+          .text(worker), .text(ProcessInfo.processInfo.hostName), .int(Int(getpid())),
+          .text(Self.clarissaVersion), .time(now),
+        ])
     }
   }
 
-  func locked<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
-    try lock.withLock { try body(database) }
+  public func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources {
+    try heartbeat(now: now)
+    guard !wanted.isEmpty, limit > 0 else { return TakenSources(keys: [], takeovers: 0) }
+    let searches = StoreValue.text(Self.array(wanted.map(\.key.search)))
+    let urls = StoreValue.text(Self.array(wanted.map(\.key.url)))
+    let every = StoreValue.text("{" + wanted.map { String($0.every) }.joined(separator: ",") + "}")
+    return try locked { database in
+      try database.transaction {
+        try database.run(
+          "INSERT INTO leases(search, source) SELECT * FROM unnest($1::text[], $2::text[]) "
+            + "ON CONFLICT DO NOTHING", [searches, urls])
+        // Free (never taken, or its worker's lease ran out) or done and due again; rows
+        // another worker is taking at this moment are skipped, not waited for.
+        let rows = try database.rows(
+          """
+          UPDATE leases l SET worker = $4, taken_at = $5, until = $5::float8 + $6::float8,
+            done_at = NULL, takeovers = l.takeovers + CASE WHEN free.lapsed THEN 1 ELSE 0 END
+          FROM (
+            SELECT k.search, k.source,
+              (k.done_at IS NULL AND k.worker IS NOT NULL AND k.worker != $4) AS lapsed
+            FROM leases k
+            JOIN unnest($1::text[], $2::text[], $3::float8[]) AS w(search, source, every)
+              ON k.search = w.search AND k.source = w.source
+            WHERE (k.done_at IS NULL AND (k.worker IS NULL OR k.until < $5::float8))
+               OR (k.done_at IS NOT NULL AND k.done_at + w.every <= $5::float8)
+            ORDER BY k.done_at NULLS FIRST, k.search, k.source
+            LIMIT $7
+            FOR UPDATE OF k SKIP LOCKED) free
+          WHERE l.search = free.search AND l.source = free.source
+          RETURNING l.search, l.source, free.lapsed
+          """,
+          [searches, urls, every, .text(worker), .time(now), .double(lease), .int(limit)]
+        ) { (SourceKey(search: $0.text(0), url: $0.text(1)), $0.int(2) != 0) }
+        return TakenSources(
+          keys: rows.map(\.0).sorted(), takeovers: rows.filter(\.1).count)
+      }
+    }
+  }
+
+  public func finish(_ keys: [SourceKey], at now: Date) throws {
+    guard !keys.isEmpty else { return }
+    try locked { database in
+      try database.run(
+        "UPDATE leases l SET done_at = $3, until = $3 FROM unnest($1::text[], $2::text[]) "
+          + "AS k(search, source) WHERE l.search = k.search AND l.source = k.source "
+          + "AND l.worker = $4",
+        [
+          .text(Self.array(keys.map(\.search))), .text(Self.array(keys.map(\.url))),
+          .time(now), .text(worker),
+        ])
+    }
+  }
+
+  public func liveWorkers(now: Date) throws -> Int {
+    try locked {
+      try $0.integer(
+        "SELECT count(*) FROM workers WHERE seen_at >= $1::float8 - $2::float8",
+        [.time(now), .double(lease)])
+    }
+  }
+
+  public func reserve(host: String, spacing: Double, now: Date) throws -> PaceSlot {
+    try locked { database in
+      let row = try database.rows(
+        """
+        INSERT INTO host_pace(host, next_at) VALUES($1, $2::float8 + $3::float8)
+        ON CONFLICT(host) DO UPDATE SET next_at = greatest(host_pace.next_at, $2::float8) + $3::float8
+        RETURNING next_at - $3::float8,
+          (SELECT until FROM cooldowns c WHERE c.host = $1 AND c.until > $2::float8),
+          (SELECT reason FROM cooldowns c WHERE c.host = $1)
+        """, [.text(host), .time(now), .double(spacing)]
+      ) { ($0.double(0), $0.optionalDouble(1), $0.text(2)) }.first
+      guard let row else { return .wait(0) }
+      if let until = row.1 {
+        return .cooling(
+          Cooldown(until: Date(timeIntervalSince1970: until), reason: row.2 + " (another worker)"))
+      }
+      return .wait(max(0, row.0 - now.timeIntervalSince1970))
+    }
+  }
+
+  public func hold(host: String, until: Date) throws {
+    try locked { database in
+      try database.run(
+        "INSERT INTO host_pace(host, next_at) VALUES($1, $2) ON CONFLICT(host) DO UPDATE "
+          + "SET next_at = greatest(host_pace.next_at, excluded.next_at)",
+        [.text(host), .time(until)])
+    }
+  }
+
+  /// Texts as a PostgreSQL array literal (`{"a","b"}`), each quoted.
+  static func array(_ texts: [String]) -> String {
+    "{"
+      + texts.map {
+        "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
+          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      }.joined(separator: ",") + "}"
   }
 }
 #endif

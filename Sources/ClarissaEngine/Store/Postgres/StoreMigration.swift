@@ -15,14 +15,6 @@ public enum StoreMigration {
 
   enum Kind { case text, real, integer, flag }
 
-  /// A row of either store, read by column.
-  protocol CellRow {
-    func isNull(_ column: Int32) -> Bool
-    func text(_ column: Int32) -> String
-    func double(_ column: Int32) -> Double
-    func int(_ column: Int32) -> Int
-  }
-
   /// Every table and its columns, parents first.
   static let tables: [(name: String, columns: [(String, Kind)])] = [
     ("searches", [("name", .text), ("last_run", .real), ("last_attempt", .real), ("all_sources_known", .flag), ("last_failures", .text)]),
@@ -80,11 +72,11 @@ public enum StoreMigration {
         return try target.transaction {
           var copied = Copied()
           for table in tables {
-            var batch: [[PostgresDatabase.Value]] = []
+            var batch: [[StoreValue]] = []
             var rows = 0
             let select = "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
             try source.run(select) { row in
-              batch.append(cells(row, table.columns).map(\.postgres))
+              batch.append(cells(row, table.columns))
               if batch.count == 500 {
                 try insert(batch, into: table, target)
                 rows += batch.count
@@ -108,15 +100,16 @@ public enum StoreMigration {
         return try target.transaction {
           var copied = Copied()
           for table in tables {
-            let names = table.columns.map { column in
-              column.1 == .flag ? "\(column.0)::int" : column.0
-            }
             let insert =
               "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES("
               + table.columns.map { _ in "?" }.joined(separator: ", ") + ")"
             var rows = 0
-            try source.run("SELECT \(names.joined(separator: ", ")) FROM \(table.name)") { row in
-              try target.run(insert, cells(row, table.columns).map(\.sqlite))
+            // In the order written, which SQLite's rowid keeps (the newest open delivery of a
+            // listing stands for the others).
+            let order = ["deliveries", "recent"].contains(table.name) ? " ORDER BY seq" : ""
+            let select = "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
+            try source.run(select + order) { row in
+              try target.run(insert, cells(row, table.columns))
               rows += 1
             }
             copied.tables.append((table.name, rows))
@@ -127,47 +120,22 @@ public enum StoreMigration {
     }
   }
 
-  /// One value on its way between the stores.
-  enum Cell {
-    case null, text(String), real(Double), integer(Int), flag(Bool)
-
-    var postgres: PostgresDatabase.Value {
-      switch self {
-      case .null: .null
-      case .text(let text): .text(text)
-      case .real(let number): .double(number)
-      case .integer(let number): .int(number)
-      case .flag(let flag): .text(flag ? "true" : "false")
-      }
-    }
-
-    var sqlite: SQLiteDatabase.Value {
-      switch self {
-      case .null: .null
-      case .text(let text): .text(text)
-      case .real(let number): .double(number)
-      case .integer(let number): .int(number)
-      case .flag(let flag): .int(flag ? 1 : 0)
-      }
-    }
-  }
-
-  /// A row's columns as cells, by their kinds (a flag is read as 0 or 1 on both sides).
-  static func cells(_ row: some CellRow, _ columns: [(String, Kind)]) -> [Cell] {
+  /// A row's columns as values to bind, by their kinds: a flag as 0 or 1 on both sides
+  /// (PostgreSQL reads `1` as true; its `t` is read back as 1).
+  static func cells(_ row: some StoreRow, _ columns: [(String, Kind)]) -> [StoreValue] {
     columns.enumerated().map { index, column in
       let position = Int32(index)
       guard !row.isNull(position) else { return .null }
       switch column.1 {
       case .text: return .text(row.text(position))
-      case .real: return .real(row.double(position))
-      case .integer: return .integer(row.int(position))
-      case .flag: return .flag(row.int(position) != 0)
+      case .real: return .double(row.double(position))
+      case .integer, .flag: return .int(row.int(position))
       }
     }
   }
 
   private static func insert(
-    _ batch: [[PostgresDatabase.Value]], into table: (name: String, columns: [(String, Kind)]),
+    _ batch: [[StoreValue]], into table: (name: String, columns: [(String, Kind)]),
     _ target: PostgresDatabase
   ) throws {
     let width = table.columns.count
@@ -191,6 +159,4 @@ public enum StoreMigration {
     }
   }
 }
-extension SQLiteDatabase.Row: StoreMigration.CellRow {}
-extension PostgresDatabase.Row: StoreMigration.CellRow {}
 #endif

@@ -5,7 +5,7 @@ import Foundation
 /// The joins are ordered by hand (CROSS JOIN): the planner, with no statistics, would rather
 /// walk the search's sightings (a million rows) than the fingerprint's index (a few): 16 s
 /// instead of a fraction of a millisecond in `.ci/bench state`.
-extension ListingStore {
+extension ConnectedStore {
   public func originals(search: String, of listings: [Listing], since: Date) throws
     -> [ListingKey: Original]
   {
@@ -23,12 +23,13 @@ extension ListingStore {
   }
 
   private static func byFingerprint(
-    _ listing: Listing, _ search: String, _ since: Date, _ database: SQLiteDatabase
+    _ listing: Listing, _ search: String, _ since: Date, _ database: Connection
   ) throws -> [Original] {
-    try database.rows(
+    let sql = database.dialect
+    return try database.rows(
       """
-      SELECT l.id, s.first_seen FROM listings l INDEXED BY listings_fingerprint
-      CROSS JOIN sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
+      SELECT l.id, s.first_seen FROM listings l\(sql.indexedBy("listings_fingerprint"))
+      \(sql.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
       WHERE l.site = ? AND l.fingerprint = ? AND l.id != ? AND s.last_seen >= ?
       ORDER BY s.first_seen LIMIT 1
       """,
@@ -41,15 +42,16 @@ extension ListingStore {
 
   /// Listings with a photo in common, kept when their title or price agrees too.
   private static func byPhotos(
-    _ listing: Listing, _ search: String, _ since: Date, _ database: SQLiteDatabase
+    _ listing: Listing, _ search: String, _ since: Date, _ database: Connection
   ) throws -> [Original] {
+    let join = database.dialect.orderedJoin
     var found: [Original] = []
     for image in Set(Fingerprint.images(listing)) {
       found += try database.rows(
         """
         SELECT s.first_seen, \(listingColumns) FROM listing_images i
-        CROSS JOIN listings l ON l.site = i.site AND l.id = i.id
-        CROSS JOIN sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
+        \(join) listings l ON l.site = i.site AND l.id = i.id
+        \(join) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
         WHERE i.site = ? AND i.image = ? AND i.id != ? AND s.last_seen >= ?
         """,
         [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]

@@ -2,19 +2,20 @@ import ClarissaCore
 import Foundation
 
 /// Writing a search's part of a run, and the held queue.
-extension ListingStore {
+extension ConnectedStore {
   /// One transaction: the listings (fields, price history, sightings), what is owed, held and
   /// recent, the sources that answered, the validators, and when the search ran.
   public func record(_ record: SearchRecord) throws {
     try locked { database in
       try database.transaction {
-        let now = SQLiteDatabase.Value.time(record.now)
-        for listing in record.seen {
+        let now = StoreValue.time(record.now)
+        // In key order: workers writing the same listings take their locks in one order.
+        for listing in record.seen.sorted(by: { $0.key < $1.key }) {
           try Self.upsert(listing, at: now, in: database)
           try database.run(
             "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
               + "announced_price) VALUES(?, ?, ?, ?, ?, ?, ?) "
-              + "ON CONFLICT DO UPDATE SET last_seen = excluded.last_seen",
+              + "ON CONFLICT(search, site, id) DO UPDATE SET last_seen = excluded.last_seen",
             [
               .text(record.search), .text(listing.site), .text(listing.id), now, now,
               .textOrNull(record.reposts[listing.key]), .doubleOrNull(listing.price),
@@ -28,12 +29,12 @@ extension ListingStore {
         }
         for listing in record.held {
           try database.run(
-            "INSERT OR IGNORE INTO held(search, site, id, held_at) VALUES(?, ?, ?, ?)",
+            "INSERT INTO held(search, site, id, held_at) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(record.search), .text(listing.site), .text(listing.id), now])
         }
         for listing in record.recent {
           try database.run(
-            "INSERT OR IGNORE INTO recent(search, site, id, found) VALUES(?, ?, ?, ?)",
+            "INSERT INTO recent(search, site, id, found) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(record.search), .text(listing.site), .text(listing.id), now])
         }
         for listing in record.changed {
@@ -54,16 +55,18 @@ extension ListingStore {
 
   /// The listing's fields as seen now, and a price row when its price is new or changed.
   private static func upsert(
-    _ listing: Listing, at now: SQLiteDatabase.Value, in database: SQLiteDatabase
+    _ listing: Listing, at now: StoreValue, in database: Connection
   ) throws {
-    let key: [SQLiteDatabase.Value] = [.text(listing.site), .text(listing.id)]
+    let key: [StoreValue] = [.text(listing.site), .text(listing.id)]
     if let price = listing.price {
       let before = try database.rows(
         "SELECT price, currency FROM listings WHERE site = ? AND id = ?", key
       ) { ($0.optionalDouble(0), $0.optionalText(1)) }.first
       if before == nil || before?.0 != price || before?.1 != listing.currency {
         try database.run(
-          "INSERT OR REPLACE INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?)",
+          "INSERT INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?) "
+            + "ON CONFLICT(site, id, seen_at) DO UPDATE SET price = excluded.price, "
+            + "currency = excluded.currency",
           key + [now, .double(price), .textOrNull(listing.currency)])
       }
     }
@@ -76,13 +79,13 @@ extension ListingStore {
   /// An owed delivery per channel (one already there, delivered or not, is left alone); with
   /// an event (a price change, a return), one for that event.
   static func owe(
-    _ key: ListingKey, search: String, to channels: [String], at now: SQLiteDatabase.Value,
-    _ database: SQLiteDatabase, event: ListingEvent? = nil
+    _ key: ListingKey, search: String, to channels: [String], at now: StoreValue,
+    _ database: Connection, event: ListingEvent? = nil
   ) throws {
     for channel in channels {
       try database.run(
-        "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, event, "
-          + "old_price, event_at) VALUES(?, ?, ?, ?, 'owed', ?, ?, ?, ?)",
+        "INSERT INTO deliveries(search, site, id, channel, state, owed_at, event, "
+          + "old_price, event_at) VALUES(?, ?, ?, ?, 'owed', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         [
           .text(search), .text(key.site), .text(key.id), .text(channel), now,
           .text(event?.kind.rawValue ?? "new"), .doubleOrNull(event?.oldPrice),
@@ -94,8 +97,8 @@ extension ListingStore {
   /// A change announced: owed to the channels as that event, and its price the one to compare
   /// with from now on (so a wobbling price is announced once per change, not on every run).
   private static func announce(
-    _ listing: Listing, search: String, to channels: [String], at now: SQLiteDatabase.Value,
-    _ database: SQLiteDatabase
+    _ listing: Listing, search: String, to channels: [String], at now: StoreValue,
+    _ database: Connection
   ) throws {
     try owe(listing.key, search: search, to: channels, at: now, database, event: listing.event)
     try database.run(
@@ -104,12 +107,12 @@ extension ListingStore {
   }
 
   /// The search's run, its sources ((known ∪ answered) ∩ asked) and the validators.
-  private static func remember(_ record: SearchRecord, in database: SQLiteDatabase) throws {
-    let now = SQLiteDatabase.Value.time(record.now)
-    let name = SQLiteDatabase.Value.text(record.search)
+  private static func remember(_ record: SearchRecord, in database: Connection) throws {
+    let now = StoreValue.time(record.now)
+    let name = StoreValue.text(record.search)
     try database.run(
       "INSERT INTO searches(name, last_run, last_attempt, last_failures) VALUES(?, ?, ?, ?) "
-        + "ON CONFLICT DO UPDATE SET last_run = coalesce(excluded.last_run, last_run), "
+        + "ON CONFLICT(name) DO UPDATE SET last_run = coalesce(excluded.last_run, searches.last_run), "
         + "last_attempt = excluded.last_attempt, last_failures = excluded.last_failures",
       [
         name, record.reached ? now : .null, now,
@@ -119,7 +122,7 @@ extension ListingStore {
     let allKnown = try database.integer(
       "SELECT all_sources_known FROM searches WHERE name = ?", [name])
     if allKnown != 0 {
-      try database.run("UPDATE searches SET all_sources_known = 0 WHERE name = ?", [name])
+      try database.run("UPDATE searches SET all_sources_known = FALSE WHERE name = ?", [name])
     }
     let known = Set(try database.rows("SELECT url FROM sources WHERE search = ?", [name]) {
       $0.text(0)
@@ -128,11 +131,12 @@ extension ListingStore {
       try database.run("DELETE FROM sources WHERE search = ? AND url = ?", [name, .text(url)])
     }
     for url in record.answered.intersection(record.asked).subtracting(known) {
-      try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [name, .text(url)])
+      try database.run("INSERT INTO sources(search, url) VALUES(?, ?) ON CONFLICT DO NOTHING", [name, .text(url)])
     }
     for (url, validators) in record.validators {
       try database.run(
-        "INSERT OR REPLACE INTO validators(url, etag, last_modified) VALUES(?, ?, ?)",
+        "INSERT INTO validators(url, etag, last_modified) VALUES(?, ?, ?) ON CONFLICT(url) DO UPDATE "
+          + "SET etag = excluded.etag, last_modified = excluded.last_modified",
         [.text(url), .textOrNull(validators.etag), .textOrNull(validators.lastModified)])
     }
   }
@@ -166,12 +170,13 @@ extension ListingStore {
   }
 
   /// The columns a ``Listing`` is read from, for a query that joins `listings l`.
-  static let listingColumns =
+  static var listingColumns: String {
     "l.site, l.id, l.url, l.title, l.description, l.price, l.currency, l.posted, l.location, "
     + "l.area, l.latitude, l.longitude, l.images, l.category"
+  }
 
   /// A listing from ``listingColumns``, starting at column `first`.
-  static func listing(_ row: SQLiteDatabase.Row, from first: Int32) -> Listing {
+  static func listing(_ row: some StoreRow, from first: Int32) -> Listing {
     let coordinates: Coordinates? =
       row.isNull(first + 10) || row.isNull(first + 11)
       ? nil : Coordinates(latitude: row.double(first + 10), longitude: row.double(first + 11))

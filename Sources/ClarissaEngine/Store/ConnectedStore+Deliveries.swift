@@ -2,25 +2,40 @@ import ClarissaCore
 import Foundation
 
 /// Deliveries, the recent listings the outputs show, and retention.
-extension ListingStore {
+extension ConnectedStore {
   public func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery] {
     try locked { database in
-      try database.rows(
+      let sql = database.dialect
+      var mine = ""
+      var values: [StoreValue] = [.int(maxAttempts)]
+      if let claim = deliveryClaim {
+        // Workers sharing the store each send only what they claimed; rows another worker
+        // is claiming at this moment are skipped, not waited for.
+        try database.run(
+          "UPDATE deliveries SET claimed_by = $2, claimed_until = $3::float8 + $4::float8 "
+            + "WHERE seq IN (SELECT seq FROM deliveries WHERE (state = 'owed' OR "
+            + "(state = 'failed' AND attempts < $1)) AND (claimed_until IS NULL OR "
+            + "claimed_until < $3::float8 OR claimed_by = $2) FOR UPDATE SKIP LOCKED)",
+          [.int(maxAttempts), .text(claim.worker), .time(Date()), .double(claim.seconds)])
+        mine = "AND d.claimed_by = ?2 "
+        values.append(.text(claim.worker))
+      }
+      return try database.rows(
         "SELECT d.search, d.channel, d.attempts, d.last_error, d.event, d.old_price, "
           // The posts folded into it, through their index (the planner, without statistics,
           // walked all of the search's sightings: 2.2 s for 20 deliveries among a million).
-          + "(SELECT json_group_array(r.id) FROM (SELECT s.id FROM sightings s "
-          + "INDEXED BY sightings_repost_of WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
+          + "(SELECT \(sql.jsonArray("r.id")) FROM (SELECT s.id FROM sightings s"
+          + "\(sql.indexedBy("sightings_repost_of")) WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
           + "ORDER BY s.first_seen, s.id) r), \(Self.listingColumns) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
           + "WHERE (d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?1)) "
           // A listing owed twice to a channel (new, and since changed) is sent once, as it is
           // now: the newest open delivery stands for both, and its receipt closes both.
-          + "AND d.rowid = (SELECT max(e.rowid) FROM deliveries e WHERE e.search = d.search "
+          + "AND d.\(sql.rowid) = (SELECT max(e.\(sql.rowid)) FROM deliveries e WHERE e.search = d.search "
           + "AND e.site = d.site AND e.id = d.id AND e.channel = d.channel "
           + "AND (e.state = 'owed' OR (e.state = 'failed' AND e.attempts < ?1))) "
-          + "ORDER BY d.owed_at, d.rowid",
-        [.int(maxAttempts)]
+          + mine + "ORDER BY d.owed_at, d.\(sql.rowid)",
+        values
       ) {
         var listing = Self.listing($0, from: 7)
         let reposts = StoreJSON.strings($0.text(6)) ?? []
@@ -39,15 +54,15 @@ extension ListingStore {
     throws
   {
     // Every open delivery of the listing to the channel: the message sent carried the latest.
-    let row: [SQLiteDatabase.Value] = [.text(search), .text(key.site), .text(key.id), .text(channel)]
+    let row: [StoreValue] = [.text(search), .text(key.site), .text(key.id), .text(channel)]
     try locked { database in
       try database.run(
         "UPDATE deliveries SET state = 'delivered', at = ? WHERE search = ? AND site = ? "
           + "AND id = ? AND channel = ? AND state != 'delivered'", [.time(now)] + row)
       guard database.changes == 0 else { return }
       try database.run(
-        "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, at) "
-          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?)", row + [.time(now), .time(now)])
+        "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at) "
+          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) ON CONFLICT DO NOTHING", row + [.time(now), .time(now)])
     }
   }
 
@@ -55,7 +70,7 @@ extension ListingStore {
     search: String, key: ListingKey, channel: String, error: String, at now: Date
   ) throws -> Int {
     try locked { database in
-      let values: [SQLiteDatabase.Value] = [
+      let values: [StoreValue] = [
         .text(search), .text(key.site), .text(key.id), .text(channel),
       ]
       try database.run(
@@ -64,8 +79,8 @@ extension ListingStore {
           + "AND state != 'delivered'", [.time(now), .text(error)] + values)
       if database.changes == 0 {
         try database.run(
-          "INSERT OR IGNORE INTO deliveries(search, site, id, channel, state, owed_at, at, "
-            + "attempts, last_error) VALUES(?, ?, ?, ?, 'failed', ?, ?, 1, ?)",
+          "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at, "
+            + "attempts, last_error) VALUES(?, ?, ?, ?, 'failed', ?, ?, 1, ?) ON CONFLICT DO NOTHING",
           values + [.time(now), .time(now), .text(error)])
       }
       return try database.integer(
@@ -81,7 +96,7 @@ extension ListingStore {
         result += try database.rows(
           "SELECT r.found, r.event, r.old_price, \(Self.listingColumns) FROM recent r "
             + "JOIN listings l ON l.site = r.site AND l.id = r.id WHERE r.search = ? "
-            + "ORDER BY r.found DESC, l.posted DESC, r.rowid DESC LIMIT ?",
+            + "ORDER BY r.found DESC, l.posted DESC, r.\(database.dialect.rowid) DESC LIMIT ?",
           [.text(search), .int(limit)]
         ) { row in
           var listing = Self.listing(row, from: 3)

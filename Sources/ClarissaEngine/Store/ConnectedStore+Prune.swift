@@ -1,26 +1,28 @@
 import Foundation
 
 /// Retention: forgetting what no search has seen for a while, by index on the times.
-extension ListingStore {
+extension ConnectedStore {
   /// Recent rows kept per search: more than any page shows (`output.keep` is at most this).
-  static let recentKept = 500
-
-  public func prune(now: Date, retention: TimeInterval) throws {
-    _ = try pruned(now: now, retention: retention)
-  }
+  static var recentKept: Int { 500 }
 
   /// Forgets what no search has seen for `retention`: the sightings (with their deliveries,
   /// held and recent rows), then listings no search sees any more (with their prices), ended
   /// cool-downs, and recent rows beyond ``recentKept`` per search. Each step goes by an index
   /// on the time, never through all the history. Returns the rows removed, by table.
-  public func pruned(now: Date, retention: TimeInterval) throws -> StoreCounts {
-    let cutoff = SQLiteDatabase.Value.time(now.addingTimeInterval(-retention))
+  @discardableResult
+  public func prune(now: Date, retention: TimeInterval) throws -> StoreCounts {
+    try pruneRows(now: now, retention: retention)
+  }
+
+  /// ``prune(now:retention:)``, for each store.
+  func pruneRows(now: Date, retention: TimeInterval) throws -> StoreCounts {
+    let cutoff = StoreValue.time(now.addingTimeInterval(-retention))
     return try locked { database in
       try database.transaction {
         var counts = StoreCounts()
         let stale = try database.rows(
           "SELECT search, site, id FROM sightings WHERE last_seen < ?", [cutoff]
-        ) { [SQLiteDatabase.Value.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
+        ) { [StoreValue.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
         for key in stale {
           for table in ["deliveries", "held", "recent", "sightings"] {
             try database.run("DELETE FROM \(table) WHERE search = ? AND site = ? AND id = ?", key)
@@ -30,7 +32,7 @@ extension ListingStore {
         let gone = try database.rows(
           "SELECT site, id FROM listings l WHERE last_seen < ? AND NOT EXISTS "
             + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id)", [cutoff]
-        ) { [SQLiteDatabase.Value.text($0.text(0)), .text($0.text(1))] }
+        ) { [StoreValue.text($0.text(0)), .text($0.text(1))] }
         for key in gone {
           for table in ["prices", "listing_images", "listings"] {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)
@@ -39,7 +41,7 @@ extension ListingStore {
         }
         try database.run("DELETE FROM cooldowns WHERE until <= ?", [.time(now)])
         counts.add(database.changes, "cooldowns")
-        try database.run(Self.trimRecent, [.int(Self.recentKept)])
+        try database.run(Self.trimRecent(database.dialect.rowid), [.int(Self.recentKept)])
         counts.add(database.changes, "recent")
         return counts
       }
@@ -47,11 +49,13 @@ extension ListingStore {
   }
 
   /// Keeps the newest ``recentKept`` recent rows of each search.
-  private static let trimRecent = """
-    DELETE FROM recent WHERE rowid IN (
-      SELECT rowid FROM (
-        SELECT rowid, row_number() OVER (PARTITION BY search ORDER BY found DESC, rowid DESC) AS n
-        FROM recent)
+  private static func trimRecent(_ rowid: String) -> String {
+    """
+    DELETE FROM recent WHERE \(rowid) IN (
+      SELECT \(rowid) FROM (
+        SELECT \(rowid), row_number() OVER (PARTITION BY search ORDER BY found DESC, \(rowid) DESC) AS n
+        FROM recent) ranked
       WHERE n > ?)
     """
+  }
 }

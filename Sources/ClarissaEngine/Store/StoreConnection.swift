@@ -1,0 +1,116 @@
+import Foundation
+
+/// A value bound to a statement, in SQLite and in PostgreSQL alike.
+enum StoreValue {
+  case null, int(Int), double(Double), text(String)
+
+  /// Text, or null.
+  static func textOrNull(_ text: String?) -> Self { text.map { .text($0) } ?? .null }
+  /// A number, or null.
+  static func doubleOrNull(_ number: Double?) -> Self { number.map { .double($0) } ?? .null }
+  /// A number, or null.
+  static func intOrNull(_ number: Int?) -> Self { number.map { .int($0) } ?? .null }
+  /// A time as seconds since 1970, or null.
+  static func time(_ date: Date?) -> Self { date.map { .double($0.timeIntervalSince1970) } ?? .null }
+}
+
+/// A result row: typed columns by position.
+protocol StoreRow {
+  func isNull(_ column: Int32) -> Bool
+  func int(_ column: Int32) -> Int
+  func double(_ column: Int32) -> Double
+  func optionalText(_ column: Int32) -> String?
+}
+
+extension StoreRow {
+  func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+  func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+  func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+}
+
+/// Where the two engines' SQL differs, in the few places the store's statements need. Every
+/// statement is written once, with `?` (or `?N`) parameters and these pieces; PostgreSQL's
+/// connection turns the parameters into `$N`.
+struct SQLDialect: Sendable {
+  /// The column that orders rows by insertion (`rowid` in SQLite, a `seq` column in PostgreSQL).
+  var rowid: String
+  /// `INDEXED BY name` where the planner needs telling (SQLite without statistics), or nothing.
+  var indexedBy: @Sendable (String) -> String
+  /// A join in the order written (`CROSS JOIN` is SQLite's way to force it), or a plain one.
+  var orderedJoin: String
+  /// The values of a column joined by the unit separator (U+001F).
+  var joinedBySeparator: @Sendable (String) -> String
+  /// A JSON array of a column's values.
+  var jsonArray: @Sendable (String) -> String
+
+  static let sqlite = SQLDialect(
+    rowid: "rowid", indexedBy: { " INDEXED BY \($0)" }, orderedJoin: "CROSS JOIN",
+    joinedBySeparator: { "group_concat(\($0), char(31))" }, jsonArray: { "json_group_array(\($0))" })
+
+  static let postgres = SQLDialect(
+    rowid: "seq", indexedBy: { _ in "" }, orderedJoin: "JOIN",
+    joinedBySeparator: { "string_agg(\($0), chr(31))" }, jsonArray: { "json_agg(\($0))" })
+}
+
+/// One connection to the store's database, SQLite or PostgreSQL: what the store's operations
+/// are written against, once for both.
+protocol StoreConnection: AnyObject {
+  associatedtype Row: StoreRow
+  /// The engine's words where they differ.
+  var dialect: SQLDialect { get }
+  /// Runs one statement with `values` bound, reading each result row with `each`.
+  func run(_ sql: String, _ values: [StoreValue], each: (Row) throws -> Void) throws
+  /// Rows changed by the last statement.
+  var changes: Int { get }
+  /// Runs `body` in one transaction; a throw rolls it back. Nested calls join the outer one.
+  func transaction<T>(_ body: () throws -> T) throws -> T
+}
+
+extension StoreConnection {
+  /// Runs one statement, ignoring any rows.
+  func run(_ sql: String, _ values: [StoreValue] = []) throws {
+    try run(sql, values) { _ in }
+  }
+
+  /// Runs one statement without parameters, reading each result row with `each`.
+  func run(_ sql: String, each: (Row) throws -> Void) throws {
+    try run(sql, [], each: each)
+  }
+
+  /// The rows of a query, each made by `read`.
+  func rows<T>(_ sql: String, _ values: [StoreValue] = [], _ read: (Row) throws -> T) throws -> [T] {
+    var result: [T] = []
+    try run(sql, values) { result.append(try read($0)) }
+    return result
+  }
+
+  /// The first column of the first row, as an integer (0 when there is no row).
+  func integer(_ sql: String, _ values: [StoreValue] = []) throws -> Int {
+    try rows(sql, values) { $0.int(0) }.first ?? 0
+  }
+}
+
+/// A store over one connection, serialised by the store's lock: ``ListingStore`` (SQLite) and,
+/// with the trait, the PostgreSQL store. The run's operations (``ListingMemory``) are written
+/// once, in extensions of this protocol.
+protocol ConnectedStore: ListingMemory {
+  associatedtype Connection: StoreConnection
+  /// Runs `body` with the connection, one caller at a time.
+  func locked<T>(_ body: (Connection) throws -> T) throws -> T
+  /// Who claims owed deliveries before sending them, and for how long; nil where one process
+  /// owns the store (SQLite, under the run lock).
+  var deliveryClaim: DeliveryClaim? { get }
+}
+
+extension ConnectedStore {
+  var deliveryClaim: DeliveryClaim? { nil }
+}
+
+/// A worker's claim on the deliveries it is about to send, so that workers sharing a store
+/// announce a listing once: claimed rows are skipped by the others until the claim ends.
+struct DeliveryClaim {
+  /// The worker.
+  var worker: String
+  /// Seconds a claim lasts (a worker killed mid-send leaves its deliveries to another then).
+  var seconds: Double
+}
