@@ -25,6 +25,19 @@ extension StateCommand {
 
     func run() throws {
       let clock = options.clock
+      if let shared = try StateOptions.failing({ try options.sharedStore() }) {
+        let info = try StateOptions.failing {
+          let access = try StoreAccess.open(
+            shared.url, writing: false, lockWait: 0, config: nil, sharing: shared.sharing)
+          defer { access.close() }
+          guard let store = access.memory as? any StoreSummary else {
+            throw StoreProblem("'\(shared.url)' cannot say what it holds")
+          }
+          return try store.info(now: clock)
+        }
+        print(Self.text(info, now: clock), terminator: "")
+        return
+      }
       guard let info = try options.reading({ store, _ in try store.info(now: clock) }) else {
         return
       }
@@ -37,8 +50,9 @@ extension StateCommand {
       func when(_ date: Date?) -> String {
         date.map { ReportClock.time($0, now: now, timeZone: zone) } ?? "never"
       }
+      let what = info.leases == nil ? "file" : "database"
       var text = """
-        file: \(info.path) (\(size(info.bytes)) on disk), schema version \(info.schemaVersion)
+        \(what): \(info.path) (\(size(info.bytes)) on disk), schema version \(info.schemaVersion)
         listings: \(info.listings) remembered, \(info.prices) prices seen, \(info.held) held
 
         """
@@ -52,6 +66,19 @@ extension StateCommand {
       text += section(
         "cooling down", empty: "no host", header: ["host", "until", "why"],
         info.cooldowns.map { [$0.host, when($0.cooldown.until), $0.cooldown.why] })
+      guard let leases = info.leases else { return text }
+      text += section(
+        "workers", empty: "none has run yet",
+        header: ["worker", "process", "clarissa", "last seen", "holding", "oldest lease"],
+        info.workers.map {
+          [
+            $0.name, "\($0.host) pid \($0.pid)", $0.version, when($0.seenAt), "\($0.holding)",
+            $0.oldestTaken.map { ReportClock.span(now.timeIntervalSince($0)) + " old" } ?? "-",
+          ]
+        })
+      text += "\nleases: \(leases.sources) sources, \(leases.held) held now, \(leases.lapsed) "
+        + "lapsed (their worker stopped; the next to ask takes them), \(leases.takeovers) taken "
+        + "over so far\n"
       return text
     }
 

@@ -40,6 +40,25 @@ struct StateOptions: ParsableArguments {
     return (configuration, state ?? options.statePath(configuration))
   }
 
+  /// The PostgreSQL store named by `--state` or `state.url`, with how to reach it; nil for a
+  /// file.
+  func sharedStore() throws -> (url: String, sharing: StoreSharing)? {
+    if let state, !StoreAccess.isURL(state) { return nil }
+    let options = try SourceOptions.parse(["--config", config] + (state.map { ["--state", $0] } ?? []))
+    if let state, !FileManager.default.fileExists(atPath: config) { return (state, StoreSharing()) }
+    let (configuration, _, _) = try options.loadConfig(quiet: true)
+    let url = options.statePath(configuration)
+    return StoreAccess.isURL(url) ? (url, try options.sharing(configuration)) : nil
+  }
+
+  /// What the commands that read or change a file say of a PostgreSQL store.
+  static func fileOnly(_ url: String) -> StoreProblem {
+    StoreProblem(
+      "'\(StoreSharing.masked(url))' is a PostgreSQL store; this command works on a "
+        + "SQLite file. 'clarissa state info' shows the shared store; 'clarissa state migrate "
+        + "--from URL --to FILE' copies it into a file for the others")
+  }
+
   /// Whether the database exists, or a JSON state waits to be imported into it: else there is
   /// nothing remembered yet, and readers say so rather than create a file.
   static func remembers(_ path: String) -> Bool {
@@ -52,6 +71,7 @@ struct StateOptions: ParsableArguments {
   func reading<T>(quiet: Bool = false, _ body: (ListingStore, String) throws -> T) throws -> T? {
     try Self.failing {
       let (configuration, path) = try target(writing: false)
+      if StoreAccess.isURL(path) { throw Self.fileOnly(path) }
       guard Self.remembers(path) else {
         if !quiet { print(Self.nothingYet(path)) }
         return nil
@@ -67,6 +87,7 @@ struct StateOptions: ParsableArguments {
   func writing<T>(create: Bool = false, _ body: (ListingStore, Config?) throws -> T) throws -> T? {
     try Self.failing {
       let (configuration, path) = try target(writing: true)
+      if StoreAccess.isURL(path) { throw Self.fileOnly(path) }
       guard create || Self.remembers(path) else {
         print(Self.nothingYet(path))
         return nil

@@ -23,7 +23,8 @@ public final class StoreAccess: @unchecked Sendable {
   ) throws -> StoreAccess {
     if isURL(configured) {
       // Workers share a PostgreSQL store at the same time: no lock; leases share the work.
-      return StoreAccess(memory: try shared ?? openShared(configured, sharing), lock: nil)
+      return StoreAccess(
+        memory: try shared ?? openShared(configured, sharing, registering: writing), lock: nil)
     }
     let path = locate(configured).database
     do {
@@ -48,12 +49,14 @@ public final class StoreAccess: @unchecked Sendable {
   }
 
   /// The PostgreSQL store at `url`, or why this build cannot open one.
-  private static func openShared(_ url: String, _ sharing: StoreSharing) throws -> any ListingMemory {
+  private static func openShared(_ url: String, _ sharing: StoreSharing, registering: Bool)
+    throws -> any ListingMemory
+  {
     #if PostgreSQL
     do {
       return try PostgresStore.open(
         url: url, password: sharing.password, lease: sharing.lease,
-        sharedPace: sharing.sharedPace)
+        sharedPace: sharing.sharedPace, registering: registering)
     } catch let error as PostgresError {
       throw RunError(kind: .state, message: error.description)
     } catch let error as StoreProblem {

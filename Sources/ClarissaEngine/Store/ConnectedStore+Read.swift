@@ -113,4 +113,38 @@ extension ConnectedStore {
       return counts
     }
   }
+
+  // MARK: - For `state info`
+
+  static func searchInfo(_ database: Connection) throws -> [StoreInfo.Search] {
+    var searches: [String: StoreInfo.Search] = [:]
+    try database.run("SELECT name, last_run, last_attempt FROM searches") { row in
+      searches[row.text(0)] = StoreInfo.Search(
+        name: row.text(0), listings: 0,
+        lastRun: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
+        lastAttempt: row.optionalDouble(2).map(Date.init(timeIntervalSince1970:)))
+    }
+    try database.run("SELECT search, count(*) FROM sightings GROUP BY search") { row in
+      searches[row.text(0), default: StoreInfo.Search(name: row.text(0), listings: 0)]
+        .listings = row.int(1)
+    }
+    return searches.values.sorted { $0.name < $1.name }
+  }
+
+  static func channelInfo(_ database: Connection) throws -> [StoreInfo.Channel] {
+    var channels: [String: StoreInfo.Channel] = [:]
+    try database.run("SELECT channel, state, count(*) FROM deliveries GROUP BY channel, state") {
+      row in
+      let name = row.text(0)
+      var channel =
+        channels[name] ?? StoreInfo.Channel(name: name, delivered: 0, owed: 0, failed: 0)
+      switch row.text(1) {
+      case "delivered": channel.delivered = row.int(2)
+      case "owed": channel.owed = row.int(2)
+      default: channel.failed += row.int(2)
+      }
+      channels[name] = channel
+    }
+    return channels.values.sorted { $0.name < $1.name }
+  }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the `state` commands ask of the store: a summary, forgetting a search, and a check.
 /// None of these is on a run's path: they may read whole tables.
-extension ListingStore {
+extension ListingStore: StoreSummary {
   /// The file, its version and what it remembers; cool-downs still running at `now`.
   public func info(now: Date = Date()) throws -> StoreInfo {
     let cooldowns = Cooldown.active(try cooldowns(), at: now)
@@ -32,38 +32,6 @@ extension ListingStore {
       let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
       return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
     }
-  }
-
-  private static func searchInfo(_ database: SQLiteDatabase) throws -> [StoreInfo.Search] {
-    var searches: [String: StoreInfo.Search] = [:]
-    try database.run("SELECT name, last_run, last_attempt FROM searches") { row in
-      searches[row.text(0)] = StoreInfo.Search(
-        name: row.text(0), listings: 0,
-        lastRun: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
-        lastAttempt: row.optionalDouble(2).map(Date.init(timeIntervalSince1970:)))
-    }
-    try database.run("SELECT search, count(*) FROM sightings GROUP BY search") { row in
-      searches[row.text(0), default: StoreInfo.Search(name: row.text(0), listings: 0)]
-        .listings = row.int(1)
-    }
-    return searches.values.sorted { $0.name < $1.name }
-  }
-
-  private static func channelInfo(_ database: SQLiteDatabase) throws -> [StoreInfo.Channel] {
-    var channels: [String: StoreInfo.Channel] = [:]
-    try database.run("SELECT channel, state, count(*) FROM deliveries GROUP BY channel, state") {
-      row in
-      let name = row.text(0)
-      var channel =
-        channels[name] ?? StoreInfo.Channel(name: name, delivered: 0, owed: 0, failed: 0)
-      switch row.text(1) {
-      case "delivered": channel.delivered = row.int(2)
-      case "owed": channel.owed = row.int(2)
-      default: channel.failed += row.int(2)
-      }
-      channels[name] = channel
-    }
-    return channels.values.sorted { $0.name < $1.name }
   }
 
   /// The names of the searches the store remembers anything of, sorted.

@@ -44,6 +44,39 @@ public struct StoreInfo: Sendable, Equatable {
   public var held: Int
   /// Host cool-downs not yet ended, by host.
   public var cooldowns: [(host: String, cooldown: Cooldown)]
+  /// The workers sharing the store (PostgreSQL), by name; empty for a file.
+  public var workers: [Worker] = []
+  /// The leases on sources (PostgreSQL); nil for a file.
+  public var leases: Leases?
+
+  /// A worker sharing the store.
+  public struct Worker: Sendable, Equatable {
+    /// Its name (`CLARISSA_WORKER`, else host and process id).
+    public var name: String
+    /// The machine and process it runs as.
+    public var host: String
+    public var pid: Int
+    /// Its clarissa.
+    public var version: String
+    /// When it started, and when it last took work.
+    public var startedAt: Date
+    public var seenAt: Date
+    /// Sources it holds now, and since when the oldest.
+    public var holding: Int
+    public var oldestTaken: Date?
+  }
+
+  /// The leases on sources, at a glance.
+  public struct Leases: Sendable, Equatable {
+    /// Sources any worker ever took.
+    public var sources: Int
+    /// Held now by a live lease.
+    public var held: Int
+    /// Held by a lease that ran out (its worker died or hung): the next worker takes them.
+    public var lapsed: Int
+    /// Sources taken over from a lapsed lease, all told.
+    public var takeovers: Int
+  }
 
   public static func == (left: StoreInfo, right: StoreInfo) -> Bool {
     (left.path, left.bytes, left.schemaVersion, left.listings, left.prices, left.held)
@@ -51,7 +84,16 @@ public struct StoreInfo: Sendable, Equatable {
       && left.searches == right.searches && left.channels == right.channels
       && left.cooldowns.map(\.host) == right.cooldowns.map(\.host)
       && left.cooldowns.map(\.cooldown) == right.cooldowns.map(\.cooldown)
+      && left.workers == right.workers && left.leases == right.leases
   }
+}
+
+/// A store that can say what it holds (`state info`): the SQLite file or the PostgreSQL
+/// database.
+public protocol StoreSummary {
+  /// The store, what it remembers, and (shared) its workers and leases; cool-downs still
+  /// running at `now`.
+  func info(now: Date) throws -> StoreInfo
 }
 
 /// Rows a change removed or wrote, by table (`sightings`, `listings`, ...), for the commands'

@@ -8,7 +8,7 @@ import Foundation
 /// (``SharedWork``): leases on sources, claimed deliveries, one pace per host, and the workers
 /// seen. The schema is made or upgraded once, under an advisory lock, however many workers
 /// start at the same moment; a worker older than the database's schema refuses to start.
-public final class PostgresStore: ConnectedStore, SharedWork, @unchecked Sendable {
+public final class PostgresStore: ConnectedStore, SharedWork, StoreSummary, @unchecked Sendable {
   /// The URL, password masked.
   public let url: String
   /// This worker's name.
@@ -35,7 +35,7 @@ public final class PostgresStore: ConnectedStore, SharedWork, @unchecked Sendabl
   /// this worker; refuses a database whose schema is newer than this clarissa's.
   public static func open(
     url: String, password: String? = nil, worker: String = PostgresStore.defaultWorker,
-    lease: Double = 300, sharedPace: Bool = true
+    lease: Double = 300, sharedPace: Bool = true, registering: Bool = true
   ) throws -> PostgresStore {
     let database = try PostgresDatabase(url: url, password: password)
     try database.run("SELECT pg_advisory_lock($1)", [.int(schemaLockKey)])
@@ -67,7 +67,8 @@ public final class PostgresStore: ConnectedStore, SharedWork, @unchecked Sendabl
     }
     let store = PostgresStore(
       database: database, worker: worker, lease: lease, sharedPace: sharedPace)
-    try store.heartbeat(now: Date(), starting: true)
+    // A reader (`state info`, a dry run) is no worker.
+    if registering { try store.heartbeat(now: Date(), starting: true) }
     return store
   }
 
@@ -110,6 +111,50 @@ public final class PostgresStore: ConnectedStore, SharedWork, @unchecked Sendabl
     }
     defer { _ = try? locked { try $0.run("SELECT pg_advisory_unlock($1)", [key]) } }
     return try pruneRows(now: now, retention: retention)
+  }
+
+  /// What `state info` shows: the database, what it remembers, the workers and the leases.
+  public func info(now: Date = Date()) throws -> StoreInfo {
+    let cooldowns = Cooldown.active(try cooldowns(), at: now)
+    let time = StoreValue.time(now)
+    return try locked { database in
+      try database.transaction {
+        var info = StoreInfo(
+          path: url,
+          bytes: try database.integer("SELECT pg_database_size(current_database())"),
+          schemaVersion: try database.integer("SELECT max(version) FROM clarissa_schema"),
+          listings: try database.integer("SELECT count(*) FROM listings"),
+          prices: try database.integer("SELECT count(*) FROM prices"),
+          searches: try Self.searchInfo(database), channels: try Self.channelInfo(database),
+          held: try database.integer("SELECT count(*) FROM held"), cooldowns: cooldowns)
+        info.workers = try database.rows(
+          """
+          SELECT w.name, w.host, w.pid, w.version, w.started_at, w.seen_at,
+            count(l.source), min(l.taken_at)
+          FROM workers w LEFT JOIN leases l
+            ON l.worker = w.name AND l.done_at IS NULL AND l.until >= $1::float8
+          GROUP BY w.name ORDER BY w.name
+          """, [time]
+        ) {
+          StoreInfo.Worker(
+            name: $0.text(0), host: $0.text(1), pid: $0.int(2), version: $0.text(3),
+            startedAt: Date(timeIntervalSince1970: $0.double(4)),
+            seenAt: Date(timeIntervalSince1970: $0.double(5)), holding: $0.int(6),
+            oldestTaken: $0.optionalDouble(7).map(Date.init(timeIntervalSince1970:)))
+        }
+        info.leases = try database.rows(
+          """
+          SELECT count(*),
+            count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until >= $1::float8),
+            count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until < $1::float8),
+            coalesce(sum(takeovers), 0)
+          FROM leases
+          """, [time]
+        ) { StoreInfo.Leases(sources: $0.int(0), held: $0.int(1), lapsed: $0.int(2), takeovers: $0.int(3)) }
+          .first
+        return info
+      }
+    }
   }
 
   // MARK: - Sharing the work
