@@ -46,7 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     let signals = SignalFlags()
     let loaded = ServedSetup.config(source)
     let session = try ServedSetup.start(
-      address: http, access: access, statePath: loaded.statePath, config: loaded.served)
+      address: http, access: access, statePath: loaded.statePath, config: loaded.served,
+      sharing: loaded.sharing)
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -105,9 +106,10 @@ struct ServedSession {
 
 /// What `serve` and `watch --http` share: reading the config for the pages, and starting.
 enum ServedSetup {
-  /// The config as the pages show it (problems included), and the state path it names.
+  /// The config as the pages show it (problems included), the store it names, and how to
+  /// reach that store when it is shared.
   static func config(_ source: SourceOptions, printing: Bool = true) -> (
-    served: ServedConfig, statePath: String
+    served: ServedConfig, statePath: String, sharing: StoreSharing
   ) {
     let (loaded, catalog, renderer) = source.readConfig(colored: false)
     let problems = loaded.diagnostics.isEmpty ? "" : renderer.render(loaded.diagnostics)
@@ -118,7 +120,8 @@ enum ServedSetup {
     guard let config = loaded.config else {
       return (
         ServedConfig(path: source.config, searches: [], problems: missing + problems, hasErrors: true),
-        source.resolve(source.state ?? StateSettings().path)
+        source.state.map { StoreAccess.isURL($0) ? $0 : source.resolve($0) }
+          ?? source.resolve(StateSettings().path), StoreSharing()
       )
     }
     let searches = config.searches.map {
@@ -128,7 +131,7 @@ enum ServedSetup {
     }
     return (
       ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: false),
-      source.statePath(config)
+      source.statePath(config), (try? source.sharing(config)) ?? StoreSharing()
     )
   }
 
@@ -146,7 +149,7 @@ enum ServedSetup {
   /// Opens the store (its own connection), binds, checks the access rules, and serves.
   static func start(
     address: String, access: AccessOptions, statePath: String, config: ServedConfig,
-    metrics: Metrics = Metrics()
+    metrics: Metrics = Metrics(), sharing: StoreSharing = StoreSharing()
   ) throws -> ServedSession {
     let token = try access.resolved()
     // The address first: a refusal touches no file.
@@ -163,9 +166,20 @@ enum ServedSetup {
         "--http \(address) is not a loopback address: anyone who can reach it could read and "
           + "change your listings. Give --token-file FILE (or --token), or listen on 127.0.0.1")
     }
-    let store: ListingStore
+    let store: any BrowsableStore
     do {
-      store = try ListingStore.open(path: statePath, readOnly: false)
+      if StoreAccess.isURL(statePath) {
+        // A worker's own connection to the shared store: it takes no work, only reads and
+        // marks viewed.
+        let access = try StoreAccess.open(
+          statePath, writing: false, lockWait: 0, config: nil, sharing: sharing)
+        guard let shared = access.memory as? any BrowsableStore else {
+          throw StoreProblem("'\(StoreSharing.masked(statePath))' cannot be browsed")
+        }
+        store = shared
+      } else {
+        store = try ListingStore.open(path: statePath, readOnly: false)
+      }
     } catch {
       server.stop()
       Terminal.error("clarissa: \(error)\n")

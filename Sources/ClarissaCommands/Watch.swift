@@ -54,7 +54,7 @@ struct Watch: AsyncParsableCommand {
       let served = ServedSetup.config(source, printing: false)
       session = try ServedSetup.start(
         address: http, access: access, statePath: source.statePath(current.config),
-        config: served.served, metrics: metrics)
+        config: served.served, metrics: metrics, sharing: served.sharing)
       log("serving \(session!.address)")
     }
     defer { session?.server.stop() }

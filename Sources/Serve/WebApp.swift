@@ -30,7 +30,7 @@ public final class WebApp: @unchecked Sendable {
     }
   }
 
-  let store: ListingStore
+  let store: any BrowsableStore
   let access: Access
   /// Counters for `/metrics`; `watch --http` adds each round.
   public let metrics: Metrics
@@ -44,7 +44,7 @@ public final class WebApp: @unchecked Sendable {
 
   /// An app over `store` showing `config`.
   public init(
-    store: ListingStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
+    store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
     clock: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.store = store

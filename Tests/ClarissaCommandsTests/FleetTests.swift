@@ -193,7 +193,9 @@ import Testing
   /// with CLARISSA_FLEET_FIGURES=1 (.ci/bench fleet); it takes about three minutes.
   @Test(.enabled(if: ProcessInfo.processInfo.environment["CLARISSA_FLEET_FIGURES"] != nil))
   func roundTimesWithOneTwoAndFourWorkers() throws {
-    var lines = ["workers  round 1 (primes)  round 2 (500 new, delivered)  requests  fetched twice  announced twice"]
+    var lines = [
+      "workers  round 1 (primes)  round 2 (500 new, delivered)  requests  fetched twice  announced twice"
+    ]
     for count in [1, 2, 4] {
       let sites = try Sites()
       sites.lock.withLock { sites.latency = 0.05 }
@@ -201,17 +203,18 @@ import Testing
       let folder = try Self.folder(sites, store: store, lease: "5m", interval: "30s")
       let start = Date()
       let first = try Self.round(1...count, in: folder)
-      Thread.sleep(forTimeInterval: max(0, 30.5 - Date().timeIntervalSince(start)))
+      // Due again 30 s less the slack (3 s) after each source was done: the last, now.
+      Thread.sleep(forTimeInterval: 27.5)
       sites.lock.withLock { sites.round = 2 }
       let second = try Self.round(1...count, in: folder)
       let asked = sites.asked(since: start)
       let announced = sites.announced()
       #expect(announced.count == Self.searches)
       lines.append(
-        "\(count)        \(String(format: "%.1f s", first))             "
-          + "\(String(format: "%.1f s", second))                       "
-          + "\(asked.values.reduce(0, +))      \(asked.values.filter { $0 > 2 }.count)              "
-          + "\(announced.values.filter { $0 > 1 }.count)")
+        String(
+          format: "%-8d %-17@ %-29@ %-9d %-14d %d", count, String(format: "%.1f s", first),
+          String(format: "%.1f s", second), asked.values.reduce(0, +),
+          asked.values.filter { $0 > 2 }.count, announced.values.filter { $0 > 1 }.count))
     }
     print("fleet figures (feed server answering in 50 ms):\n" + lines.joined(separator: "\n"))
   }

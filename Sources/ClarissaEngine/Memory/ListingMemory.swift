@@ -282,3 +282,27 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Per search, its listings nobody has viewed (the JSON report says it after a run).
   func unviewedCounts() throws -> [String: Int]
 }
+
+/// What `clarissa serve`, `listings` and the API read and change, beside the run's
+/// operations: the listings found, their stories, viewed marks, the searches' standing. Both
+/// stores have it (``ListingStore``; with the trait, `PostgresStore`), written once.
+public protocol BrowsableStore: ListingMemory {
+  /// The listings the searches found, newest first.
+  func listings(_ query: ListingQuery) throws -> [FoundListing]
+  /// Marks every listing the query finds viewed; returns how many were newly marked.
+  @discardableResult func markViewed(matching query: ListingQuery, at now: Date) throws -> Int
+  /// Marks listings viewed; returns how many were newly marked.
+  @discardableResult func markViewed(_ keys: [ListingKey], at now: Date) throws -> Int
+  /// The keys of listings with this id (`SITE:ID` picks one site).
+  func keys(matching id: String) throws -> [ListingKey]
+  /// A listing's whole story, or nil when the store does not have it.
+  func history(_ key: ListingKey) throws -> ListingHistory?
+  /// Every search the store knows, with its last runs and unviewed count.
+  func standings() throws -> [String: SearchStanding]
+  /// The prices each listing was seen at, oldest first.
+  func prices(of keys: [ListingKey]) throws -> [ListingKey: [ListingHistory.Price]]
+  /// How many posts a search folded into each of these listings.
+  func foldedCounts(search: String, keys: [ListingKey]) throws -> [ListingKey: Int]
+  /// The store's version and the last time a search was tried (`/healthz`).
+  func health() throws -> StoreHealth
+}

@@ -59,7 +59,7 @@ public struct ListingHistory: Sendable, Codable, Equatable {
   public var viewedAt: Date? = nil
 }
 
-extension ListingStore {
+extension ConnectedStore {
   /// The keys of listings with this id (`SITE:ID` picks one site).
   public func keys(matching id: String) throws -> [ListingKey] {
     let parts = id.split(separator: ":", maxSplits: 1).map(String.init)
@@ -78,7 +78,7 @@ extension ListingStore {
 
   /// The listing's whole story, or nil when the store does not have it.
   public func history(_ key: ListingKey) throws -> ListingHistory? {
-    let values: [SQLiteDatabase.Value] = [.text(key.site), .text(key.id)]
+    let values: [StoreValue] = [.text(key.site), .text(key.id)]
     return try locked { database in
       guard
         let head = try database.rows(
@@ -107,16 +107,16 @@ extension ListingStore {
     }
   }
 
-  private static func sightings(_ key: ListingKey, _ database: SQLiteDatabase) throws
+  private static func sightings(_ key: ListingKey, _ database: Connection) throws
     -> [ListingHistory.SearchSighting]
   {
-    let values: [SQLiteDatabase.Value] = [.text(key.site), .text(key.id)]
+    let values: [StoreValue] = [.text(key.site), .text(key.id)]
     let rows = try database.rows(
       "SELECT search, first_seen, last_seen, repost_of FROM sightings WHERE site = ? AND id = ? "
         + "ORDER BY search", values
     ) { ($0.text(0), $0.double(1), $0.double(2), $0.optionalText(3)) }
     return try rows.map { row in
-      let search = SQLiteDatabase.Value.text(row.0)
+      let search = StoreValue.text(row.0)
       let also = try database.rows(
         "SELECT id FROM sightings WHERE search = ? AND site = ? AND repost_of = ? ORDER BY id",
         [search, .text(key.site), .text(key.id)]

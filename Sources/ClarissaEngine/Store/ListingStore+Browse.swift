@@ -23,7 +23,7 @@ public struct StoreHealth: Sendable, Codable, Equatable {
   public var lastAttempt: Date?
 }
 
-extension ListingStore {
+extension ConnectedStore {
   /// Every search the store knows (by name), with its last runs and unviewed count.
   public func standings() throws -> [String: SearchStanding] {
     try locked { database in
@@ -69,7 +69,7 @@ extension ListingStore {
       var result: [ListingKey: Int] = [:]
       for key in Set(keys) {
         let count = try database.integer(
-          "SELECT count(*) FROM sightings INDEXED BY sightings_repost_of "
+          "SELECT count(*) FROM sightings\(database.dialect.indexedBy("sightings_repost_of")) "
             + "WHERE search = ? AND site = ? AND repost_of = ?",
           [.text(search), .text(key.site), .text(key.id)])
         if count > 0 { result[key] = count }
@@ -81,7 +81,7 @@ extension ListingStore {
   /// Reads the store: its version and the last time a search was tried (`/healthz`).
   public func health() throws -> StoreHealth {
     try locked { database in
-      let version = try database.integer("PRAGMA user_version")
+      let version = try database.integer(database.dialect.schemaVersion)
       let last = try database.rows("SELECT max(last_attempt) FROM searches") {
         $0.optionalDouble(0)
       }.first ?? nil

@@ -48,41 +48,46 @@ public struct ListingQuery: Sendable {
   public init() {}
 }
 
-extension ListingStore {
+extension ConnectedStore {
   /// The listings the searches found, newest first (one join; the filters in SQL).
   public func listings(_ query: ListingQuery) throws -> [FoundListing] {
-    let (conditions, values) = Self.conditions(query)
     // The planner has no statistics, and left to itself reads a search's whole history to sort
     // it (1 s for a million): the plan is chosen here. Newest first comes from an index on the
     // first sighting; "unviewed only" starts from the unviewed listings when the store's counts
     // say they are few (when nearly everything is viewed, the newest-first walk would pass a
     // search's whole history before finding them). CROSS JOIN keeps the tables in this order.
-    var from =
-      query.searches.isEmpty
-      ? "sightings s INDEXED BY sightings_first_seen CROSS JOIN listings l ON l.site = s.site AND l.id = s.id"
-      : "sightings s INDEXED BY sightings_search_first_seen CROSS JOIN listings l ON l.site = s.site AND l.id = s.id"
+    // (PostgreSQL keeps statistics and plans for itself.)
+    var byUnviewed = false
     if query.unviewed {
       let counts = try unviewedCounts()
       let unviewed =
         query.searches.isEmpty
         ? counts.values.reduce(0, +) : query.searches.reduce(0) { $0 + (counts[$1] ?? 0) }
       if unviewed == 0 { return [] }
-      if unviewed <= Self.fewUnviewed {
-        from = "listings l INDEXED BY listings_unviewed CROSS JOIN sightings s ON s.site = l.site AND s.id = l.id"
-      }
+      byUnviewed = unviewed <= Self.fewUnviewed
     }
-    let sql = """
-      SELECT s.search, s.first_seen, s.last_seen, s.repost_of, l.viewed_at,
-        (SELECT group_concat(channel, char(31)) FROM (SELECT DISTINCT channel FROM deliveries d
-          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
-            AND d.state = 'delivered' ORDER BY d.channel)),
-        \(Self.listingColumns)
-      FROM \(from)
-      WHERE \(conditions)
-      ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ? OFFSET ?
-      """
     return try locked { database in
-      try database.rows(sql, values + [.int(query.limit), .int(query.offset)]) { row in
+      let dialect = database.dialect
+      let join = dialect.orderedJoin
+      let from =
+        byUnviewed
+        ? "listings l\(dialect.indexedBy("listings_unviewed")) \(join) sightings s "
+          + "ON s.site = l.site AND s.id = l.id"
+        : "sightings s"
+          + dialect.indexedBy(query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
+          + " \(join) listings l ON l.site = s.site AND l.id = s.id"
+      let (conditions, values) = Self.conditions(query, dialect)
+      let sql = """
+        SELECT s.search, s.first_seen, s.last_seen, s.repost_of, l.viewed_at,
+          (SELECT \(dialect.joinedBySeparator("c.channel")) FROM (SELECT DISTINCT channel
+            FROM deliveries d WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
+              AND d.state = 'delivered' ORDER BY d.channel) c),
+          \(Self.listingColumns)
+        FROM \(from)
+        WHERE \(conditions)
+        ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ? OFFSET ?
+        """
+      return try database.rows(sql, values + [.int(query.limit), .int(query.offset)]) { row in
         let repost = row.optionalText(3)
         return FoundListing(
           search: row.text(0), listing: Self.listing(row, from: 6),
@@ -96,14 +101,14 @@ extension ListingStore {
   }
 }
 
-extension ListingStore {
+extension ConnectedStore {
   /// Up to this many unviewed listings are found from their own index, then sorted.
-  static let fewUnviewed = 20_000
+  static var fewUnviewed: Int { 20_000 }
 
   /// The query's conditions on `sightings s JOIN listings l`, and their values.
-  static func conditions(_ query: ListingQuery) -> (String, [SQLiteDatabase.Value]) {
-    var conditions = ["1"]
-    var values: [SQLiteDatabase.Value] = []
+  static func conditions(_ query: ListingQuery, _ dialect: SQLDialect) -> (String, [StoreValue]) {
+    var conditions = ["TRUE"]
+    var values: [StoreValue] = []
     func oneOf(_ column: String, _ list: [String]) {
       guard !list.isEmpty else { return }
       conditions.append("\(column) IN (" + list.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -127,7 +132,8 @@ extension ListingStore {
     }
     if query.unviewed { conditions.append("l.viewed_at IS NULL") }
     for word in query.words {
-      conditions.append("(instr(lower(l.title), ?) > 0 OR instr(lower(l.description), ?) > 0)")
+      conditions.append(
+        "(\(dialect.contains("lower(l.title)", "?")) OR \(dialect.contains("lower(l.description)", "?")))")
       values += [.text(word.lowercased()), .text(word.lowercased())]
     }
     return (conditions.joined(separator: " AND "), values)
@@ -139,9 +145,9 @@ extension ListingStore {
   public func markViewed(matching query: ListingQuery, at now: Date) throws -> Int {
     var unviewed = query
     unviewed.unviewed = true
-    let (conditions, values) = Self.conditions(unviewed)
     return try locked { database in
-      try database.transaction {
+      let (conditions, values) = Self.conditions(unviewed, database.dialect)
+      return try database.transaction {
         try database.run(
           "UPDATE listings SET viewed_at = ? WHERE viewed_at IS NULL AND (site, id) IN "
             + "(SELECT s.site, s.id FROM sightings s JOIN listings l ON l.site = s.site "

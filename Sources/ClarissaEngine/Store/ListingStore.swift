@@ -142,4 +142,4 @@ enum StoreJSON {
   }
 }
 
-extension ListingStore: ConnectedStore {}
+extension ListingStore: ConnectedStore, BrowsableStore {}

@@ -42,14 +42,21 @@ struct SQLDialect: Sendable {
   var joinedBySeparator: @Sendable (String) -> String
   /// A JSON array of a column's values.
   var jsonArray: @Sendable (String) -> String
+  /// Whether a text contains another (both already lowercased).
+  var contains: @Sendable (String, String) -> String
+  /// The schema version, as the store keeps it.
+  var schemaVersion: String
 
   static let sqlite = SQLDialect(
     rowid: "rowid", indexedBy: { " INDEXED BY \($0)" }, orderedJoin: "CROSS JOIN",
-    joinedBySeparator: { "group_concat(\($0), char(31))" }, jsonArray: { "json_group_array(\($0))" })
+    joinedBySeparator: { "group_concat(\($0), char(31))" }, jsonArray: { "json_group_array(\($0))" },
+    contains: { "instr(\($0), \($1)) > 0" }, schemaVersion: "PRAGMA user_version")
 
   static let postgres = SQLDialect(
     rowid: "seq", indexedBy: { _ in "" }, orderedJoin: "JOIN",
-    joinedBySeparator: { "string_agg(\($0), chr(31))" }, jsonArray: { "json_agg(\($0))" })
+    joinedBySeparator: { "string_agg(\($0), chr(31))" }, jsonArray: { "json_agg(\($0))" },
+    contains: { "strpos(\($0), \($1)) > 0" },
+    schemaVersion: "SELECT max(version) FROM clarissa_schema")
 }
 
 /// One connection to the store's database, SQLite or PostgreSQL: what the store's operations

@@ -8,7 +8,9 @@ import Foundation
 /// (``SharedWork``): leases on sources, claimed deliveries, one pace per host, and the workers
 /// seen. The schema is made or upgraded once, under an advisory lock, however many workers
 /// start at the same moment; a worker older than the database's schema refuses to start.
-public final class PostgresStore: ConnectedStore, SharedWork, StoreSummary, @unchecked Sendable {
+public final class PostgresStore: ConnectedStore, BrowsableStore, SharedWork, StoreSummary,
+  @unchecked Sendable
+{
   /// The URL, password masked.
   public let url: String
   /// This worker's name.
