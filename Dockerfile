@@ -9,6 +9,9 @@
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/data" -e NTFY_TOPIC clarissa run
 #   docker run -d --restart unless-stopped --user "$(id -u):$(id -g)" -v "$PWD:/data" clarissa watch
 #
+# Workers sharing a PostgreSQL store (docs/scaling.md) need the trait:
+#   docker build --build-arg TRAITS=PostgreSQL -t clarissa:postgresql .
+#
 # docs/install.md says more. .ci/static-check checks that the runtime packages below cover every
 # library the static binary loads, and lints this file when hadolint is installed.
 
@@ -28,7 +31,7 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libyaml-dev libxml2-dev \
-      libcurl4-openssl-dev libsqlite3-dev pkg-config \
+      libcurl4-openssl-dev libsqlite3-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -38,11 +41,13 @@ COPY Package.swift ./
 RUN swift package resolve
 
 COPY . .
-RUN swift build -c release --static-swift-stdlib --product clarissa
+# TRAITS=PostgreSQL builds the PostgreSQL store in (libpq); empty, the default build.
+ARG TRAITS=""
+RUN swift build -c release --static-swift-stdlib --product clarissa ${TRAITS:+--traits "$TRAITS"}
 
 WORKDIR /staging
 # The binary, and the runtime's crash reporter (static binaries need it named in SWIFT_BACKTRACE).
-RUN bin="$(swift build --package-path /build -c release --static-swift-stdlib --show-bin-path)" \
+RUN bin="$(swift build --package-path /build -c release --static-swift-stdlib --show-bin-path ${TRAITS:+--traits "$TRAITS"})" \
     && cp "$bin/clarissa" ./ \
     && cp /usr/libexec/swift/linux/swift-backtrace-static ./
 
@@ -61,6 +66,7 @@ RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
       libxml2 \
       libcurl4 \
       libsqlite3-0 \
+      libpq5 \
       ca-certificates \
       tzdata \
     && rm -rf /var/lib/apt/lists/*

@@ -1,4 +1,5 @@
 import ClarissaCore
+import ClarissaEngine
 
 /// The short account of a valid config that `validate` prints: what a run would do.
 struct ConfigSummary {
@@ -32,7 +33,8 @@ struct ConfigSummary {
       }
     }
     lines.append(
-      "state: \(config.state.path), listings kept \(config.state.retention) after last seen")
+      "state: \(config.state.url.map { StoreSharing.masked($0) + Self.sharing(config.state) } ?? config.state.path), "
+        + "listings kept \(config.state.retention) after last seen")
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -106,5 +108,13 @@ struct ConfigSummary {
       ? "every day" : window.days.sorted().map(\.rawValue).joined(separator: ",")
     let wrap = window.wrapsMidnight ? " (next day)" : ""
     return "\(window.from)-\(window.to)\(wrap) \(window.timeZone), \(days), \(window.mode.rawValue)"
+  }
+}
+
+extension ConfigSummary {
+  /// How workers share a PostgreSQL store, for the summary line.
+  static func sharing(_ state: StateSettings) -> String {
+    " (shared by workers: leases of \(state.lease), "
+      + (state.politeness == .shared ? "one pace per host" : "each worker its own pace") + ")"
   }
 }

@@ -211,10 +211,13 @@ import Testing
       let announced = sites.announced()
       #expect(announced.count == Self.searches)
       lines.append(
-        String(
-          format: "%-8d %-17@ %-29@ %-9d %-14d %d", count, String(format: "%.1f s", first),
-          String(format: "%.1f s", second), asked.values.reduce(0, +),
-          asked.values.filter { $0 > 2 }.count, announced.values.filter { $0 > 1 }.count))
+        [
+          ("\(count)", 9), (String(format: "%.1f s", first), 18),
+          (String(format: "%.1f s", second), 30), ("\(asked.values.reduce(0, +))", 10),
+          ("\(asked.values.filter { $0 > 2 }.count)", 15),
+          ("\(announced.values.filter { $0 > 1 }.count)", 0),
+        ].map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }
+          .joined())
     }
     print("fleet figures (feed server answering in 50 ms):\n" + lines.joined(separator: "\n"))
   }

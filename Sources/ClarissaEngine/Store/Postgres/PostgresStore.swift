@@ -112,7 +112,20 @@ public final class PostgresStore: ConnectedStore, BrowsableStore, SharedWork, St
       return StoreCounts()
     }
     defer { _ = try? locked { try $0.run("SELECT pg_advisory_unlock($1)", [key]) } }
-    return try pruneRows(now: now, retention: retention)
+    var counts = try pruneRows(now: now, retention: retention)
+    try locked { database in
+      // Sources no search has asked for the retention (a search removed, a city dropped), and
+      // workers gone for a week (a `run` from cron is a new worker each time, unless named).
+      try database.run(
+        "DELETE FROM leases WHERE done_at < $1", [.time(now.addingTimeInterval(-retention))])
+      counts.add(database.changes, "leases")
+      try database.run(
+        "DELETE FROM workers w WHERE seen_at < $1 AND NOT EXISTS (SELECT 1 FROM leases l "
+          + "WHERE l.worker = w.name AND l.done_at IS NULL)",
+        [.time(now.addingTimeInterval(-7 * 86_400))])
+      counts.add(database.changes, "workers")
+    }
+    return counts
   }
 
   /// What `state info` shows: the database, what it remembers, the workers and the leases.
