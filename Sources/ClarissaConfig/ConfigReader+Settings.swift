@@ -39,16 +39,22 @@ extension ConfigReader {
           "the state file's folder '\(folder)' does not exist yet; run will create it", at: value)
       }
     }
-    if let value = table["retention"], let retention = interval(value, "'state.retention'") {
-      if retention < .days(1) {
-        warning(
-          "retention \(retention) is shorter than a day; listings that reappear after that are "
-            + "reported again", at: value)
-      }
+    if let retention = interval(table["retention"], "'state.retention'", warningBelow: .days(1), {
+      "retention \($0) is shorter than a day; listings that reappear after that are reported again"
+    }) {
       state.retention = retention
     }
     readSharedState(table, into: &state)
     return state
+  }
+
+  /// A duration, when given, with `warning` when it is shorter than `floor`.
+  private func interval(
+    _ node: Node?, _ what: String, warningBelow floor: Interval, _ warning: (Interval) -> String
+  ) -> Interval? {
+    guard let node, let value = interval(node, what) else { return nil }
+    if value < floor { self.warning(warning(value), at: node) }
+    return value
   }
 
   /// `url`, `password_file`, `lease` and `politeness`: a PostgreSQL store shared by workers.
@@ -72,12 +78,9 @@ extension ConfigReader {
       }
       state.passwordFile = file
     }
-    if let value = table["lease"], let lease = interval(value, "'state.lease'") {
-      if lease < .seconds(10) {
-        warning(
-          "a lease of \(lease) may end before a slow source answers: another worker then asks "
-            + "it again", at: value)
-      }
+    if let lease = interval(table["lease"], "'state.lease'", warningBelow: .seconds(10), {
+      "a lease of \($0) may end before a slow source answers: another worker then asks it again"
+    }) {
       state.lease = lease
     }
     if let value = table["politeness"],

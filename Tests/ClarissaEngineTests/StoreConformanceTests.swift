@@ -223,6 +223,48 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     #expect(try store.unviewedCounts() == ["bikes": 1], "the triggers follow the prune")
   }
 
+  @Test(arguments: StoreKind.built)
+  func browsingFindsFiltersMarksViewedAndTellsAListingsStory(kind: StoreKind) throws {
+    let memory = try kind.open()
+    let store = try #require(memory as? any BrowsableStore)
+    var (red, blue, lamp) = (
+      Self.listing("1", 100, "Red bike"), Self.listing("2", 300, "Blue bike"),
+      Self.listing("3", 40, "Desk lamp")
+    )
+    blue.imageURLs = []
+    lamp.imageURLs = []
+    try store.record(Self.record("bikes", 0, [red, blue], [red], [], [], []))
+    try store.record(Self.record("lamps", 60, [lamp], [], [], [], []))
+    try store.markDelivered(search: "bikes", key: red.key, channel: "phone", at: Self.start)
+    red.price = 90
+    try store.record(Self.record("bikes", 120, [red], [], [], [], []))
+    var query = ListingQuery()
+    #expect(try store.listings(query).map(\.listing.id) == ["3", "1", "2"], "newest first")
+    query.words = ["BIKE"]
+    query.maxPrice = 200
+    let found = try store.listings(query)
+    #expect(found.map(\.listing.id) == ["1"], "words in any case, and the price")
+    #expect(found.first?.deliveredTo == ["phone"])
+    query = ListingQuery()
+    query.searches = ["bikes"]
+    query.unviewed = true
+    #expect(try store.markViewed([red.key], at: Self.start) == 1)
+    #expect(try store.listings(query).map(\.listing.id) == ["2"])
+    #expect(try store.unviewedCounts() == ["bikes": 1, "lamps": 1])
+    #expect(try store.markViewed(matching: query, at: Self.start) == 1, "mark all viewed")
+    #expect(try store.listings(query).isEmpty)
+    #expect(try store.standings()["bikes"]?.unviewed == 0)
+    #expect(try store.standings()["lamps"]?.lastRun == Self.start.addingTimeInterval(60))
+    let story = try #require(try store.history(red.key))
+    #expect(story.prices.map(\.price) == [100, 90])
+    #expect(story.searches.map(\.search) == ["bikes"])
+    #expect(story.searches.first?.deliveries.map(\.channel) == ["phone"])
+    #expect(story.viewedAt == Self.start)
+    #expect(try store.prices(of: [red.key])[red.key]?.count == 2)
+    #expect(try store.keys(matching: "feed:2") == [blue.key])
+    #expect(try store.health().schemaVersion >= 2)
+  }
+
   /// A whole run, three times, through the real fetcher and a loopback feed: the first primes,
   /// the second finds the one listing added, the third nothing.
   @Test(arguments: StoreKind.built)
