@@ -88,7 +88,7 @@ extension ConfigReader {
     {
       state.politeness = politeness
     }
-    for key in ["password_file", "lease", "politeness"] where table[key] != nil && state.url == nil {
+    for key in ["password_file", "lease", "politeness"] where table["url"] == nil {
       if let node = table[key] {
         warning("'state.\(key)' is for a PostgreSQL store ('state.url'); it is ignored", at: node)
       }

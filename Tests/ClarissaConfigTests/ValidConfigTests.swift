@@ -30,6 +30,16 @@ import Testing
       rendered, at: url.deletingPathExtension().appendingPathExtension("expected"))
   }
 
+  @Test func aSharedStoreIsReadWithItsLeaseAndPoliteness() throws {
+    let state = try #require(Self.load("shared-store.yaml").config?.state)
+    #expect(state.url == "postgres://clarissa@db.lan/clarissa?sslmode=verify-full")
+    #expect(state.passwordFile == "secrets/pg-password")
+    #expect(state.lease == .seconds(5))
+    #expect(state.politeness == .perWorker)
+    let plain = try #require(Self.load("minimal.yaml").config?.state)
+    #expect(plain.url == nil && plain.lease == .minutes(5) && plain.politeness == .shared)
+  }
+
   @Test func theBundledSearchesFileIsValidWithoutWarnings() {
     let path = Fixtures.root.deletingLastPathComponent().appendingPathComponent("searches.yaml")
       .path
