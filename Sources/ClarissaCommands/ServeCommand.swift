@@ -82,9 +82,10 @@ struct AccessOptions: ParsableArguments {
       guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
         throw ValidationError("--token-file: cannot read '\(tokenFile)'")
       }
-      token = text.split(whereSeparator: \.isNewline).first.map {
-        $0.trimmingCharacters(in: .whitespaces)
-      } ?? ""
+      token =
+        text.split(whereSeparator: \.isNewline).first.map {
+          $0.trimmingCharacters(in: .whitespaces)
+        } ?? ""
     }
     guard let token else { return nil }
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
@@ -119,7 +120,8 @@ enum ServedSetup {
       ? "" : "\(source.config): no such file (clarissa init writes a starting one)\n"
     guard let config = loaded.config else {
       return (
-        ServedConfig(path: source.config, searches: [], problems: missing + problems, hasErrors: true),
+        ServedConfig(
+          path: source.config, searches: [], problems: missing + problems, hasErrors: true),
         source.state.map { StoreAccess.isURL($0) ? $0 : source.resolve($0) }
           ?? source.resolve(StateSettings().path), StoreSharing()
       )
@@ -141,7 +143,8 @@ enum ServedSetup {
     var fresh = config(source, printing: false).served
     if fresh.hasErrors, !previous.hasErrors {
       fresh.searches = previous.searches
-      fresh.problems = "The file has errors; the previous config is still in use.\n\n" + fresh.problems
+      fresh.problems =
+        "The file has errors; the previous config is still in use.\n\n" + fresh.problems
     }
     return fresh
   }

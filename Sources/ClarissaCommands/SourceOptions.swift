@@ -16,7 +16,8 @@ struct SourceOptions: ParsableArguments {
   var replay: String?
 
   @Option(
-    help: ArgumentHelp("The state database (default: state.path from the config).", valueName: "file"))
+    help: ArgumentHelp(
+      "The state database (default: state.path from the config).", valueName: "file"))
   var state: String?
 
   @Option(help: .hidden)

@@ -76,7 +76,8 @@ extension StateCommand {
             $0.oldestTaken.map { ReportClock.span(now.timeIntervalSince($0)) + " old" } ?? "-",
           ]
         })
-      text += "\nleases: \(leases.sources) sources, \(leases.held) held now, \(leases.lapsed) "
+      text +=
+        "\nleases: \(leases.sources) sources, \(leases.held) held now, \(leases.lapsed) "
         + "lapsed (their worker stopped; the next to ask takes them), \(leases.takeovers) taken "
         + "over so far\n"
       return text

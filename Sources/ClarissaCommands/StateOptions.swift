@@ -44,7 +44,8 @@ struct StateOptions: ParsableArguments {
   /// file.
   func sharedStore() throws -> (url: String, sharing: StoreSharing)? {
     if let state, !StoreAccess.isURL(state) { return nil }
-    let options = try SourceOptions.parse(["--config", config] + (state.map { ["--state", $0] } ?? []))
+    let options = try SourceOptions.parse(
+      ["--config", config] + (state.map { ["--state", $0] } ?? []))
     if let state, !FileManager.default.fileExists(atPath: config) { return (state, StoreSharing()) }
     let (configuration, _, _) = try options.loadConfig(quiet: true)
     let url = options.statePath(configuration)

@@ -68,7 +68,9 @@ struct Watch: AsyncParsableCommand {
           log("the new config has errors; still running the previous one")
         }
         // The pages show the new config's problems, if any, while the old one runs.
-        if let session { session.app.config = ServedSetup.reloaded(source, keeping: session.app.config) }
+        if let session {
+          session.app.config = ServedSetup.reloaded(source, keeping: session.app.config)
+        }
       }
       let runner = current.runner
       let options = RunOptions(notifyFirstRun: notifyFirstRun, lockWait: 30)

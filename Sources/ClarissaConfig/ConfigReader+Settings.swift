@@ -39,9 +39,12 @@ extension ConfigReader {
           "the state file's folder '\(folder)' does not exist yet; run will create it", at: value)
       }
     }
-    if let retention = interval(table["retention"], "'state.retention'", warningBelow: .days(1), {
-      "retention \($0) is shorter than a day; listings that reappear after that are reported again"
-    }) {
+    if let retention = interval(
+      table["retention"], "'state.retention'", warningBelow: .days(1),
+      {
+        "retention \($0) is shorter than a day; listings that reappear after that are reported again"
+      })
+    {
       state.retention = retention
     }
     readSharedState(table, into: &state)
@@ -78,9 +81,12 @@ extension ConfigReader {
       }
       state.passwordFile = file
     }
-    if let lease = interval(table["lease"], "'state.lease'", warningBelow: .seconds(10), {
-      "a lease of \($0) may end before a slow source answers: another worker then asks it again"
-    }) {
+    if let lease = interval(
+      table["lease"], "'state.lease'", warningBelow: .seconds(10),
+      {
+        "a lease of \($0) may end before a slow source answers: another worker then asks it again"
+      })
+    {
       state.lease = lease
     }
     if let value = table["politeness"],
@@ -155,7 +161,7 @@ extension ConfigReader {
     let floors = sites.all.filter {
       used.contains($0.id) && $0.politeness.minimumDelay > delay.timeInterval
     }
-      .map { "\($0.id) \(Interval(milliseconds: Int($0.politeness.minimumDelay * 1000)))" }
+    .map { "\($0.id) \(Interval(milliseconds: Int($0.politeness.minimumDelay * 1000)))" }
     guard !floors.isEmpty else { return }
     warning(
       "'http.min_delay' \(delay) is below the sites' own floors (\(floors.joined(separator: ", "))); "

@@ -36,7 +36,8 @@ extension RequestScheduler {
       {
         // Every worker's requests to the host, one pace: wait for this worker's turn.
         if case .cooling(let cooldown) = slot {
-          let reason = "\(job.host) is cooling down until "
+          let reason =
+            "\(job.host) is cooling down until "
             + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
           outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
           continue
@@ -124,7 +125,8 @@ extension RequestScheduler {
       let cooldown = Cooldown(
         until: now.addingTimeInterval(settings.blockCooldown), reason: "answered 403 Forbidden",
         since: now, status: 403, answer: answer.isEmpty ? nil : answer)
-      return .done(FetchOutcome(job: job, status: .blocked(cooldown.why), attempts: attempt), cooldown)
+      return .done(
+        FetchOutcome(job: job, status: .blocked(cooldown.why), attempts: attempt), cooldown)
     case 429, 503:
       return rateLimited(response, job, attempt: attempt, now: now)
     default:

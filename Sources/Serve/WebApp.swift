@@ -204,7 +204,8 @@ public final class WebApp: @unchecked Sendable {
       try store.markViewed(matching: try Self.query(form), at: clock())
     }
     let back = form.first("return") ?? "/"
-    return .redirect(back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/")
+    return .redirect(
+      back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/")
   }
 
   private func health() throws -> WebResponse {
@@ -213,7 +214,9 @@ public final class WebApp: @unchecked Sendable {
       var body: [String: Any] = [
         "status": "ok", "store": ["schemaVersion": health.schemaVersion],
       ]
-      if let attempt = health.lastAttempt { body["lastAttempt"] = ISO8601DateFormatter().string(from: attempt) }
+      if let attempt = health.lastAttempt {
+        body["lastAttempt"] = ISO8601DateFormatter().string(from: attempt)
+      }
       if let round = metrics.lastRoundFinished {
         body["lastRound"] = ISO8601DateFormatter().string(from: round)
       }
@@ -275,7 +278,8 @@ public final class WebApp: @unchecked Sendable {
       (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]))
       ?? Data("{}".utf8)
     return WebResponse(
-      status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+      status: status,
+      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
       body: Array(data) + [10])
   }
 
@@ -340,8 +344,9 @@ public final class WebApp: @unchecked Sendable {
 
   static func randomToken() -> String {
     var generator = SystemRandomNumberGenerator()
-    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
-      .joined()
+    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
+    }
+    .joined()
   }
 }
 

@@ -65,7 +65,8 @@ import Testing
     let original = try Self.store()
     try Self.filled(original)
     let exported = try Self.lines(original)
-    #expect(exported.first == "{\"type\":\"clarissa\",\"format\":1,\"schema\":\(StoreSchema.current)}")
+    #expect(
+      exported.first == "{\"type\":\"clarissa\",\"format\":1,\"schema\":\(StoreSchema.current)}")
     #expect(exported.allSatisfy { $0.hasPrefix("{\"type\":\"") && !$0.contains("\n") })
     let listingA = try #require(exported.first { $0.contains("\"id\":\"a\"") })
     #expect(listingA.contains("\"prices\":[{\"at\":\"2026-05-03T09:20:00Z\""))

@@ -17,9 +17,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   /// The kinds this build has.
   static var built: [StoreKind] {
     #if PostgreSQL
-    [.sqlite, .postgres]
+      [.sqlite, .postgres]
     #else
-    [.sqlite]
+      [.sqlite]
     #endif
   }
 
@@ -38,9 +38,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case .sqlite: return try ListingStore.open(path: location, readOnly: false)
     case .postgres:
       #if PostgreSQL
-      return try PostgresStore.open(url: location, worker: "conformance")
+        return try PostgresStore.open(url: location, worker: "conformance")
       #else
-      throw StoreProblem(message: "built without PostgreSQL")
+        throw StoreProblem(message: "built without PostgreSQL")
       #endif
     }
   }
@@ -92,7 +92,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
     #expect(try store.owedDeliveries(maxAttempts: 3).isEmpty)
     let retried = try store.owedDeliveries(maxAttempts: 4)
-    #expect(retried.map { "\($0.listing.id) \($0.attempts) \($0.lastError ?? "")" } == ["b 3 503 #3"])
+    #expect(
+      retried.map { "\($0.listing.id) \($0.attempts) \($0.lastError ?? "")" } == ["b 3 503 #3"])
     #expect(retried.first?.listing == b, "the listing comes back as it was recorded")
   }
 
@@ -172,7 +173,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         Self.record(index % 2 == 0 ? "even" : "odd", Double(index) * 60, [listing], [], [], [], []))
     }
     var recent = try store.recent(searches: ["even", "odd"], limit: 2)
-    #expect(recent.map { "\($0.search) \($0.listing.id)" } == ["even 4", "odd 3", "even 2", "odd 1"])
+    #expect(
+      recent.map { "\($0.search) \($0.listing.id)" } == ["even 4", "odd 3", "even 2", "odd 1"])
     var cheaper = Self.listing("0", 70, "Bike")
     cheaper.event = ListingEvent(kind: .priceDrop, oldPrice: 100)
     var change = Self.record("even", 600, [cheaper], [], [], [], [])
@@ -219,7 +221,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
       now: Self.start.addingTimeInterval(3 * 86_400), retention: 1.5 * 86_400)
     #expect(counts["sightings"] == 1 && counts["listings"] == 1 && counts["deliveries"] == 1)
     #expect(counts["cooldowns"] == 1)
-    #expect(try store.lookUp(search: "bikes", keys: [old.key, fresh.key]).keys.map(\.id) == ["fresh"])
+    #expect(
+      try store.lookUp(search: "bikes", keys: [old.key, fresh.key]).keys.map(\.id) == ["fresh"])
     #expect(try store.unviewedCounts() == ["bikes": 1], "the triggers follow the prune")
   }
 

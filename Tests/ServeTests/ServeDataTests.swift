@@ -12,7 +12,8 @@ import WebServer
   static func listings(_ count: Int, from first: Int = 0) -> [Listing] {
     (first..<(first + count)).map { (number: Int) -> Listing in
       let title = number % 2 == 0 ? "Oak desk \(number)" : "Pine chair \(number)"
-      return ServeFixture.listing(String(7_000_000 + number), title: title, price: Double(10 * number))
+      return ServeFixture.listing(
+        String(7_000_000 + number), title: title, price: Double(10 * number))
     }
   }
 
@@ -24,7 +25,8 @@ import WebServer
 
   func unviewed(_ fixture: ServeFixture) throws -> [String: Int] {
     let rows = try #require(try json(fixture, "/api/searches") as? [[String: Any]])
-    return Dictionary(uniqueKeysWithValues: rows.map { ($0["name"] as! String, $0["unviewed"] as! Int) })
+    return Dictionary(
+      uniqueKeysWithValues: rows.map { ($0["name"] as! String, $0["unviewed"] as! Int) })
   }
 
   @Test func countsFiltersAndViewedMarksAgreeWithTheStore() throws {
@@ -35,27 +37,32 @@ import WebServer
     let first = try #require(try json(fixture, "/api/listings?search=desks") as? [String: Any])
     #expect((first["listings"] as? [Any])?.count == 48)
     #expect(first["more"] as? Bool == true)
-    let second = try #require(try json(fixture, "/api/listings?search=desks&page=2") as? [String: Any])
+    let second = try #require(
+      try json(fixture, "/api/listings?search=desks&page=2") as? [String: Any])
     #expect((second["listings"] as? [Any])?.count == 12)
     // Filters: price, words, site.
-    let cheap = try #require(try json(fixture, "/api/listings?search=desks&max=100&q=oak") as? [String: Any])
+    let cheap = try #require(
+      try json(fixture, "/api/listings?search=desks&max=100&q=oak") as? [String: Any])
     let titles = (cheap["listings"] as? [[String: Any]])?.compactMap {
       ($0["listing"] as? [String: Any])?["title"] as? String
     }
     #expect(Set(titles ?? []) == Set((0...10).filter { $0 % 2 == 0 }.map { "Oak desk \($0)" }))
     #expect(fixture.get("/api/listings?min=abc").status == 400)
-    #expect(fixture.text(fixture.get("/api/listings?min=abc")).contains("min: 'abc' is not a number"))
+    #expect(
+      fixture.text(fixture.get("/api/listings?min=abc")).contains("min: 'abc' is not a number"))
     // Opening one (shared by both searches) marks it viewed for both.
     let csrf = fixture.csrf()
     #expect(fixture.post("/open/craigslist/7000056", form: "csrf=\(csrf)").status == 303)
     #expect(try unviewed(fixture) == ["desks": 59, "chairs": 9])
     // Mark all viewed, with a filter: only what it finds.
-    let marked = fixture.post("/viewed", form: "csrf=\(csrf)&all=1&search=desks&q=pine&return=%2Flistings")
+    let marked = fixture.post(
+      "/viewed", form: "csrf=\(csrf)&all=1&search=desks&q=pine&return=%2Flistings")
     #expect(marked.status == 303)
     #expect(fixture.header(marked, "Location") == "/listings")
     // Pine chairs are the odd numbers: 30 in desks, 55, 57 and 59 of them in chairs too.
     #expect(try unviewed(fixture) == ["desks": 29, "chairs": 6])
-    let left = try #require(try json(fixture, "/api/listings?search=desks&unviewed=1") as? [String: Any])
+    let left = try #require(
+      try json(fixture, "/api/listings?search=desks&unviewed=1") as? [String: Any])
     #expect((left["listings"] as? [[String: Any]])?.allSatisfy { $0["viewedAt"] == nil } == true)
     #expect((left["listings"] as? [Any])?.count == 29)
     // The API's own mark, with the token from /api/session.
@@ -90,10 +97,14 @@ import WebServer
     let fixture = try ServeFixture(listings: ["desks": [desk]])
     desk.price = 90
     try fixture.store.record(
-      SearchRecord(search: "desks", now: fixture.now.addingTimeInterval(300), seen: [desk], reached: true))
+      SearchRecord(
+        search: "desks", now: fixture.now.addingTimeInterval(300), seen: [desk], reached: true))
     let page = fixture.text(fixture.get("/listing/craigslist/42"))
     #expect(page.contains("$120 → <span class=\"drop\">$90</span>"))
-    #expect(page.contains("https://www.openstreetmap.org/?mlat=37.76000&amp;mlon=-122.42000#map=16/37.76000/-122.42000"))
+    #expect(
+      page.contains(
+        "https://www.openstreetmap.org/?mlat=37.76000&amp;mlon=-122.42000#map=16/37.76000/-122.42000"
+      ))
     #expect(page.contains("Mission"))
     let cards = fixture.text(fixture.get("/listings"))
     #expect(cards.contains("price drop -25%"))
@@ -131,7 +142,8 @@ import WebServer
     try fixture.store.setCooldown(
       Cooldown(until: fixture.now.addingTimeInterval(3600), reason: "403"), host: "blocked.example")
     let response = fixture.get("/metrics")
-    #expect(fixture.header(response, "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+    #expect(
+      fixture.header(response, "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
     let file = fixture.folder.appendingPathComponent("metrics.txt")
     try Data(response.body).write(to: file)
     // The virtual environment's python first: .ci/run installs prometheus-client there.
@@ -162,7 +174,8 @@ import WebServer
     #expect(samples["type:clarissa_runs"] as? String == "counter")
     #expect(value("clarissa_requests_total{\"host\": \"sfbay.craigslist.org\"}") == 8)
     #expect(value("clarissa_request_failures_total{\"host\": \"sfbay.craigslist.org\"}") == 2)
-    #expect(value("clarissa_listings_total{\"event\": \"new\", \"search\": \"desks \\\"oak\\\"\"}") == 4)
+    #expect(
+      value("clarissa_listings_total{\"event\": \"new\", \"search\": \"desks \\\"oak\\\"\"}") == 4)
     #expect(value("clarissa_deliveries_total{\"channel\": \"phone\"}") == 4)
     #expect(value("clarissa_delivery_failures_total{\"channel\": \"phone\"}") == 6)
     #expect(value("clarissa_round_duration_seconds_count{}") == 2)
@@ -181,22 +194,28 @@ import WebServer
     // Two requests on one connection (pipelined), the second closing it.
     let both = try RawHTTP.exchange(
       port: port,
-      "GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b%20c HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
+      "GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b%20c HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc"
+    )
     #expect(both.contains("GET /a 0\n") && both.contains("POST /b c 3\n"))
     #expect(both.components(separatedBy: "HTTP/1.1 200").count == 3)
     let huge = try RawHTTP.exchange(
-      port: port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+      port: port,
+      "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
     #expect(huge.hasPrefix("HTTP/1.1 431"))
     let chunked = try RawHTTP.exchange(
-      port: port, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+      port: port,
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
     #expect(chunked.hasPrefix("HTTP/1.1 501"))
     let tooLong = try RawHTTP.exchange(
       port: port, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")
     #expect(tooLong.hasPrefix("HTTP/1.1 413"))
     let garbage = try RawHTTP.exchange(port: port, "HELLO\r\n\r\n")
     #expect(garbage.hasPrefix("HTTP/1.1 400"))
-    let head = try RawHTTP.exchange(port: port, "HEAD /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    #expect(head.hasPrefix("HTTP/1.1 200") && head.contains("Content-Length: 9\r\n") && head.hasSuffix("\r\n\r\n"))
+    let head = try RawHTTP.exchange(
+      port: port, "HEAD /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    #expect(
+      head.hasPrefix("HTTP/1.1 200") && head.contains("Content-Length: 9\r\n")
+        && head.hasSuffix("\r\n\r\n"))
     #expect(throws: ServerProblem.self) { try HTTPServer(address: "8421") { _ in .text("") } }
   }
 }

@@ -257,7 +257,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting]
   /// For each of `listings` (new to the search), the earliest listing the search has seen since
   /// `since` that is the same item (``Fingerprint``): by title and price, or by a shared photo.
-  func originals(search: String, of listings: [Listing], since: Date) throws -> [ListingKey: Original]
+  func originals(search: String, of listings: [Listing], since: Date) throws -> [ListingKey:
+    Original]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
   /// Sets (or, with nil, lifts) a host's cool-down.

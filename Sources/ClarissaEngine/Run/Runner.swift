@@ -60,9 +60,11 @@ public struct Runner: Sendable {
       dryRun: options.dryRun)
     var judged: [String: [Judgement]] = [:]
     if let shared {
-      try await fetchShared(planned, work: shared, into: &result, judged: &judged, memory: memory, options: options)
+      try await fetchShared(
+        planned, work: shared, into: &result, judged: &judged, memory: memory, options: options)
     } else {
-      try await fetchAndJudge(planned, into: &result, judged: &judged, memory: memory, options: options)
+      try await fetchAndJudge(
+        planned, into: &result, judged: &judged, memory: memory, options: options)
     }
     var terminal: [OwedDelivery] = []
     if writing {
@@ -80,7 +82,8 @@ public struct Runner: Sendable {
   /// Fetches `planned` (only the `taken` sources, with a shared store), judges what came and
   /// records each search's part.
   private func fetchAndJudge(
-    _ planned: [PlannedSearch], only taken: Set<SourceKey>? = nil, scheduler: RequestScheduler? = nil,
+    _ planned: [PlannedSearch], only taken: Set<SourceKey>? = nil,
+    scheduler: RequestScheduler? = nil,
     into result: inout RunResult, judged: inout [String: [Judgement]], memory: any ListingMemory,
     options: RunOptions
   ) async throws {
@@ -89,7 +92,9 @@ public struct Runner: Sendable {
       planned, sites: sites, scheduler: scheduler ?? self.scheduler, memory: memory,
       options: options, only: taken)
     result.blocks += reading.blocks
-    for (host, tally) in reading.hosts { result.hosts[host, default: RunResult.HostTally()].add(tally) }
+    for (host, tally) in reading.hosts {
+      result.hosts[host, default: RunResult.HostTally()].add(tally)
+    }
     if writing { try Self.storeCooldowns(reading, in: memory) }
     for entry in planned {
       let name = entry.search.name
@@ -144,7 +149,8 @@ public struct Runner: Sendable {
         continue
       }
       result.searches[index].status = .notDue
-      result.searches[index].detail = "not due, or another worker has it (\(work.worker) took none of its sources)"
+      result.searches[index].detail =
+        "not due, or another worker has it (\(work.worker) took none of its sources)"
     }
   }
 

@@ -53,17 +53,17 @@ public final class StoreAccess: @unchecked Sendable {
     throws -> any ListingMemory
   {
     #if PostgreSQL
-    do {
-      return try PostgresStore.open(
-        url: url, password: sharing.password, lease: sharing.lease,
-        sharedPace: sharing.sharedPace, registering: registering)
-    } catch let error as PostgresError {
-      throw RunError(kind: .state, message: error.description)
-    } catch let error as StoreProblem {
-      throw RunError(kind: .state, message: error.message)
-    }
+      do {
+        return try PostgresStore.open(
+          url: url, password: sharing.password, lease: sharing.lease,
+          sharedPace: sharing.sharedPace, registering: registering)
+      } catch let error as PostgresError {
+        throw RunError(kind: .state, message: error.description)
+      } catch let error as StoreProblem {
+        throw RunError(kind: .state, message: error.message)
+      }
     #else
-    throw RunError(kind: .state, message: StoreSharing.notBuilt(url))
+      throw RunError(kind: .state, message: StoreSharing.notBuilt(url))
     #endif
   }
 
@@ -168,7 +168,8 @@ public struct StoreSharing: Sendable {
 
   /// `postgres://user:secret@host/db` shown as `postgres://user:***@host/db`.
   public static func masked(_ url: String) -> String {
-    guard let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
+    guard let scheme = url.range(of: "://"),
+      let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
       let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
     else { return url }
     return url[..<colon.upperBound] + "***" + url[at.lowerBound...]

@@ -62,7 +62,8 @@ extension ConnectedStore {
       guard database.changes == 0 else { return }
       try database.run(
         "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at) "
-          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) ON CONFLICT DO NOTHING", row + [.time(now), .time(now)])
+          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) ON CONFLICT DO NOTHING",
+        row + [.time(now), .time(now)])
     }
   }
 

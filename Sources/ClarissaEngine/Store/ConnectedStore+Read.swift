@@ -80,7 +80,9 @@ extension ConnectedStore {
     try locked { database in
       var result: [ListingKey: Sighting] = [:]
       for key in keys {
-        try database.run(Self.lookUpSQL(database.dialect), [.text(search), .text(key.site), .text(key.id)]) { row in
+        try database.run(
+          Self.lookUpSQL(database.dialect), [.text(search), .text(key.site), .text(key.id)]
+        ) { row in
           result[key] = Sighting(
             firstSeen: Date(timeIntervalSince1970: row.double(0)),
             lastSeen: Date(timeIntervalSince1970: row.double(1)),

@@ -124,14 +124,16 @@ extension ConnectedStore {
     if allKnown != 0 {
       try database.run("UPDATE searches SET all_sources_known = FALSE WHERE name = ?", [name])
     }
-    let known = Set(try database.rows("SELECT url FROM sources WHERE search = ?", [name]) {
-      $0.text(0)
-    })
+    let known = Set(
+      try database.rows("SELECT url FROM sources WHERE search = ?", [name]) {
+        $0.text(0)
+      })
     for url in known.subtracting(record.asked) {
       try database.run("DELETE FROM sources WHERE search = ? AND url = ?", [name, .text(url)])
     }
     for url in record.answered.intersection(record.asked).subtracting(known) {
-      try database.run("INSERT INTO sources(search, url) VALUES(?, ?) ON CONFLICT DO NOTHING", [name, .text(url)])
+      try database.run(
+        "INSERT INTO sources(search, url) VALUES(?, ?) ON CONFLICT DO NOTHING", [name, .text(url)])
     }
     for (url, validators) in record.validators {
       try database.run(
@@ -172,7 +174,7 @@ extension ConnectedStore {
   /// The columns a ``Listing`` is read from, for a query that joins `listings l`.
   static var listingColumns: String {
     "l.site, l.id, l.url, l.title, l.description, l.price, l.currency, l.posted, l.location, "
-    + "l.area, l.latitude, l.longitude, l.images, l.category"
+      + "l.area, l.latitude, l.longitude, l.images, l.category"
   }
 
   /// A listing from ``listingColumns``, starting at column `first`.

@@ -12,7 +12,8 @@ extension ConnectedStore {
     try locked { database in
       var result: [ListingKey: Original] = [:]
       for listing in listings {
-        let found = try Self.byFingerprint(listing, search, since, database)
+        let found =
+          try Self.byFingerprint(listing, search, since, database)
           + Self.byPhotos(listing, search, since, database)
         if let earliest = found.min(by: { $0.firstSeen < $1.firstSeen }) {
           result[listing.key] = earliest

@@ -66,11 +66,14 @@ extension ConnectedStore {
     return try locked { database in
       if parts.count == 2 {
         let found = try database.rows(
-          "SELECT site, id FROM listings WHERE site = ? AND id = ?", [.text(parts[0]), .text(parts[1])]
+          "SELECT site, id FROM listings WHERE site = ? AND id = ?",
+          [.text(parts[0]), .text(parts[1])]
         ) { ListingKey(site: $0.text(0), id: $0.text(1)) }
         if !found.isEmpty { return found }
       }
-      return try database.rows("SELECT site, id FROM listings WHERE id = ? ORDER BY site", [.text(id)]) {
+      return try database.rows(
+        "SELECT site, id FROM listings WHERE id = ? ORDER BY site", [.text(id)]
+      ) {
         ListingKey(site: $0.text(0), id: $0.text(1))
       }
     }

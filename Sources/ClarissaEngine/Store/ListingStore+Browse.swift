@@ -36,9 +36,11 @@ extension ConnectedStore {
       }
       return result
     }
-    .merging(try unviewedCounts().map { name, count in
-      (name, SearchStanding(name: name, failures: [], unviewed: count))
-    }) { standing, counted in
+    .merging(
+      try unviewedCounts().map { name, count in
+        (name, SearchStanding(name: name, failures: [], unviewed: count))
+      }
+    ) { standing, counted in
       var merged = standing
       merged.unviewed = counted.unviewed
       return merged
@@ -82,9 +84,10 @@ extension ConnectedStore {
   public func health() throws -> StoreHealth {
     try locked { database in
       let version = try database.integer(database.dialect.schemaVersion)
-      let last = try database.rows("SELECT max(last_attempt) FROM searches") {
-        $0.optionalDouble(0)
-      }.first ?? nil
+      let last =
+        try database.rows("SELECT max(last_attempt) FROM searches") {
+          $0.optionalDouble(0)
+        }.first ?? nil
       return StoreHealth(
         schemaVersion: version, lastAttempt: last.map(Date.init(timeIntervalSince1970:)))
     }

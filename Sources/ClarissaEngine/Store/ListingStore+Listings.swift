@@ -74,7 +74,8 @@ extension ConnectedStore {
         ? "listings l\(dialect.indexedBy("listings_unviewed")) \(join) sightings s "
           + "ON s.site = l.site AND s.id = l.id"
         : "sightings s"
-          + dialect.indexedBy(query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
+          + dialect.indexedBy(
+            query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
           + " \(join) listings l ON l.site = s.site AND l.id = s.id"
       let (conditions, values) = Self.conditions(query, dialect)
       let sql = """
@@ -133,7 +134,8 @@ extension ConnectedStore {
     if query.unviewed { conditions.append("l.viewed_at IS NULL") }
     for word in query.words {
       conditions.append(
-        "(\(dialect.contains("lower(l.title)", "?")) OR \(dialect.contains("lower(l.description)", "?")))")
+        "(\(dialect.contains("lower(l.title)", "?")) OR \(dialect.contains("lower(l.description)", "?")))"
+      )
       values += [.text(word.lowercased()), .text(word.lowercased())]
     }
     return (conditions.joined(separator: " AND "), values)

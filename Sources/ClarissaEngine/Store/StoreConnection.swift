@@ -11,7 +11,9 @@ enum StoreValue {
   /// A number, or null.
   static func intOrNull(_ number: Int?) -> Self { number.map { .int($0) } ?? .null }
   /// A time as seconds since 1970, or null.
-  static func time(_ date: Date?) -> Self { date.map { .double($0.timeIntervalSince1970) } ?? .null }
+  static func time(_ date: Date?) -> Self {
+    date.map { .double($0.timeIntervalSince1970) } ?? .null
+  }
 }
 
 /// A result row: typed columns by position.
@@ -49,7 +51,8 @@ struct SQLDialect: Sendable {
 
   static let sqlite = SQLDialect(
     rowid: "rowid", indexedBy: { " INDEXED BY \($0)" }, orderedJoin: "CROSS JOIN",
-    joinedBySeparator: { "group_concat(\($0), char(31))" }, jsonArray: { "json_group_array(\($0))" },
+    joinedBySeparator: { "group_concat(\($0), char(31))" },
+    jsonArray: { "json_group_array(\($0))" },
     contains: { "instr(\($0), \($1)) > 0" }, schemaVersion: "PRAGMA user_version")
 
   static let postgres = SQLDialect(
@@ -85,7 +88,8 @@ extension StoreConnection {
   }
 
   /// The rows of a query, each made by `read`.
-  func rows<T>(_ sql: String, _ values: [StoreValue] = [], _ read: (Row) throws -> T) throws -> [T] {
+  func rows<T>(_ sql: String, _ values: [StoreValue] = [], _ read: (Row) throws -> T) throws -> [T]
+  {
     var result: [T] = []
     try run(sql, values) { result.append(try read($0)) }
     return result

@@ -1,292 +1,299 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
-import ClarissaCore
-import Foundation
+  import ClarissaCore
+  import Foundation
 
-/// The listing store in PostgreSQL, shared by any number of workers: the run's operations are
-/// the SQLite store's (``ConnectedStore``, written once); what sharing adds is here
-/// (``SharedWork``): leases on sources, claimed deliveries, one pace per host, and the workers
-/// seen. The schema is made or upgraded once, under an advisory lock, however many workers
-/// start at the same moment; a worker older than the database's schema refuses to start.
-public final class PostgresStore: ConnectedStore, BrowsableStore, SharedWork, StoreSummary,
-  @unchecked Sendable
-{
-  /// The URL, password masked.
-  public let url: String
-  /// This worker's name.
-  public let worker: String
-  /// Seconds a worker holds what it took (sources, deliveries) before another may take it.
-  public let lease: Double
-  /// Whether requests keep one pace per host across workers.
-  public let sharedPace: Bool
-  let database: PostgresDatabase
-  private let lock = NSLock()
+  /// The listing store in PostgreSQL, shared by any number of workers: the run's operations are
+  /// the SQLite store's (``ConnectedStore``, written once); what sharing adds is here
+  /// (``SharedWork``): leases on sources, claimed deliveries, one pace per host, and the workers
+  /// seen. The schema is made or upgraded once, under an advisory lock, however many workers
+  /// start at the same moment; a worker older than the database's schema refuses to start.
+  public final class PostgresStore: ConnectedStore, BrowsableStore, SharedWork, StoreSummary,
+    @unchecked Sendable
+  {
+    /// The URL, password masked.
+    public let url: String
+    /// This worker's name.
+    public let worker: String
+    /// Seconds a worker holds what it took (sources, deliveries) before another may take it.
+    public let lease: Double
+    /// Whether requests keep one pace per host across workers.
+    public let sharedPace: Bool
+    let database: PostgresDatabase
+    private let lock = NSLock()
 
-  /// The advisory lock key under which the schema is made or upgraded (`clarissa` in ASCII).
-  static let schemaLockKey = 0x63_6c_61_72_69_73_73_61
+    /// The advisory lock key under which the schema is made or upgraded (`clarissa` in ASCII).
+    static let schemaLockKey = 0x63_6c_61_72_69_73_73_61
 
-  private init(database: PostgresDatabase, worker: String, lease: Double, sharedPace: Bool) {
-    self.database = database
-    self.worker = worker
-    self.lease = lease
-    self.sharedPace = sharedPace
-    url = database.shownURL
-  }
-
-  /// Connects to `url`, brings the schema up to date (once, whoever asks first) and records
-  /// this worker; refuses a database whose schema is newer than this clarissa's.
-  public static func open(
-    url: String, password: String? = nil, worker: String = PostgresStore.defaultWorker,
-    lease: Double = 300, sharedPace: Bool = true, registering: Bool = true
-  ) throws -> PostgresStore {
-    let database = try PostgresDatabase(url: url, password: password)
-    try database.run("SELECT pg_advisory_lock($1)", [.int(schemaLockKey)])
-    defer { try? database.run("SELECT pg_advisory_unlock($1)", [.int(schemaLockKey)]) }
-    try database.execute(
-      script: """
-        CREATE TABLE IF NOT EXISTS clarissa_schema(
-          version integer PRIMARY KEY,
-          migrated_at double precision NOT NULL,
-          by_clarissa text NOT NULL
-        )
-        """)
-    let version = try database.integer("SELECT coalesce(max(version), 0) FROM clarissa_schema")
-    if version > PostgresSchema.current {
-      throw StoreProblem(
-        message: "the PostgreSQL store '\(database.shownURL)' is at schema version \(version), "
-          + "newer than this clarissa reads (\(PostgresSchema.current)): another worker was "
-          + "upgraded. Upgrade this one; the database was not changed")
+    private init(database: PostgresDatabase, worker: String, lease: Double, sharedPace: Bool) {
+      self.database = database
+      self.worker = worker
+      self.lease = lease
+      self.sharedPace = sharedPace
+      url = database.shownURL
     }
-    if version < PostgresSchema.current {
-      try database.transaction {
-        for step in version..<PostgresSchema.current {
-          try database.execute(script: PostgresSchema.migrations[step])
-          try database.run(
-            "INSERT INTO clarissa_schema(version, migrated_at, by_clarissa) VALUES($1, $2, $3)",
-            [.int(step + 1), .time(Date()), .text(clarissaVersion)])
+
+    /// Connects to `url`, brings the schema up to date (once, whoever asks first) and records
+    /// this worker; refuses a database whose schema is newer than this clarissa's.
+    public static func open(
+      url: String, password: String? = nil, worker: String = PostgresStore.defaultWorker,
+      lease: Double = 300, sharedPace: Bool = true, registering: Bool = true
+    ) throws -> PostgresStore {
+      let database = try PostgresDatabase(url: url, password: password)
+      try database.run("SELECT pg_advisory_lock($1)", [.int(schemaLockKey)])
+      defer { try? database.run("SELECT pg_advisory_unlock($1)", [.int(schemaLockKey)]) }
+      try database.execute(
+        script: """
+          CREATE TABLE IF NOT EXISTS clarissa_schema(
+            version integer PRIMARY KEY,
+            migrated_at double precision NOT NULL,
+            by_clarissa text NOT NULL
+          )
+          """)
+      let version = try database.integer("SELECT coalesce(max(version), 0) FROM clarissa_schema")
+      if version > PostgresSchema.current {
+        throw StoreProblem(
+          message: "the PostgreSQL store '\(database.shownURL)' is at schema version \(version), "
+            + "newer than this clarissa reads (\(PostgresSchema.current)): another worker was "
+            + "upgraded. Upgrade this one; the database was not changed")
+      }
+      if version < PostgresSchema.current {
+        try database.transaction {
+          for step in version..<PostgresSchema.current {
+            try database.execute(script: PostgresSchema.migrations[step])
+            try database.run(
+              "INSERT INTO clarissa_schema(version, migrated_at, by_clarissa) VALUES($1, $2, $3)",
+              [.int(step + 1), .time(Date()), .text(clarissaVersion)])
+          }
         }
       }
+      let store = PostgresStore(
+        database: database, worker: worker, lease: lease, sharedPace: sharedPace)
+      // A reader (`state info`, a dry run) is no worker.
+      if registering { try store.heartbeat(now: Date(), starting: true) }
+      return store
     }
-    let store = PostgresStore(
-      database: database, worker: worker, lease: lease, sharedPace: sharedPace)
-    // A reader (`state info`, a dry run) is no worker.
-    if registering { try store.heartbeat(now: Date(), starting: true) }
-    return store
-  }
 
-  /// `CLARISSA_WORKER`, else this machine's name and the process id.
-  public static var defaultWorker: String {
-    let environment = ProcessInfo.processInfo.environment
-    if let name = environment["CLARISSA_WORKER"], !name.isEmpty { return name }
-    return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
-  }
-
-  /// This build's version, written beside each migration it made.
-  static let clarissaVersion = "0.1.0"
-
-  /// The schema version of the database.
-  public func schemaVersion() throws -> Int {
-    try locked { try $0.integer("SELECT coalesce(max(version), 0) FROM clarissa_schema") }
-  }
-
-  /// The migrations made, oldest first: version, when, by which clarissa.
-  public func migrations() throws -> [(version: Int, at: Date, by: String)] {
-    try locked { database in
-      try database.rows(
-        "SELECT version, migrated_at, by_clarissa FROM clarissa_schema ORDER BY version"
-      ) { ($0.int(0), Date(timeIntervalSince1970: $0.double(1)), $0.text(2)) }
+    /// `CLARISSA_WORKER`, else this machine's name and the process id.
+    public static var defaultWorker: String {
+      let environment = ProcessInfo.processInfo.environment
+      if let name = environment["CLARISSA_WORKER"], !name.isEmpty { return name }
+      return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
     }
-  }
 
-  func locked<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
-    try lock.withLock { try body(database) }
-  }
+    /// This build's version, written beside each migration it made.
+    static let clarissaVersion = "0.1.0"
 
-  var deliveryClaim: DeliveryClaim? { DeliveryClaim(worker: worker, seconds: lease) }
-
-  /// Pruned by one worker at a time: a worker that finds another pruning leaves it to it.
-  @discardableResult
-  public func prune(now: Date, retention: TimeInterval) throws -> StoreCounts {
-    let key = StoreValue.int(Self.schemaLockKey + 1)
-    guard try locked({ try $0.integer("SELECT pg_try_advisory_lock($1)::int", [key]) }) == 1 else {
-      return StoreCounts()
+    /// The schema version of the database.
+    public func schemaVersion() throws -> Int {
+      try locked { try $0.integer("SELECT coalesce(max(version), 0) FROM clarissa_schema") }
     }
-    defer { _ = try? locked { try $0.run("SELECT pg_advisory_unlock($1)", [key]) } }
-    var counts = try pruneRows(now: now, retention: retention)
-    try locked { database in
-      // Sources no search has asked for the retention (a search removed, a city dropped), and
-      // workers gone for a week (a `run` from cron is a new worker each time, unless named).
-      try database.run(
-        "DELETE FROM leases WHERE done_at < $1", [.time(now.addingTimeInterval(-retention))])
-      counts.add(database.changes, "leases")
-      try database.run(
-        "DELETE FROM workers w WHERE seen_at < $1 AND NOT EXISTS (SELECT 1 FROM leases l "
-          + "WHERE l.worker = w.name AND l.done_at IS NULL)",
-        [.time(now.addingTimeInterval(-7 * 86_400))])
-      counts.add(database.changes, "workers")
-    }
-    return counts
-  }
 
-  /// What `state info` shows: the database, what it remembers, the workers and the leases.
-  public func info(now: Date = Date()) throws -> StoreInfo {
-    let cooldowns = Cooldown.active(try cooldowns(), at: now)
-    let time = StoreValue.time(now)
-    return try locked { database in
-      try database.transaction {
-        var info = StoreInfo(
-          path: url,
-          bytes: try database.integer("SELECT pg_database_size(current_database())"),
-          schemaVersion: try database.integer("SELECT max(version) FROM clarissa_schema"),
-          listings: try database.integer("SELECT count(*) FROM listings"),
-          prices: try database.integer("SELECT count(*) FROM prices"),
-          searches: try Self.searchInfo(database), channels: try Self.channelInfo(database),
-          held: try database.integer("SELECT count(*) FROM held"), cooldowns: cooldowns)
-        info.workers = try database.rows(
-          """
-          SELECT w.name, w.host, w.pid, w.version, w.started_at, w.seen_at,
-            count(l.source), min(l.taken_at)
-          FROM workers w LEFT JOIN leases l
-            ON l.worker = w.name AND l.done_at IS NULL AND l.until >= $1::float8
-          GROUP BY w.name ORDER BY w.name
-          """, [time]
-        ) {
-          StoreInfo.Worker(
-            name: $0.text(0), host: $0.text(1), pid: $0.int(2), version: $0.text(3),
-            startedAt: Date(timeIntervalSince1970: $0.double(4)),
-            seenAt: Date(timeIntervalSince1970: $0.double(5)), holding: $0.int(6),
-            oldestTaken: $0.optionalDouble(7).map(Date.init(timeIntervalSince1970:)))
-        }
-        info.leases = try database.rows(
-          """
-          SELECT count(*),
-            count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until >= $1::float8),
-            count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until < $1::float8),
-            coalesce(sum(takeovers), 0)
-          FROM leases
-          """, [time]
-        ) { StoreInfo.Leases(sources: $0.int(0), held: $0.int(1), lapsed: $0.int(2), takeovers: $0.int(3)) }
-          .first
-        return info
+    /// The migrations made, oldest first: version, when, by which clarissa.
+    public func migrations() throws -> [(version: Int, at: Date, by: String)] {
+      try locked { database in
+        try database.rows(
+          "SELECT version, migrated_at, by_clarissa FROM clarissa_schema ORDER BY version"
+        ) { ($0.int(0), Date(timeIntervalSince1970: $0.double(1)), $0.text(2)) }
       }
     }
-  }
 
-  // MARK: - Sharing the work
-
-  /// Records that this worker is alive (and, starting, who it is).
-  private func heartbeat(now: Date, starting: Bool = false) throws {
-    try locked { database in
-      try database.run(
-        "INSERT INTO workers(name, host, pid, version, started_at, seen_at) "
-          + "VALUES($1, $2, $3, $4, $5, $5) ON CONFLICT(name) DO UPDATE SET seen_at = $5"
-          + (starting
-            ? ", host = excluded.host, pid = excluded.pid, version = excluded.version, "
-              + "started_at = excluded.started_at" : ""),
-        [
-          .text(worker), .text(ProcessInfo.processInfo.hostName), .int(Int(getpid())),
-          .text(Self.clarissaVersion), .time(now),
-        ])
+    func locked<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
+      try lock.withLock { try body(database) }
     }
-  }
 
-  public func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources {
-    try heartbeat(now: now)
-    guard !wanted.isEmpty, limit > 0 else { return TakenSources(keys: [], takeovers: 0) }
-    let searches = StoreValue.text(Self.array(wanted.map(\.key.search)))
-    let urls = StoreValue.text(Self.array(wanted.map(\.key.url)))
-    let every = StoreValue.text("{" + wanted.map { String($0.every) }.joined(separator: ",") + "}")
-    return try locked { database in
-      try database.transaction {
+    var deliveryClaim: DeliveryClaim? { DeliveryClaim(worker: worker, seconds: lease) }
+
+    /// Pruned by one worker at a time: a worker that finds another pruning leaves it to it.
+    @discardableResult
+    public func prune(now: Date, retention: TimeInterval) throws -> StoreCounts {
+      let key = StoreValue.int(Self.schemaLockKey + 1)
+      guard try locked({ try $0.integer("SELECT pg_try_advisory_lock($1)::int", [key]) }) == 1
+      else {
+        return StoreCounts()
+      }
+      defer { _ = try? locked { try $0.run("SELECT pg_advisory_unlock($1)", [key]) } }
+      var counts = try pruneRows(now: now, retention: retention)
+      try locked { database in
+        // Sources no search has asked for the retention (a search removed, a city dropped), and
+        // workers gone for a week (a `run` from cron is a new worker each time, unless named).
         try database.run(
-          "INSERT INTO leases(search, source) SELECT * FROM unnest($1::text[], $2::text[]) "
-            + "ON CONFLICT DO NOTHING", [searches, urls])
-        // Free (never taken, or its worker's lease ran out) or done and due again; rows
-        // another worker is taking at this moment are skipped, not waited for.
-        let rows = try database.rows(
+          "DELETE FROM leases WHERE done_at < $1", [.time(now.addingTimeInterval(-retention))])
+        counts.add(database.changes, "leases")
+        try database.run(
+          "DELETE FROM workers w WHERE seen_at < $1 AND NOT EXISTS (SELECT 1 FROM leases l "
+            + "WHERE l.worker = w.name AND l.done_at IS NULL)",
+          [.time(now.addingTimeInterval(-7 * 86_400))])
+        counts.add(database.changes, "workers")
+      }
+      return counts
+    }
+
+    /// What `state info` shows: the database, what it remembers, the workers and the leases.
+    public func info(now: Date = Date()) throws -> StoreInfo {
+      let cooldowns = Cooldown.active(try cooldowns(), at: now)
+      let time = StoreValue.time(now)
+      return try locked { database in
+        try database.transaction {
+          var info = StoreInfo(
+            path: url,
+            bytes: try database.integer("SELECT pg_database_size(current_database())"),
+            schemaVersion: try database.integer("SELECT max(version) FROM clarissa_schema"),
+            listings: try database.integer("SELECT count(*) FROM listings"),
+            prices: try database.integer("SELECT count(*) FROM prices"),
+            searches: try Self.searchInfo(database), channels: try Self.channelInfo(database),
+            held: try database.integer("SELECT count(*) FROM held"), cooldowns: cooldowns)
+          info.workers = try database.rows(
+            """
+            SELECT w.name, w.host, w.pid, w.version, w.started_at, w.seen_at,
+              count(l.source), min(l.taken_at)
+            FROM workers w LEFT JOIN leases l
+              ON l.worker = w.name AND l.done_at IS NULL AND l.until >= $1::float8
+            GROUP BY w.name ORDER BY w.name
+            """, [time]
+          ) {
+            StoreInfo.Worker(
+              name: $0.text(0), host: $0.text(1), pid: $0.int(2), version: $0.text(3),
+              startedAt: Date(timeIntervalSince1970: $0.double(4)),
+              seenAt: Date(timeIntervalSince1970: $0.double(5)), holding: $0.int(6),
+              oldestTaken: $0.optionalDouble(7).map(Date.init(timeIntervalSince1970:)))
+          }
+          info.leases = try database.rows(
+            """
+            SELECT count(*),
+              count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until >= $1::float8),
+              count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until < $1::float8),
+              coalesce(sum(takeovers), 0)
+            FROM leases
+            """, [time]
+          ) {
+            StoreInfo.Leases(
+              sources: $0.int(0), held: $0.int(1), lapsed: $0.int(2), takeovers: $0.int(3))
+          }
+          .first
+          return info
+        }
+      }
+    }
+
+    // MARK: - Sharing the work
+
+    /// Records that this worker is alive (and, starting, who it is).
+    private func heartbeat(now: Date, starting: Bool = false) throws {
+      try locked { database in
+        try database.run(
+          "INSERT INTO workers(name, host, pid, version, started_at, seen_at) "
+            + "VALUES($1, $2, $3, $4, $5, $5) ON CONFLICT(name) DO UPDATE SET seen_at = $5"
+            + (starting
+              ? ", host = excluded.host, pid = excluded.pid, version = excluded.version, "
+                + "started_at = excluded.started_at" : ""),
+          [
+            .text(worker), .text(ProcessInfo.processInfo.hostName), .int(Int(getpid())),
+            .text(Self.clarissaVersion), .time(now),
+          ])
+      }
+    }
+
+    public func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources {
+      try heartbeat(now: now)
+      guard !wanted.isEmpty, limit > 0 else { return TakenSources(keys: [], takeovers: 0) }
+      let searches = StoreValue.text(Self.array(wanted.map(\.key.search)))
+      let urls = StoreValue.text(Self.array(wanted.map(\.key.url)))
+      let every = StoreValue.text(
+        "{" + wanted.map { String($0.every) }.joined(separator: ",") + "}")
+      return try locked { database in
+        try database.transaction {
+          try database.run(
+            "INSERT INTO leases(search, source) SELECT * FROM unnest($1::text[], $2::text[]) "
+              + "ON CONFLICT DO NOTHING", [searches, urls])
+          // Free (never taken, or its worker's lease ran out) or done and due again; rows
+          // another worker is taking at this moment are skipped, not waited for.
+          let rows = try database.rows(
+            """
+            UPDATE leases l SET worker = $4, taken_at = $5, until = $5::float8 + $6::float8,
+              done_at = NULL, takeovers = l.takeovers + CASE WHEN free.lapsed THEN 1 ELSE 0 END
+            FROM (
+              SELECT k.search, k.source,
+                (k.done_at IS NULL AND k.worker IS NOT NULL AND k.worker != $4) AS lapsed
+              FROM leases k
+              JOIN unnest($1::text[], $2::text[], $3::float8[]) AS w(search, source, every)
+                ON k.search = w.search AND k.source = w.source
+              WHERE (k.done_at IS NULL AND (k.worker IS NULL OR k.until < $5::float8))
+                 OR (k.done_at IS NOT NULL AND k.done_at + w.every <= $5::float8)
+              ORDER BY k.done_at NULLS FIRST, k.search, k.source
+              LIMIT $7
+              FOR UPDATE OF k SKIP LOCKED) free
+            WHERE l.search = free.search AND l.source = free.source
+            RETURNING l.search, l.source, free.lapsed
+            """,
+            [searches, urls, every, .text(worker), .time(now), .double(lease), .int(limit)]
+          ) { (SourceKey(search: $0.text(0), url: $0.text(1)), $0.int(2) != 0) }
+          return TakenSources(
+            keys: rows.map(\.0).sorted(), takeovers: rows.filter(\.1).count)
+        }
+      }
+    }
+
+    public func finish(_ keys: [SourceKey], at now: Date) throws {
+      guard !keys.isEmpty else { return }
+      try locked { database in
+        try database.run(
+          "UPDATE leases l SET done_at = $3, until = $3 FROM unnest($1::text[], $2::text[]) "
+            + "AS k(search, source) WHERE l.search = k.search AND l.source = k.source "
+            + "AND l.worker = $4",
+          [
+            .text(Self.array(keys.map(\.search))), .text(Self.array(keys.map(\.url))),
+            .time(now), .text(worker),
+          ])
+      }
+    }
+
+    public func liveWorkers(now: Date) throws -> Int {
+      try locked {
+        try $0.integer(
+          "SELECT count(*) FROM workers WHERE seen_at >= $1::float8 - $2::float8",
+          [.time(now), .double(lease)])
+      }
+    }
+
+    public func reserve(host: String, spacing: Double, now: Date) throws -> PaceSlot {
+      try locked { database in
+        let row = try database.rows(
           """
-          UPDATE leases l SET worker = $4, taken_at = $5, until = $5::float8 + $6::float8,
-            done_at = NULL, takeovers = l.takeovers + CASE WHEN free.lapsed THEN 1 ELSE 0 END
-          FROM (
-            SELECT k.search, k.source,
-              (k.done_at IS NULL AND k.worker IS NOT NULL AND k.worker != $4) AS lapsed
-            FROM leases k
-            JOIN unnest($1::text[], $2::text[], $3::float8[]) AS w(search, source, every)
-              ON k.search = w.search AND k.source = w.source
-            WHERE (k.done_at IS NULL AND (k.worker IS NULL OR k.until < $5::float8))
-               OR (k.done_at IS NOT NULL AND k.done_at + w.every <= $5::float8)
-            ORDER BY k.done_at NULLS FIRST, k.search, k.source
-            LIMIT $7
-            FOR UPDATE OF k SKIP LOCKED) free
-          WHERE l.search = free.search AND l.source = free.source
-          RETURNING l.search, l.source, free.lapsed
-          """,
-          [searches, urls, every, .text(worker), .time(now), .double(lease), .int(limit)]
-        ) { (SourceKey(search: $0.text(0), url: $0.text(1)), $0.int(2) != 0) }
-        return TakenSources(
-          keys: rows.map(\.0).sorted(), takeovers: rows.filter(\.1).count)
+          INSERT INTO host_pace(host, next_at) VALUES($1, $2::float8 + $3::float8)
+          ON CONFLICT(host) DO UPDATE SET next_at = greatest(host_pace.next_at, $2::float8) + $3::float8
+          RETURNING next_at - $3::float8,
+            (SELECT until FROM cooldowns c WHERE c.host = $1 AND c.until > $2::float8),
+            (SELECT reason FROM cooldowns c WHERE c.host = $1)
+          """, [.text(host), .time(now), .double(spacing)]
+        ) { ($0.double(0), $0.optionalDouble(1), $0.text(2)) }.first
+        guard let row else { return .wait(0) }
+        if let until = row.1 {
+          return .cooling(
+            Cooldown(until: Date(timeIntervalSince1970: until), reason: row.2 + " (another worker)")
+          )
+        }
+        return .wait(max(0, row.0 - now.timeIntervalSince1970))
       }
     }
-  }
 
-  public func finish(_ keys: [SourceKey], at now: Date) throws {
-    guard !keys.isEmpty else { return }
-    try locked { database in
-      try database.run(
-        "UPDATE leases l SET done_at = $3, until = $3 FROM unnest($1::text[], $2::text[]) "
-          + "AS k(search, source) WHERE l.search = k.search AND l.source = k.source "
-          + "AND l.worker = $4",
-        [
-          .text(Self.array(keys.map(\.search))), .text(Self.array(keys.map(\.url))),
-          .time(now), .text(worker),
-        ])
-    }
-  }
-
-  public func liveWorkers(now: Date) throws -> Int {
-    try locked {
-      try $0.integer(
-        "SELECT count(*) FROM workers WHERE seen_at >= $1::float8 - $2::float8",
-        [.time(now), .double(lease)])
-    }
-  }
-
-  public func reserve(host: String, spacing: Double, now: Date) throws -> PaceSlot {
-    try locked { database in
-      let row = try database.rows(
-        """
-        INSERT INTO host_pace(host, next_at) VALUES($1, $2::float8 + $3::float8)
-        ON CONFLICT(host) DO UPDATE SET next_at = greatest(host_pace.next_at, $2::float8) + $3::float8
-        RETURNING next_at - $3::float8,
-          (SELECT until FROM cooldowns c WHERE c.host = $1 AND c.until > $2::float8),
-          (SELECT reason FROM cooldowns c WHERE c.host = $1)
-        """, [.text(host), .time(now), .double(spacing)]
-      ) { ($0.double(0), $0.optionalDouble(1), $0.text(2)) }.first
-      guard let row else { return .wait(0) }
-      if let until = row.1 {
-        return .cooling(
-          Cooldown(until: Date(timeIntervalSince1970: until), reason: row.2 + " (another worker)"))
+    public func hold(host: String, until: Date) throws {
+      try locked { database in
+        try database.run(
+          "INSERT INTO host_pace(host, next_at) VALUES($1, $2) ON CONFLICT(host) DO UPDATE "
+            + "SET next_at = greatest(host_pace.next_at, excluded.next_at)",
+          [.text(host), .time(until)])
       }
-      return .wait(max(0, row.0 - now.timeIntervalSince1970))
+    }
+
+    /// Texts as a PostgreSQL array literal (`{"a","b"}`), each quoted.
+    static func array(_ texts: [String]) -> String {
+      "{"
+        + texts.map {
+          "\""
+            + $0.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }.joined(separator: ",") + "}"
     }
   }
-
-  public func hold(host: String, until: Date) throws {
-    try locked { database in
-      try database.run(
-        "INSERT INTO host_pace(host, next_at) VALUES($1, $2) ON CONFLICT(host) DO UPDATE "
-          + "SET next_at = greatest(host_pace.next_at, excluded.next_at)",
-        [.text(host), .time(until)])
-    }
-  }
-
-  /// Texts as a PostgreSQL array literal (`{"a","b"}`), each quoted.
-  static func array(_ texts: [String]) -> String {
-    "{"
-      + texts.map {
-        "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
-          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
-      }.joined(separator: ",") + "}"
-  }
-}
 #endif

@@ -1,162 +1,176 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
-import Foundation
+  import Foundation
 
-/// `clarissa state migrate`: a SQLite store copied into PostgreSQL, or back, table by table in
-/// one transaction on the receiving side. The two schemas hold the same columns (PostgreSQL's
-/// version 1 is SQLite's 6), so values are copied as they are; the unviewed counts are not
-/// copied but kept by the receiving side's triggers as the rows arrive.
-public enum StoreMigration {
-  /// What was copied, per table, in order.
-  public struct Copied: Sendable {
-    public var tables: [(table: String, rows: Int)] = []
-    public var total: Int { tables.reduce(0) { $0 + $1.rows } }
-  }
+  /// `clarissa state migrate`: a SQLite store copied into PostgreSQL, or back, table by table in
+  /// one transaction on the receiving side. The two schemas hold the same columns (PostgreSQL's
+  /// version 1 is SQLite's 6), so values are copied as they are; the unviewed counts are not
+  /// copied but kept by the receiving side's triggers as the rows arrive.
+  public enum StoreMigration {
+    /// What was copied, per table, in order.
+    public struct Copied: Sendable {
+      public var tables: [(table: String, rows: Int)] = []
+      public var total: Int { tables.reduce(0) { $0 + $1.rows } }
+    }
 
-  enum Kind { case text, real, integer, flag }
+    enum Kind { case text, real, integer, flag }
 
-  /// Every table and its columns, parents first.
-  static let tables: [(name: String, columns: [(String, Kind)])] = [
-    ("searches", [("name", .text), ("last_run", .real), ("last_attempt", .real), ("all_sources_known", .flag), ("last_failures", .text)]),
-    ("sources", [("search", .text), ("url", .text)]),
-    (
-      "listings",
-      [
-        ("site", .text), ("id", .text), ("url", .text), ("title", .text), ("description", .text),
-        ("price", .real), ("currency", .text), ("posted", .real), ("location", .text),
-        ("area", .text), ("latitude", .real), ("longitude", .real), ("images", .text),
-        ("category", .text), ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
-        ("viewed_at", .real),
-      ]
-    ),
-    ("listing_images", [("site", .text), ("image", .text), ("id", .text)]),
-    ("prices", [("site", .text), ("id", .text), ("seen_at", .real), ("price", .real), ("currency", .text)]),
-    (
-      "sightings",
-      [
-        ("search", .text), ("site", .text), ("id", .text), ("first_seen", .real),
-        ("last_seen", .real), ("repost_of", .text), ("announced_price", .real),
-      ]
-    ),
-    (
-      "deliveries",
-      [
-        ("search", .text), ("site", .text), ("id", .text), ("channel", .text), ("state", .text),
-        ("owed_at", .real), ("at", .real), ("attempts", .integer), ("last_error", .text),
-        ("event", .text), ("old_price", .real), ("event_at", .real),
-      ]
-    ),
-    ("held", [("search", .text), ("site", .text), ("id", .text), ("held_at", .real)]),
-    (
-      "recent",
-      [
-        ("search", .text), ("site", .text), ("id", .text), ("found", .real), ("event", .text),
-        ("old_price", .real),
-      ]
-    ),
-    ("validators", [("url", .text), ("etag", .text), ("last_modified", .text)]),
-    (
-      "cooldowns",
-      [
-        ("host", .text), ("until", .real), ("reason", .text), ("since", .real),
-        ("status", .integer), ("answer", .text), ("urls", .text),
-      ]
-    ),
-  ]
+    /// Every table and its columns, parents first.
+    static let tables: [(name: String, columns: [(String, Kind)])] = [
+      (
+        "searches",
+        [
+          ("name", .text), ("last_run", .real), ("last_attempt", .real),
+          ("all_sources_known", .flag), ("last_failures", .text),
+        ]
+      ),
+      ("sources", [("search", .text), ("url", .text)]),
+      (
+        "listings",
+        [
+          ("site", .text), ("id", .text), ("url", .text), ("title", .text), ("description", .text),
+          ("price", .real), ("currency", .text), ("posted", .real), ("location", .text),
+          ("area", .text), ("latitude", .real), ("longitude", .real), ("images", .text),
+          ("category", .text), ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
+          ("viewed_at", .real),
+        ]
+      ),
+      ("listing_images", [("site", .text), ("image", .text), ("id", .text)]),
+      (
+        "prices",
+        [("site", .text), ("id", .text), ("seen_at", .real), ("price", .real), ("currency", .text)]
+      ),
+      (
+        "sightings",
+        [
+          ("search", .text), ("site", .text), ("id", .text), ("first_seen", .real),
+          ("last_seen", .real), ("repost_of", .text), ("announced_price", .real),
+        ]
+      ),
+      (
+        "deliveries",
+        [
+          ("search", .text), ("site", .text), ("id", .text), ("channel", .text), ("state", .text),
+          ("owed_at", .real), ("at", .real), ("attempts", .integer), ("last_error", .text),
+          ("event", .text), ("old_price", .real), ("event_at", .real),
+        ]
+      ),
+      ("held", [("search", .text), ("site", .text), ("id", .text), ("held_at", .real)]),
+      (
+        "recent",
+        [
+          ("search", .text), ("site", .text), ("id", .text), ("found", .real), ("event", .text),
+          ("old_price", .real),
+        ]
+      ),
+      ("validators", [("url", .text), ("etag", .text), ("last_modified", .text)]),
+      (
+        "cooldowns",
+        [
+          ("host", .text), ("until", .real), ("reason", .text), ("since", .real),
+          ("status", .integer), ("answer", .text), ("urls", .text),
+        ]
+      ),
+    ]
 
-  /// Copies the SQLite store into the PostgreSQL one, which must hold no listings yet.
-  public static func copy(from sqlite: ListingStore, to postgres: PostgresStore) throws -> Copied {
-    try sqlite.locked { source in
-      try postgres.locked { target in
-        try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), postgres.url)
-        return try target.transaction {
-          var copied = Copied()
-          for table in tables {
-            var batch: [[StoreValue]] = []
-            var rows = 0
-            let select = "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
-            try source.run(select) { row in
-              batch.append(cells(row, table.columns))
-              if batch.count == 500 {
-                try insert(batch, into: table, target)
-                rows += batch.count
-                batch = []
+    /// Copies the SQLite store into the PostgreSQL one, which must hold no listings yet.
+    public static func copy(from sqlite: ListingStore, to postgres: PostgresStore) throws -> Copied
+    {
+      try sqlite.locked { source in
+        try postgres.locked { target in
+          try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), postgres.url)
+          return try target.transaction {
+            var copied = Copied()
+            for table in tables {
+              var batch: [[StoreValue]] = []
+              var rows = 0
+              let select =
+                "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
+              try source.run(select) { row in
+                batch.append(cells(row, table.columns))
+                if batch.count == 500 {
+                  try insert(batch, into: table, target)
+                  rows += batch.count
+                  batch = []
+                }
               }
+              if !batch.isEmpty { try insert(batch, into: table, target) }
+              copied.tables.append((table.name, rows + batch.count))
             }
-            if !batch.isEmpty { try insert(batch, into: table, target) }
-            copied.tables.append((table.name, rows + batch.count))
+            return copied
           }
-          return copied
         }
       }
     }
-  }
 
-  /// Copies the PostgreSQL store into the SQLite one, which must hold no listings yet.
-  public static func copy(from postgres: PostgresStore, to sqlite: ListingStore) throws -> Copied {
-    try postgres.locked { source in
-      try sqlite.locked { target in
-        try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), sqlite.path)
-        return try target.transaction {
-          var copied = Copied()
-          for table in tables {
-            let insert =
-              "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES("
-              + table.columns.map { _ in "?" }.joined(separator: ", ") + ")"
-            var rows = 0
-            // In the order written, which SQLite's rowid keeps (the newest open delivery of a
-            // listing stands for the others).
-            let order = ["deliveries", "recent"].contains(table.name) ? " ORDER BY seq" : ""
-            let select = "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
-            try source.run(select + order) { row in
-              try target.run(insert, cells(row, table.columns))
-              rows += 1
+    /// Copies the PostgreSQL store into the SQLite one, which must hold no listings yet.
+    public static func copy(from postgres: PostgresStore, to sqlite: ListingStore) throws -> Copied
+    {
+      try postgres.locked { source in
+        try sqlite.locked { target in
+          try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), sqlite.path)
+          return try target.transaction {
+            var copied = Copied()
+            for table in tables {
+              let insert =
+                "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES("
+                + table.columns.map { _ in "?" }.joined(separator: ", ") + ")"
+              var rows = 0
+              // In the order written, which SQLite's rowid keeps (the newest open delivery of a
+              // listing stands for the others).
+              let order = ["deliveries", "recent"].contains(table.name) ? " ORDER BY seq" : ""
+              let select =
+                "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
+              try source.run(select + order) { row in
+                try target.run(insert, cells(row, table.columns))
+                rows += 1
+              }
+              copied.tables.append((table.name, rows))
             }
-            copied.tables.append((table.name, rows))
+            return copied
           }
-          return copied
         }
       }
     }
-  }
 
-  /// A row's columns as values to bind, by their kinds: a flag as 0 or 1 on both sides
-  /// (PostgreSQL reads `1` as true; its `t` is read back as 1).
-  static func cells(_ row: some StoreRow, _ columns: [(String, Kind)]) -> [StoreValue] {
-    columns.enumerated().map { index, column in
-      let position = Int32(index)
-      guard !row.isNull(position) else { return .null }
-      switch column.1 {
-      case .text: return .text(row.text(position))
-      case .real: return .double(row.double(position))
-      case .integer, .flag: return .int(row.int(position))
+    /// A row's columns as values to bind, by their kinds: a flag as 0 or 1 on both sides
+    /// (PostgreSQL reads `1` as true; its `t` is read back as 1).
+    static func cells(_ row: some StoreRow, _ columns: [(String, Kind)]) -> [StoreValue] {
+      columns.enumerated().map { index, column in
+        let position = Int32(index)
+        guard !row.isNull(position) else { return .null }
+        switch column.1 {
+        case .text: return .text(row.text(position))
+        case .real: return .double(row.double(position))
+        case .integer, .flag: return .int(row.int(position))
+        }
+      }
+    }
+
+    private static func insert(
+      _ batch: [[StoreValue]], into table: (name: String, columns: [(String, Kind)]),
+      _ target: PostgresDatabase
+    ) throws {
+      let width = table.columns.count
+      let rows = batch.indices.map { row in
+        "("
+          + (0..<width).map { column in
+            let number = row * width + column + 1
+            return table.columns[column].1 == .flag ? "$\(number)::boolean" : "$\(number)"
+          }.joined(separator: ", ") + ")"
+      }
+      try target.run(
+        "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES "
+          + rows.joined(separator: ", "), batch.flatMap { $0 })
+    }
+
+    private static func refuseUnlessEmpty(_ listings: Int, _ name: String) throws {
+      guard listings == 0 else {
+        throw StoreProblem(
+          message: "'\(name)' already holds \(listings) listings: a migration fills an empty "
+            + "store. To merge two stores, export one ('clarissa state export') and import it "
+            + "into the other ('clarissa state import')")
       }
     }
   }
-
-  private static func insert(
-    _ batch: [[StoreValue]], into table: (name: String, columns: [(String, Kind)]),
-    _ target: PostgresDatabase
-  ) throws {
-    let width = table.columns.count
-    let rows = batch.indices.map { row in
-      "(" + (0..<width).map { column in
-        let number = row * width + column + 1
-        return table.columns[column].1 == .flag ? "$\(number)::boolean" : "$\(number)"
-      }.joined(separator: ", ") + ")"
-    }
-    try target.run(
-      "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES "
-        + rows.joined(separator: ", "), batch.flatMap { $0 })
-  }
-
-  private static func refuseUnlessEmpty(_ listings: Int, _ name: String) throws {
-    guard listings == 0 else {
-      throw StoreProblem(
-        message: "'\(name)' already holds \(listings) listings: a migration fills an empty "
-          + "store. To merge two stores, export one ('clarissa state export') and import it "
-          + "into the other ('clarissa state import')")
-    }
-  }
-}
 #endif
