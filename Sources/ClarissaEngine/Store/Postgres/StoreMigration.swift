@@ -76,17 +76,35 @@
     /// Copies the SQLite store into the PostgreSQL one, which must hold no listings yet.
     public static func copy(from sqlite: ListingStore, to postgres: PostgresStore) throws -> Copied
     {
-      try sqlite.locked { source in
-        try postgres.locked { target in
-          try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), postgres.url)
+      try copy(sqlite, into: postgres, named: postgres.url)
+    }
+
+    /// Copies the PostgreSQL store into the SQLite one, which must hold no listings yet.
+    public static func copy(from postgres: PostgresStore, to sqlite: ListingStore) throws -> Copied
+    {
+      try copy(postgres, into: sqlite, named: sqlite.path)
+    }
+
+    /// Every table, parents first, in batches of 500 rows, in one transaction of the target.
+    private static func copy(
+      _ from: some ConnectedStore, into to: some ConnectedStore, named name: String
+    ) throws -> Copied {
+      try from.locked { source in
+        try to.locked { target in
+          try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), name)
           return try target.transaction {
             var copied = Copied()
             for table in tables {
-              var batch: [[StoreValue]] = []
-              var rows = 0
+              // In the order written (the newest open delivery of a listing stands for the
+              // others).
+              let order =
+                ["deliveries", "recent"].contains(table.name)
+                ? " ORDER BY \(source.dialect.rowid)" : ""
               let select =
                 "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
-              try source.run(select) { row in
+              var batch: [[StoreValue]] = []
+              var rows = 0
+              try source.run(select + order) { row in
                 batch.append(cells(row, table.columns))
                 if batch.count == 500 {
                   try insert(batch, into: table, target)
@@ -96,36 +114,6 @@
               }
               if !batch.isEmpty { try insert(batch, into: table, target) }
               copied.tables.append((table.name, rows + batch.count))
-            }
-            return copied
-          }
-        }
-      }
-    }
-
-    /// Copies the PostgreSQL store into the SQLite one, which must hold no listings yet.
-    public static func copy(from postgres: PostgresStore, to sqlite: ListingStore) throws -> Copied
-    {
-      try postgres.locked { source in
-        try sqlite.locked { target in
-          try refuseUnlessEmpty(try target.integer("SELECT count(*) FROM listings"), sqlite.path)
-          return try target.transaction {
-            var copied = Copied()
-            for table in tables {
-              let insert =
-                "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES("
-                + table.columns.map { _ in "?" }.joined(separator: ", ") + ")"
-              var rows = 0
-              // In the order written, which SQLite's rowid keeps (the newest open delivery of a
-              // listing stands for the others).
-              let order = ["deliveries", "recent"].contains(table.name) ? " ORDER BY seq" : ""
-              let select =
-                "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name)"
-              try source.run(select + order) { row in
-                try target.run(insert, cells(row, table.columns))
-                rows += 1
-              }
-              copied.tables.append((table.name, rows))
             }
             return copied
           }
@@ -147,21 +135,20 @@
       }
     }
 
+    /// One INSERT of many rows; a flag cast to boolean (0 or 1 in SQLite, a boolean in
+    /// PostgreSQL).
     private static func insert(
       _ batch: [[StoreValue]], into table: (name: String, columns: [(String, Kind)]),
-      _ target: PostgresDatabase
+      _ target: some StoreConnection
     ) throws {
-      let width = table.columns.count
-      let rows = batch.indices.map { row in
+      let row =
         "("
-          + (0..<width).map { column in
-            let number = row * width + column + 1
-            return table.columns[column].1 == .flag ? "$\(number)::boolean" : "$\(number)"
-          }.joined(separator: ", ") + ")"
-      }
+        + table.columns.map { $0.1 == .flag ? "CAST(? AS boolean)" : "?" }
+        .joined(separator: ", ") + ")"
       try target.run(
         "INSERT INTO \(table.name)(\(table.columns.map(\.0).joined(separator: ", "))) VALUES "
-          + rows.joined(separator: ", "), batch.flatMap { $0 })
+          + Array(repeating: row, count: batch.count).joined(separator: ", "),
+        batch.flatMap { $0 })
     }
 
     private static func refuseUnlessEmpty(_ listings: Int, _ name: String) throws {
