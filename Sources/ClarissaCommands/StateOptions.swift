@@ -40,16 +40,13 @@ struct StateOptions: ParsableArguments {
     return (configuration, state ?? options.statePath(configuration))
   }
 
-  /// The PostgreSQL store named by `--state` or `state.url`, with how to reach it; nil for a
-  /// file.
+  /// The PostgreSQL store named by `--state` or `state.url`, with how to reach it (as the
+  /// config says, when it was read); nil for a file.
   func sharedStore() throws -> (url: String, sharing: StoreSharing)? {
-    if let state, !StoreAccess.isURL(state) { return nil }
-    let options = try SourceOptions.parse(
-      ["--config", config] + (state.map { ["--state", $0] } ?? []))
-    if let state, !FileManager.default.fileExists(atPath: config) { return (state, StoreSharing()) }
-    let (configuration, _, _) = try options.loadConfig(quiet: true)
-    let url = options.statePath(configuration)
-    return StoreAccess.isURL(url) ? (url, try options.sharing(configuration)) : nil
+    let (configuration, path) = try target(writing: false)
+    guard StoreAccess.isURL(path) else { return nil }
+    let options = try SourceOptions.parse(["--config", config])
+    return (path, try configuration.map(options.sharing) ?? StoreSharing())
   }
 
   /// What the commands that read or change a file say of a PostgreSQL store.

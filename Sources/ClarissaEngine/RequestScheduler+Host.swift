@@ -18,16 +18,16 @@ extension RequestScheduler {
     now: Date
   ) async -> ([FetchOutcome], Cooldown?) {
     if let cooldown, !retry {
-      let reason =
-        "\(jobs[0].host) is cooling down until "
-        + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
+      let reason = Self.cooling(jobs[0].host, cooldown)
       return (jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }, nil)
     }
     let jobs = Self.ordered(jobs, after: cooldown)
     var outcomes: [FetchOutcome] = []
     var newCooldown: Cooldown?
+    // A cool-down another worker set during this run (a shared pace says so).
+    var cooledElsewhere: String?
     for (index, job) in jobs.enumerated() {
-      if let reason = Self.skipReason(job, refused: newCooldown) {
+      if let reason = Self.skipReason(job, refused: newCooldown) ?? cooledElsewhere {
         outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
         continue
       }
@@ -36,9 +36,8 @@ extension RequestScheduler {
       {
         // Every worker's requests to the host, one pace: wait for this worker's turn.
         if case .cooling(let cooldown) = slot {
-          let reason =
-            "\(job.host) is cooling down until "
-            + "\(ISO8601DateFormatter().string(from: cooldown.until)) (\(cooldown.why))"
+          let reason = Self.cooling(job.host, cooldown)
+          cooledElsewhere = reason
           outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
           continue
         }
@@ -58,6 +57,12 @@ extension RequestScheduler {
       }
     }
     return (outcomes, newCooldown)
+  }
+
+  /// Why a cooling host's requests are not sent.
+  static func cooling(_ host: String, _ cooldown: Cooldown) -> String {
+    "\(host) is cooling down until \(ISO8601DateFormatter().string(from: cooldown.until)) "
+      + "(\(cooldown.why))"
   }
 
   /// A host asked once despite its cool-down: the request the cool-down was not set by goes

@@ -21,13 +21,13 @@ public final class StoreAccess: @unchecked Sendable {
     _ configured: String, writing: Bool, lockWait: Double, config: Config?,
     shared: (any ListingMemory)? = nil, sharing: StoreSharing = StoreSharing()
   ) throws -> StoreAccess {
-    if isURL(configured) {
-      // Workers share a PostgreSQL store at the same time: no lock; leases share the work.
-      return StoreAccess(
-        memory: try shared ?? openShared(configured, sharing, registering: writing), lock: nil)
-    }
-    let path = locate(configured).database
     do {
+      if isURL(configured) {
+        // Workers share a PostgreSQL store at the same time: no lock; leases share the work.
+        return StoreAccess(
+          memory: try shared ?? openShared(configured, sharing, registering: writing), lock: nil)
+      }
+      let path = locate(configured).database
       let lock = writing ? try RunLock(path: path, wait: lockWait) : nil
       // Looked for under the lock: a run that waited finds the JSON already imported.
       let legacy = locate(configured).legacy
@@ -53,15 +53,9 @@ public final class StoreAccess: @unchecked Sendable {
     throws -> any ListingMemory
   {
     #if PostgreSQL
-      do {
-        return try PostgresStore.open(
-          url: url, password: sharing.password, lease: sharing.lease,
-          sharedPace: sharing.sharedPace, registering: registering)
-      } catch let error as PostgresError {
-        throw RunError(kind: .state, message: error.description)
-      } catch let error as StoreProblem {
-        throw RunError(kind: .state, message: error.message)
-      }
+      return try PostgresStore.open(
+        url: url, password: sharing.password, lease: sharing.lease,
+        sharedPace: sharing.sharedPace, registering: registering)
     #else
       throw RunError(kind: .state, message: StoreSharing.notBuilt(url))
     #endif
