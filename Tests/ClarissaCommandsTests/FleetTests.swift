@@ -109,16 +109,18 @@
       return (process, output)
     }
 
-    /// Runs workers `w<n>` for each of `numbers` at once, to their end (the first is killed after
-    /// `victim` seconds); returns the seconds the round took.
+    /// Runs workers `w<n>` for each of `numbers` at once, to their end (the first is killed,
+    /// SIGKILL, as soon as `victim` says so); returns the seconds the round took.
     @discardableResult
-    static func round(_ numbers: ClosedRange<Int>, in folder: URL, killing victim: Double? = nil)
-      throws -> Double
-    {
+    static func round(
+      _ numbers: ClosedRange<Int>, in folder: URL, killing victim: (() -> Bool)? = nil
+    ) throws -> Double {
       let start = Date()
       let workers = try numbers.map { try worker("w\($0)", in: folder) }
       if let victim {
-        Thread.sleep(forTimeInterval: victim)
+        let deadline = Date().addingTimeInterval(30)
+        while !victim() && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(Date() < deadline, "the worker to kill never held a lease")
         kill(workers[0].0.processIdentifier, SIGKILL)
       }
       for (process, output) in workers {
@@ -167,7 +169,14 @@
         sites.latency = 0.01
       }
       let start = Date()
-      try Self.round(1...4, in: folder, killing: 1.0)
+      // Killed while it holds sources it has not finished: mid-round, whatever the machine's
+      // speed.
+      let server = try LoopbackPostgres.shared()
+      try Self.round(1...4, in: folder) {
+        let held = server.query(
+          store, "SELECT count(*) FROM leases WHERE worker = 'w1' AND done_at IS NULL")
+        return (held.flatMap { Int($0) } ?? 0) > 0
+      }
       let lapsed = try Self.info(folder)
       #expect(!lapsed.contains(" 0 held now, 0 lapsed"), "the killed worker's lease: \(lapsed)")
       Thread.sleep(forTimeInterval: 4.5)

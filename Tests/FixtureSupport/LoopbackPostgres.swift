@@ -39,7 +39,9 @@ public final class LoopbackPostgres: @unchecked Sendable {
   private let process: Process
 
   /// `postgres://clarissa@127.0.0.1:PORT/NAME`.
-  public func url(_ database: String) -> String { "postgres://clarissa@127.0.0.1:\(port)/\(database)" }
+  public func url(_ database: String) -> String {
+    "postgres://clarissa@127.0.0.1:\(port)/\(database)"
+  }
 
   private init() throws {
     guard let bin = Self.binaries() else {
@@ -51,7 +53,9 @@ public final class LoopbackPostgres: @unchecked Sendable {
       "clarissa-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
     let data = folder.appendingPathComponent("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let asUser: [String] = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"] : []
+    let asUser: [String] =
+      getuid() == 0
+      ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"] : []
     if getuid() == 0 {
       _ = Self.run(["/bin/chown", "-R", "postgres:postgres", folder.path])
       _ = Self.run(["/bin/chmod", "755", folder.path])
@@ -94,13 +98,21 @@ public final class LoopbackPostgres: @unchecked Sendable {
 
   /// A new, empty database; its URL.
   public func database(_ prefix: String = "t") throws -> String {
-    let name = "\(prefix)_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+    let name =
+      "\(prefix)_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
     let created = Self.run([
       Self.binaries()! + "/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "clarissa", "-d",
       "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", "CREATE DATABASE \(name)",
     ])
     guard created.status == 0 else { throw Unavailable(description: created.output) }
     return url(name)
+  }
+
+  /// One query's result as psql prints it unaligned (`-At`), or nil when it failed.
+  public func query(_ url: String, _ sql: String) -> String? {
+    guard let bin = Self.binaries() else { return nil }
+    let result = Self.run([bin + "/psql", "-At", "-d", url, "-c", sql])
+    return result.status == 0 ? result.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
   }
 
   /// Stops the server (SIGINT: a fast shutdown) and removes its folder.

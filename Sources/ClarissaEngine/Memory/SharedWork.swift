@@ -62,8 +62,9 @@ public protocol SharedWork: AnyObject, Sendable {
   func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources
   /// The sources were fetched (or failed) at `now`: due again after their interval.
   func finish(_ keys: [SourceKey], at now: Date) throws
-  /// Workers seen within a lease's time (this one included).
-  func liveWorkers(now: Date) throws -> Int
+  /// Workers seen within `seconds` or a lease's time, whichever is longer (this one included).
+  /// A worker is seen when it takes work, so between rounds it is seen once per interval.
+  func liveWorkers(seenWithin seconds: Double, now: Date) throws -> Int
   /// Reserves this worker's next request to `host`, `spacing` seconds after the last request
   /// any worker reserved; or says the host is cooling down.
   func reserve(host: String, spacing: Double, now: Date) throws -> PaceSlot

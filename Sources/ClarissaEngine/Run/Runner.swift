@@ -126,7 +126,9 @@ public struct Runner: Sendable {
         WantedSource(key: $0.source, every: every)
       }
     }
-    let workers = max(1, try work.liveWorkers(now: Date()))
+    // The workers of the last rounds: each is seen when it takes work, once per round at least.
+    let longest = planned.map(\.search.interval.timeInterval).max() ?? 0
+    let workers = max(1, try work.liveWorkers(seenWithin: 2 * longest, now: Date()))
     let batch = max(1, (wanted.count + workers * 4 - 1) / (workers * 4))
     var fetchedBy: Set<String> = []
     var remaining = wanted

@@ -248,11 +248,11 @@
       }
     }
 
-    public func liveWorkers(now: Date) throws -> Int {
+    public func liveWorkers(seenWithin seconds: Double, now: Date) throws -> Int {
       try locked {
         try $0.integer(
           "SELECT count(*) FROM workers WHERE seen_at >= $1::float8 - $2::float8",
-          [.time(now), .double(lease)])
+          [.time(now), .double(max(seconds, lease))])
       }
     }
 
