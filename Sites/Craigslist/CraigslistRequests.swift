@@ -83,7 +83,7 @@ extension CraigslistSite {
   }
 
   private static func wholeNumber(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    CheckedNumber.text(value)
   }
 }
 

@@ -79,7 +79,7 @@ enum SapiDecoder {
   /// A JSON number as an integer. (On Linux, NSNumber 0 and 1 also cast to Bool, so a Bool
   /// check would refuse them: sapi never puts booleans where numbers belong.)
   static func integer(_ value: Any?) -> Int? {
-    (value as? NSNumber)?.intValue
+    CheckedNumber.integer(value)
   }
 }
 
@@ -106,8 +106,13 @@ struct SapiRow {
     guard row.count >= 5, let idOffset = SapiDecoder.integer(row[0]),
       let dateOffset = SapiDecoder.integer(row[1]), let location = row[4] as? String
     else { throw SiteError("too short or of the wrong shape") }
-    postingID = tables.minPostingID + idOffset
-    posted = Date(timeIntervalSince1970: TimeInterval(tables.minPostedDate + dateOffset))
+    guard let id = CheckedNumber.sum(tables.minPostingID, idOffset),
+      let seconds = CheckedNumber.sum(tables.minPostedDate, dateOffset)
+    else {
+      throw SiteError("an id or date offset beyond any real posting (\(idOffset), \(dateOffset))")
+    }
+    postingID = id
+    posted = Date(timeIntervalSince1970: TimeInterval(seconds))
     categoryID = SapiDecoder.integer(row[2]) ?? 0
     let rawPrice = SapiDecoder.integer(row[3]) ?? -1
     price = rawPrice < 0 ? nil : Double(rawPrice)

@@ -46,8 +46,7 @@ enum FieldValue: Sendable, Equatable {
     switch self {
     case .text(let text): return text
     case .number(let number), .price(let number, _):
-      return number.rounded() == number && abs(number) < 1e15
-        ? String(Int64(number)) : String(number)
+      return CheckedNumber.text(number)
     case .date(let date): return ISO8601DateFormatter().string(from: date)
     }
   }

@@ -62,7 +62,7 @@ struct StepRequests {
   }
 
   static func number(_ value: Double) -> String {
-    value.rounded() == value ? String(Int(value)) : String(value)
+    CheckedNumber.text(value)
   }
 
   static func context(_ values: TemplateValues) -> [String: String] {

@@ -74,9 +74,7 @@ struct ConfigSummary {
   }
 
   private func threshold(_ threshold: PriceThreshold) -> String {
-    let number = { (value: Double) in
-      value.rounded() == value ? String(Int(value)) : String(value)
-    }
+    let number = CheckedNumber.text
     return "\(number(threshold.minPercent))%, \(number(threshold.minAmount))"
   }
 

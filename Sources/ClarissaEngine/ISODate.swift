@@ -1,10 +1,11 @@
+import ClarissaCore
 import Foundation
 
 /// `2026-05-03T19:00:00Z`, fast both ways (whole seconds, UTC: what the state stores).
 enum ISODate {
   /// The 20 bytes of `format(date)`, appended without building a String.
   static func write(_ date: Date, into bytes: inout [UInt8]) {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let seconds = seconds(date)
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let time = seconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)
@@ -28,8 +29,17 @@ enum ISODate {
     bytes.append(UInt8(ascii: "Z"))
   }
 
+  /// Whole seconds since 1970, clamped to the years 0000-9999 (what the format holds): a date
+  /// from a site or an older store beyond them is written as the nearest one, never a trap.
+  private static func seconds(_ date: Date) -> Int {
+    CheckedNumber.clampedInteger(
+      CheckedNumber.clamped(
+        date.timeIntervalSince1970.rounded(.down), to: -62_167_219_200...253_402_300_799)
+        ?? 0)
+  }
+
   static func format(_ date: Date) -> String {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let seconds = seconds(date)
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let time = seconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)

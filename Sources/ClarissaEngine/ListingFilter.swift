@@ -16,7 +16,8 @@ public enum ListingFilter {
     if let range = search.price, let price = listing.price, !range.contains(price) {
       return (false, "price \(number(price)) outside \(describe(range))")
     }
-    let text = FilterText(title: listing.title, description: listing.description, for: search.filters)
+    let text = FilterText(
+      title: listing.title, description: listing.description, for: search.filters)
     for filter in search.filters where filter.effect == .exclude {
       if let found = filter.firstMatch(in: text) {
         return (false, "excluded by \(describe(filter, found))")
@@ -29,7 +30,8 @@ public enum ListingFilter {
         return (true, "included by \(describe(filter, found))")
       }
     }
-    return anyInclude ? (false, "matches none of the inclusive filters") : (true, "no inclusive filter")
+    return anyInclude
+      ? (false, "matches none of the inclusive filters") : (true, "no inclusive filter")
   }
 
   /// `'iso' (title): "iso" in title`: the filter as written and the words that decided.
@@ -44,6 +46,6 @@ public enum ListingFilter {
   }
 
   private static func number(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    CheckedNumber.text(value)
   }
 }

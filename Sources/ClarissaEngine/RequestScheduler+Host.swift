@@ -8,8 +8,9 @@ extension RequestScheduler {
   enum Step {
     /// The job is done.
     case done(FetchOutcome, Cooldown?)
-    /// Ask again after this many seconds (429, 503).
-    case retry(after: Double)
+    /// Ask again after this many seconds (429, 503); `note` says what was wrong with the
+    /// server's `Retry-After`.
+    case retry(after: Double, note: String?)
   }
 
   /// One host's jobs, in order, spaced politely; stops at a block.
@@ -97,12 +98,16 @@ extension RequestScheduler {
     var request = job.request
     request.url = expandSecrets(request)
     var attempt = 0
+    var notes: [String] = []
     while true {
       attempt += 1
       let result = await fetcher.fetch(request, headers: headers)
       switch step(result, job, validators: validators, attempt: attempt, now: now) {
-      case .done(let outcome, let cooldown): return (outcome, cooldown)
-      case .retry(let wait):
+      case .done(var outcome, let cooldown):
+        outcome.notes = notes + outcome.notes.filter { !notes.contains($0) }
+        return (outcome, cooldown)
+      case .retry(let wait, let note):
+        if let note, !notes.contains(note) { notes.append(note) }
         settings.pace?.hold(host: job.host, seconds: wait)
         await pause(wait)
       }
@@ -147,20 +152,22 @@ extension RequestScheduler {
   /// A 429 or 503: wait as asked (or back off) and ask again, unless the wait is too long or
   /// the attempts are spent: then the host cools down for as long as it asked.
   func rateLimited(_ response: HTTPResponse, _ job: FetchJob, attempt: Int, now: Date) -> Step {
-    let wait =
-      Self.retryAfter(response.headers["retry-after"], date: response.headers["date"], now: now)
-      ?? settings.baseBackoff * pow(2, Double(attempt - 1))
+    let asked = RetryAfter(
+      response.headers["retry-after"], date: response.headers["date"], now: now)
+    let wait = asked.seconds ?? settings.baseBackoff * pow(2, Double(attempt - 1))
+    let note = asked.problem.map { "\(job.host) answered \(response.status): \($0)" }
     guard wait > settings.maxRetryWait || attempt >= settings.maxAttempts else {
-      return .retry(after: wait)
+      return .retry(after: wait, note: note)
     }
     let reason =
       "answered \(response.status) \(attempt) times"
-      + (wait > settings.maxRetryWait ? " and asked to wait \(Int(wait)) s" : "")
+      + (wait > settings.maxRetryWait ? " and asked to wait \(ReportClock.span(wait))" : "")
     let cooldown = Cooldown(
-      until: now.addingTimeInterval(max(wait, 60)), reason: reason, since: now,
-      status: response.status)
-    return .done(
-      FetchOutcome(job: job, status: .failed("\(job.host) \(reason)"), attempts: attempt),
-      cooldown)
+      until: now.addingTimeInterval(min(max(wait, 60), Cooldown.ceiling)), reason: reason,
+      since: now, status: response.status)
+    var outcome = FetchOutcome(
+      job: job, status: .failed("\(job.host) \(reason)"), attempts: attempt)
+    outcome.notes = note.map { [$0] } ?? []
+    return .done(outcome, cooldown)
   }
 }

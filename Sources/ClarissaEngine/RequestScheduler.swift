@@ -55,6 +55,8 @@ public struct FetchOutcome: Sendable {
   public var validators: Validators?
   /// Attempts made (retries after 429/503 count).
   public var attempts: Int
+  /// What was wrong with the answer's headers (a `Retry-After` out of range), for the report.
+  public var notes: [String] = []
 }
 
 /// How the scheduler behaves; the defaults are the polite ones.
@@ -177,7 +179,7 @@ public struct RequestScheduler: Sendable {
 
   func pause(_ seconds: Double) async {
     guard seconds > 0 else { return }
-    try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+    try? await Task.sleep(nanoseconds: CheckedNumber.nanoseconds(seconds))
   }
 
   /// `${NAME}` in a URL, for the names the site listed as secrets.
@@ -189,28 +191,6 @@ public struct RequestScheduler: Sendable {
         of: "${\(name)}", with: URLQueryValue.escape(settings.environment[String(name)] ?? ""))
     }
     return url
-  }
-
-  /// Seconds from a `Retry-After` header: a number, or an HTTP date. A date is measured from
-  /// the answer's own `Date` (the server's clock), else from the run's clock: never from this
-  /// machine's clock, which a run under `--now` (and every cool-down) does not use.
-  static func retryAfter(_ value: String?, date: String? = nil, now: Date) -> Double? {
-    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-      return nil
-    }
-    if let seconds = Double(value) { return max(0, seconds) }
-    guard let until = httpDate(value) else { return nil }
-    let from = date.flatMap(httpDate) ?? now
-    return max(0, until.timeIntervalSince(from))
-  }
-
-  /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
-  static func httpDate(_ text: String) -> Date? {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
   }
 }
 

@@ -1,3 +1,4 @@
+import ClarissaCore
 import Foundation
 
 /// A host that refused or rate-limited clarissa, and until when clarissa leaves it alone.
@@ -27,6 +28,18 @@ public struct Cooldown: Codable, Sendable, Equatable {
     self.status = status
     self.answer = answer
     self.urls = urls
+  }
+
+  /// The longest any host is left alone: a server asking for more (`Retry-After: 1e18`, a
+  /// date in the year 9999) gets this, with a warning naming the host and the header.
+  public static let ceiling: Double = 7 * 86_400
+
+  /// The cool-down ending no later than the ceiling after it was set (`since`, else `now`): one
+  /// stored by an older version, or imported, may reach further.
+  public func bounded(from now: Date) -> Cooldown {
+    var bounded = self
+    bounded.until = min(until, (since ?? now).addingTimeInterval(Self.ceiling))
+    return bounded
   }
 
   /// A 429 or 503 with a long wait: the server asked for time, and a new URL does not change
@@ -99,7 +112,7 @@ public enum ReportClock {
 
   /// "12 min", "2 h 5 min", "3 d 4 h": a wait, rounded up to the minute.
   public static func span(_ seconds: Double) -> String {
-    let minutes = max(1, Int((seconds / 60).rounded(.up)))
+    let minutes = max(1, CheckedNumber.clampedInteger((seconds / 60).rounded(.up)))
     if minutes < 60 { return "\(minutes) min" }
     if minutes < 24 * 60 {
       return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"

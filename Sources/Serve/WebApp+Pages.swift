@@ -103,7 +103,7 @@ extension WebApp {
     if let last = prices.last, prices.count > 1, let before = prices.dropLast().last,
       last.price < before.price
     {
-      let percent = before.price == 0 ? 0 : Int(((last.price - before.price) / before.price * 100).rounded())
+      let percent = CheckedNumber.percent(from: before.price, to: last.price) ?? 0
       marks.append("<span class=\"badge drop\">price drop \(percent)%</span>")
     }
     let meta = [
@@ -131,7 +131,7 @@ extension WebApp {
         }.joined()
     }
     func number(_ value: Double?) -> String {
-      value.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? ""
+      value.map(CheckedNumber.text) ?? ""
     }
     return """
       <form method="get" action="/listings" class="filters" id="filters">

@@ -25,10 +25,12 @@ public enum Change {
     guard let price = listing.price, let before = sighting.announcedPrice, price != before else {
       return nil
     }
-    if price < before, kinds.contains(.priceDrop), search.priceDrop.passed(from: before, to: price) {
+    if price < before, kinds.contains(.priceDrop), search.priceDrop.passed(from: before, to: price)
+    {
       return ListingEvent(kind: .priceDrop, oldPrice: before)
     }
-    if price > before, kinds.contains(.priceRise), search.priceRise.passed(from: before, to: price) {
+    if price > before, kinds.contains(.priceRise), search.priceRise.passed(from: before, to: price)
+    {
       return ListingEvent(kind: .priceRise, oldPrice: before)
     }
     return nil
@@ -40,7 +42,7 @@ public enum Change {
     let now = listing.price.map { Money.format($0, listing.currency) }
     guard event.kind != .back else { return now.map { "back at \($0)" } ?? "back" }
     guard let old = event.oldPrice, let price = listing.price, let now else { return nil }
-    let percent = old == 0 ? 0 : Int(((price - old) / old * 100).rounded())
+    let percent = CheckedNumber.percent(from: old, to: price) ?? 0
     return "\(Money.format(old, listing.currency)) → \(now) (\(percent > 0 ? "+" : "")\(percent)%)"
   }
 }

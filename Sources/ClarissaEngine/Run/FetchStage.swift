@@ -28,7 +28,7 @@ enum FetchStage {
     // A search asks all its sources, whichever worker fetches each.
     let asked = Dictionary(grouping: all, by: \.search).mapValues { Set($0.map(\.request.url)) }
     let work = taken.map { taken in all.filter { taken.contains($0.source) } } ?? all
-    let cooldowns = try memory.cooldowns()
+    let cooldowns = try memory.cooldowns().mapValues { $0.bounded(from: options.now) }
     let retrying = retries(for: work, cooldowns: cooldowns, options: options)
     let validators = conditional ? try memory.validators(for: work.map(\.request.url)) : [:]
     let (outcomes, cooled) = await scheduler.run(
