@@ -46,10 +46,11 @@ struct Explain: AsyncParsableCommand {
       let mark =
         entry.accepted
         ? (paint ? "\u{1B}[32m✓\u{1B}[0m" : "✓") : (paint ? "\u{1B}[31m✗\u{1B}[0m" : "✗")
-      let price = entry.listing.price.map { Money.format($0, entry.listing.currency) + "  " } ?? ""
-      lines.append("\(mark) \(price)\(entry.listing.title)")
+      let listing = ListingCheck.shown(entry.listing)
+      let price = listing.price.map { Money.format($0, listing.currency) + "  " } ?? ""
+      lines.append("\(mark) \(price)\(listing.title)")
       lines.append("    \(entry.reason); \(entry.status)")
-      lines.append("    \(entry.listing.url)")
+      lines.append("    \(listing.url)")
     }
     let kept = explanation.entries.filter(\.accepted).count
     let new = explanation.entries.filter { $0.verdict == .new }.count

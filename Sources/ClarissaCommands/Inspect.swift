@@ -93,9 +93,11 @@ struct Inspect: ParsableCommand {
       request: request, body: body, finalURL: url, receivedAt: now.flatMap(Run.parseDate))
     do {
       let batch = try adapter.listings(from: response)
-      for note in batch.notes { Terminal.error("note: \(note)\n") }
+      // Read as a run reads them: bounded and cleaned (the run's defaults).
+      let (checked, bounded) = ListingCheck.answer(batch.listings, limits: Limits())
+      for note in batch.notes + bounded { Terminal.error("note: \(SafeText.line(note))\n") }
       // Every listing is shown, so every description is made text.
-      let listings = ListingDescription.resolve(batch.listings)
+      let listings = ListingDescription.resolve(checked)
       switch format {
       case .json: Terminal.output(ListingJSON.encode(listings))
       case .text:

@@ -6,7 +6,7 @@ import Foundation
 enum ListingText {
   static func render(_ listings: [Listing], header: String) -> String {
     var lines = [header]
-    for listing in listings {
+    for listing in listings.map(ListingCheck.shown) {
       var facts = [listing.id]
       if let price = listing.price { facts.append(Money.format(price, listing.currency)) }
       if let posted = listing.posted { facts.append(timestamp(posted)) }

@@ -12,7 +12,7 @@ enum ListingsOutput {
     let zone = TimeZone.current
     var lines: [String] = []
     for item in found {
-      let listing = item.listing
+      let listing = ListingCheck.shown(item.listing)
       let price = listing.price.map { Money.format($0, listing.currency) } ?? "-"
       let place = listing.location ?? listing.area ?? ""
       let repost = item.repostOf.map { "  (repost of \($0))" } ?? ""
@@ -53,7 +53,7 @@ enum ListingsOutput {
   static func show(_ history: ListingHistory, now: Date) -> String {
     let zone = TimeZone.current
     let time = { (date: Date) in ReportClock.time(date, now: now, timeZone: zone) }
-    let listing = history.listing
+    let listing = ListingCheck.shown(history.listing)
     var lines = [
       "\(listing.site):\(listing.id)  \(listing.title)",
       "  \(listing.url)",

@@ -9,6 +9,18 @@ extension ConfigReader {
     "user_agent", "timeout", "max_response_size", "min_delay", "jitter", "max_hosts",
   ]
   static let outputKeys = ["atom", "html", "keep"]
+  /// `limits:` keys with the range each takes and how it is set on ``Limits``.
+  static var limitKeys: [(key: String, range: ClosedRange<Int>, path: WritableKeyPath<Limits, Int>)]
+  {
+    [
+      ("items_per_source", 1...1_000_000, \.itemsPerSource),
+      ("announce_per_search", 1...100_000, \.announcePerSearch),
+      ("announce_per_channel", 1...1_000_000, \.announcePerChannel),
+      ("title_length", 20...100_000, \.titleLength),
+      ("place_length", 20...100_000, \.placeLength),
+      ("description_length", 100...10_000_000, \.descriptionLength),
+    ]
+  }
 
   /// `cities:` maps a group name to city names (a group may name other groups).
   func readCityGroups(_ node: Node?) -> [String: [String]] {
@@ -146,6 +158,18 @@ extension ConfigReader {
       output.keep = keep
     }
     return output
+  }
+
+  func readLimits(_ node: Node) -> Limits {
+    var limits = Limits()
+    guard let table = table(node, "'limits'") else { return limits }
+    checkKeys(table, allowed: Self.limitKeys.map(\.key), in: "'limits'")
+    for (key, range, path) in Self.limitKeys {
+      if let value = table[key], let number = integer(value, "'limits.\(key)'", in: range) {
+        limits[keyPath: path] = number
+      }
+    }
+    return limits
   }
 
   /// A path from the config, relative to the config file's folder.

@@ -34,8 +34,8 @@ final class ConfigReader {
   static let currentVersion = 1
 
   static let topLevelKeys = [
-    "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "searches",
-    "sites",
+    "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "limits",
+    "searches", "sites",
   ]
 
   init(
@@ -93,6 +93,7 @@ final class ConfigReader {
     if let node = table["state"] { config.state = readState(node) }
     if let node = table["http"] { config.http = readHTTP(node) }
     if let node = table["output"] { config.output = readOutput(node) }
+    if let node = table["limits"] { config.limits = readLimits(node) }
     // The folder of the user's own site definitions: read before the config (its sites are
     // names the searches may use), so here only its type is checked.
     if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }

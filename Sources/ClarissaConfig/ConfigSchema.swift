@@ -74,6 +74,11 @@ public enum ConfigSchema {
       return section(ConfigReader.outputKeys, prefix: "output") { key in
         key == "keep" ? ["type": "integer", "minimum": 1, "maximum": 1000] : expandable(text)
       }
+    case "limits":
+      return section(ConfigReader.limitKeys.map(\.key), prefix: "limits") { key in
+        let range = ConfigReader.limitKeys.first { $0.key == key }?.range ?? 1...1
+        return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+      }
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
     case "sites": return ["type": "string", "minLength": 1]

@@ -28,6 +28,20 @@ enum ConfigSchemaText {
     "top.state": "where seen listings are remembered",
     "top.http": "how sites are asked: user agent, timeout, delays, concurrency",
     "top.output": "Atom feeds and an HTML page of recent listings, written by each run",
+    "top.limits":
+      "bounds on what a site may bring in one run; each is reported when it bites",
+    "limits.items_per_source":
+      "listings read from one answer of one source; the rest are dropped with a note "
+      + "(default 2000)",
+    "limits.announce_per_search":
+      "new listings announced per search and channel in one run; the rest are summed up in "
+      + "one message and stay in 'clarissa listings' and the web page (default 50)",
+    "limits.announce_per_channel":
+      "new listings announced per channel in one run, all searches together (default 200)",
+    "limits.title_length":
+      "longest title kept, in characters; longer ones are cut with … (default 300)",
+    "limits.place_length": "longest place text kept, in characters (default 200)",
+    "limits.description_length": "longest description kept, in characters (default 10000)",
     "top.searches": "the searches; each is a mapping with at least a unique 'name'",
     "top.sites":
       "a folder of your own site definitions (*.yaml, docs/adding-a-site.md), relative to the "

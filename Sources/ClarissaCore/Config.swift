@@ -16,6 +16,8 @@ public struct Config: Sendable {
   public var searches: [Search]
   /// Files a run writes for people to subscribe to or look at.
   public var output: OutputSettings
+  /// Bounds on what one source, search or channel may bring in a run.
+  public var limits: Limits = Limits()
 
   /// Creates a config.
   public init(
@@ -33,6 +35,27 @@ public struct Config: Sendable {
     self.searches = searches
     self.output = output
   }
+}
+
+/// Bounds on what sites may bring in: a hostile or broken feed gives 140,000 items, a 7.9 MiB
+/// title, or new ids on every answer. Each bound is reported when it bites.
+public struct Limits: Sendable, Equatable {
+  /// Listings read from one answer of one source; the rest are dropped, with a note.
+  public var itemsPerSource = 2_000
+  /// New listings announced per search and channel in one run; the rest are summed up in one
+  /// message ("and 4,950 more") and stay browsable.
+  public var announcePerSearch = 50
+  /// New listings announced per channel in one run, all searches together.
+  public var announcePerChannel = 200
+  /// Longest title kept, in characters; a longer one is stored cut, marked with `…`.
+  public var titleLength = 300
+  /// Longest place (the poster's location text).
+  public var placeLength = 200
+  /// Longest description.
+  public var descriptionLength = 10_000
+
+  /// The defaults.
+  public init() {}
 }
 
 /// Where the Atom feeds and the HTML report go (paths as written, relative to the config).

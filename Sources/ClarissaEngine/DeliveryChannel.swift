@@ -68,7 +68,9 @@ enum Excerpt {
       default: text.append(byte)
       }
     }
-    let line = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    // A server's words reach a terminal and the logs: no control character among them.
+    let line = SafeText.line(String(decoding: text, as: UTF8.self))
+      .trimmingCharacters(in: .whitespaces)
     guard line.count > limit else { return line }
     return keepingEnd ? "…" + String(line.suffix(limit - 1)) : String(line.prefix(limit - 1)) + "…"
   }

@@ -4,6 +4,7 @@ import Foundation
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {
   static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
+    let listing = ListingCheck.shown(listing)
     var facts: [String] = []
     if let price = listing.price {
       facts.append(paint.green(Money.format(price, listing.currency)))
@@ -109,7 +110,7 @@ public enum Money {
 public enum Age {
   /// How long before `now` `date` was.
   public static func describe(from date: Date, to now: Date) -> String {
-    let seconds = Int(now.timeIntervalSince(date))
+    let seconds = CheckedNumber.clampedInteger(now.timeIntervalSince(date).rounded(.towardZero))
     switch seconds {
     case ..<0: return "just now"
     case ..<3600: return "\(max(1, seconds / 60)) min ago"

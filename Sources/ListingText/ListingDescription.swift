@@ -12,7 +12,8 @@ public enum ListingDescription {
   public static func resolve(_ listing: Listing) -> Listing {
     guard let html = listing.descriptionHTML else { return listing }
     var resolved = listing
-    resolved.description = shared.plainText(fromHTML: html)
+    // Entities (`&#27;`) can spell what the HTML's bytes did not: cleaned once made text.
+    resolved.description = SafeText.lines(shared.plainText(fromHTML: html))
     resolved.descriptionHTML = nil
     return resolved
   }

@@ -79,7 +79,7 @@ import Testing
     let schema = ConfigSchema.schema(sites: Registry.sites)
     let top = try #require(schema["properties"] as? [String: Any])
     #expect(Set(top.keys) == ["version", "defaults", "cities", "blackout", "notify", "state",
-      "http", "output", "searches", "sites"])
+      "http", "output", "limits", "searches", "sites"])
     let searches = try #require(top["searches"] as? [String: Any])
     let search = try #require(searches["items"] as? [String: Any])
     let keys = Set(try #require(search["properties"] as? [String: Any]).keys)

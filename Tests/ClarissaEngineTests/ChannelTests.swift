@@ -108,8 +108,8 @@ import Testing
     try await Self.sender(channel, endpoint: receiver.base + "/api/webhooks/1234/abcd").deliver(
       [Self.listings[1]], search: Self.search)
     let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(receiver.requests[0].body)) as? [String: String])
-    let content = try #require(object["content"])
+      try JSONSerialization.jsonObject(with: Data(receiver.requests[0].body)) as? [String: Any])
+    let content = try #require(object["content"] as? String)
     #expect(content.count <= 2000)
     #expect(content.hasPrefix("**$900 · Embody chair**"))
     #expect(content.hasSuffix("…"))

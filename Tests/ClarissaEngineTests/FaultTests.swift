@@ -98,6 +98,8 @@ import Testing
           site: feed
           feeds: [\(server.base)/feed.xml]
           price: {max: 4999}
+      limits:
+        items_per_source: 10000
       """
     let (runner, state) = try Self.runner(yaml)
     let first = try await runner.run(RunOptions(notifyFirstRun: true)).commit()

@@ -33,7 +33,8 @@ public enum MessageTemplate {
         let title = render(channel.titleTemplate ?? defaultTitle(listing), fields)
         let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}\n{alsoLine}", fields)
         let key = Message.key([listing], search: search.name, channel: channel.name)
-        return (Message(title: title, body: tidy(body), link: listing.url, key: key), [listing])
+        let link = listing.url.isEmpty ? nil : listing.url
+        return (Message(title: title, body: tidy(body), link: link, key: key), [listing])
       }
     case .digest:
       guard let first = listings.first else { return [] }
@@ -64,6 +65,7 @@ public enum MessageTemplate {
   /// The template fields of one listing.
   static func fields(_ listing: Listing, search: Search, count: Int, now: Date) -> [String: String]
   {
+    let listing = ListingCheck.shown(listing)
     let price = listing.price.map { Money.format($0, listing.currency) } ?? ""
     let place = listing.location ?? listing.area ?? ""
     let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""

@@ -86,6 +86,9 @@ struct ExecChannel: DeliveryChannel {
   var name: String { channel.name }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     let words = channel.url.dropFirst("exec:".count).split(separator: " ").map(String.init)
     guard let command = words.first else { throw DeliveryError("channel '\(name)': no command") }
     let resolved =
@@ -129,6 +132,9 @@ struct MailChannel: DeliveryChannel {
   var name: String { channel.name }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     var address = String(channel.url.dropFirst("mailto:".count))
     if address.hasPrefix("//") { address.removeFirst(2) }
     let recipients = address.split(separator: "?").first.map(String.init) ?? address
@@ -167,6 +173,9 @@ struct AppriseChannel: DeliveryChannel {
   var name: String { channel.name }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     let target = String(channel.url.dropFirst("apprise://".count))
     guard let apprise = Program.locate("apprise", environment: environment) else {
       throw DeliveryError(

@@ -38,6 +38,9 @@ struct SMTPChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     try await sendEach(
       MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
     ) {

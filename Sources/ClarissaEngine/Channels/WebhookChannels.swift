@@ -104,6 +104,9 @@ struct NtfyChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     try await sendEach(
       MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
     ) {
@@ -165,6 +168,9 @@ struct JSONWebhookChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
@@ -211,13 +217,19 @@ struct SlackChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     try await sendEach(
       MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
     ) {
       message in
       var text = "*\(Self.escape(message.title))*\n\(Self.escape(message.body))"
       if let link = message.link {
-        text = "*<\(link)|\(Self.escape(message.title))>*\n\(Self.escape(message.body))"
+        // A link is escaped too: a `|` or `>` in it would end Slack's link early.
+        text =
+          "*<\(Self.escape(link).replacingOccurrences(of: "|", with: "%7C"))|"
+          + "\(Self.escape(message.title))>*\n\(Self.escape(message.body))"
       }
       var payload: [String: String] = ["text": MessageTemplate.truncate(text, toBytes: 40_000)]
       if let target { payload["channel"] = target }
@@ -256,13 +268,17 @@ struct DiscordChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    // What a site sent reaches a message only through the sanitiser (an older store may
+    // hold what this version would not keep).
+    let listings = listings.map(ListingCheck.shown)
     try await sendEach(
       MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
     ) {
       message in
       let content = MessageTemplate.truncate("**\(message.title)**\n\(message.body)", toBytes: 2000)
-      let data = try JSONSerialization.data(
-        withJSONObject: ["content": content], options: [.sortedKeys])
+      // A listing titled "@everyone" must not ping a whole server: no mention is parsed.
+      let payload: [String: Any] = ["content": content, "allowed_mentions": ["parse": [String]()]]
+      let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
       try await poster.post(
         endpoint, body: Array(data), headers: ["Content-Type": "application/json"],
         key: message.key)

@@ -80,11 +80,19 @@ enum Act {
     outcome.fetched = reading.batches.reduce(0) { $0 + $1.listings.count }
     outcome.matched = judgements.filter { $0.verdict != .filtered }.count
     outcome.primed = planned.prime ? outcome.matched : primed.count
-    if !planned.prime, !primed.isEmpty {
-      let sources = Set(primed.map(\.source)).count
+    let rotated = primed.filter { $0.verdict == .primed(.unstableIDs) }
+    let fresh = primed.filter { $0.verdict != .primed(.unstableIDs) }
+    if !planned.prime, !fresh.isEmpty {
+      let sources = Set(fresh.map(\.source)).count
       outcome.notes.append(
-        "\(primed.count) listings from \(sources == 1 ? "a source" : "sources") "
+        "\(fresh.count) listings from \(sources == 1 ? "a source" : "sources") "
           + "answering for the first time recorded, not notified")
+    }
+    for source in Set(rotated.map(\.source)).sorted() {
+      let count = reading.batches.first { $0.url == source }?.listings.count ?? 0
+      outcome.notes.append(
+        "\(source): all \(CheckedNumber.grouped(count)) ids changed since the last answer: the "
+          + "feed's ids are not stable; recorded, not notified")
     }
     return outcome
   }

@@ -12,6 +12,8 @@ struct Receipts: Sendable {
   var terminal: [OwedDelivery] = []
   /// Per channel: deliveries accepted and refused this run.
   var channels: [String: RunResult.ChannelTally] = [:]
+  /// Per search: what the announcement limits summed up, for the search's line.
+  var notes: [String: [String]] = [:]
 }
 
 /// Stage 5: every owed delivery to its channel, one batch per search and channel. A delivery is
@@ -30,20 +32,39 @@ struct Deliver {
   /// not as found earlier).
   func run(fresh: [String: Set<ListingKey>]) async throws -> Receipts {
     var receipts = Receipts()
+    var announced: [String: Int] = [:]
     let searches = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
     for batch in try batches() {
       guard let search = searches[batch.search], let channel = config.channels[batch.channel]
       else { continue }
-      let listings = batch.owed.map(\.listing)
+      let room = max(
+        0,
+        min(
+          config.limits.announcePerSearch,
+          config.limits.announcePerChannel - announced[batch.channel, default: 0]))
+      let bounded = Announcement(batch.owed, room: room, search: search.name)
+      announced[batch.channel, default: 0] += bounded.each.count
+      if let summary = bounded.summary {
+        receipts.notes[search.name, default: []].append(
+          "\(batch.channel): \(CheckedNumber.grouped(bounded.rest.count)) more summed up in one "
+            + "message (limits.announce_per_search \(config.limits.announcePerSearch), "
+            + "announce_per_channel \(config.limits.announcePerChannel)): '\(summary.title)'")
+      }
       if channel.kind == .stdout {
-        receipts.terminal += batch.owed
-        note(listings, of: search.name, fresh: fresh, in: &receipts)
+        receipts.terminal += bounded.each
+        for owed in bounded.rest {
+          try memory.markDelivered(
+            search: owed.search, key: owed.listing.key, channel: owed.channel, at: now)
+        }
+        note(batch.owed.map(\.listing), of: search.name, fresh: fresh, in: &receipts)
         continue
       }
-      let accepted = try await send(batch, search: search, kind: channel.kind, to: &receipts)
+      let accepted = try await send(
+        batch, bounded, search: search, kind: channel.kind, to: &receipts)
       receipts.channels[batch.channel, default: .init()].delivered += accepted.count
-      note(listings.filter { accepted.contains($0.key) }, of: search.name, fresh: fresh,
-        in: &receipts)
+      note(
+        batch.owed.map(\.listing).filter { accepted.contains($0.key) }, of: search.name,
+        fresh: fresh, in: &receipts)
     }
     return receipts
   }
@@ -66,23 +87,27 @@ struct Deliver {
   /// Sends one batch; returns the keys the channel accepted. Each accepted message is recorded
   /// in the store the moment the channel says so, before the next is sent.
   private func send(
-    _ batch: (search: String, channel: String, owed: [OwedDelivery]), search: Search,
-    kind: Channel.Kind, to receipts: inout Receipts
+    _ batch: (search: String, channel: String, owed: [OwedDelivery]), _ bounded: Announcement,
+    search: Search, kind: Channel.Kind, to receipts: inout Receipts
   ) async throws -> Set<ListingKey> {
     let sender = channels[batch.channel] ?? UnavailableChannel(name: batch.channel, kind: kind)
     let book = ReceiptBook()
     let (memory, now) = (self.memory, self.now)
+    let summaryKey = bounded.summary?.key
+    let rest = bounded.rest.map(\.listing)
     do {
-      try await sender.deliver(batch.owed.map(\.listing), search: search) { accepted in
+      try await sender.deliver(bounded.listings, search: search) { accepted in
+        // The summary's acceptance stands for every listing it sums up.
+        let covered = accepted.flatMap { $0.key == summaryKey ? rest : [$0] }
         do {
-          for listing in accepted {
+          for listing in covered {
             try memory.markDelivered(
               search: batch.search, key: listing.key, channel: batch.channel, at: now)
           }
         } catch {
           throw ReceiptFailure(underlying: error)
         }
-        book.add(accepted.map(\.key))
+        book.add(covered.map(\.key))
       }
     } catch let failure as ReceiptFailure {
       throw failure.underlying
@@ -95,8 +120,7 @@ struct Deliver {
   }
 
   /// Records refusals; a delivery refused too often is given up, and said so.
-  private func refuse(_ owed: [OwedDelivery], _ reason: String, _ receipts: inout Receipts) throws
-  {
+  private func refuse(_ owed: [OwedDelivery], _ reason: String, _ receipts: inout Receipts) throws {
     let reported = reason + "; retried on the next run"
     if !receipts.failures.contains(reported) { receipts.failures.append(reported) }
     for entry in owed {
@@ -138,4 +162,41 @@ private final class ReceiptBook: @unchecked Sendable {
 /// The store could not record a receipt: the run stops (exit 5), the channel is not to blame.
 private struct ReceiptFailure: Error {
   let underlying: any Error
+}
+
+/// One batch within the announcement limits: the listings announced one by one, and the rest
+/// summed up in one message that points where they can be seen.
+struct Announcement {
+  /// Announced as they are.
+  var each: [OwedDelivery]
+  /// Summed up in ``summary``.
+  var rest: [OwedDelivery]
+  /// The message standing for ``rest``: a listing of clarissa's own, so that every channel
+  /// kind carries it as it carries any other.
+  var summary: Listing?
+
+  init(_ owed: [OwedDelivery], room: Int, search: String) {
+    guard owed.count > room else {
+      (each, rest, summary) = (owed, [], nil)
+      return
+    }
+    // The summary takes one place of the room: a channel never gets more messages than it.
+    let shown = max(0, room - 1)
+    each = Array(owed.prefix(shown))
+    rest = Array(owed.dropFirst(shown))
+    summary = Self.summary(count: rest.count, search: search)
+  }
+
+  /// What the channel is sent.
+  var listings: [Listing] { each.map(\.listing) + (summary.map { [$0] } ?? []) }
+
+  static func summary(count: Int, search: String) -> Listing {
+    Listing(
+      id: "more-\(count)", site: "clarissa", url: "",
+      title: "and \(CheckedNumber.grouped(count)) more new in '\(search)': "
+        + "clarissa listings --search \(search), or the web page",
+      description:
+        "More new listings than the announcement limits allow (limits: in searches.yaml); "
+        + "they are recorded and browsable.")
+  }
 }

@@ -8,6 +8,9 @@ public enum PrimeReason: String, Sendable, Equatable {
   case firstRun = "the search's first run"
   /// Its source answers for the first time.
   case newSource = "its source answers for the first time"
+  /// Its source, known, answered with nothing but ids never seen: a feed whose ids change on
+  /// every answer would otherwise announce all of them on every run.
+  case unstableIDs = "every id of its source's answer changed since the last one"
 }
 
 /// What the run makes of one listing; `run` acts on it and `explain` prints it.
@@ -65,13 +68,20 @@ enum Judge {
     // A source (a city, a feed) answering for the first time is primed like a new search; a
     // listing that a known source returns too is new all the same.
     var fromKnown = Set<String>()
+    var rotated = Set<String>()
     for batch in reading.batches where planned.memory?.knows(source: batch.url) ?? false {
       fromKnown.formUnion(batch.listings.map(\.id))
+      if unstable(batch, sightings: sightings, memory: planned.memory) {
+        rotated.formUnion(batch.listings.map(\.id))
+      }
     }
     return unique.map { listing in
       let source = sourceOf[listing.id] ?? ""
       if let sighting = sightings[listing.key], !explaining {
-        guard let event = Change.event(listing, sighting, planned.search, lastRun: planned.memory?.lastRun) else {
+        guard
+          let event = Change.event(
+            listing, sighting, planned.search, lastRun: planned.memory?.lastRun)
+        else {
           return Judgement(listing: listing, source: source, reason: nil, verdict: .seen(sighting))
         }
         var changed = ListingDescription.resolve(listing)
@@ -85,18 +95,35 @@ enum Judge {
       if !accepted {
         verdict = .filtered
       } else if let sighting = sightings[listing.key] {
-        let event = Change.event(listing, sighting, planned.search, lastRun: planned.memory?.lastRun)
+        let event = Change.event(
+          listing, sighting, planned.search, lastRun: planned.memory?.lastRun)
         verdict = event.map { .changed($0) } ?? .seen(sighting)
       } else if planned.prime {
         verdict = .primed(.firstRun)
       } else if !options.notifyFirstRun, !fromKnown.contains(listing.id) {
         verdict = .primed(.newSource)
+      } else if rotated.contains(listing.id), !explaining {
+        verdict = .primed(.unstableIDs)
       } else {
         verdict = .new
       }
       return Judgement(listing: listing, source: source, reason: reason, verdict: verdict)
     }
   }
+
+  /// A known source of a search that holds listings, whose answer of at least
+  /// ``unstableFloor`` listings holds not one the search has seen: its ids are not stable.
+  /// (A source that really renews every listing between two runs is polled too seldom to
+  /// announce them one by one either.)
+  static func unstable(
+    _ batch: SourceBatch, sightings: [ListingKey: Sighting], memory: SearchMemory?
+  ) -> Bool {
+    guard memory?.hasListings == true, batch.listings.count >= unstableFloor else { return false }
+    return !batch.listings.contains { sightings[$0.key] != nil }
+  }
+
+  /// The fewest listings in an answer for "every id changed" to mean unstable ids.
+  static let unstableFloor = 50
 
   /// New listings that are the same item as one the search knows (seen before within the
   /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`).

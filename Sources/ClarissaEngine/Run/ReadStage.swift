@@ -111,6 +111,8 @@ struct ReadStage {
     let job = outcome.job
     let label = job.request.city.map { "\(job.host) (\($0))" } ?? job.request.url
     tally(outcome)
+    // What was wrong with a server's headers is said once for the run, naming the host.
+    for note in outcome.notes where !reading.blocks.contains(note) { reading.blocks.append(note) }
     switch outcome.status {
     case .notModified:
       add(job.search) { $0.batches.append(SourceBatch(url: job.request.url, listings: [])) }
@@ -156,11 +158,12 @@ struct ReadStage {
     let origin = job.request.context[Self.sourceKey]
     do {
       let batch = try site.listings(from: source)
+      let (listings, bounded) = ListingCheck.answer(batch.listings, limits: options.limits)
       add(job.search) {
-        $0.notes += batch.notes.map { "\(label): \($0)" }
+        $0.notes += (batch.notes + bounded).map { "\(label): \($0)" }
         if let validators, origin == nil { $0.validators[job.request.url] = validators }
         if batch.followUps.isEmpty {
-          $0.batches.append(SourceBatch(url: origin ?? job.request.url, listings: batch.listings))
+          $0.batches.append(SourceBatch(url: origin ?? job.request.url, listings: listings))
         }
       }
       for request in batch.followUps {

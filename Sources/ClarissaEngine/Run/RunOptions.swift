@@ -20,6 +20,8 @@ public struct RunOptions: Sendable {
   public var lockWait: Double
   /// The zone report times are shown in (the machine's; fixed in tests).
   public var timeZone: TimeZone = .current
+  /// Bounds on what sites bring in (the config's `limits`; the runner sets them).
+  public var limits = Limits()
 
   /// Creates options.
   public init(

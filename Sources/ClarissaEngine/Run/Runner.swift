@@ -34,6 +34,8 @@ public struct Runner: Sendable {
   /// Runs once, up to the terminal channel: the command shows the result, then calls
   /// ``PendingRun/commit()``. A crash in between repeats a notification; it never loses one.
   public func run(_ options: RunOptions) async throws -> PendingRun {
+    var options = options
+    options.limits = config.limits
     try checkSelection(options)
     let access = try StoreAccess.open(
       statePath, writing: !options.dryRun, lockWait: options.lockWait, config: config,
@@ -169,6 +171,7 @@ public struct Runner: Sendable {
       .run(fresh: fresh)
     for index in result.searches.indices {
       result.searches[index].delivered += receipts.delivered[result.searches[index].name] ?? []
+      result.searches[index].notes += receipts.notes[result.searches[index].name] ?? []
     }
     result.deliveryFailures += receipts.failures
     result.channels = receipts.channels

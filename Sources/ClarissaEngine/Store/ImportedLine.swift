@@ -106,7 +106,8 @@ struct ImportedLine {
   func listing() throws -> Listing {
     let latitude = try number("latitude")
     let longitude = try number("longitude")
-    return Listing(
+    // An export is a file anyone may have edited: its text is cleaned as a site's would be.
+    let listing = Listing(
       id: try required("id"), site: try required("site"), url: try required("url"),
       title: try required("title"), description: object["description"] as? String ?? "",
       price: try number("price"), currency: object["currency"] as? String,
@@ -116,6 +117,7 @@ struct ImportedLine {
         longitude.map { Coordinates(latitude: lat, longitude: $0) }
       },
       imageURLs: try strings("images"), category: object["category"] as? String)
+    return ListingCheck.shown(listing)
   }
 
   private func missing(_ key: String, _ what: String) -> StoreProblem {

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A listing as a site gave it, made fit to keep: its text through ``SafeText``, its long
+/// fields cut to the ``Limits``, its numbers within what they can mean. Every listing passes
+/// here once, where the run (and `inspect`) first reads it from a site, so that everything
+/// after (the store, the terminal, the channels, the pages) holds checked values.
+public enum ListingCheck {
+  /// Prices beyond this are no price anyone asks (a misread number, a hostile feed).
+  public static let largestPrice = 1e13
+  /// Posted dates outside these are dropped: the years 1970 to 9999.
+  public static let postedRange: ClosedRange<Double> = 0...253_402_300_799
+
+  /// A source's listings as the run keeps them: at most `limits.itemsPerSource`, each through
+  /// ``ListingCheck``; with a note for each bound that bit.
+  public static func answer(_ listings: [Listing], limits: Limits) -> ([Listing], [String]) {
+    var notes: [String] = []
+    if listings.count > limits.itemsPerSource {
+      notes.append(
+        "the answer held \(CheckedNumber.grouped(listings.count)) listings; the first "
+          + "\(CheckedNumber.grouped(limits.itemsPerSource)) were read (limits.items_per_source)")
+    }
+    var cuts: [String: Int] = [:]
+    let kept = listings.prefix(limits.itemsPerSource).map { listing in
+      var (checked, cut) = Self.checked(listing, limits: limits)
+      if let html = checked.descriptionHTML {
+        let bounded = Self.boundedHTML(html, limits: limits)
+        if bounded.utf8.count < html.utf8.count { cut.append("description") }
+        checked.descriptionHTML = bounded
+      }
+      for field in cut { cuts[field, default: 0] += 1 }
+      return checked
+    }
+    for (field, count) in cuts.sorted(by: { $0.key < $1.key }) {
+      notes.append(
+        "\(count) \(count == 1 ? "listing's" : "listings'") \(field) cut to the "
+          + "limit (limits.\(field)_length)")
+    }
+    return (Array(kept), notes)
+  }
+
+  /// `listing` checked; `cut` names the fields cut to their limits.
+  public static func checked(_ listing: Listing, limits: Limits) -> (
+    listing: Listing, cut: [String]
+  ) {
+    var checked = listing
+    var cut: [String] = []
+    func bound(_ text: String, _ limit: Int, _ field: String) -> String {
+      guard let shorter = SafeText.cut(text, to: limit) else { return text }
+      cut.append(field)
+      return shorter
+    }
+    checked.id = SafeText.line(listing.id)
+    checked.url = SafeText.line(listing.url)
+    checked.title = bound(SafeText.line(listing.title), limits.titleLength, "title")
+    checked.description = bound(
+      SafeText.lines(listing.description), limits.descriptionLength, "description")
+    checked.location = listing.location.map {
+      bound(SafeText.line($0), limits.placeLength, "place")
+    }
+    checked.area = listing.area.map(SafeText.line)
+    checked.currency = listing.currency.map(SafeText.line)
+    checked.category = listing.category.map(SafeText.line)
+    checked.imageURLs = listing.imageURLs.prefix(50).map(SafeText.line)
+    if let price = listing.price, !(price.isFinite && abs(price) <= largestPrice) {
+      checked.price = nil
+      checked.currency = nil
+    }
+    if let posted = listing.posted, !postedRange.contains(posted.timeIntervalSince1970) {
+      checked.posted = nil
+    }
+    if let place = listing.coordinates,
+      !((-90...90).contains(place.latitude) && (-180...180).contains(place.longitude))
+    {
+      checked.coordinates = nil
+    }
+    return (checked, cut)
+  }
+
+  /// `listing` with its text fields through ``SafeText`` and nothing cut: for what is shown of a
+  /// listing read back from a store an older version wrote (or from any other source), at the
+  /// last step before a terminal or a message.
+  public static func shown(_ listing: Listing) -> Listing {
+    var shown = listing
+    shown.id = SafeText.line(listing.id)
+    shown.url = SafeText.line(listing.url)
+    shown.title = SafeText.line(listing.title)
+    shown.description = SafeText.lines(listing.description)
+    shown.location = listing.location.map(SafeText.line)
+    shown.area = listing.area.map(SafeText.line)
+    shown.currency = listing.currency.map(SafeText.line)
+    shown.category = listing.category.map(SafeText.line)
+    shown.alsoPostedAs = listing.alsoPostedAs?.map(SafeText.line)
+    return shown
+  }
+
+  /// A pending description (HTML, made text later): bounded by bytes now, cleaned when made
+  /// text (``resolved(_:limits:)``).
+  public static func boundedHTML(_ html: String, limits: Limits) -> String {
+    // Markup costs bytes that text does not: four times the text's bound is ample.
+    let limit = limits.descriptionLength * 4
+    guard html.utf8.count > limit else { return html }
+    return String(decoding: html.utf8.prefix(limit), as: UTF8.self)
+  }
+}
