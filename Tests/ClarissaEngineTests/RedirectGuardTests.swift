@@ -1,6 +1,8 @@
+import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
 import Foundation
+import Sites
 import Testing
 
 @testable import ClarissaEngine
@@ -157,5 +159,56 @@ import Testing
       RequestSpec(url: end.base + "/old", mode: "feed"), headers: [:]
     ).get()
     #expect(response.body == Self.feed)
+  }
+
+  // MARK: - From the config to the request
+
+  static func config(_ feed: String, _ extra: String = "") throws -> Config {
+    let yaml = """
+      version: 1
+      searches:
+        - name: outside
+          site: feed
+          feeds: [\(feed)]
+      \(extra)
+      """
+    let result = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "guard.yaml", environment: [:], sites: Registry.sites)
+    return try #require(
+      result.config, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
+  }
+
+  static func run(_ config: Config) async throws -> RunResult {
+    var settings = SchedulerSettings(blockCooldown: 3600, userAgent: "clarissa-test/1")
+    settings.delayOverride = 0
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "clarissa-guard-\(UUID().uuidString)/clarissa.db"
+    ).path
+    let runner = Runner(
+      config: config, sites: Registry.sites,
+      scheduler: RequestScheduler(fetcher: fetcher(), settings: settings), statePath: state)
+    return try await runner.run(RunOptions(now: Date(), notifyFirstRun: true)).commit()
+  }
+
+  @Test func aRunReportsTheRefusalAsTheSourcesFailure() async throws {
+    let inside = try LoopbackServer { _, _ in .init(body: Self.feed) }
+    let outside = try Self.redirector(to: inside.base + "/feed.xml")
+    let source = outside.base + "/feed.xml"
+    let result = try await Self.run(try Self.config(source))
+    let failure = try #require(result.searches.first?.failures.first)
+    #expect(failure.hasPrefix("\(source): redirected from a public address (\(source))"))
+    #expect(failure.contains("to a private one (\(inside.base)/feed.xml): refused"))
+    #expect(inside.requests.isEmpty)
+  }
+
+  @Test func aRunFollowsTheRedirectWhenTheSearchAllowsIt() async throws {
+    let inside = try LoopbackServer { _, _ in .init(body: Self.feed) }
+    let outside = try Self.redirector(to: inside.base + "/feed.xml")
+    let config = try Self.config(outside.base + "/feed.xml", "    allow_private_redirects: true")
+    #expect(config.searches.first?.allowPrivateRedirects == true)
+    let result = try await Self.run(config)
+    #expect(result.searches.first?.failures == [])
+    #expect(result.searches.first?.new.isEmpty == false)
+    #expect(inside.requests.count == 1)
   }
 }
