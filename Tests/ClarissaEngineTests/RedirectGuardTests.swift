@@ -4,8 +4,17 @@ import FixtureSupport
 import Foundation
 import Sites
 import Testing
+import WebServer
 
 @testable import ClarissaEngine
+
+/// Paths a server was asked for, from its threads.
+final class Paths: @unchecked Sendable {
+  private let lock = NSLock()
+  private var list: [String] = []
+  var paths: [String] { lock.withLock { list } }
+  func add(_ path: String) { lock.withLock { list.append(path) } }
+}
 
 /// A request that starts on a public address is not led into the user's network. No test may
 /// reach a public host, so the public side is a loopback server on 127.0.0.2, which these tests'
@@ -123,6 +132,33 @@ import Testing
     }
     #expect(error.message.contains("to a private one (\(target), address "), "\(error.message)")
     #expect(inside.requests.isEmpty)
+  }
+
+  @Test func aRedirectOntoAConnectionAlreadyOpenIsRefused() async throws {
+    // A feed on the user's network is asked first and its connection kept (a server that keeps
+    // connections alive); the public feed's redirect to it would reuse that connection, which
+    // opens no socket: the check before each request is what refuses it.
+    let seen = Paths()
+    let inside = try HTTPServer(address: "127.0.0.1:0") { request in
+      seen.add(request.path)
+      return WebResponse(body: Self.feed)
+    }
+    defer { inside.stop() }
+    inside.start()
+    let base = "http://127.0.0.1:\(inside.port)"
+    let outside = try Self.redirector(to: base + "/admin")
+    let fetcher = Self.fetcher()
+    _ = try await fetcher.fetch(RequestSpec(url: base + "/feed.xml", mode: "feed"), headers: [:])
+      .get()
+    #expect(inside.activeConnections == 1, "the connection is kept")
+    let result = await fetcher.fetch(
+      RequestSpec(url: outside.base + "/feed.xml", mode: "feed"), headers: [:])
+    guard case .failure(let error) = result else {
+      Issue.record("a redirect onto a kept private connection must be refused")
+      return
+    }
+    #expect(error.message.contains("to a private one (\(base)/admin): refused"))
+    #expect(seen.paths == ["/feed.xml"], "nothing was asked of /admin")
   }
 
   @Test func theRequestMayGoThereWhenTheSearchAllowsIt() async throws {
