@@ -147,6 +147,7 @@ let package = Package(
       name: "ClarissaEngineTests",
       dependencies: [
         "ClarissaEngine", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML", "FixtureSupport",
+        "WebServer",
       ]),
     .testTarget(
       name: "SitesTests",

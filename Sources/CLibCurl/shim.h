@@ -5,7 +5,9 @@
  * call: these typed wrappers are the only way options are set. The gcc type-check macros are
  * off because the wrappers already fix each argument's type. */
 #define CURL_DISABLE_TYPECHECK 1
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
 
 typedef size_t (*clarissa_curl_data_callback)(char *data, size_t size, size_t count, void *user);
 
@@ -29,6 +31,29 @@ static inline CURLcode clarissa_curl_set_pointer(CURL *handle, CURLoption option
 static inline CURLcode clarissa_curl_set_callback(
     CURL *handle, CURLoption option, clarissa_curl_data_callback callback) {
   return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode clarissa_curl_set_opensocket(
+    CURL *handle, curl_opensocket_callback callback) {
+  return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
+static inline CURLcode clarissa_curl_set_prereq(CURL *handle, curl_prereq_callback callback) {
+  return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
+/* The address an opensocket callback is asked to connect to, as text ("10.0.0.1", "::1") in
+ * `text` (at least INET6_ADDRSTRLEN bytes); 0 when it is neither IPv4 nor IPv6. The
+ * sockaddr that libcurl hands over is as long as its family needs, past `struct sockaddr`. */
+static inline int clarissa_curl_sockaddr_text(
+    const struct curl_sockaddr *address, char *text, socklen_t size) {
+  const void *bytes = NULL;
+  if (address->family == AF_INET) {
+    bytes = &((const struct sockaddr_in *)&address->addr)->sin_addr;
+  } else if (address->family == AF_INET6) {
+    bytes = &((const struct sockaddr_in6 *)&address->addr)->sin6_addr;
+  }
+  return bytes != NULL && inet_ntop(address->family, bytes, text, size) != NULL;
 }
 
 static inline long clarissa_curl_response_code(CURL *handle) {

@@ -56,6 +56,8 @@ struct ConfigSummary {
     } else if search.repostWindow != Search.defaultRepostWindow {
       parts.append("reposts folded within \(search.repostWindow)")
     }
+    // The guard against redirects into the user's network is lifted: said where it is.
+    if search.allowPrivateRedirects { parts.append("private redirects allowed") }
     if !search.enabled { parts.append("(disabled)") }
     return parts.joined(separator: "  ")
   }

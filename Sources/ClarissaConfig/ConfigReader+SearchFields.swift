@@ -51,6 +51,10 @@ extension ConfigReader {
     if let f = scope.field("back_after") {
       search.backAfter = interval(f.node, "'back_after' in \(f.origin)") ?? search.backAfter
     }
+    if let f = scope.field("allow_private_redirects") {
+      search.allowPrivateRedirects =
+        bool(f.node, "'allow_private_redirects' in \(f.origin)") ?? false
+    }
     if let f = scope.field("repost_window") {
       search.repostWindow =
         interval(f.node, "'repost_window' in \(f.origin)") ?? search.repostWindow
@@ -197,9 +201,10 @@ extension ConfigReader {
         "expected a list such as '[new, price_drop]' for \(what), found a mapping", at: field.node)
       return [.new]
     }
-    let kinds = Set((field.node.sequence ?? [field.node]).compactMap {
-      choice($0, what, ListingEventKind.self)
-    })
+    let kinds = Set(
+      (field.node.sequence ?? [field.node]).compactMap {
+        choice($0, what, ListingEventKind.self)
+      })
     return kinds.isEmpty ? [.new] : kinds
   }
 

@@ -239,7 +239,8 @@ public enum ConfigSchema {
         ],
         "additionalProperties": false,
       ]
-    case "has_image", "posted_today", "enabled": return ["type": "boolean"]
+    case "has_image", "posted_today", "enabled", "allow_private_redirects":
+      return ["type": "boolean"]
     case "interval": return duration(zeroAllowed: false)
     case "filters": return ["type": ["array", "null"], "items": filter]
     default: return [:]

@@ -141,6 +141,9 @@ enum ConfigSchemaText {
     "search.notify": "channel names (from 'notify') where new listings go",
     "search.blackout": "blackout window names (from 'blackout') for this search",
     "search.enabled": "false: validated but never run (default true)",
+    "search.allow_private_redirects":
+      "true: a request that starts on a public address may be redirected to a loopback, "
+      + "link-local or private one (a feed on your own network; default false: refused)",
     "price.min": "lowest price, a plain number (no currency sign)",
     "price.max": "highest price, a plain number (no currency sign)",
     "filter": "one filter: 'include' or 'exclude' (exactly one), with options",

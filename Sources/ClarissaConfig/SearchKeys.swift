@@ -4,6 +4,7 @@ enum SearchKeys {
     "name", "site", "query", "category", "cities", "search_in", "price", "has_image",
     "posted_today", "interval", "filters", "notify", "blackout", "enabled", "duplicates",
     "repost_window", "notify_on", "price_drop", "price_rise", "back_after",
+    "allow_private_redirects",
   ]
 
   /// Words people reach for, and what to write instead; suggested when close to the typed key.

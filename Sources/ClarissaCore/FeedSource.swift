@@ -156,10 +156,15 @@ extension FeedSource {
     return spec
   }
 
-  /// Every request a search makes: one set per city, or one for sites that take no cities.
+  /// Every request a search makes: one set per city, or one for sites that take no cities,
+  /// carrying the search's `allow_private_redirects`.
   public func requests(for search: Search) -> [RequestSpec] {
     let cities: [CityRef?] = self.cities == .required ? search.cities.map { $0 } : [nil]
-    return cities.flatMap { requests(for: search, in: $0) }
+    return cities.flatMap { requests(for: search, in: $0) }.map {
+      var request = $0
+      request.allowsPrivateRedirects = search.allowPrivateRedirects
+      return request
+    }
   }
 
   /// By default a site has no list of cities to show.

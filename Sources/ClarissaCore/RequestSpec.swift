@@ -20,12 +20,16 @@ public struct RequestSpec: Sendable, Hashable, Codable {
   public var method: String
   /// The request body (notifications).
   public var body: [UInt8]?
+  /// Whether a request that started on a public address may be led (by a redirect, or a name
+  /// that resolves there) to a loopback, link-local or private one; a search's
+  /// `allow_private_redirects`. A request that starts on a private address may go anywhere.
+  public var allowsPrivateRedirects: Bool
 
   /// Creates a request.
   public init(
     url: String, headers: [String: String] = [:], mode: String, city: String? = nil,
     context: [String: String] = [:], allowsConditionalGET: Bool = true, method: String = "GET",
-    body: [UInt8]? = nil
+    body: [UInt8]? = nil, allowsPrivateRedirects: Bool = false
   ) {
     self.url = url
     self.headers = headers
@@ -35,6 +39,7 @@ public struct RequestSpec: Sendable, Hashable, Codable {
     self.allowsConditionalGET = allowsConditionalGET
     self.method = method
     self.body = body
+    self.allowsPrivateRedirects = allowsPrivateRedirects
   }
 }
 

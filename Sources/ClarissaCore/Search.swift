@@ -43,6 +43,10 @@ public struct Search: Sendable {
   public var priceRise = PriceThreshold(minPercent: 5, minAmount: 10)
   /// How long a listing must have been gone before its return is announced (`back`).
   public var backAfter: Interval = .days(7)
+  /// Whether a request that started on a public address may be redirected to a loopback,
+  /// link-local or private one (`allow_private_redirects`: a feed on the user's own network
+  /// reached through a public name or a public redirector).
+  public var allowPrivateRedirects = false
   /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
   public var parameters: [String: ParameterValue]
   /// Where the search is written.

@@ -11,13 +11,28 @@ import Foundation
 /// URLSession was the first choice (see ARCHITECTURE.md); on Linux its memory grew with every
 /// request (~0.2 KB each, 41 to 54 MB over 50,000 requests in `watch`), while libcurl used
 /// directly stays flat: see docs/reliability.md.
+///
+/// A request whose first connection lands on a public address is never led into the user's
+/// network: a later connection (a redirect's) to a loopback, link-local or private address is
+/// refused (``RedirectGuard``), unless the request allows it (`allow_private_redirects`). The
+/// address checked is the one libcurl connects to, so a public name that resolves to a private
+/// address is caught as well: before a new connection is opened (CURLOPT_OPENSOCKETFUNCTION, no
+/// packet reaches the address) and before each request is sent, on a new or a reused connection
+/// (CURLOPT_PREREQFUNCTION, which also sees the first connection's address).
 public final class CurlFetcher: Fetcher, Sendable {
   private let limits: FetchLimits
   private let engine: CurlEngine
+  private let privateNetworks: PrivateNetworks
 
   /// Creates a fetcher held to `limits`, with at most `connectionsPerHost` open to one host.
-  public init(limits: FetchLimits, connectionsPerHost: Int = 2) {
+  /// `privateNetworks` are the addresses a request that started public may not reach (tests
+  /// take a loopback address as public).
+  public init(
+    limits: FetchLimits, connectionsPerHost: Int = 2,
+    privateNetworks: PrivateNetworks = .standard
+  ) {
     self.limits = limits
+    self.privateNetworks = privateNetworks
     engine = CurlEngine(connectionsPerHost: connectionsPerHost)
   }
 
@@ -36,6 +51,9 @@ public final class CurlFetcher: Fetcher, Sendable {
     let transfer = CurlTransfer(
       request: request, headers: request.headers.merging(headers, uniquingKeysWith: { $1 }),
       limits: limits)
+    if !request.allowsPrivateRedirects {
+      transfer.redirectGuard = RedirectGuard(networks: privateNetworks, source: request.url)
+    }
     let engine = self.engine
     // Cancelling the run (watch stopping) ends the transfer at once.
     return await withTaskCancellationHandler {
@@ -68,6 +86,10 @@ final class CurlTransfer: @unchecked Sendable {
   var responseHeaders: [String: String] = [:]
   var body: [UInt8] = []
   var failure: FetchError?
+  /// Keeps a request that started public out of private addresses; nil when it may go there.
+  var redirectGuard: RedirectGuard?
+  /// A connection the guard did not let open: the reason, when no other address answered.
+  var refusedConnection: FetchError?
 
   init(request: RequestSpec, headers: [String: String], limits: FetchLimits) {
     self.request = request
@@ -124,9 +146,41 @@ final class CurlTransfer: @unchecked Sendable {
     return true
   }
 
+  /// Called by libcurl before it connects to `address`: the socket, or -1 (CURL_SOCKET_BAD)
+  /// when the guard refuses the address (libcurl then tries the name's other addresses).
+  func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+    if let redirectGuard {
+      var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+      let known = clarissa_curl_sockaddr_text(address, &text, socklen_t(text.count)) != 0
+      if let refusal = redirectGuard.open(known ? String(cString: text) : "", for: currentURL) {
+        refusedConnection = refusal
+        return -1
+      }
+    }
+    let family = address.pointee.family
+    return socket(family, address.pointee.socktype, address.pointee.protocol)
+  }
+
+  /// Called by libcurl before each request (the first and every redirect's) is sent on a new or
+  /// reused connection to `address`; false stops the transfer.
+  func beforeRequest(to address: String) -> Bool {
+    guard redirectGuard != nil else { return true }
+    if let refusal = redirectGuard?.send(to: address, for: currentURL) {
+      failure = refusal
+      return false
+    }
+    return true
+  }
+
+  /// The URL being asked now: the last redirect's target.
+  private var currentURL: String {
+    easy.flatMap { clarissa_curl_effective_url($0) }.map { String(cString: $0) } ?? request.url
+  }
+
   /// What became of the transfer, given libcurl's result.
   func outcome(_ code: CURLcode) -> Result<HTTPResponse, FetchError> {
     if let failure { return .failure(failure) }
+    if code == CURLE_COULDNT_CONNECT, let refusedConnection { return .failure(refusedConnection) }
     guard let easy else { return .failure(FetchError(.network, "the transfer did not start")) }
     if code == CURLE_OK {
       let finalURL = clarissa_curl_effective_url(easy).map { String(cString: $0) } ?? request.url
@@ -329,8 +383,25 @@ final class CurlEngine: @unchecked Sendable {
       transfer.header(UnsafeRawBufferPointer(start: data, count: length))
       return length
     }
+    if transfer.redirectGuard != nil { setGuard(easy, context: context) }
     setHeaders(easy, for: transfer)
     setBody(easy, for: request)
+  }
+
+  /// The callbacks that let the transfer's ``RedirectGuard`` see every address it connects to.
+  private func setGuard(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
+    _ = clarissa_curl_set_pointer(easy, CURLOPT_OPENSOCKETDATA, context)
+    _ = clarissa_curl_set_opensocket(easy) { user, purpose, address in
+      guard let user, let address, purpose == CURLSOCKTYPE_IPCXN else { return -1 }
+      return Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue().openSocket(address)
+    }
+    _ = clarissa_curl_set_pointer(easy, CURLOPT_PREREQDATA, context)
+    _ = clarissa_curl_set_prereq(easy) { user, primaryIP, _, _, _ in
+      guard let user else { return CURL_PREREQFUNC_ABORT }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+      let address = primaryIP.map { String(cString: $0) } ?? ""
+      return transfer.beforeRequest(to: address) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+    }
   }
 
   /// The request's headers, in a list libcurl keeps until the transfer ends.

@@ -61,11 +61,24 @@ import Testing
     #expect(outcome.status == 0)
     let lines = outcome.stdout.split(separator: "\n").map(String.init)
     let desks = try #require(lines.first { $0.hasPrefix("  desks") })
-    #expect(desks.hasSuffix("on: new, price drop (7.5%, 20), back after 7d  reposts folded within 60d"))
+    #expect(
+      desks.hasSuffix("on: new, price drop (7.5%, 20), back after 7d  reposts folded within 60d"))
     let chairs = try #require(lines.first { $0.hasPrefix("  chairs") })
     #expect(chairs.hasSuffix("on: price rise (5%, 10)  reposts: notified"))
     let bundled = try Self.run(["validate"])
     #expect(!bundled.stdout.contains("on: "), "the defaults are not repeated on every line")
+  }
+
+  @Test func validateSaysWhichSearchesAllowPrivateRedirects() throws {
+    let outcome = try Self.run([
+      "validate", "--config", "Fixtures/config/valid/private-redirects.yaml",
+    ])
+    #expect(outcome.status == 0)
+    let lines = outcome.stdout.split(separator: "\n").map(String.init)
+    let nas = try #require(lines.first { $0.hasPrefix("  nas") })
+    #expect(nas.hasSuffix("report only  private redirects allowed"))
+    let market = try #require(lines.first { $0.hasPrefix("  market") })
+    #expect(!market.contains("private redirects"))
   }
 
   @Test func validateReportsEveryProblemAndExitsTwo() throws {

@@ -80,6 +80,18 @@ import Testing
     #expect(aeron.cities.map(\.group) == ["west", "west", "west", nil])
   }
 
+  @Test func privateRedirectsAreAllowedPerSearchOrByTheDefaults() throws {
+    let config = try #require(Self.load("private-redirects.yaml").config)
+    let allowed = Dictionary(
+      uniqueKeysWithValues: config.searches.map { ($0.name, $0.allowPrivateRedirects) })
+    #expect(allowed == ["nas": true, "market": false])
+    let nas = try #require(config.searches.first { $0.name == "nas" })
+    let requests = try #require(Registry.sites.site("feed")).requests(for: nas)
+    #expect(!requests.isEmpty && requests.allSatisfy(\.allowsPrivateRedirects))
+    let plain = try #require(Self.load("minimal.yaml").config?.searches.first)
+    #expect(!plain.allowPrivateRedirects, "refused unless a search allows it")
+  }
+
   @Test func siteParametersGetTheirDeclaredDefaults() throws {
     let config = try #require(Self.load("minimal.yaml").config)
     let search = try #require(config.searches.first)

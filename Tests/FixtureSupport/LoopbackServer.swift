@@ -63,18 +63,26 @@ public final class LoopbackServer: @unchecked Sendable {
   private var log: [Request] = []
   private var stopped = false
 
-  /// `http://127.0.0.1:<port>`.
-  public var base: String { "http://127.0.0.1:\(port)" }
+  /// The loopback address it listens on.
+  public let address: String
+
+  /// `http://<address>:<port>`.
+  public var base: String { "http://\(address):\(port)" }
 
   /// Starts listening; `handler` gets each request and how many came before it on its path.
-  public init(handler: @escaping @Sendable (Request, Int) -> Reply) throws {
+  /// `address` is another loopback address (127.0.0.2) for a server that plays a public host.
+  public init(
+    address host: String = "127.0.0.1", handler: @escaping @Sendable (Request, Int) -> Reply
+  ) throws {
+    precondition(host.hasPrefix("127."), "tests listen on loopback only")
+    self.address = host
     self.handler = handler
     listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var yes: Int32 = 1
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(host)
     address.sin_port = 0
     let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -10,9 +10,11 @@ struct Poster: Sendable {
   func post(_ url: String, body: [UInt8], headers: [String: String], key: String) async throws {
     var headers = headers
     if !key.isEmpty { headers["Idempotency-Key"] = key }
+    // A channel's URL is the user's own choice, and a search's key cannot reach it: it goes
+    // where it went before the redirect guard (which is for feeds' answers).
     let request = RequestSpec(
       url: url, headers: headers, mode: "notify", allowsConditionalGET: false, method: "POST",
-      body: body)
+      body: body, allowsPrivateRedirects: true)
     switch await fetcher.fetch(request, headers: [:]) {
     case .failure(let error):
       throw DeliveryError("channel '\(channel)': \(error.message)")

@@ -169,6 +169,7 @@ struct ReadStage {
       for request in batch.followUps {
         var next = request
         next.context[Self.sourceKey] = origin ?? job.request.url
+        next.allowsPrivateRedirects = job.request.allowsPrivateRedirects
         reading.followUps.append(
           FetchJob(search: job.search, request: next, politeness: site.politeness))
       }
