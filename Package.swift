@@ -34,7 +34,10 @@ let package = Package(
     // For the fuzzers in Tests/Fuzz (a package of their own: libFuzzer brings its own main).
     .library(
       name: "ClarissaReaders",
-      targets: ["YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "Sites"]),
+      targets: [
+        "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "Sites", "ListingText",
+        "ClarissaEngine",
+      ]),
   ],
   // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
   // Debian's libpq-dev). The default build has no PostgreSQL in it.
@@ -137,12 +140,16 @@ let package = Package(
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
-    .target(name: "FixtureSupport", dependencies: ["WebServer"], path: "Tests/FixtureSupport"),
+    .target(
+      name: "FixtureSupport",
+      dependencies: ["WebServer", "ClarissaEngine", "Sites", "ListingText"],
+      path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
     .testTarget(
-      name: "ClarissaConfigTests", dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
+      name: "ClarissaConfigTests",
+      dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [

@@ -11,14 +11,14 @@ import YAML
 /// Every input a fuzzer ever crashed on (`Fixtures/fuzz/<target>/`) goes through the same code
 /// as in its fuzzer; each must now finish without a crash.
 @Suite struct FuzzRegressionTests {
-  static let cases: [String] = ["yaml", "config", "feeds", "sapi", "html"].flatMap { target in
+  static let cases: [String] = ["yaml", "config", "feeds", "sapi", "html", "answers"].flatMap { target in
     let folder = Fixtures.root.appendingPathComponent("fuzz/\(target)")
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return files.filter { !$0.hasPrefix(".") }.sorted().map { "\(target)/\($0)" }
   }
 
   @Test func theFuzzTargetsAreSeededAndKept() {
-    for target in ["yaml", "config", "feeds", "sapi", "html"] {
+    for target in ["yaml", "config", "feeds", "sapi", "html", "answers"] {
       #expect(
         FileManager.default.fileExists(
           atPath: Fixtures.root.appendingPathComponent("fuzz/\(target)").path))
@@ -35,6 +35,7 @@ import YAML
         bytes: bytes, name: "fuzz.yaml", environment: [:], sites: Registry.sites)
       #expect(result.diagnostics.hasErrors == (result.config == nil))
     case "feeds": _ = try? FeedParser.parse(bytes)
+    case "answers": AnswerBytes.handle(AnswerBytes.response(bytes))
     case "sapi":
       let site = CraigslistSite()
       _ = try? site.listings(

@@ -139,6 +139,9 @@ import Testing
     let discord = try #require(
       try JSONSerialization.jsonObject(with: discordBody) as? [String: Any])
     #expect((discord["allowed_mentions"] as? [String: Any])?["parse"] as? [String] == [])
+    #expect(
+      DiscordChannel.escape("[free](x) **big** see https://e.example/a_b")
+        == "\\[free\\]\\(x\\) \\*\\*big\\*\\* see https://e.example/a_b")
     let slack = bodies["slack"] ?? ""
     #expect(!slack.contains("<!channel>") && slack.contains("&lt;!channel&gt;"))
     #expect(slack.contains("a=1%7Cb&gt;c|"), "the link cannot end early: \(slack)")

@@ -17,7 +17,11 @@ func fuzzer(_ name: String) -> Target {
 let package = Package(
   name: "clarissa-fuzz",
   dependencies: [.package(name: "main", path: "../..")],
-  targets: [.target(name: "FuzzSupport")]
-    + ["fuzz-yaml", "fuzz-config", "fuzz-feeds", "fuzz-sapi", "fuzz-html"].map(fuzzer),
+  targets: [
+    .target(
+      name: "FuzzSupport", dependencies: [.product(name: "ClarissaReaders", package: "main")])
+  ]
+    + ["fuzz-yaml", "fuzz-config", "fuzz-feeds", "fuzz-sapi", "fuzz-html", "fuzz-answers"].map(
+      fuzzer),
   swiftLanguageModes: [.v6]
 )

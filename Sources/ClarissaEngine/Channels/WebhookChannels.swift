@@ -277,7 +277,8 @@ struct DiscordChannel: DeliveryChannel {
       MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
     ) {
       message in
-      let content = MessageTemplate.truncate("**\(message.title)**\n\(message.body)", toBytes: 2000)
+      let content = MessageTemplate.truncate(
+        "**\(Self.escape(message.title))**\n\(Self.escape(message.body))", toBytes: 2000)
       // A listing titled "@everyone" must not ping a whole server: no mention is parsed.
       let payload: [String: Any] = ["content": content, "allowed_mentions": ["parse": [String]()]]
       let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
@@ -285,5 +286,22 @@ struct DiscordChannel: DeliveryChannel {
         endpoint, body: Array(data), headers: ["Content-Type": "application/json"],
         key: message.key)
     }
+  }
+
+  /// Discord's Markdown made literal outside links: a title cannot bold, strike, quote, spoil
+  /// or dress a link as other text (`[free](https://evil.example)`). Addresses stay as they are,
+  /// so that Discord still links them.
+  static func escape(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.split(separator: " ", omittingEmptySubsequences: false).map { word in
+        if word.hasPrefix("http://") || word.hasPrefix("https://") { return String(word) }
+        var out = ""
+        for character in word {
+          if "\\*_~`|>[]()#-".contains(character) { out.append("\\") }
+          out.append(character)
+        }
+        return out
+      }.joined(separator: " ")
+    }.joined(separator: "\n")
   }
 }

@@ -1,0 +1,1 @@
+../../../FixtureSupport/AnswerBytes.swift
