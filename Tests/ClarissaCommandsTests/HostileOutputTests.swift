@@ -6,16 +6,7 @@ import Testing
 /// that prints listings (`run`, `listings`, `show`, `explain`) and through `notify test` against
 /// a receiver that answers with them: nothing of them reaches the terminal.
 @Suite(.serialized) struct HostileOutputTests {
-  static let escapes =
-    "\u{1B}[2J\u{1B}]0;pwned\u{07}\u{1B}]8;;https://evil.example/\u{1B}\\link\u{1B}]8;;\u{1B}\\"
-    + "\u{1B}[3A\u{7F}\u{9B}31m\r"
-
-  /// A control character other than a line break or a tab.
-  static func hasControl(_ text: String) -> Bool {
-    text.unicodeScalars.contains {
-      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
-    }
-  }
+  static let escapes = HostileText.escapes
 
   static func feed() -> Data {
     let item: [String: Any] = [
@@ -64,7 +55,7 @@ import Testing
       // CSV ends its rows with CRLF (RFC 4180): that CR is the format's own.
       let stdout = outcome.stdout.replacingOccurrences(of: "\r\n", with: "\n")
       #expect(
-        !Self.hasControl(stdout) && !Self.hasControl(outcome.stderr),
+        !HostileText.hasControl(stdout) && !HostileText.hasControl(outcome.stderr),
         "\(arguments[0]): \(outcome.stdout.debugDescription) \(outcome.stderr.debugDescription)")
       #expect(outcome.status != 132 && outcome.status != 134, "\(arguments[0]) crashed")
     }

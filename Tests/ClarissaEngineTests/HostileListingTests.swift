@@ -10,18 +10,8 @@ import Testing
 /// Listings an attacker (or a broken feed) would send: escape sequences for the terminal,
 /// mass mentions for a chat, a 7.9 MiB title, 5,000 new ids on every answer.
 @Suite(.serialized) struct HostileListingTests {
-  /// ESC sequences that clear the screen, set the window title, make an OSC 8 link and move the
-  /// cursor up; BEL, DEL, CSI as one C1 character, a CR that rewrites the line.
-  static let hostile =
-    "\u{1B}[2J\u{1B}]0;pwned\u{07}Cheap \u{1B}]8;;https://evil.example/\u{1B}\\bike\u{1B}]8;;\u{1B}\\"
-    + "\u{1B}[3A\u{7F}\u{9B}31m\rfree @everyone <!channel>"
-
-  /// True when `text` holds a control character other than a line break or a tab.
-  static func hasControl(_ text: String) -> Bool {
-    text.unicodeScalars.contains {
-      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
-    }
-  }
+  /// The terminal's escape sequences, and text for a chat's mass mention and markup.
+  static let hostile = "Cheap " + HostileText.escapes + "free @everyone <!channel>"
 
   static func jsonFeed(_ items: [(id: String, title: String)]) -> [UInt8] {
     let entries = items.map { item in
@@ -38,9 +28,9 @@ import Testing
 
   @Test func safeTextRemovesEveryControlCharacter() {
     let line = SafeText.line(Self.hostile)
-    #expect(!Self.hasControl(line))
+    #expect(!HostileText.hasControl(line))
     #expect(!line.contains("\n") && !line.contains("\r"))
-    #expect(line.contains("Cheap ") && line.contains("free @everyone"))
+    #expect(line.hasPrefix("Cheap ") && line.hasSuffix("free @everyone <!channel>"))
     #expect(SafeText.lines("one\r\ntwo\rthree\n\tfour\u{1B}") == "one\ntwo\nthree\n\tfour")
     #expect(SafeText.line("one\r\ntwo\tthree") == "one two three")
     let clean = "Fahrrad, 2 Zimmer, 45 m² — 450 €"
@@ -127,12 +117,12 @@ import Testing
       try await ChannelTests.sender(channel, endpoint: endpoint).deliver([listing], search: search)
       let request = try #require(receiver.requests.dropFirst(before).first)
       let headers = request.headers.values.joined(separator: "\n")
-      #expect(!Self.hasControl(headers), "\(name) headers")
+      #expect(!HostileText.hasControl(headers), "\(name) headers")
       // JSON escapes control characters as \u001b: read the strings as the receiver does.
       let decoded =
         (try? JSONSerialization.jsonObject(with: Data(request.text.utf8))).map { "\($0)" }
         ?? request.text
-      #expect(!Self.hasControl(decoded), "\(name): \(decoded.prefix(200))")
+      #expect(!HostileText.hasControl(decoded), "\(name): \(decoded.prefix(200))")
       bodies[name] = request.text
     }
     let discordBody = Data((bodies["discord"] ?? "").utf8)
@@ -157,7 +147,7 @@ import Testing
     try await ChannelTests.sender(exec).deliver([listing], search: search)
     let sent = try Data(contentsOf: output)
     let object = try JSONSerialization.jsonObject(with: sent)
-    #expect(!Self.hasControl("\(object)"))
+    #expect(!HostileText.hasControl("\(object)"))
     // Mail: the message as sendmail would get it.
     let mailChannel = Channel(name: "m", kind: .mailto, url: "mailto://me@example.com")
     let (message, carried) = try #require(
@@ -172,8 +162,8 @@ import Testing
           .replacingOccurrences(of: "\r\n", with: "") ?? "")
     }.map { String(decoding: $0, as: UTF8.self) }
     #expect(parts.count >= 2, "the text and HTML parts were read")
-    for part in parts { #expect(!Self.hasControl(part)) }
-    #expect(!Self.hasControl(mail.replacingOccurrences(of: "\r\n", with: "\n")))
+    for part in parts { #expect(!HostileText.hasControl(part)) }
+    #expect(!HostileText.hasControl(mail.replacingOccurrences(of: "\r\n", with: "\n")))
   }
 
   @Test func fiveThousandNewListingsAreAnnouncedWithinTheLimitAndOneSummary() async throws {
