@@ -75,11 +75,7 @@ import Testing
           site: feed
           feeds: [\(feed.base)/feed.json]
       """
-    let config = try #require(
-      ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "h.yaml", environment: [:], sites: Registry.sites
-      )
-      .config)
+    let config = try RunnerTests.config(yaml)
     let state = RunnerLoopbackTests.state()
     var settings = SchedulerSettings(userAgent: "clarissa-test/1")
     settings.delayOverride = 0
@@ -183,11 +179,7 @@ import Testing
           feeds: [\(feed.base)/feed.json]
           notify: [hook]
       """
-    let config = try #require(
-      ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "h.yaml", environment: [:], sites: Registry.sites
-      )
-      .config)
+    let config = try RunnerTests.config(yaml)
     let (runner, _) = try FaultTests.runner(yaml)
     let delivering = runner.delivering(to: config)
     let now = Date()
