@@ -1,3 +1,4 @@
+import ClarissaCore
 import Foundation
 
 /// Dates as feeds write them: RFC 822 (`Tue, 10 Jun 2003 04:00:00 GMT`), ISO 8601
@@ -124,10 +125,13 @@ public enum FeedDate {
       body = body[..<cut]
     }
     let parts = body.split(separator: ":").map { Double($0) }
+    // `04:6666…600` (found by the answers fuzzer) is no time, and no trap: makeDate checks
+    // the ranges.
     guard parts.count >= 2, parts.count <= 3, parts.allSatisfy({ $0 != nil }),
-      let hour = parts[0], let minute = parts[1]
+      let hour = parts[0].flatMap(CheckedNumber.integer),
+      let minute = parts[1].flatMap(CheckedNumber.integer)
     else { return nil }
-    return ((Int(hour), Int(minute), parts.count == 3 ? parts[2] ?? 0 : 0), zone)
+    return ((hour, minute, parts.count == 3 ? parts[2] ?? 0 : 0), zone)
   }
 
   private static let zoneNames: [String: Int] = [

@@ -1,5 +1,6 @@
 import ClarissaConfig
 import ClarissaCore
+import Feeds
 import FixtureSupport
 import Foundation
 import Sites
@@ -100,6 +101,16 @@ import Testing
     #expect(RetryAfter("\u{1B}]0;owned\u{07}", now: now).problem?.contains("\u{1B}") == false)
     #expect(RetryAfter("604801", now: now).seconds == Cooldown.ceiling)
     #expect(RetryAfter("604800", now: now).problem == nil)
+  }
+
+  @Test func aClockNoIntegerHoldsIsNoDate() {
+    // Found by the answers fuzzer once it saw the feed parser's code: a trap in FeedDate.
+    // The clock is passed over, as any word that is no clock is: the day is kept.
+    let day = FeedDate.parse("10 Jun 2003")
+    #expect(day != nil)
+    #expect(FeedDate.parse("10 Jun 2003 04:\(String(repeating: "6", count: 70))00:00 EST") == day)
+    #expect(FeedDate.parse("10 Jun 2003 1e300:00:00 GMT") == day)
+    #expect(FeedDate.parse("10 Jun 2003 04:00:00 GMT") != nil)
   }
 
   @Test func numbersFromOutsideNeverTrap() {
