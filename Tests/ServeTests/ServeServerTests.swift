@@ -168,6 +168,29 @@ import WebServer
     #expect(worst < 2, "the slowest /healthz took \(worst) s")
   }
 
+  /// Handlers run on threads of their own: one that takes its time holds up no other request.
+  @Test func aSlowHandlerHoldsUpNoOtherConnection() throws {
+    let server = try HTTPServer(address: "127.0.0.1:0") { request in
+      if request.path == "/slow" { Thread.sleep(forTimeInterval: 2) }
+      return .text("done\n")
+    }
+    server.start()
+    defer { server.stop() }
+    var slow: [LoopbackClient] = []
+    defer { for client in slow { client.close() } }
+    for _ in 0..<2 {
+      let client = try #require(LoopbackClient(port: server.port))
+      client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+      slow.append(client)
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+    let start = Date()
+    var fast = try #require(LoopbackClient(port: server.port))
+    #expect(fast.get("/fast") == 200)
+    fast.close()
+    #expect(Date().timeIntervalSince(start) < 1)
+  }
+
   @Test func keepAlivePipeliningAndHeadAsBefore() throws {
     let server = try Self.echo()
     defer { server.stop() }
