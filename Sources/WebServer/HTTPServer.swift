@@ -475,7 +475,9 @@ final class Connection: ChannelDuplexHandler {
     case .invalidHeaderToken: refuse(400, "malformed header name")
     case .unexpectedContentLength:
       refuse(400, "a request may carry one Content-Length, and not with Transfer-Encoding")
-    default: refuse(400, "malformed request (\(error))")
+    default:
+      // Among them Content-Length with Transfer-Encoding, which llhttp refuses first.
+      refuse(400, "malformed request: refused rather than read one of two ways")
     }
   }
 
