@@ -47,7 +47,9 @@ let package = Package(
       description: "The PostgreSQL listing store for several workers (libpq: Debian libpq-dev)")
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // The web server's HTTP stack (NIOHTTP1 directly, not Hummingbird: docs/serve.md).
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // MARK: - C libraries from the system (Debian: apt-get install libyaml-dev libxml2-dev
@@ -117,8 +119,16 @@ let package = Package(
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
 
-    // MARK: - `clarissa serve`: a small HTTP/1.1 server, and the pages and API over the store
-    .target(name: "WebServer"),
+    // MARK: - `clarissa serve`: a small HTTP/1.1 server on SwiftNIO, and the pages and API over
+    // the store
+    .target(
+      name: "WebServer",
+      dependencies: [
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
     .target(name: "Serve", dependencies: ["ClarissaCore", "ClarissaEngine", "WebServer"]),
 
     // MARK: - The command line: thin commands over the layers above

@@ -65,7 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
 struct AccessOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "A token every request must carry (at least 16 letters, digits, '-', '_', '.', '~').",
+      "A token every request must carry: at least 22 letters, digits, '-', '_', '.', '~' (32 "
+        + "if hex digits only), such as `openssl rand -hex 24` makes.",
       discussion: "Needed for an address that is not loopback. A browser gives it once as "
         + "?token=... or on the sign-in page and keeps it in a cookie; programs send "
         + "'Authorization: Bearer TOKEN'. Prefer --token-file: a command line is visible to "
@@ -88,13 +89,21 @@ struct AccessOptions: ParsableArguments {
         } ?? ""
     }
     guard let token else { return nil }
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
-    guard token.count >= 16, token.allSatisfy(allowed.contains) else {
+    guard Self.isStrong(token) else {
       throw ValidationError(
-        "the token must be at least 16 characters of letters, digits, '-', '_', '.', '~' "
-          + "(for example: openssl rand -hex 24)")
+        "the token must hold 128 bits or more: at least 22 characters of letters, digits, '-', "
+          + "'_', '.', '~', or 32 if they are hex digits only. Make one with: "
+          + "openssl rand -hex 24 > ~/.config/clarissa/token (then --token-file that file)")
     }
     return token
+  }
+
+  /// At least 128 bits a guesser must find: 22 characters of the 66 allowed (6 bits each, of
+  /// a random one), or 32 hex digits (4 bits each).
+  static func isStrong(_ token: String) -> Bool {
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+    guard token.allSatisfy(allowed.contains) else { return false }
+    return token.allSatisfy(\.isHexDigit) ? token.count >= 32 : token.count >= 22
   }
 }
 

@@ -128,11 +128,28 @@ extension WebApp {
     query.minPrice = try number(fields, "min")
     query.maxPrice = try number(fields, "max")
     query.words = (fields.first("q") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+    // Each word is a condition of the store's query: SQLite refuses an expression deeper than
+    // 1,000 (some 990 words answered 500), and long ones cost a scan each.
+    guard query.words.count <= Self.maxWords,
+      query.words.allSatisfy({ $0.count <= Self.maxWordLength })
+    else {
+      throw RequestProblem(
+        400,
+        "q: at most \(Self.maxWords) words of at most \(Self.maxWordLength) characters each")
+    }
+    guard query.searches.count <= Self.maxChoices, query.sites.count <= Self.maxChoices else {
+      throw RequestProblem(400, "at most \(Self.maxChoices) values of search and of site")
+    }
     if let unviewed = fields.first("unviewed") {
       query.unviewed = ["1", "true", "on", "yes"].contains(unviewed.lowercased())
     }
     return query
   }
+
+  /// Words `q` may hold, and their length; searches and sites a filter may name.
+  static let maxWords = 32
+  static let maxWordLength = 100
+  static let maxChoices = 200
 
   static func page(_ fields: WebFields) throws -> Int {
     guard let text = fields.first("page"), !text.isEmpty else { return 1 }

@@ -37,6 +37,8 @@ public final class WebApp: @unchecked Sendable {
   /// The token each page's forms carry back (random, per process).
   let csrf: String
   let clock: @Sendable () -> Date
+  /// Wrong tokens counted by client address.
+  let guesses: GuessThrottle
   private let lock = NSLock()
   private var served: ServedConfig
   /// Listings per page.
@@ -47,6 +49,7 @@ public final class WebApp: @unchecked Sendable {
     store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
     clock: @escaping @Sendable () -> Date = { Date() }
   ) {
+    self.guesses = GuessThrottle()
     self.store = store
     self.served = config
     self.access = access
@@ -109,14 +112,32 @@ public final class WebApp: @unchecked Sendable {
     let path = request.segments
     if path == ["healthz"] { return try health() }
     if let token = access.token {
-      if request.method == "POST", path == ["login"] { return login(request, token: token) }
-      if request.method == "GET", let offered = request.query.first("token") {
-        guard Self.same(offered, token) else { return signIn(wrong: true) }
-        return signedIn(token, then: Self.withoutToken(request))
-      }
+      let isLogin = request.method == "POST" && path == ["login"]
+      let offered = request.method == "GET" ? request.query.first("token") : nil
       let bearer = request.header("authorization").flatMap(Self.bearer)
-      guard let presented = bearer ?? request.cookie(Self.tokenCookie), Self.same(presented, token)
-      else {
+      let presented = bearer ?? request.cookie(Self.tokenCookie)
+      if isLogin || offered != nil || presented != nil, let wait = guesses.wait(request.client) {
+        // Too many wrong tokens from this address: no token of its is looked at for a while.
+        var response = RequestProblem(
+          429, "too many wrong tokens from this address; try again in \(wait) s"
+        ).response(json: Self.wantsJSON(request))
+        response.headers.append(("Retry-After", "\(wait)"))
+        return response
+      }
+      if isLogin {
+        let response = login(request, token: token)
+        if response.status == 401 { guesses.failed(request.client) }
+        return response
+      }
+      if let offered {
+        guard Self.same(offered, token) else {
+          guesses.failed(request.client)
+          return signIn(wrong: true)
+        }
+        return signedIn(token, then: Self.local(Self.withoutToken(request)))
+      }
+      guard let presented, Self.same(presented, token) else {
+        if presented != nil { guesses.failed(request.client) }
         return Self.wantsJSON(request) || path == ["metrics"]
           ? RequestProblem(401, "send the token: Authorization: Bearer TOKEN").response(json: true)
           : signIn(wrong: false)
@@ -203,9 +224,7 @@ public final class WebApp: @unchecked Sendable {
     } else if form.first("all") != nil {
       try store.markViewed(matching: try Self.query(form), at: clock())
     }
-    let back = form.first("return") ?? "/"
-    return .redirect(
-      back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/")
+    return .redirect(Self.local(form.first("return") ?? "/"))
   }
 
   private func health() throws -> WebResponse {
@@ -288,6 +307,29 @@ public final class WebApp: @unchecked Sendable {
     return WebResponse(
       headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
       body: Array(data) + [10])
+  }
+
+  /// `target` when it is a path on this server, else `/`: what a redirect built from a request
+  /// may lead to. Percent-decoded (as often as it decodes), it must begin with exactly one
+  /// `/` (not `//` nor `/\`, which a browser takes for another server) and hold no backslash,
+  /// line break or other control character (`/%0A/evil.example` would become
+  /// `//evil.example` once a line break is dropped).
+  static func local(_ target: String) -> String {
+    var forms = [target]
+    while forms.count < 4, let decoded = forms.last!.removingPercentEncoding,
+      decoded != forms.last!
+    {
+      forms.append(decoded)
+    }
+    for form in forms {
+      let scalars = Array(form.unicodeScalars)
+      guard scalars.first == "/", scalars.count < 2 || (scalars[1] != "/" && scalars[1] != "\\"),
+        !scalars.contains(where: {
+          $0 == "\\" || $0.properties.generalCategory == .control || $0 == "\u{7F}"
+        })
+      else { return "/" }
+    }
+    return target
   }
 
   /// `http:` and `https:` URLs only: what a link or a redirect may lead to.

@@ -42,6 +42,8 @@ public struct WebRequest: Sendable {
   public var headers: [(name: String, value: String)]
   /// The body (`Content-Length` bytes).
   public var body: [UInt8]
+  /// The address the request came from (`127.0.0.1`, `::1`), when the server knows it.
+  public var client: String?
 
   /// The first value of a header (`name` in lower case).
   public func header(_ name: String) -> String? {
@@ -72,8 +74,9 @@ public struct WebRequest: Sendable {
   /// Creates a request (the server does; tests may too).
   public init(
     method: String, target: String, headers: [(name: String, value: String)] = [],
-    body: [UInt8] = []
+    body: [UInt8] = [], client: String? = nil
   ) {
+    self.client = client
     self.method = method
     self.target = target
     self.headers = headers
@@ -81,7 +84,9 @@ public struct WebRequest: Sendable {
     let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     let rawPath = parts.first.map(String.init) ?? "/"
     path = rawPath.removingPercentEncoding ?? rawPath
-    segments = rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+    segments = rawPath.split(separator: "/").map {
+      String($0).removingPercentEncoding ?? String($0)
+    }
     query = WebFields(parts.count > 1 ? String(parts[1]) : "")
   }
 }
@@ -132,10 +137,12 @@ public struct WebResponse: Sendable {
     case 408: "Request Timeout"
     case 413: "Content Too Large"
     case 421: "Misdirected Request"
+    case 429: "Too Many Requests"
     case 431: "Request Header Fields Too Large"
     case 500: "Internal Server Error"
     case 501: "Not Implemented"
     case 503: "Service Unavailable"
+    case 505: "HTTP Version Not Supported"
     default: "Status \(status)"
     }
   }

@@ -4,7 +4,7 @@ import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|sites|serve|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|sites|serve|slow-clients|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-config` (the work alone,
 // repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
@@ -18,13 +18,17 @@ try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-if which != "state-run" && which != "serve-run" { print("clarissa-bench (medians of repeated runs; build with -c release)\n") }
+if which != "state-run" && which != "serve-run" {
+  print("clarissa-bench (medians of repeated runs; build with -c release)\n")
+}
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
 if which == "feeds" || which == "all" { FeedBenchmark(folder: folder).run() }
 if which == "filters" || which == "all" { FilterBenchmark().run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 if which == "sites" || which == "all" { SiteBenchmark().run() }
 if which == "serve" || which == "all" { ServeBenchmark(folder: folder).run() }
+// The HTTP server against 2,000 slow clients, then throughput and memory (a few minutes).
+if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
 if which == "profile-poll" { FeedBenchmark(folder: folder).profilePoll(times: 20) }

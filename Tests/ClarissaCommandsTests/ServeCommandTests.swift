@@ -1,6 +1,7 @@
 import FixtureSupport
 import Foundation
 import Testing
+import WebServer
 
 /// `clarissa serve` and `clarissa watch --http` as processes.
 @Suite(.serialized) struct ServeCommandTests {
@@ -9,14 +10,68 @@ import Testing
     #expect(refused.status != 0)
     #expect(refused.stderr.contains("--http 0.0.0.0:0 is not a loopback address"))
     #expect(refused.stderr.contains("--token-file"))
-    let short = try CommandLineTests.run(["serve", "--http", "0.0.0.0:0", "--token", "abc"])
-    #expect(short.status != 0)
-    #expect(short.stderr.contains("at least 16 characters"))
+    // Fewer than 128 bits: 16 letters, 31 hex digits, 21 characters.
+    for weak in [
+      "abc", "abcdefghijklmnop", String(repeating: "f", count: 31), "abcdefghij-klmnopqrst",
+    ] {
+      let short = try CommandLineTests.run(["serve", "--http", "0.0.0.0:0", "--token", weak])
+      #expect(short.status != 0, "\(weak)")
+      #expect(short.stderr.contains("at least 22 characters"), "\(weak)")
+      #expect(short.stderr.contains("openssl rand -hex 24"), "\(weak)")
+    }
     let malformed = try CommandLineTests.run(["serve", "--http", "8421"])
     #expect(malformed.status != 0)
     #expect(malformed.stderr.contains("write HOST:PORT"))
     // A refusal touches no file: the bundled config's state was not created.
-    #expect(!FileManager.default.fileExists(atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa.db").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: CommandLineTests.packageRoot.appendingPathComponent("clarissa.db").path))
+  }
+
+  /// accept() failing for want of file descriptors (a low `ulimit -n`) pauses accepting, says
+  /// so once, and serving goes on once descriptors are free again.
+  @Test func runningOutOfDescriptorsNeverEndsServing() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "serve-fd-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      "-c",
+      "ulimit -n 48 && exec \"$0\" serve --config \"$1/searches.yaml\" --state \"$1/state.db\" --http 127.0.0.1:0",
+      try CommandLineTests.binary().path, folder.path,
+    ]
+    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    let lines = Lines(errors)
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    var port: UInt16?
+    for _ in 0..<100 where port == nil {
+      Thread.sleep(forTimeInterval: 0.1)
+      if let range = lines.all.range(
+        of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression)
+      {
+        port = UInt16(lines.all[range].split(separator: ":").last!.dropLast())
+      }
+    }
+    let served = try #require(port, "serve said where it serves: \(lines.all)")
+    var clients: [LoopbackClient] = []
+    for _ in 0..<80 {
+      if let client = LoopbackClient(port: served, timeout: 1) { clients.append(client) }
+    }
+    Thread.sleep(forTimeInterval: 2.5)
+    #expect(lines.all.contains("cannot accept a connection"), "\(lines.all)")
+    for client in clients { client.close() }
+    let health = try Self.poll(served, "/healthz", until: "HTTP/1.1 200", seconds: 10)
+    #expect(health.hasPrefix("HTTP/1.1 200"))
+    #expect(process.isRunning)
+    #expect(
+      lines.all.components(separatedBy: "cannot accept a connection").count == 2, "once a burst")
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
   }
 
   /// Lines a process writes to standard error, read as they come.
@@ -78,7 +133,9 @@ import Testing
     var port: UInt16?
     for _ in 0..<100 where port == nil {
       Thread.sleep(forTimeInterval: 0.1)
-      if let range = lines.all.range(of: #"serving http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+      if let range = lines.all.range(
+        of: #"serving http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression)
+      {
         port = UInt16(lines.all[range].split(separator: ":").last!.dropLast())
       }
     }

@@ -40,7 +40,8 @@ import WebServer
       }
       // The only scripts are the program's own.
       #expect(html.components(separatedBy: "<script").count == 2, "\(page)")
-      #expect(fixture.header(response, "Content-Security-Policy")?.contains("script-src 'self'") == true)
+      #expect(
+        fixture.header(response, "Content-Security-Policy")?.contains("script-src 'self'") == true)
     }
     let listing = fixture.text(fixture.get("/listing/craigslist/1001"))
     #expect(listing.contains("&lt;script&gt;alert(&apos;title&apos;)&lt;/script&gt;Desk"))
@@ -65,7 +66,10 @@ import WebServer
       ("all=1&search=desks", []),
       ("all=1&search=desks&csrf=0000", []),
       ("all=1&search=desks&csrf=\(csrf)", [("sec-fetch-site", "cross-site")]),
-      ("all=1&search=desks&csrf=\(csrf)", [("origin", "http://evil.test"), ("host", "127.0.0.1:8421")]),
+      (
+        "all=1&search=desks&csrf=\(csrf)",
+        [("origin", "http://evil.test"), ("host", "127.0.0.1:8421")]
+      ),
     ]
     for (form, headers) in forged {
       let response = fixture.post("/viewed", form: form, headers: headers)
@@ -75,13 +79,18 @@ import WebServer
     #expect(fixture.post("/open/craigslist/1002", form: "").status == 403)
     #expect(
       fixture.app.handle(
-        WebRequest(method: "POST", target: "/api/viewed", body: Array("{\"keys\":[\"craigslist:1002\"]}".utf8))
+        WebRequest(
+          method: "POST", target: "/api/viewed",
+          body: Array("{\"keys\":[\"craigslist:1002\"]}".utf8))
       ).status == 403)
     #expect(try fixture.store.history(key)?.viewedAt == nil)
     // With the token, from the page itself: done, and back to a page of this server only.
     let done = fixture.post(
       "/viewed", form: "all=1&search=desks&csrf=\(csrf)&return=%2F%2Fevil.test%2F",
-      headers: [("sec-fetch-site", "same-origin"), ("origin", "http://127.0.0.1:8421"), ("host", "127.0.0.1:8421")])
+      headers: [
+        ("sec-fetch-site", "same-origin"), ("origin", "http://127.0.0.1:8421"),
+        ("host", "127.0.0.1:8421"),
+      ])
     #expect(done.status == 303)
     #expect(fixture.header(done, "Location") == "/")
     #expect(try fixture.store.history(key)?.viewedAt != nil)
@@ -136,6 +145,97 @@ import WebServer
         port: port, "GET / HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
       #expect(answer.hasPrefix("HTTP/1.1 200"), "\(host)")
     }
+  }
+}
+
+/// The findings of the attacker review: open redirects, a query too large, token guessing.
+@Suite struct ServeReviewTests {
+  static let token = "s3cret-token-0123456789"
+
+  @Test func aReturnValueLeadsOnlyToAPathOfThisServer() throws {
+    let fixture = try ServeFixture(listings: ["desks": ServeSafetyTests.hostile])
+    let csrf = fixture.csrf()
+    let headers: [(name: String, value: String)] = [
+      ("sec-fetch-site", "same-origin"), ("origin", "http://127.0.0.1:8421"),
+      ("host", "127.0.0.1:8421"),
+    ]
+    let hostile = [
+      "/%0A/evil.example", "%2F%0A%2Fevil.example", "/%0D/evil.example", "/%09/evil.example",
+      "%2F%2Fevil.example", "/%5Cevil.example", "/%255Cevil.example", "/%250A/evil.example",
+      "https://evil.example/", "evil.example", "/%00/evil.example", "/a%5Cb",
+    ]
+    for value in hostile {
+      let done = fixture.post(
+        "/viewed", form: "key=craigslist:1001&csrf=\(csrf)&return=\(value)", headers: headers)
+      #expect(done.status == 303, "\(value)")
+      #expect(fixture.header(done, "Location") == "/", "\(value)")
+    }
+    let fine = fixture.post(
+      "/viewed", form: "key=craigslist:1001&csrf=\(csrf)&return=%2Flistings%3Fsearch%3Ddesks",
+      headers: headers)
+    #expect(fixture.header(fine, "Location") == "/listings?search=desks")
+  }
+
+  @Test func signingInByTheAddressNeverLeadsToAnotherServer() throws {
+    let fixture = try ServeFixture(token: Self.token, listings: ["desks": ServeSafetyTests.hostile])
+    for target in ["//evil.example/", "/%0A/evil.example", "/\\evil.example/", "//evil.example"] {
+      let signIn = fixture.get("\(target)?token=\(Self.token)")
+      #expect(signIn.status == 303, "\(target)")
+      #expect(fixture.header(signIn, "Location") == "/", "\(target)")
+    }
+    let fine = fixture.get("/listings?search=desks&token=\(Self.token)")
+    #expect(fixture.header(fine, "Location") == "/listings?search=desks")
+  }
+
+  @Test func tooManySearchWordsAreAnswered400NotAFailure() throws {
+    let fixture = try ServeFixture(listings: ["desks": ServeSafetyTests.hostile])
+    let words = (0..<994).map { "w\($0)" }.joined(separator: "+")
+    for target in ["/listings?q=\(words)", "/api/listings?q=\(words)"] {
+      let response = fixture.get(target)
+      #expect(response.status == 400, "\(target.prefix(20))")
+      #expect(fixture.text(response).contains("at most 32 words"))
+    }
+    let long = fixture.get("/api/listings?q=\(String(repeating: "a", count: 101))")
+    #expect(long.status == 400)
+    #expect(
+      fixture.get("/api/listings?q=\((0..<32).map { "w\($0)" }.joined(separator: "+"))").status
+        == 200)
+  }
+
+  @Test func wrongTokensFromOneAddressAreSlowed() throws {
+    let fixture = try ServeFixture(token: Self.token, listings: ["desks": ServeSafetyTests.hostile])
+    func ask(_ token: String, from client: String) -> WebResponse {
+      fixture.app.handle(
+        WebRequest(
+          method: "GET", target: "/api/searches", headers: [("authorization", "Bearer \(token)")],
+          client: client))
+    }
+    for attempt in 0..<5 {
+      #expect(ask("wrong-token-0123456789\(attempt)", from: "192.0.2.7").status == 401)
+    }
+    let slowed = ask("wrong-token-01234567895", from: "192.0.2.7")
+    #expect(slowed.status == 429)
+    let wait = try #require(fixture.header(slowed, "Retry-After").flatMap { Int($0) })
+    #expect(wait > 0 && wait <= 60)
+    // Even the right token is not looked at from there: the answer tells nothing.
+    #expect(ask(Self.token, from: "192.0.2.7").status == 429)
+    #expect(
+      fixture.app.handle(
+        WebRequest(method: "GET", target: "/?token=\(Self.token)", client: "192.0.2.7")
+      )
+      .status == 429)
+    // Another address is not slowed; an IPv6 address counts by its /64.
+    #expect(ask(Self.token, from: "192.0.2.8").status == 200)
+    for attempt in 0..<5 {
+      #expect(
+        ask("wrong-token-0123456789\(attempt)", from: "2001:db8:1:2::\(attempt)").status == 401)
+    }
+    #expect(ask(Self.token, from: "2001:db8:1:2:ffff::1").status == 429)
+    #expect(ask(Self.token, from: "2001:db8:1:3::1").status == 200)
+    // Health needs no token and is never slowed.
+    #expect(
+      fixture.app.handle(WebRequest(method: "GET", target: "/healthz", client: "192.0.2.7")).status
+        == 200)
   }
 }
 
