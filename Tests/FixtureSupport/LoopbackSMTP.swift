@@ -16,16 +16,7 @@ public final class LoopbackSMTP: @unchecked Sendable {
   }
 
   /// The Python with aiosmtpd: the `.build/venv` one `.ci/run` fills, or one on PATH.
-  public static var python: String? {
-    guard let python = TestTools.path("python3") else { return nil }
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: python)
-    probe.arguments = ["-c", "import aiosmtpd"]
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return nil }
-    probe.waitUntilExit()
-    return probe.terminationStatus == 0 ? python : nil
-  }
+  public static var python: String? { TestTools.python(importing: "aiosmtpd") }
 
   /// True when the tests can run (or must, under CI, where a missing aiosmtpd fails them).
   public static var available: Bool { python != nil || TestTools.underCI }

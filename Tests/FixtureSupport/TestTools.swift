@@ -24,6 +24,19 @@ public enum TestTools {
     return nil
   }
 
+  /// A Python that imports `module` (the `.build/venv` one `.ci/run` fills, or one on PATH);
+  /// nil when there is none.
+  public static func python(importing module: String) -> String? {
+    guard let python = path("python3") else { return nil }
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: python)
+    probe.arguments = ["-c", "import \(module)"]
+    probe.standardError = FileHandle.nullDevice
+    guard (try? probe.run()) != nil else { return nil }
+    probe.waitUntilExit()
+    return probe.terminationStatus == 0 ? python : nil
+  }
+
   /// True when running under CI, where a missing tool is a failure, not a skip.
   public static var underCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
