@@ -29,12 +29,8 @@ struct ServeBenchmark {
     Bench.again(["serve-run", path])
   }
 
-  /// In the fresh process.
-  static func measure(_ path: String) {
-    guard let store = try? ListingStore.open(path: path, readOnly: false) else {
-      print("  cannot open the store")
-      return
-    }
+  /// The web app over `store` with one search, "big", open to any Host (no token).
+  static func app(_ store: ListingStore) -> WebApp {
     let config = ServedConfig(
       path: "searches.yaml",
       searches: [
@@ -42,8 +38,19 @@ struct ServeBenchmark {
           name: "big", site: "craigslist", interval: 900, enabled: true,
           hosts: ["sfbay.craigslist.org"])
       ], problems: "", hasErrors: false)
-    let app = WebApp(store: store, config: config, access: WebApp.Access(token: nil, hosts: []))
-    func get(_ target: String) -> WebResponse { app.handle(WebRequest(method: "GET", target: target)) }
+    return WebApp(store: store, config: config, access: WebApp.Access(token: nil, hosts: []))
+  }
+
+  /// In the fresh process.
+  static func measure(_ path: String) {
+    guard let store = try? ListingStore.open(path: path, readOnly: false) else {
+      print("  cannot open the store")
+      return
+    }
+    let app = app(store)
+    func get(_ target: String) -> WebResponse {
+      app.handle(WebRequest(method: "GET", target: target))
+    }
     print("  resident memory after opening: \(residentMB()) MB")
     let page = Bench.measure(runs: 21) { get("/listings?search=big") }
     let json = Bench.measure(runs: 21) { get("/api/listings?search=big") }
@@ -58,14 +65,20 @@ struct ServeBenchmark {
     let searches = Bench.measure(runs: 21) { get("/") }
     let recount = Bench.measure(runs: 3) { (try? store.check()) as Any }
     let detail = Bench.measure(runs: 21) { get("/listing/craigslist/7000500000") }
-    print("  a search's first page (48 cards, HTML): \(Bench.format(page)) ms (target: under 50 ms)")
+    print(
+      "  a search's first page (48 cards, HTML): \(Bench.format(page)) ms (target: under 50 ms)")
     print("    the same page as JSON (/api/listings): \(Bench.format(json)) ms")
     print("    the store's query alone (49 rows, newest first): \(Bench.format(sql)) ms")
-    print("    page 20: \(Bench.format(later)) ms; unviewed only: \(Bench.format(unviewed)) ms; "
-      + "price under 150: \(Bench.format(filtered)) ms")
-    print("    words that match one listing of a million (a scan, no index): \(Bench.format(words)) ms")
-    print("  the searches page with its unviewed counts (kept by triggers): \(Bench.format(searches)) ms")
-    print("    beside counting them again (`state check`, which recounts): \(Bench.format(recount)) ms")
+    print(
+      "    page 20: \(Bench.format(later)) ms; unviewed only: \(Bench.format(unviewed)) ms; "
+        + "price under 150: \(Bench.format(filtered)) ms")
+    print(
+      "    words that match one listing of a million (a scan, no index): \(Bench.format(words)) ms")
+    print(
+      "  the searches page with its unviewed counts (kept by triggers): \(Bench.format(searches)) ms"
+    )
+    print(
+      "    beside counting them again (`state check`, which recounts): \(Bench.format(recount)) ms")
     print("  a listing's page: \(Bench.format(detail)) ms")
     load(app)
     // "Mark all viewed" on the million, then "unviewed only" with none left, and with 10 new.
@@ -77,12 +90,15 @@ struct ServeBenchmark {
     let none = Bench.measure(runs: 21) { get("/listings?search=big&unviewed=1") }
     let fresh = (0..<10).map { StateBenchmark.listing(StateBenchmark.total + 500 + $0) }
     _ = try? store.record(
-      SearchRecord(search: "big", now: StateBenchmark.now.addingTimeInterval(60), seen: fresh, reached: true))
+      SearchRecord(
+        search: "big", now: StateBenchmark.now.addingTimeInterval(60), seen: fresh, reached: true))
     let few = Bench.measure(runs: 21) { get("/listings?search=big&unviewed=1") }
     print(
       "  'unviewed only' once all are viewed: \(Bench.format(none)) ms; with 10 new ones: "
         + "\(Bench.format(few)) ms (from the unviewed listings' own index)")
-    print("  the store says: \((try? store.check())?.isEmpty == true ? "sound (state check)" : "PROBLEMS")")
+    print(
+      "  the store says: \((try? store.check())?.isEmpty == true ? "sound (state check)" : "PROBLEMS")"
+    )
   }
 
   /// 10,000 requests on keep-alive connections; memory every 1,000.

@@ -37,14 +37,7 @@ struct SlowClientBenchmark {
           search: "big", now: StateBenchmark.now.addingTimeInterval(Double(batch) * 60),
           seen: listings, reached: true))
     }
-    let config = ServedConfig(
-      path: "searches.yaml",
-      searches: [
-        ServedConfig.Search(
-          name: "big", site: "craigslist", interval: 900, enabled: true,
-          hosts: ["sfbay.craigslist.org"])
-      ], problems: "", hasErrors: false)
-    let app = WebApp(store: store, config: config, access: WebApp.Access(token: nil, hosts: []))
+    let app = ServeBenchmark.app(store)
     guard let server = try? HTTPServer(address: "127.0.0.1:0", handler: app.handle) else {
       print("  cannot listen on 127.0.0.1")
       return
@@ -60,7 +53,7 @@ struct SlowClientBenchmark {
     memory(server.port)
     fflush(nil)
     let guarded = WebApp(
-      store: store, config: config,
+      store: store, config: app.config,
       access: WebApp.Access(token: "bench-token-0123456789abcdef", hosts: []))
     if let tokened = try? HTTPServer(address: "127.0.0.1:0", handler: guarded.handle) {
       tokened.start()

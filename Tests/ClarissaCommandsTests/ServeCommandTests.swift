@@ -41,22 +41,8 @@ import WebServer
       "ulimit -n 48 && exec \"$0\" serve --config \"$1/searches.yaml\" --state \"$1/state.db\" --http 127.0.0.1:0",
       try CommandLineTests.binary().path, folder.path,
     ]
-    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    let lines = Lines(errors)
-    try process.run()
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-    var port: UInt16?
-    for _ in 0..<100 where port == nil {
-      Thread.sleep(forTimeInterval: 0.1)
-      if let range = lines.all.range(
-        of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression)
-      {
-        port = UInt16(lines.all[range].split(separator: ":").last!.dropLast())
-      }
-    }
+    let (port, lines) = try Self.start(process)
     let served = try #require(port, "serve said where it serves: \(lines.all)")
     var clients: [LoopbackClient] = []
     for _ in 0..<80 {
@@ -75,6 +61,26 @@ import WebServer
   }
 
   /// Lines a process writes to standard error, read as they come.
+  /// Starts `process` (serve or watch --http on port 0) and reads from its standard error the
+  /// port it serves on (nil after 10 s without one); its lines so far for a failure's message.
+  static func start(_ process: Process) throws -> (port: UInt16?, lines: Lines) {
+    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    let lines = Lines(errors)
+    try process.run()
+    for _ in 0..<100 {
+      if let range = lines.all.range(
+        of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression)
+      {
+        return (UInt16(lines.all[range].dropFirst("http://127.0.0.1:".count).dropLast()), lines)
+      }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    return (nil, lines)
+  }
+
   final class Lines: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""
@@ -122,23 +128,8 @@ import WebServer
     process.arguments = [
       "watch", "--config", configFile.path, "--politeness-delay", "0", "--http", "127.0.0.1:0",
     ]
-    process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    let lines = Lines(errors)
-    try process.run()
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-
-    var port: UInt16?
-    for _ in 0..<100 where port == nil {
-      Thread.sleep(forTimeInterval: 0.1)
-      if let range = lines.all.range(
-        of: #"serving http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression)
-      {
-        port = UInt16(lines.all[range].split(separator: ":").last!.dropLast())
-      }
-    }
+    let (port, lines) = try Self.start(process)
     let served = try #require(port, "watch --http said where it serves: \(lines.all)")
     let metrics = try Self.poll(served, "/metrics", until: "clarissa_runs_total 1")
     #expect(metrics.contains("clarissa_runs_total 1"))
