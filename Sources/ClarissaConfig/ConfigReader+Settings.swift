@@ -15,7 +15,6 @@ extension ConfigReader {
     [
       ("items_per_source", 1...1_000_000, \.itemsPerSource),
       ("announce_per_search", 1...100_000, \.announcePerSearch),
-      ("announce_per_channel", 1...1_000_000, \.announcePerChannel),
       ("title_length", 20...100_000, \.titleLength),
       ("place_length", 20...100_000, \.placeLength),
       ("description_length", 100...10_000_000, \.descriptionLength),

@@ -36,8 +36,6 @@ enum ConfigSchemaText {
     "limits.announce_per_search":
       "new listings announced per search and channel in one run; the rest are summed up in "
       + "one message and stay in 'clarissa listings' and the web page (default 50)",
-    "limits.announce_per_channel":
-      "new listings announced per channel in one run, all searches together (default 200)",
     "limits.title_length":
       "longest title kept, in characters; longer ones are cut with … (default 300)",
     "limits.place_length": "longest place text kept, in characters (default 200)",

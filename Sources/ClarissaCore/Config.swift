@@ -45,8 +45,6 @@ public struct Limits: Sendable, Equatable {
   /// New listings announced per search and channel in one run; the rest are summed up in one
   /// message ("and 4,950 more") and stay browsable.
   public var announcePerSearch = 50
-  /// New listings announced per channel in one run, all searches together.
-  public var announcePerChannel = 200
   /// Longest title kept, in characters; a longer one is stored cut, marked with `…`.
   public var titleLength = 300
   /// Longest place (the poster's location text).

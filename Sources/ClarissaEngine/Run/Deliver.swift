@@ -32,23 +32,17 @@ struct Deliver {
   /// not as found earlier).
   func run(fresh: [String: Set<ListingKey>]) async throws -> Receipts {
     var receipts = Receipts()
-    var announced: [String: Int] = [:]
     let searches = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
     for batch in try batches() {
       guard let search = searches[batch.search], let channel = config.channels[batch.channel]
       else { continue }
-      let room = max(
-        0,
-        min(
-          config.limits.announcePerSearch,
-          config.limits.announcePerChannel - announced[batch.channel, default: 0]))
-      let bounded = Announcement(batch.owed, room: room, search: search.name)
-      announced[batch.channel, default: 0] += bounded.each.count
+      let bounded = Announcement(
+        batch.owed, room: config.limits.announcePerSearch, search: search.name)
       if let summary = bounded.summary {
         receipts.notes[search.name, default: []].append(
           "\(batch.channel): \(CheckedNumber.grouped(bounded.rest.count)) more summed up in one "
-            + "message (limits.announce_per_search \(config.limits.announcePerSearch), "
-            + "announce_per_channel \(config.limits.announcePerChannel)): '\(summary.title)'")
+            + "message (limits.announce_per_search \(config.limits.announcePerSearch)): "
+            + "'\(summary.title)'")
       }
       if channel.kind == .stdout {
         receipts.terminal += bounded.each
