@@ -36,6 +36,12 @@ struct Deliver {
     for batch in try batches() {
       guard let search = searches[batch.search], let channel = config.channels[batch.channel]
       else { continue }
+      // The terminal's report lists every new listing: the limit is for messages.
+      if channel.kind == .stdout {
+        receipts.terminal += batch.owed
+        note(batch.owed.map(\.listing), of: search.name, fresh: fresh, in: &receipts)
+        continue
+      }
       let bounded = Announcement(
         batch.owed, room: config.limits.announcePerSearch, search: search.name)
       if let summary = bounded.summary {
@@ -43,15 +49,6 @@ struct Deliver {
           "\(batch.channel): \(CheckedNumber.grouped(bounded.rest.count)) more summed up in one "
             + "message (limits.announce_per_search \(config.limits.announcePerSearch)): "
             + "'\(summary.title)'")
-      }
-      if channel.kind == .stdout {
-        receipts.terminal += bounded.each
-        for owed in bounded.rest {
-          try memory.markDelivered(
-            search: owed.search, key: owed.listing.key, channel: owed.channel, at: now)
-        }
-        note(batch.owed.map(\.listing), of: search.name, fresh: fresh, in: &receipts)
-        continue
       }
       let accepted = try await send(
         batch, bounded, search: search, kind: channel.kind, to: &receipts)
