@@ -13,19 +13,23 @@ public struct LoopbackClient {
   private let socket: Int32
   private var buffer: [UInt8] = []
 
-  /// Connects, or nil when nothing listens on `port`.
-  public init?(port: UInt16, timeout: Double = 10) {
-    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  /// Connects `socket` to 127.0.0.1:`port`; false when nothing listens there.
+  public static func connect(_ socket: Int32, port: UInt16) -> Bool {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = port.bigEndian
-    let connected = withUnsafePointer(to: &address) {
+    return withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
-    }
-    guard connected == 0 else {
+    } == 0
+  }
+
+  /// Connects, or nil when nothing listens on `port`.
+  public init?(port: UInt16, timeout: Double = 10) {
+    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard Self.connect(socket, port: port) else {
       _ = Glibc.close(socket)
       return nil
     }

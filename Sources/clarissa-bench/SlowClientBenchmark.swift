@@ -361,16 +361,7 @@ private final class SlowCrowd: @unchecked Sendable {
     let number = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var size: Int32 = 4096
     setsockopt(number, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(number, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    if connected != 0 { tally.refused += 1 }
+    if !LoopbackClient.connect(number, port: port) { tally.refused += 1 }
     return number
   }
 }
