@@ -316,10 +316,10 @@ public final class WebApp: @unchecked Sendable {
   /// `//evil.example` once a line break is dropped).
   static func local(_ target: String) -> String {
     var forms = [target]
-    while forms.count < 4, let decoded = forms.last!.removingPercentEncoding,
-      decoded != forms.last!
-    {
+    var last = target
+    while forms.count < 4, let decoded = last.removingPercentEncoding, decoded != last {
       forms.append(decoded)
+      last = decoded
     }
     for form in forms {
       let scalars = Array(form.unicodeScalars)

@@ -440,12 +440,14 @@ final class Connection: ChannelDuplexHandler {
       }
       current = (head, [])
     case .body(let chunk):
-      guard current != nil else { return }
-      guard current!.body.count + chunk.readableBytes <= limits.bodyBytes else {
+      guard var request = current else { return }
+      current = nil  // the body stays uniquely held: appended in place, not copied per chunk
+      guard request.body.count + chunk.readableBytes <= limits.bodyBytes else {
         refuse(413, "request body too large")
         return
       }
-      current!.body += chunk.readableBytesView
+      request.body += chunk.readableBytesView
+      current = request
     case .end:
       receiving = false
       requestTimer?.cancel()

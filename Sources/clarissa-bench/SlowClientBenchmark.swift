@@ -315,8 +315,9 @@ private final class SlowCrowd: @unchecked Sendable {
           let back = recv(socket, &answer, answer.count, Int32(MSG_DONTWAIT))
           let ok =
             back < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-            && Self.header.withUnsafeBytes {
-              send(socket, $0.baseAddress! + (sent % Self.header.count), 1, Int32(MSG_NOSIGNAL))
+            && Self.header.withUnsafeBytes { bytes in
+              guard let base = bytes.baseAddress else { return -1 }
+              return send(socket, base + (sent % Self.header.count), 1, Int32(MSG_NOSIGNAL))
             } == 1
           if ok {
             sent += 1
