@@ -27,14 +27,21 @@ extension StateCommand {
 
     @OptionGroup var options: StateOptions
 
-    @Option(help: ArgumentHelp("Where to copy to: a postgres:// URL, or a new SQLite file (with --from).", valueName: "url-or-file"))
+    @Option(
+      help: ArgumentHelp(
+        "Where to copy to: a postgres:// URL, or a new SQLite file (with --from).",
+        valueName: "url-or-file"))
     var to: String
 
-    @Option(help: ArgumentHelp("A postgres:// URL to copy from (default: the SQLite store).", valueName: "url"))
+    @Option(
+      help: ArgumentHelp(
+        "A postgres:// URL to copy from (default: the SQLite store).", valueName: "url"))
     var from: String?
 
     func validate() throws {
-      let postgres = { (text: String) in text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") }
+      let postgres = { (text: String) in
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+      }
       if let from {
         guard postgres(from) else { throw ValidationError("--from takes a postgres:// URL") }
         guard !postgres(to) else { throw ValidationError("--to: with --from, give a SQLite file") }
@@ -48,17 +55,22 @@ extension StateCommand {
         do {
           let copied: StoreMigration.Copied
           if let from {
-            let source = try PostgresStore.open(url: from)
+            // A copy is no worker: it takes no sources and must not count as one.
+            let source = try PostgresStore.open(url: from, registering: false)
             let target = try ListingStore.open(path: to, readOnly: false)
             copied = try StoreMigration.copy(from: source, to: target)
             print("copied \(source.url) into \(to):")
           } else {
-            guard let result = try options.writing(create: false, { store, _ in
-              let target = try PostgresStore.open(url: to)
-              let copied = try StoreMigration.copy(from: store, to: target)
-              print("copied \(store.path) into \(target.url):")
-              return copied
-            }) else { return }
+            guard
+              let result = try options.writing(
+                create: false,
+                { store, _ in
+                  let target = try PostgresStore.open(url: to, registering: false)
+                  let copied = try StoreMigration.copy(from: store, to: target)
+                  print("copied \(store.path) into \(target.url):")
+                  return copied
+                })
+            else { return }
             copied = result
           }
           for entry in copied.tables where entry.rows > 0 {

@@ -30,6 +30,8 @@ import Testing
       let back = folder.appendingPathComponent("back.db").path
       let home = try CommandLineTests.run(["state", "migrate", "--from", url, "--to", back])
       #expect(home.status == 0, "\(home.stderr)")
+      let workers = try LoopbackPostgres.shared().query(url, "SELECT count(*) FROM workers")
+      #expect(workers == "0", "state migrate registered itself as a worker")
       let before = try CommandLineTests.run(["state", "export", "--state", original])
       let after = try CommandLineTests.run(["state", "export", "--state", back])
       #expect(before.status == 0 && after.status == 0)
