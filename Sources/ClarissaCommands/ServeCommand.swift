@@ -168,7 +168,10 @@ enum ServedSetup {
     let server: HTTPServer
     let box = AppBox()
     do {
-      server = try HTTPServer(address: address) { request in box.app!.handle(request) }
+      // The app is set before the server starts; a request before that gets a plain 503.
+      server = try HTTPServer(address: address) { request in
+        box.app?.handle(request) ?? WebResponse.text("starting\n", status: 503)
+      }
     } catch {
       throw ValidationError("--http: \(error)")
     }

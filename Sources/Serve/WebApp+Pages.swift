@@ -66,10 +66,12 @@ extension WebApp {
     let current = Self.filterParameters(query)
     var pager = ""
     if page > 1 {
-      pager += "<a rel=\"prev\" href=\"/listings?\(Pages.e(current + "page=\(page - 1)"))\">← newer</a>"
+      pager +=
+        "<a rel=\"prev\" href=\"/listings?\(Pages.e(current + "page=\(page - 1)"))\">← newer</a>"
     }
     if found.more {
-      pager += "<a rel=\"next\" href=\"/listings?\(Pages.e(current + "page=\(page + 1)"))\">older →</a>"
+      pager +=
+        "<a rel=\"next\" href=\"/listings?\(Pages.e(current + "page=\(page + 1)"))\">older →</a>"
     }
     let markAll = """
       <form method="post" action="/viewed" class="mark-all">\(Pages.csrfField(csrf))<input type="hidden" name="all" value="1">\(Self.hiddenFields(query))<input type="hidden" name="return" value="\(Pages.e(request.target))"><button id="mark-all">Mark all viewed</button></form>
@@ -98,7 +100,8 @@ extension WebApp {
       marks.append("<span class=\"badge repost\">repost of \(Pages.e(original))</span>")
     }
     if folded > 0 {
-      marks.append("<span class=\"badge repost\">\(folded) other post\(folded == 1 ? "" : "s")</span>")
+      marks.append(
+        "<span class=\"badge repost\">\(folded) other post\(folded == 1 ? "" : "s")</span>")
     }
     if let last = prices.last, prices.count > 1, let before = prices.dropLast().last,
       last.price < before.price
@@ -107,7 +110,8 @@ extension WebApp {
       marks.append("<span class=\"badge drop\">price drop \(percent)%</span>")
     }
     let meta = [
-      listing.location ?? listing.area, Age.describe(from: listing.posted ?? item.firstSeen, to: now),
+      listing.location ?? listing.area,
+      Age.describe(from: listing.posted ?? item.firstSeen, to: now),
       listing.site, showSearch ? item.search : nil,
     ].compactMap { $0 }.map(Pages.e).joined(separator: " · ")
     return """
@@ -204,14 +208,18 @@ extension WebApp {
       "<li>\(Pages.e(Money.format($0.price, $0.currency))) \(Pages.time($0.at, now: now))</li>"
     }.joined()
     let searches = history.searches.map { sighting in
-      var line = "<li><a href=\"/listings?search=\(Pages.e(Self.queryValue(sighting.search)))\">\(Pages.e(sighting.search))</a>: first seen \(Pages.time(sighting.firstSeen, now: now)), last \(Pages.time(sighting.lastSeen, now: now))"
+      var line =
+        "<li><a href=\"/listings?search=\(Pages.e(Self.queryValue(sighting.search)))\">\(Pages.e(sighting.search))</a>: first seen \(Pages.time(sighting.firstSeen, now: now)), last \(Pages.time(sighting.lastSeen, now: now))"
       if let original = sighting.repostOf {
-        line += "; repost of <a href=\"\(Pages.e(Pages.listingPath(ListingKey(site: key.site, id: original))))\">\(Pages.e(original))</a>"
+        line +=
+          "; repost of <a href=\"\(Pages.e(Pages.listingPath(ListingKey(site: key.site, id: original))))\">\(Pages.e(original))</a>"
       }
       if !sighting.alsoPostedAs.isEmpty {
-        line += "; also posted as " + sighting.alsoPostedAs.map {
-          "<a href=\"\(Pages.e(Pages.listingPath(ListingKey(site: key.site, id: $0))))\">\(Pages.e($0))</a>"
-        }.joined(separator: ", ")
+        line +=
+          "; also posted as "
+          + sighting.alsoPostedAs.map {
+            "<a href=\"\(Pages.e(Pages.listingPath(ListingKey(site: key.site, id: $0))))\">\(Pages.e($0))</a>"
+          }.joined(separator: ", ")
       }
       let deliveries = sighting.deliveries.map {
         "\(Pages.e($0.channel)) (\(Pages.e($0.event.replacingOccurrences(of: "_", with: " "))): \(Pages.e($0.state)))"

@@ -78,8 +78,11 @@ import Testing
   @Test func theSchemaHoldsEveryDeclaredKey() throws {
     let schema = ConfigSchema.schema(sites: Registry.sites)
     let top = try #require(schema["properties"] as? [String: Any])
-    #expect(Set(top.keys) == ["version", "defaults", "cities", "blackout", "notify", "state",
-      "http", "output", "limits", "searches", "sites"])
+    #expect(
+      Set(top.keys) == [
+        "version", "defaults", "cities", "blackout", "notify", "state",
+        "http", "output", "limits", "searches", "sites",
+      ])
     let searches = try #require(top["searches"] as? [String: Any])
     let search = try #require(searches["items"] as? [String: Any])
     let keys = Set(try #require(search["properties"] as? [String: Any]).keys)

@@ -215,11 +215,13 @@ import Testing
     }
     let noon = ISO8601DateFormatter().date(from: "2026-05-03T19:00:00Z") ?? Date()
     _ = try await runner("default").run(RunOptions(now: noon)).commit()
-    let failed = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600))).commit()
+    let failed = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(3600)))
+      .commit()
     #expect(failed.deliveryFailures.first?.contains("HTTP 500") == true)
     #expect(receiver.requests.count == 1)
     healthy.value = true
-    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200))).commit()
+    let later = try await runner("next").run(RunOptions(now: noon.addingTimeInterval(7200)))
+      .commit()
     #expect(later.deliveryFailures.isEmpty)
     #expect(later.searches.first?.delivered.map(\.id) == ["7931742798"])
     let posts = receiver.requests.filter { $0.text.contains("7931742798") }

@@ -11,7 +11,8 @@ import YAML
 /// Every input a fuzzer ever crashed on (`Fixtures/fuzz/<target>/`) goes through the same code
 /// as in its fuzzer; each must now finish without a crash.
 @Suite struct FuzzRegressionTests {
-  static let cases: [String] = ["yaml", "config", "feeds", "sapi", "html", "answers"].flatMap { target in
+  static let cases: [String] = ["yaml", "config", "feeds", "sapi", "html", "answers"].flatMap {
+    target in
     let folder = Fixtures.root.appendingPathComponent("fuzz/\(target)")
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return files.filter { !$0.hasPrefix(".") }.sorted().map { "\(target)/\($0)" }
