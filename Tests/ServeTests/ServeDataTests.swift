@@ -26,7 +26,9 @@ import WebServer
   func unviewed(_ fixture: ServeFixture) throws -> [String: Int] {
     let rows = try #require(try json(fixture, "/api/searches") as? [[String: Any]])
     return Dictionary(
-      uniqueKeysWithValues: rows.map { ($0["name"] as! String, $0["unviewed"] as! Int) })
+      uniqueKeysWithValues: rows.compactMap { row in
+        (row["name"] as? String).flatMap { name in (row["unviewed"] as? Int).map { (name, $0) } }
+      })
   }
 
   @Test func countsFiltersAndViewedMarksAgreeWithTheStore() throws {
