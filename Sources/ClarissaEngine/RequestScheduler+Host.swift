@@ -16,11 +16,13 @@ extension RequestScheduler {
   /// One host's jobs, in order, spaced politely; stops at a block.
   func runHost(
     _ jobs: [FetchJob], validators: [String: Validators], cooldown: Cooldown?, retry: Bool,
-    now: Date
+    now: Date, each: (@Sendable (FetchOutcome, Cooldown?) -> Void)? = nil
   ) async -> ([FetchOutcome], Cooldown?) {
     if let cooldown, !retry {
       let reason = Self.cooling(jobs[0].host, cooldown)
-      return (jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }, nil)
+      let skipped = jobs.map { FetchOutcome(job: $0, status: .skipped(reason), attempts: 0) }
+      for outcome in skipped { each?(outcome, nil) }
+      return (skipped, nil)
     }
     let jobs = Self.ordered(jobs, after: cooldown)
     var outcomes: [FetchOutcome] = []
@@ -28,6 +30,7 @@ extension RequestScheduler {
     // A cool-down another worker set during this run (a shared pace says so).
     var cooledElsewhere: String?
     for (index, job) in jobs.enumerated() {
+      defer { if let last = outcomes.last { each?(last, newCooldown) } }
       if let reason = Self.skipReason(job, refused: newCooldown) ?? cooledElsewhere {
         outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
         continue

@@ -126,10 +126,13 @@ public struct RequestScheduler: Sendable {
   /// (every cool-down set is measured from it). A host in `retrying` is asked once despite its
   /// cool-down: its first request (one the cool-down was not set by, first) goes out, and only if
   /// that is not refused again do its other requests follow.
-  /// Returns one outcome per job, and the cool-downs to store (a renewed one included).
+  /// Returns one outcome per job, and the cool-downs to store (a renewed one included). `each`
+  /// hears of every outcome the moment it is known, with its host's cool-down set so far this
+  /// run (from any host's task: the caller serialises).
   public func run(
     _ jobs: [FetchJob], validators: [String: Validators], cooldowns: [String: Cooldown],
-    retrying: Set<String> = [], now: Date
+    retrying: Set<String> = [], now: Date,
+    each: (@Sendable (FetchOutcome, Cooldown?) -> Void)? = nil
   ) async -> (outcomes: [FetchOutcome], cooldowns: [String: Cooldown]) {
     var byHost: [String: [FetchJob]] = [:]
     var order: [String] = []
@@ -147,7 +150,8 @@ public struct RequestScheduler: Sendable {
         let retry = retrying.contains(host)
         group.addTask {
           let (results, cooled) = await runHost(
-            hostJobs, validators: validators, cooldown: cooldown, retry: retry, now: now)
+            hostJobs, validators: validators, cooldown: cooldown, retry: retry, now: now,
+            each: each)
           return (results, cooled, host)
         }
       }

@@ -73,6 +73,11 @@ public struct RunResult: Sendable, Codable {
   public var channels: [String: ChannelTally] = [:]
   /// Sources this worker took over from a worker whose lease ran out (a shared store).
   public var takeovers = 0
+  /// The worker that ran, when workers share the store: searches it took none of are said in
+  /// one line, not one each.
+  public var sharedBy: String?
+  /// A worker whose round outlasted the interval says so, with the figures (once a round).
+  public var behind: String?
 
   /// One host's requests in a run.
   public struct HostTally: Sendable, Codable, Equatable {

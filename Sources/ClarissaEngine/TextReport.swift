@@ -40,9 +40,19 @@ extension RunReport {
         for listing in search.delivered { lines += block(listing, now: result.time, paint: paint) }
       }
       if listingsOnly { continue }
+      // Workers sharing the store: what the others took is one line below, not one each.
+      if result.sharedBy != nil, search.status == .notDue { continue }
       lines += status(search, now: result.time, timeZone: timeZone, paint: paint)
     }
     if listingsOnly { return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
+    let elsewhere = result.searches.filter { $0.status == .notDue }.count
+    if let worker = result.sharedBy, elsewhere > 0 {
+      lines.append(
+        paint.dim(
+          "\(count(elsewhere, "search")): not due, or other workers have them (\(worker) took "
+            + "none of their sources this round)"))
+    }
+    if let behind = result.behind { lines.append(paint.red("behind: \(behind)")) }
     for block in result.blocks { lines.append(paint.red("blocked: \(block)")) }
     for failure in result.deliveryFailures {
       lines.append(paint.red("not delivered: \(failure)"))

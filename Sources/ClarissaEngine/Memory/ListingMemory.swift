@@ -261,14 +261,19 @@ public protocol ListingMemory: AnyObject, Sendable {
     Original]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
+  /// Records a search's part of the run as `decide` makes it from what the store remembers of
+  /// the search at that moment, in the same transaction (see ``SearchRecord``): whether a
+  /// source is new to the search is never decided from an older reading.
+  func record(search: String, deciding decide: (SearchMemory?) throws -> SearchRecord) throws
   /// Sets (or, with nil, lifts) a host's cool-down.
   func setCooldown(_ cooldown: Cooldown?, host: String) throws
   /// The held queue.
   func held() throws -> [HeldListing]
   /// Moves held listings of `search` to the owed deliveries of `channels`.
   func release(search: String, keys: [ListingKey], to channels: [String], at now: Date) throws
-  /// Deliveries owed (never tried, or refused fewer than `maxAttempts` times).
-  func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery]
+  /// Deliveries owed (never tried, or refused fewer than `maxAttempts` times), of `searches`
+  /// only (nil: of every search).
+  func owedDeliveries(maxAttempts: Int, searches: Set<String>?) throws -> [OwedDelivery]
   /// A channel accepted the listing.
   func markDelivered(search: String, key: ListingKey, channel: String, at now: Date) throws
   /// A channel refused the listing; returns the attempts so far.
@@ -306,4 +311,11 @@ public protocol BrowsableStore: ListingMemory {
   func foldedCounts(search: String, keys: [ListingKey]) throws -> [ListingKey: Int]
   /// The store's version and the last time a search was tried (`/healthz`).
   func health() throws -> StoreHealth
+}
+
+extension ListingMemory {
+  /// Every delivery owed (never tried, or refused fewer than `maxAttempts` times).
+  public func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery] {
+    try owedDeliveries(maxAttempts: maxAttempts, searches: nil)
+  }
 }

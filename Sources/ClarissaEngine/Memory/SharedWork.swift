@@ -57,11 +57,16 @@ public protocol SharedWork: AnyObject, Sendable {
   var worker: String { get }
   /// Whether requests keep one pace per host across workers (``StateSettings/Politeness``).
   var sharedPace: Bool { get }
+  /// Seconds a worker holds what it took before another may take it over.
+  var lease: Double { get }
   /// Takes up to `limit` of `wanted`: those due and held by no live lease of another worker
   /// (`FOR UPDATE SKIP LOCKED`: workers asking at once never wait for one another).
   func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources
   /// The sources were fetched (or failed) at `now`: due again after their interval.
   func finish(_ keys: [SourceKey], at now: Date) throws
+  /// This worker is still at work on `keys`: their leases run a whole lease from `now` (the
+  /// heartbeat of a batch, so that a live worker's batch is never taken over).
+  func renew(_ keys: [SourceKey], now: Date) throws
   /// Workers seen within `seconds` or a lease's time, whichever is longer (this one included).
   /// A worker is seen when it takes work, so between rounds it is seen once per interval.
   func liveWorkers(seenWithin seconds: Double, now: Date) throws -> Int

@@ -16,9 +16,12 @@ struct Receipts: Sendable {
   var notes: [String: [String]] = [:]
 }
 
-/// Stage 5: every owed delivery to its channel, one batch per search and channel. A delivery is
-/// recorded the moment its channel accepts it, in its own transaction; a partly accepted batch
-/// records what went through, and only the rest is tried again on the next run.
+/// Stage 5: every owed delivery to its channel, one batch per search and channel. A run
+/// delivers each search's new listings as soon as that search is judged and recorded (its
+/// deliveries are committed then), while other searches are still being fetched; at its end it
+/// delivers what else is owed (refused before, released from quiet hours) and the digests. A
+/// delivery is recorded the moment its channel accepts it, in its own transaction; a partly
+/// accepted batch records what went through, and only the rest is tried again on the next run.
 struct Deliver {
   /// Refused this many times, a delivery is given up (and reported).
   static let maxAttempts = 10
@@ -27,23 +30,51 @@ struct Deliver {
   let channels: [String: any DeliveryChannel]
   let memory: any ListingMemory
   let now: Date
+  /// What was delivered and refused so far this run.
+  private(set) var receipts = Receipts()
+  /// Deliveries refused this run, or shown by the terminal: not tried again before the next.
+  private var tried: Set<String> = []
+  /// Per search and channel, the messages sent this run (``Limits/announcePerSearch`` is a
+  /// run's room, however many times the search's deliveries leave).
+  private var sent: [String: Int] = [:]
 
-  /// Delivers what is owed; `fresh` are this run's new listings per search (reported as new,
-  /// not as found earlier).
-  func run(fresh: [String: Set<ListingKey>]) async throws -> Receipts {
-    var receipts = Receipts()
-    let searches = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
-    for batch in try batches() {
-      guard let search = searches[batch.search], let channel = config.channels[batch.channel]
+  init(config: Config, channels: [String: any DeliveryChannel], memory: any ListingMemory, now: Date)
+  {
+    self.config = config
+    self.channels = channels
+    self.memory = memory
+    self.now = now
+  }
+
+  /// Delivers what is owed for `searches` (nil: every search); `fresh` are this run's new and
+  /// changed listings per search (reported as new, not as found earlier). A digest channel's
+  /// deliveries wait for the run's `last` pass: a digest is one message per run.
+  mutating func run(searches: Set<String>?, fresh: [String: Set<ListingKey>], last: Bool)
+    async throws
+  {
+    let byName = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
+    for batch in try batches(of: searches) {
+      guard let search = byName[batch.search], let channel = config.channels[batch.channel]
       else { continue }
+      if channel.grouping == .digest && !last { continue }
+      let owed = batch.owed.filter { !tried.contains(Self.id($0)) }
+      guard !owed.isEmpty else { continue }
       // The terminal's report lists every new listing: the limit is for messages.
       if channel.kind == .stdout {
-        receipts.terminal += batch.owed
-        note(batch.owed.map(\.listing), of: search.name, fresh: fresh, in: &receipts)
+        receipts.terminal += owed
+        tried.formUnion(owed.map(Self.id))
+        note(owed.map(\.listing), of: search.name, fresh: fresh)
         continue
       }
-      let bounded = Announcement(
-        batch.owed, room: config.limits.announcePerSearch, search: search.name)
+      let room = config.limits.announcePerSearch - sent[batch.search + "\u{0}" + batch.channel, default: 0]
+      guard room > 0 else {
+        receipts.notes[search.name, default: []].append(
+          "\(batch.channel): \(CheckedNumber.grouped(owed.count)) more left for the next run "
+            + "(limits.announce_per_search \(config.limits.announcePerSearch) reached this run)")
+        continue
+      }
+      let bounded = Announcement(owed, room: room, search: search.name)
+      sent[batch.search + "\u{0}" + batch.channel, default: 0] += bounded.listings.count
       if let summary = bounded.summary {
         receipts.notes[search.name, default: []].append(
           "\(batch.channel): \(CheckedNumber.grouped(bounded.rest.count)) more summed up in one "
@@ -51,20 +82,24 @@ struct Deliver {
             + "'\(summary.title)'")
       }
       let accepted = try await send(
-        batch, bounded, search: search, kind: channel.kind, to: &receipts)
+        (batch.search, batch.channel, owed), bounded, search: search, kind: channel.kind)
       receipts.channels[batch.channel, default: .init()].delivered += accepted.count
-      note(
-        batch.owed.map(\.listing).filter { accepted.contains($0.key) }, of: search.name,
-        fresh: fresh, in: &receipts)
+      note(owed.map(\.listing).filter { accepted.contains($0.key) }, of: search.name, fresh: fresh)
     }
-    return receipts
+  }
+
+  /// One delivery's identity within the run.
+  private static func id(_ owed: OwedDelivery) -> String {
+    [owed.search, owed.listing.site, owed.listing.id, owed.channel].joined(separator: "\u{0}")
   }
 
   /// Owed deliveries grouped by search and channel, in the order they were owed.
-  private func batches() throws -> [(search: String, channel: String, owed: [OwedDelivery])] {
+  private func batches(of searches: Set<String>?) throws -> [(
+    search: String, channel: String, owed: [OwedDelivery]
+  )] {
     var order: [String] = []
     var groups: [String: (search: String, channel: String, owed: [OwedDelivery])] = [:]
-    for owed in try memory.owedDeliveries(maxAttempts: Self.maxAttempts) {
+    for owed in try memory.owedDeliveries(maxAttempts: Self.maxAttempts, searches: searches) {
       let id = owed.search + "\u{0}" + owed.channel
       if groups[id] == nil {
         order.append(id)
@@ -77,9 +112,9 @@ struct Deliver {
 
   /// Sends one batch; returns the keys the channel accepted. Each accepted message is recorded
   /// in the store the moment the channel says so, before the next is sent.
-  private func send(
+  private mutating func send(
     _ batch: (search: String, channel: String, owed: [OwedDelivery]), _ bounded: Announcement,
-    search: Search, kind: Channel.Kind, to receipts: inout Receipts
+    search: Search, kind: Channel.Kind
   ) async throws -> Set<ListingKey> {
     let sender = channels[batch.channel] ?? UnavailableChannel(name: batch.channel, kind: kind)
     let book = ReceiptBook()
@@ -105,15 +140,16 @@ struct Deliver {
     } catch {
       let reason = (error as? DeliveryError)?.message ?? "\(error)"
       let accepted = book.keys
-      try refuse(batch.owed.filter { !accepted.contains($0.listing.key) }, reason, &receipts)
+      try refuse(batch.owed.filter { !accepted.contains($0.listing.key) }, reason)
     }
     return book.keys
   }
 
   /// Records refusals; a delivery refused too often is given up, and said so.
-  private func refuse(_ owed: [OwedDelivery], _ reason: String, _ receipts: inout Receipts) throws {
+  private mutating func refuse(_ owed: [OwedDelivery], _ reason: String) throws {
     let reported = reason + "; retried on the next run"
     if !receipts.failures.contains(reported) { receipts.failures.append(reported) }
+    tried.formUnion(owed.map(Self.id))
     for entry in owed {
       receipts.channels[entry.channel, default: .init()].failed += 1
       let attempts = try memory.markFailed(
@@ -128,9 +164,8 @@ struct Deliver {
   }
 
   /// Listings found earlier that reached a channel now, once each per search.
-  private func note(
-    _ listings: [Listing], of search: String, fresh: [String: Set<ListingKey>],
-    in receipts: inout Receipts
+  private mutating func note(
+    _ listings: [Listing], of search: String, fresh: [String: Set<ListingKey>]
   ) {
     let new = fresh[search] ?? []
     for listing in listings where !new.contains(listing.key) {

@@ -52,7 +52,7 @@ struct Reading: Sendable {
     blocks += other.blocks.filter { !blocks.contains($0) }
     for (host, tally) in other.hosts { hosts[host, default: RunResult.HostTally()].add(tally) }
     cooled.merge(other.cooled) { _, newer in newer }
-    lifted += other.lifted
+    lifted += other.lifted.filter { !lifted.contains($0) }
     followUps = other.followUps
   }
 }
@@ -192,7 +192,8 @@ struct ReadStage {
   /// 403, measured on the run's clock.
   private mutating func block(_ host: String, _ reason: String) {
     let previous = fetched.cooldowns[host].flatMap { $0.until > options.now ? $0 : nil }
-    let urls = fetched.outcomes.filter { $0.job.host == host }.map(\.job.request.url)
+    let urls =
+      fetched.urls[host] ?? fetched.outcomes.filter { $0.job.host == host }.map(\.job.request.url)
     let cooldown = Cooldown(
       until: options.now.addingTimeInterval(blockCooldown), reason: "answered with a block page",
       since: previous?.since ?? options.now, answer: reason, urls: urls)

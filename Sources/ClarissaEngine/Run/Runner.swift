@@ -57,125 +57,96 @@ public struct Runner: Sendable {
     let shared = writing ? memory as? any SharedWork : nil
     let (planned, outcomes) = Plan.make(
       config: config, options: options, memories: memories, byLease: shared != nil)
-    var result = RunResult(
-      time: options.now, searches: outcomes, blocks: [], deliveryFailures: [],
-      dryRun: options.dryRun)
-    var judged: [String: [Judgement]] = [:]
+    var run = RunState(
+      result: RunResult(
+        time: options.now, searches: outcomes, blocks: [], deliveryFailures: [],
+        dryRun: options.dryRun),
+      delivery: writing
+        ? Deliver(config: config, channels: channels, memory: memory, now: options.now) : nil)
     if let shared {
-      try await fetchShared(
-        planned, work: shared, into: &result, judged: &judged, memory: memory, options: options)
+      try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
     } else {
-      try await fetchAndJudge(
-        planned, into: &result, judged: &judged, memory: memory, options: options)
+      try await fetchAndJudge(planned, into: &run, memory: memory, options: options)
     }
     var terminal: [OwedDelivery] = []
-    if writing {
-      terminal = try await deliver(&result, memory: memory, now: options.now)
+    if var delivery = run.delivery {
+      // What else is owed: released from quiet hours, refused before, and the digests.
+      try releaseHeld(memory: memory, now: options.now)
+      try await delivery.run(searches: nil, fresh: run.fresh, last: true)
+      terminal = run.result.apply(delivery.receipts)
     }
+    var result = run.result
     let unviewed = try memory.unviewedCounts()
     for index in result.searches.indices {
       result.searches[index].unviewed = unviewed[result.searches[index].name] ?? 0
     }
     return PendingRun(
-      result: result, judgements: judged, terminal: terminal, access: access,
+      result: result, judgements: run.judged, terminal: terminal, access: access,
       finish: finishing(options))
   }
 
-  /// Fetches `planned` (only the `taken` sources, with a shared store), judges what came and
-  /// records each search's part.
-  private func fetchAndJudge(
+  /// Fetches `planned` (only the `taken` sources, with a shared store); each search, as soon
+  /// as its sources have answered, is judged, recorded and its new listings delivered.
+  func fetchAndJudge(
     _ planned: [PlannedSearch], only taken: Set<SourceKey>? = nil,
-    scheduler: RequestScheduler? = nil,
-    into result: inout RunResult, judged: inout [String: [Judgement]], memory: any ListingMemory,
+    scheduler: RequestScheduler? = nil, into run: inout RunState, memory: any ListingMemory,
     options: RunOptions
   ) async throws {
-    let writing = !options.dryRun
-    let (fetched, reading) = try await FetchStage.fetchAndRead(
+    let entries = Dictionary(planned.map { ($0.search.name, $0) }) { first, _ in first }
+    let (_, reading) = try await FetchStage.fetchAndRead(
       planned, sites: sites, scheduler: scheduler ?? self.scheduler, memory: memory,
-      options: options, only: taken)
-    result.blocks += reading.blocks
+      options: options, only: taken
+    ) { name, searchReading, asked in
+      guard let entry = entries[name],
+        let index = run.result.searches.firstIndex(where: { $0.name == name })
+      else { return }
+      let (outcome, judgements) = try judgeAndRecord(
+        entry, reading: searchReading, asked: asked, outcome: run.result.searches[index],
+        memory: memory, options: options)
+      run.result.searches[index] = outcome
+      run.judged[name, default: []] += judgements
+      let fresh = Set(outcome.new.map(\.key) + outcome.changed.map(\.key))
+      run.fresh[name, default: []].formUnion(fresh)
+      // Its deliveries are committed: they leave now, not when the whole run ends.
+      try await run.delivery?.run(searches: [name], fresh: [name: fresh], last: false)
+    }
+    run.result.blocks += reading.blocks.filter { !run.result.blocks.contains($0) }
     for (host, tally) in reading.hosts {
-      result.hosts[host, default: RunResult.HostTally()].add(tally)
+      run.result.hosts[host, default: RunResult.HostTally()].add(tally)
     }
-    if writing { try Self.storeCooldowns(reading, in: memory) }
-    for entry in planned {
-      let name = entry.search.name
-      let searchReading = reading.searches[name] ?? SearchReading()
-      let judgements = try Judge.judge(
-        entry, reading: searchReading, memory: memory, options: options)
-      judged[name, default: []] += judgements
-      guard let index = result.searches.firstIndex(where: { $0.name == name }) else { continue }
-      let (outcome, record) = Act.on(
-        judgements, of: entry, reading: searchReading, asked: fetched.asked[name] ?? [],
-        outcome: result.searches[index], options: options)
-      result.searches[index] = outcome
-      if writing { try memory.record(record) }
-    }
+    if !options.dryRun { try Self.storeCooldowns(reading, in: memory) }
   }
 
-  /// Workers sharing a store: takes due sources in batches (leases), fetches and records each
-  /// batch, marks its sources done, and takes again until none is left; a batch is a share of
-  /// what is due, so that idle workers take what a busy one has not reached.
-  private func fetchShared(
-    _ planned: [PlannedSearch], work: any SharedWork, into result: inout RunResult,
-    judged: inout [String: [Judgement]], memory: any ListingMemory, options: RunOptions
-  ) async throws {
-    let scheduler = work.sharedPace ? self.scheduler.pacing(SharedPace(work)) : self.scheduler
-    let wanted = planned.flatMap { entry in
-      let interval = entry.search.interval.timeInterval
-      let every = options.force || options.only != nil ? 0 : interval - Plan.slack(interval)
-      return FetchStage.jobs(for: entry.search, sites: sites).map {
-        WantedSource(key: $0.source, every: every)
+  /// Judges a search's answers and records them. Whether it (or a source of it) is new, so
+  /// primed, is decided from the store inside the transaction that records it: another worker
+  /// may have primed it since this run started. A dry run judges from what the plan read.
+  private func judgeAndRecord(
+    _ entry: PlannedSearch, reading: SearchReading, asked: Set<String>,
+    outcome: RunResult.SearchOutcome, memory: any ListingMemory, options: RunOptions
+  ) throws -> (RunResult.SearchOutcome, [Judgement]) {
+    let decide = {
+      (current: SearchMemory?) throws -> (RunResult.SearchOutcome, [Judgement], SearchRecord) in
+      let now = Plan.planned(entry.search, memory: current, config: config, options: options)
+      var outcome = outcome
+      if outcome.status == .primed || outcome.status == .ran {
+        outcome.status = now.prime ? .primed : .ran
       }
+      let judgements = try Judge.judge(now, reading: reading, memory: memory, options: options)
+      let (acted, record) = Act.on(
+        judgements, of: now, reading: reading, asked: asked, outcome: outcome, options: options)
+      return (acted, judgements, record)
     }
-    // The workers of the last rounds: each is seen when it takes work, once per round at least.
-    let longest = planned.map(\.search.interval.timeInterval).max() ?? 0
-    let workers = max(1, try work.liveWorkers(seenWithin: 2 * longest, now: Date()))
-    let batch = max(1, (wanted.count + workers * 4 - 1) / (workers * 4))
-    var fetchedBy: Set<String> = []
-    var remaining = wanted
-    while !Task.isCancelled, !remaining.isEmpty {
-      let taken = try work.take(remaining, limit: batch, now: Date())
-      guard !taken.keys.isEmpty else { break }
-      let keys = Set(taken.keys)
-      // Once a round: a source done now is not due again before the next.
-      remaining.removeAll { keys.contains($0.key) }
-      result.takeovers += taken.takeovers
-      let searches = Set(taken.keys.map(\.search))
-      fetchedBy.formUnion(searches)
-      try await fetchAndJudge(
-        planned.filter { searches.contains($0.search.name) }, only: keys, scheduler: scheduler,
-        into: &result, judged: &judged, memory: memory, options: options)
-      try work.finish(taken.keys, at: Date())
+    guard !options.dryRun else {
+      let (acted, judgements, _) = try decide(entry.memory)
+      return (acted, judgements)
     }
-    for entry in planned where !fetchedBy.contains(entry.search.name) {
-      guard let index = result.searches.firstIndex(where: { $0.name == entry.search.name }) else {
-        continue
-      }
-      result.searches[index].status = .notDue
-      result.searches[index].detail =
-        "not due, or another worker has it (\(work.worker) took none of its sources)"
+    var made = (outcome, [Judgement]())
+    try memory.record(search: entry.search.name) { current in
+      let (acted, judgements, record) = try decide(current)
+      made = (acted, judgements)
+      return record
     }
-  }
-
-  /// Releases held listings whose quiet hours ended, then delivers everything owed.
-  private func deliver(_ result: inout RunResult, memory: any ListingMemory, now: Date)
-    async throws -> [OwedDelivery]
-  {
-    try releaseHeld(memory: memory, now: now)
-    var fresh: [String: Set<ListingKey>] = [:]
-    for search in result.searches {
-      fresh[search.name] = Set(search.new.map(\.key) + search.changed.map(\.key))
-    }
-    let receipts = try await Deliver(config: config, channels: channels, memory: memory, now: now)
-      .run(fresh: fresh)
-    for index in result.searches.indices {
-      result.searches[index].delivered += receipts.delivered[result.searches[index].name] ?? []
-      result.searches[index].notes += receipts.notes[result.searches[index].name] ?? []
-    }
-    result.deliveryFailures += receipts.failures
-    result.channels = receipts.channels
-    return receipts.terminal
+    return made
   }
 
   /// Held listings of searches out of their `hold` window now become owed deliveries.

@@ -3,21 +3,34 @@ import Foundation
 
 /// Deliveries, the recent listings the outputs show, and retention.
 extension ConnectedStore {
-  public func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery] {
+  public func owedDeliveries(maxAttempts: Int, searches: Set<String>?) throws -> [OwedDelivery] {
     try locked { database in
       let sql = database.dialect
       var mine = ""
       var values: [StoreValue] = [.int(maxAttempts)]
+      // `d.search IN (?3, ?4, ...)` when asked for some searches only.
+      let names = searches.map { $0.sorted() }
+      let of = names.map { names in
+        "AND d.search IN (" + (0..<names.count).map { "?\($0 + 3)" }.joined(separator: ", ") + ") "
+      }
       if let claim = deliveryClaim {
         // Workers sharing the store each send only what they claimed; rows another worker
         // is claiming at this moment are skipped, not waited for.
         try database.run(
           "UPDATE deliveries SET claimed_by = $2, claimed_until = $3::float8 + $4::float8 "
-            + "WHERE seq IN (SELECT seq FROM deliveries WHERE (state = 'owed' OR "
+            + "WHERE seq IN (SELECT seq FROM deliveries d WHERE (state = 'owed' OR "
             + "(state = 'failed' AND attempts < $1)) AND (claimed_until IS NULL OR "
-            + "claimed_until < $3::float8 OR claimed_by = $2) FOR UPDATE SKIP LOCKED)",
-          [.int(maxAttempts), .text(claim.worker), .time(Date()), .double(claim.seconds)])
+            + "claimed_until < $3::float8 OR claimed_by = $2) "
+            + (names == nil ? "" : "AND d.search = ANY($5::text[]) ")
+            + "FOR UPDATE SKIP LOCKED)",
+          [.int(maxAttempts), .text(claim.worker), .time(Date()), .double(claim.seconds)]
+            + (names.map { [StoreValue.textArray($0)] } ?? []))
         mine = "AND d.claimed_by = ?2 "
+      }
+      if let names {
+        // ?2 is the worker (unused without a claim: an empty text keeps the numbering).
+        values += [.text(deliveryClaim?.worker ?? "")] + names.map { .text($0) }
+      } else if let claim = deliveryClaim {
         values.append(.text(claim.worker))
       }
       return try database.rows(
@@ -34,7 +47,7 @@ extension ConnectedStore {
           + "AND d.\(sql.rowid) = (SELECT max(e.\(sql.rowid)) FROM deliveries e WHERE e.search = d.search "
           + "AND e.site = d.site AND e.id = d.id AND e.channel = d.channel "
           + "AND (e.state = 'owed' OR (e.state = 'failed' AND e.attempts < ?1))) "
-          + mine + "ORDER BY d.owed_at, d.\(sql.rowid)",
+          + mine + (of ?? "") + "ORDER BY d.owed_at, d.\(sql.rowid)",
         values
       ) {
         var listing = Self.listing($0, from: 7)

@@ -6,27 +6,29 @@ extension ConnectedStore {
   public func searches(_ names: [String]) throws -> [String: SearchMemory] {
     try locked { database in
       var result: [String: SearchMemory] = [:]
-      for name in names {
-        let rows = try database.rows(
-          "SELECT last_run, last_attempt, all_sources_known FROM searches WHERE name = ?",
-          [.text(name)]
-        ) { ($0.optionalDouble(0), $0.optionalDouble(1), $0.int(2) != 0) }
-        let listed = try database.integer(
-          "SELECT EXISTS(SELECT 1 FROM sightings WHERE search = ?)", [.text(name)])
-        guard let row = rows.first else {
-          if listed != 0 { result[name] = SearchMemory(hasListings: true) }
-          continue
-        }
-        let sources = try database.rows(
-          "SELECT url FROM sources WHERE search = ?", [.text(name)]
-        ) { $0.text(0) }
-        result[name] = SearchMemory(
-          lastRun: row.0.map(Date.init(timeIntervalSince1970:)),
-          lastAttempt: row.1.map(Date.init(timeIntervalSince1970:)),
-          sources: row.2 ? nil : Set(sources), hasListings: listed != 0)
-      }
+      for name in names { result[name] = try Self.memory(of: name, in: database) }
       return result
     }
+  }
+
+  /// What the store remembers of one search now (nil: never run, nothing seen).
+  static func memory(of name: String, in database: Connection) throws -> SearchMemory? {
+    let rows = try database.rows(
+      "SELECT last_run, last_attempt, all_sources_known FROM searches WHERE name = ?",
+      [.text(name)]
+    ) { ($0.optionalDouble(0), $0.optionalDouble(1), $0.int(2) != 0) }
+    let listed = try database.integer(
+      "SELECT EXISTS(SELECT 1 FROM sightings WHERE search = ?)", [.text(name)])
+    guard let row = rows.first else {
+      return listed != 0 ? SearchMemory(hasListings: true) : nil
+    }
+    let sources = try database.rows(
+      "SELECT url FROM sources WHERE search = ?", [.text(name)]
+    ) { $0.text(0) }
+    return SearchMemory(
+      lastRun: row.0.map(Date.init(timeIntervalSince1970:)),
+      lastAttempt: row.1.map(Date.init(timeIntervalSince1970:)),
+      sources: row.2 ? nil : Set(sources), hasListings: listed != 0)
   }
 
   public func validators(for urls: [String]) throws -> [String: Validators] {

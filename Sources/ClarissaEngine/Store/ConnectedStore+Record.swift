@@ -6,8 +6,26 @@ extension ConnectedStore {
   /// One transaction: the listings (fields, price history, sightings), what is owed, held and
   /// recent, the sources that answered, the validators, and when the search ran.
   public func record(_ record: SearchRecord) throws {
+    try self.record(search: record.search) { _ in record }
+  }
+
+  /// Reads what the store remembers of `search`, lets `decide` judge with it and records the
+  /// result, all in one transaction, one worker at a time per search: a source another worker
+  /// primed a moment ago is known here, whatever the run believed when it started.
+  public func record(
+    search: String, deciding decide: (SearchMemory?) throws -> SearchRecord
+  ) throws {
     try locked { database in
       try database.transaction {
+        if let lock = database.dialect.lockSearch { try database.run(lock, [.text(search)]) }
+        let record = try decide(try Self.memory(of: search, in: database))
+        try Self.write(record, in: database)
+      }
+    }
+  }
+
+  /// The writes of ``record(_:)``, inside its transaction.
+  private static func write(_ record: SearchRecord, in database: Connection) throws {
         let now = StoreValue.time(record.now)
         // In key order: workers writing the same listings take their locks in one order.
         for listing in record.seen.sorted(by: { $0.key < $1.key }) {
@@ -49,8 +67,6 @@ extension ConnectedStore {
             ])
         }
         try Self.remember(record, in: database)
-      }
-    }
   }
 
   /// The listing's fields as seen now, and a price row when its price is new or changed.

@@ -16,7 +16,8 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
   /// The file (`:memory:` for a store in memory).
   public let path: String
   let database: SQLiteDatabase
-  private let lock = NSLock()
+  // Recursive: a run judges inside `record(search:deciding:)`, whose reads take it again.
+  private let lock = NSRecursiveLock()
 
   private init(database: SQLiteDatabase) {
     self.database = database

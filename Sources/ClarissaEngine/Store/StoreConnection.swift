@@ -10,6 +10,16 @@ enum StoreValue {
   static func doubleOrNull(_ number: Double?) -> Self { number.map { .double($0) } ?? .null }
   /// A number, or null.
   static func intOrNull(_ number: Int?) -> Self { number.map { .int($0) } ?? .null }
+  /// Texts as a PostgreSQL array literal (`{"a","b"}`), each quoted, for `= ANY($N::text[])`.
+  static func textArray(_ texts: [String]) -> Self {
+    .text(
+      "{"
+        + texts.map {
+          "\""
+            + $0.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }.joined(separator: ",") + "}")
+  }
   /// A time as seconds since 1970, or null.
   static func time(_ date: Date?) -> Self {
     date.map { .double($0.timeIntervalSince1970) } ?? .null
@@ -48,6 +58,10 @@ struct SQLDialect: Sendable {
   var contains: @Sendable (String, String) -> String
   /// The schema version, as the store keeps it.
   var schemaVersion: String
+  /// A statement taking a lock on one search (its name bound) until the transaction ends, where
+  /// writers can record at the same time (PostgreSQL); nil where one writer holds the database
+  /// for the whole transaction (SQLite's `BEGIN IMMEDIATE`).
+  var lockSearch: String? = nil
 
   static let sqlite = SQLDialect(
     rowid: "rowid", indexedBy: { " INDEXED BY \($0)" }, orderedJoin: "CROSS JOIN",
@@ -59,7 +73,9 @@ struct SQLDialect: Sendable {
     rowid: "seq", indexedBy: { _ in "" }, orderedJoin: "JOIN",
     joinedBySeparator: { "string_agg(\($0), chr(31))" }, jsonArray: { "json_agg(\($0))" },
     contains: { "strpos(\($0), \($1)) > 0" },
-    schemaVersion: "SELECT max(version) FROM clarissa_schema")
+    schemaVersion: "SELECT max(version) FROM clarissa_schema",
+    // Two 32-bit keys: a space of their own, apart from the schema's single 64-bit key.
+    lockSearch: "SELECT pg_advisory_xact_lock(1668047218, hashtext(?))")
 }
 
 /// One connection to the store's database, SQLite or PostgreSQL: what the store's operations

@@ -20,7 +20,8 @@
     /// Whether requests keep one pace per host across workers.
     public let sharedPace: Bool
     let database: PostgresDatabase
-    private let lock = NSLock()
+    // Recursive: a run judges inside `record(search:deciding:)`, whose reads take it again.
+    private let lock = NSRecursiveLock()
 
     /// The advisory lock key under which the schema is made or upgraded (`clarissa` in ASCII).
     static let schemaLockKey = 0x63_6c_61_72_69_73_73_61
@@ -197,8 +198,8 @@
     public func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources {
       try heartbeat(now: now)
       guard !wanted.isEmpty, limit > 0 else { return TakenSources(keys: [], takeovers: 0) }
-      let searches = StoreValue.text(Self.array(wanted.map(\.key.search)))
-      let urls = StoreValue.text(Self.array(wanted.map(\.key.url)))
+      let searches = StoreValue.textArray(wanted.map(\.key.search))
+      let urls = StoreValue.textArray(wanted.map(\.key.url))
       let every = StoreValue.text(
         "{" + wanted.map { String($0.every) }.joined(separator: ",") + "}")
       return try locked { database in
@@ -242,8 +243,23 @@
             + "AS k(search, source) WHERE l.search = k.search AND l.source = k.source "
             + "AND l.worker = $4",
           [
-            .text(Self.array(keys.map(\.search))), .text(Self.array(keys.map(\.url))),
+            .textArray(keys.map(\.search)), .textArray(keys.map(\.url)),
             .time(now), .text(worker),
+          ])
+      }
+    }
+
+    public func renew(_ keys: [SourceKey], now: Date) throws {
+      guard !keys.isEmpty else { return }
+      try heartbeat(now: now)
+      try locked { database in
+        try database.run(
+          "UPDATE leases l SET until = $3::float8 + $5::float8 FROM unnest($1::text[], $2::text[]) "
+            + "AS k(search, source) WHERE l.search = k.search AND l.source = k.source "
+            + "AND l.worker = $4 AND l.done_at IS NULL",
+          [
+            .textArray(keys.map(\.search)), .textArray(keys.map(\.url)), .time(now),
+            .text(worker), .double(lease),
           ])
       }
     }
@@ -284,16 +300,6 @@
             + "SET next_at = greatest(host_pace.next_at, excluded.next_at)",
           [.text(host), .time(until)])
       }
-    }
-
-    /// Texts as a PostgreSQL array literal (`{"a","b"}`), each quoted.
-    static func array(_ texts: [String]) -> String {
-      "{"
-        + texts.map {
-          "\""
-            + $0.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
     }
   }
 #endif
