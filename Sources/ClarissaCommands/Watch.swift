@@ -88,9 +88,14 @@ struct Watch: AsyncParsableCommand {
       } onCancel: {
         pass.cancel()
       }
-      if case .failure(let error as RunError) = outcome, error.kind == .state {
-        log("error: \(error.message)")
-        throw ExitStatus.stateUnusable.exitCode
+      if case .failure(let error as RunError) = outcome {
+        // Another run (cron, a manual one) held the lock for the whole wait: the searches stay
+        // due, and the next pass waits for it again.
+        guard error.kind == .busy else {
+          log("error: \(error.message)")
+          throw ExitStatus.stateUnusable.exitCode
+        }
+        log("skipped this pass: \(error.message)")
       }
       if signals.stopRequested { break }
       let wake: Date

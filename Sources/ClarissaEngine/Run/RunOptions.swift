@@ -41,7 +41,14 @@ public struct RunOptions: Sendable {
 /// Why a run could not start or finish.
 public struct RunError: Error, Sendable, CustomStringConvertible {
   /// Which exit status it maps to.
-  public enum Kind: Sendable { case state, usage }
+  public enum Kind: Sendable {
+    /// The store cannot be used: damaged, newer, out of reach.
+    case state
+    /// The command was asked for something that does not exist.
+    case usage
+    /// Another run held the store's lock for the whole wait: nothing is wrong, try later.
+    case busy
+  }
   /// The kind.
   public var kind: Kind
   /// What is wrong.

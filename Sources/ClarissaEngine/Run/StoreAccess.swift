@@ -38,6 +38,8 @@ public final class StoreAccess: @unchecked Sendable {
       return StoreAccess(memory: store, lock: lock)
     } catch let error as RunError {
       throw error
+    } catch let problem as RunLock.Problem where problem.busy {
+      throw RunError(kind: .busy, message: problem.message)
     } catch {
       throw RunError(kind: .state, message: "\(error)")
     }

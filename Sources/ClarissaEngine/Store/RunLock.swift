@@ -8,6 +8,8 @@ public final class RunLock: @unchecked Sendable {
   public struct Problem: Error, CustomStringConvertible, Sendable {
     /// What is wrong and what to do.
     public var message: String
+    /// Another run held the lock for the whole wait (nothing is wrong with the store).
+    public var busy = false
     public var description: String { message }
   }
 
@@ -34,7 +36,7 @@ public final class RunLock: @unchecked Sendable {
         close(file)
         throw Problem(
           message: "another clarissa run holds the lock on '\(path)'; waited \(Int(wait)) s. "
-            + "Try again when it finishes")
+            + "Try again when it finishes", busy: true)
       }
       usleep(100_000)
     }
