@@ -48,18 +48,23 @@ struct SQLDialect: Sendable {
   var contains: @Sendable (String, String) -> String
   /// The schema version, as the store keeps it.
   var schemaVersion: String
+  /// The condition that a text is not a JSON list. PostgreSQL before 16 cannot test a text for JSON
+  /// without failing on a bad one: there, whether it is not written as one (`[...]`).
+  var notJSONList: @Sendable (String) -> String
 
   static let sqlite = SQLDialect(
     rowid: "rowid", indexedBy: { " INDEXED BY \($0)" }, orderedJoin: "CROSS JOIN",
     joinedBySeparator: { "group_concat(\($0), char(31))" },
     jsonArray: { "json_group_array(\($0))" },
-    contains: { "instr(\($0), \($1)) > 0" }, schemaVersion: "PRAGMA user_version")
+    contains: { "instr(\($0), \($1)) > 0" }, schemaVersion: "PRAGMA user_version",
+    notJSONList: { "json_valid(\($0)) = 0 OR json_type(\($0)) != 'array'" })
 
   static let postgres = SQLDialect(
     rowid: "seq", indexedBy: { _ in "" }, orderedJoin: "JOIN",
     joinedBySeparator: { "string_agg(\($0), chr(31))" }, jsonArray: { "json_agg(\($0))" },
     contains: { "strpos(\($0), \($1)) > 0" },
-    schemaVersion: "SELECT max(version) FROM clarissa_schema")
+    schemaVersion: "SELECT max(version) FROM clarissa_schema",
+    notJSONList: { "\($0) !~ '^\\s*\\[.*\\]\\s*$'" })
 }
 
 /// One connection to the store's database, SQLite or PostgreSQL: what the store's operations
