@@ -58,6 +58,9 @@ struct SQLDialect: Sendable {
   var contains: @Sendable (String, String) -> String
   /// The schema version, as the store keeps it.
   var schemaVersion: String
+  /// The condition that a text is not a JSON list. PostgreSQL before 16 cannot test a text for JSON
+  /// without failing on a bad one: there, whether it is not written as one (`[...]`).
+  var notJSONList: @Sendable (String) -> String
   /// A statement taking a lock on one search (its name bound) until the transaction ends, where
   /// writers can record at the same time (PostgreSQL); nil where one writer holds the database
   /// for the whole transaction (SQLite's `BEGIN IMMEDIATE`).
@@ -67,13 +70,15 @@ struct SQLDialect: Sendable {
     rowid: "rowid", indexedBy: { " INDEXED BY \($0)" }, orderedJoin: "CROSS JOIN",
     joinedBySeparator: { "group_concat(\($0), char(31))" },
     jsonArray: { "json_group_array(\($0))" },
-    contains: { "instr(\($0), \($1)) > 0" }, schemaVersion: "PRAGMA user_version")
+    contains: { "instr(\($0), \($1)) > 0" }, schemaVersion: "PRAGMA user_version",
+    notJSONList: { "json_valid(\($0)) = 0 OR json_type(\($0)) != 'array'" })
 
   static let postgres = SQLDialect(
     rowid: "seq", indexedBy: { _ in "" }, orderedJoin: "JOIN",
     joinedBySeparator: { "string_agg(\($0), chr(31))" }, jsonArray: { "json_agg(\($0))" },
     contains: { "strpos(\($0), \($1)) > 0" },
     schemaVersion: "SELECT max(version) FROM clarissa_schema",
+    notJSONList: { "\($0) !~ '^\\s*\\[.*\\]\\s*$'" },
     // Two 32-bit keys: a space of their own, apart from the schema's single 64-bit key.
     lockSearch: "SELECT pg_advisory_xact_lock(1668047218, hashtext(?))")
 }
