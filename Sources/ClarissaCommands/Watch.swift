@@ -52,10 +52,11 @@ struct Watch: AsyncParsableCommand {
     var session: ServedSession?
     if let http {
       let served = ServedSetup.config(source, printing: false)
-      session = try ServedSetup.start(
+      let started = try ServedSetup.start(
         address: http, access: access, statePath: source.statePath(current.config),
         config: served.served, metrics: metrics, sharing: served.sharing)
-      log("serving \(session!.address)")
+      session = started
+      log("serving \(started.address)")
     }
     defer { session?.server.stop() }
     log("watching \(current.config.searches.filter(\.enabled).count) searches (pid \(getpid()))")

@@ -23,7 +23,9 @@ extension RunReport {
         for listing in fresh {
           lines += block(listing, now: result.time, paint: paint)
           let also = search.alsoPosted(as: listing.id)
-          if !also.isEmpty { lines.append(paint.dim("    also posted as \(also.joined(separator: ", "))")) }
+          if !also.isEmpty {
+            lines.append(paint.dim("    also posted as \(also.joined(separator: ", "))"))
+          }
         }
       }
       if !search.changed.isEmpty {
@@ -106,7 +108,9 @@ extension RunReport {
 
   /// One line on what ran, in the JSON report's counts.
   public static func summary(_ result: RunResult) -> String {
-    func number(of status: SearchStatus) -> Int { result.searches.filter { $0.status == status }.count }
+    func number(of status: SearchStatus) -> Int {
+      result.searches.filter { $0.status == status }.count
+    }
     let ran = number(of: .ran) + number(of: .primed)
     var parts = ["\(ran) of \(count(result.searches.count, "search")) ran"]
     if number(of: .failed) > 0 {

@@ -20,7 +20,7 @@ final class Overload: @unchecked Sendable {
   let settings: Settings
   private let lock = NSLock()
   private var feeds: [LoopbackServer] = []
-  private(set) var hook: LoopbackServer!
+  let hook: LoopbackServer
   /// Per feed, its items (newest last): id and when it appeared.
   private var items: [[(id: Int, at: Date)]]
   private var nextID = 1000
@@ -33,6 +33,7 @@ final class Overload: @unchecked Sendable {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "clarissa-overload-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    hook = try LoopbackServer { _, _ in .init(status: 200) }
     for _ in 0..<settings.hosts {
       feeds.append(
         try LoopbackServer { [unowned self] request, _ in
@@ -45,13 +46,12 @@ final class Overload: @unchecked Sendable {
             headers: ["Content-Type": "application/rss+xml"])
         })
     }
-    hook = try LoopbackServer { _, _ in .init(status: 200) }
   }
 
   deinit {
     stop()
     for server in feeds { server.stop() }
-    hook?.stop()
+    hook.stop()
   }
 
   static func rss(feed: Int, ids: [Int]) -> String {
@@ -95,7 +95,9 @@ final class Overload: @unchecked Sendable {
   @discardableResult
   func start(_ name: String, _ arguments: [String]) throws -> Process {
     let process = Process()
-    process.executableURL = try CommandLineTests.binary()
+    // Another build's binary, to compare with (the figures of docs/performance.md).
+    let other = ProcessInfo.processInfo.environment["CLARISSA_OVERLOAD_BIN"]
+    process.executableURL = try other.map(URL.init(fileURLWithPath:)) ?? CommandLineTests.binary()
     process.arguments = arguments + ["--politeness-delay", String(settings.politeness)]
     process.currentDirectoryURL = folder
     process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1", "CLARISSA_WORKER": name]
@@ -235,9 +237,10 @@ final class Overload: @unchecked Sendable {
     for times in fetches().values {
       let window = times.filter { $0 >= start && $0 <= end }
       fetched += window.count
-      figures.twiceInARound += zip(times, times.dropFirst()).filter {
-        $1.timeIntervalSince($0) < least
-      }.count
+      figures.twiceInARound +=
+        zip(times, times.dropFirst()).filter {
+          $1.timeIntervalSince($0) < least
+        }.count
     }
     figures.seconds = end.timeIntervalSince(start)
     figures.fetchesPerMinute = Double(fetched) / max(1, figures.seconds) * 60

@@ -38,8 +38,9 @@ struct Deliver {
   /// run's room, however many times the search's deliveries leave).
   private var sent: [String: Int] = [:]
 
-  init(config: Config, channels: [String: any DeliveryChannel], memory: any ListingMemory, now: Date)
-  {
+  init(
+    config: Config, channels: [String: any DeliveryChannel], memory: any ListingMemory, now: Date
+  ) {
     self.config = config
     self.channels = channels
     self.memory = memory
@@ -66,7 +67,8 @@ struct Deliver {
         note(owed.map(\.listing), of: search.name, fresh: fresh)
         continue
       }
-      let room = config.limits.announcePerSearch - sent[batch.search + "\u{0}" + batch.channel, default: 0]
+      let room =
+        config.limits.announcePerSearch - sent[batch.search + "\u{0}" + batch.channel, default: 0]
       guard room > 0 else {
         receipts.notes[search.name, default: []].append(
           "\(batch.channel): \(CheckedNumber.grouped(owed.count)) more left for the next run "

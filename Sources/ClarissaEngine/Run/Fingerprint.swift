@@ -65,7 +65,8 @@ enum Fingerprint {
     func isSame(as other: Item) -> Bool {
       guard listing.site == other.listing.site, listing.id != other.listing.id else { return false }
       let sameTitle = title == other.title && !title.isEmpty
-      let samePrice = listing.price == other.listing.price
+      let samePrice =
+        listing.price == other.listing.price
         && listing.currency == other.listing.currency
       if sameTitle && samePrice { return true }
       return !images.isDisjoint(with: other.images) && (sameTitle || samePrice)

@@ -124,7 +124,7 @@ struct BatchSizing {
   /// What a worker behind says, once a round, with the figures.
   func behind(worker: String) -> String? {
     guard let late else { return nil }
-    return "\(worker) is behind: this round had run \(ReportClock.span(late.elapsed)), longer "
+    return "\(worker): this round had run \(ReportClock.span(late.elapsed)), longer "
       + "than the \(ReportClock.span(interval)) interval, with \(late.left) of \(sources) "
       + "sources still to take; batches of \(late.after) instead of \(late.before) from then "
       + "on (more workers, a longer interval or fewer sources catch up)"

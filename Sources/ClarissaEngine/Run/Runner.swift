@@ -66,7 +66,9 @@ public struct Runner: Sendable {
     if let shared {
       try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
     } else {
+      let began = Date()
       try await fetchAndJudge(planned, into: &run, memory: memory, options: options)
+      run.result.behind = Self.behind(planned, took: Date().timeIntervalSince(began))
     }
     var terminal: [OwedDelivery] = []
     if var delivery = run.delivery {
@@ -147,6 +149,17 @@ public struct Runner: Sendable {
       return record
     }
     return made
+  }
+
+  /// A run longer than the interval of some of its searches says so: they are checked once a
+  /// run, less often than asked.
+  static func behind(_ planned: [PlannedSearch], took seconds: Double) -> String? {
+    let late = planned.filter { $0.search.interval.timeInterval < seconds }
+    guard let shortest = late.map(\.search.interval.timeInterval).min() else { return nil }
+    return "this run took \(ReportClock.span(seconds)), longer than the "
+      + "\(ReportClock.span(shortest)) interval of \(RunReport.count(late.count, "search")): "
+      + "each is checked once a run, less often than asked (a longer interval, fewer searches, "
+      + "or workers sharing a PostgreSQL store catch up; see docs/scaling.md)"
   }
 
   /// Held listings of searches out of their `hold` window now become owed deliveries.

@@ -26,47 +26,47 @@ extension ConnectedStore {
 
   /// The writes of ``record(_:)``, inside its transaction.
   private static func write(_ record: SearchRecord, in database: Connection) throws {
-        let now = StoreValue.time(record.now)
-        // In key order: workers writing the same listings take their locks in one order.
-        for listing in record.seen.sorted(by: { $0.key < $1.key }) {
-          try Self.upsert(listing, at: now, in: database)
-          try database.run(
-            "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
-              + "announced_price) VALUES(?, ?, ?, ?, ?, ?, ?) "
-              + "ON CONFLICT(search, site, id) DO UPDATE SET last_seen = excluded.last_seen",
-            [
-              .text(record.search), .text(listing.site), .text(listing.id), now, now,
-              .textOrNull(record.reposts[listing.key]), .doubleOrNull(listing.price),
-            ])
-        }
-        for listing in record.owed {
-          try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
-        }
-        for listing in record.changed {
-          try Self.announce(listing, search: record.search, to: record.channels, at: now, database)
-        }
-        for listing in record.held {
-          try database.run(
-            "INSERT INTO held(search, site, id, held_at) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(record.search), .text(listing.site), .text(listing.id), now])
-        }
-        for listing in record.recent {
-          try database.run(
-            "INSERT INTO recent(search, site, id, found) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(record.search), .text(listing.site), .text(listing.id), now])
-        }
-        for listing in record.changed {
-          // The feeds and the page show the change, found now, in place of the older entry.
-          try database.run(
-            "INSERT INTO recent(search, site, id, found, event, old_price) "
-              + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(search, site, id) DO UPDATE SET "
-              + "found = excluded.found, event = excluded.event, old_price = excluded.old_price",
-            [
-              .text(record.search), .text(listing.site), .text(listing.id), now,
-              .textOrNull(listing.event?.kind.rawValue), .doubleOrNull(listing.event?.oldPrice),
-            ])
-        }
-        try Self.remember(record, in: database)
+    let now = StoreValue.time(record.now)
+    // In key order: workers writing the same listings take their locks in one order.
+    for listing in record.seen.sorted(by: { $0.key < $1.key }) {
+      try Self.upsert(listing, at: now, in: database)
+      try database.run(
+        "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
+          + "announced_price) VALUES(?, ?, ?, ?, ?, ?, ?) "
+          + "ON CONFLICT(search, site, id) DO UPDATE SET last_seen = excluded.last_seen",
+        [
+          .text(record.search), .text(listing.site), .text(listing.id), now, now,
+          .textOrNull(record.reposts[listing.key]), .doubleOrNull(listing.price),
+        ])
+    }
+    for listing in record.owed {
+      try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
+    }
+    for listing in record.changed {
+      try Self.announce(listing, search: record.search, to: record.channels, at: now, database)
+    }
+    for listing in record.held {
+      try database.run(
+        "INSERT INTO held(search, site, id, held_at) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        [.text(record.search), .text(listing.site), .text(listing.id), now])
+    }
+    for listing in record.recent {
+      try database.run(
+        "INSERT INTO recent(search, site, id, found) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        [.text(record.search), .text(listing.site), .text(listing.id), now])
+    }
+    for listing in record.changed {
+      // The feeds and the page show the change, found now, in place of the older entry.
+      try database.run(
+        "INSERT INTO recent(search, site, id, found, event, old_price) "
+          + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(search, site, id) DO UPDATE SET "
+          + "found = excluded.found, event = excluded.event, old_price = excluded.old_price",
+        [
+          .text(record.search), .text(listing.site), .text(listing.id), now,
+          .textOrNull(listing.event?.kind.rawValue), .doubleOrNull(listing.event?.oldPrice),
+        ])
+    }
+    try Self.remember(record, in: database)
   }
 
   /// The listing's fields as seen now, and a price row when its price is new or changed.

@@ -87,7 +87,8 @@ struct LegacyImport {
         .int(sources == nil ? 1 : 0),
       ])
     for url in sources ?? [] {
-      try database.run("INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [.text(name), .text(url)])
+      try database.run(
+        "INSERT OR IGNORE INTO sources(search, url) VALUES(?, ?)", [.text(name), .text(url)])
     }
     for (id, entry) in object["seen"] as? [String: Any] ?? [:] {
       // Version 2: [first, last, [delivered to], [pending]]; version 1: an object.
@@ -189,7 +190,10 @@ struct LegacyImport {
     for (url, value) in root["validators"] as? [String: [String: Any]] ?? [:] {
       try database.run(
         "INSERT OR REPLACE INTO validators(url, etag, last_modified) VALUES(?, ?, ?)",
-        [.text(url), .textOrNull(value["etag"] as? String), .textOrNull(value["lastModified"] as? String)])
+        [
+          .text(url), .textOrNull(value["etag"] as? String),
+          .textOrNull(value["lastModified"] as? String),
+        ])
     }
     for (host, value) in root["cooldowns"] as? [String: [String: Any]] ?? [:] {
       guard let until = date(value["until"]) else { continue }

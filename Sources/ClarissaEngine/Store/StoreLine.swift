@@ -70,7 +70,8 @@ enum StoreLine {
       order: "search, site, id, channel",
       // A delivery is never taken back: an older export cannot make it owed again.
       // Events (price changes) are not exported: imported deliveries are those of new listings.
-      conflict: " ON CONFLICT(search, site, id, channel, event_at) DO UPDATE SET state = excluded.state, "
+      conflict:
+        " ON CONFLICT(search, site, id, channel, event_at) DO UPDATE SET state = excluded.state, "
         + "owed_at = excluded.owed_at, at = excluded.at, attempts = excluded.attempts, "
         + "last_error = excluded.last_error WHERE deliveries.state != 'delivered'"),
     Table(

@@ -1,0 +1,96 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// Rounds longer than the interval: 200 feed searches on 10 loopback hosts, one request a
+/// second per host (a round of 20 s or more against a 10 s interval), new items published while
+/// the workers poll. Every item is delivered once, none that was there before the search's
+/// first answer is, no source is fetched twice in a round, and no batch is taken over from a
+/// live worker. Each scenario takes about two minutes.
+@Suite(.serialized) struct OverloadTests {
+  /// Waits for every search's first answer, publishes an item every `every` seconds for
+  /// `seconds`, then waits until every item arrived (or `drain` passed) and stops the workers.
+  static func scenario(
+    _ overload: Overload, publishing seconds: Double, every: Double, drain: Double,
+    meanwhile: (() -> Void)? = nil
+  ) -> Overload.Figures {
+    let primed = overload.wait(upTo: 240) { overload.everyFeedFetched() }
+    #expect(primed, "every search answered once: \(overload.fetches().count) feeds fetched")
+    let start = Date()
+    var tick = Date()
+    while Date().timeIntervalSince(start) < seconds {
+      overload.publish()
+      Thread.sleep(forTimeInterval: every)
+      if Date().timeIntervalSince(tick) >= 5 {
+        tick = Date()
+        meanwhile?()
+      }
+    }
+    let keys = Set(overload.published().keys)
+    overload.wait(upTo: drain) {
+      meanwhile?()
+      return keys.isSubset(of: Set(overload.delivered().keys))
+    }
+    let end = Date()
+    overload.stop()
+    return overload.figures(since: start, until: end)
+  }
+
+  /// What every scenario must show.
+  static func expectNothingLost(_ figures: Overload.Figures, _ overload: Overload) {
+    #expect(figures.published > 0)
+    #expect(figures.lost.isEmpty, "never delivered: \(figures.lost.prefix(10))")
+    #expect(figures.repeated == 0, "delivered twice without a kill")
+    #expect(figures.primedDelivered == 0, "listings there before a search's first answer")
+    #expect(figures.twiceInARound == 0, "sources fetched twice in a round")
+    let logs = overload.logs().values.joined()
+    // What another worker took is one line a round, never one per search.
+    #expect(!logs.contains(": not due\n"), "a line per search not due")
+  }
+
+  @Test(.timeLimit(.minutes(6)))
+  func aWatchAndRunsFromCronOnOneSQLiteStoreDeliverEveryItemOnce() throws {
+    let overload = try Overload(Overload.Settings())
+    try overload.writeConfig(store: "clarissa.db")
+    try overload.start("watch", ["watch"])
+    // A cron job every 5 s: each waits for the watch's lock (5 s), and the watch for it.
+    var crons: [Process] = []
+    let figures = Self.scenario(overload, publishing: 40, every: 0.4, drain: 120) {
+      if let cron = try? overload.start("cron", ["run"]) { crons.append(cron) }
+    }
+    for cron in crons { cron.waitUntilExit() }
+    // Those still waiting for the lock when the scenario ended were stopped (SIGTERM).
+    let statuses = crons.filter { $0.terminationReason == .exit }.map(\.terminationStatus)
+    let ran = statuses.filter { $0 == 0 }.count
+    print(
+      "overload, SQLite, 1 watch and \(crons.count) cron runs (\(ran) ran, "
+        + "\(statuses.count - ran) found the lock held throughout): \(figures)")
+    Self.expectNothingLost(figures, overload)
+    // A cron run either ran (0) or found the watch's lock held throughout its wait (5).
+    #expect(statuses.allSatisfy { $0 == 0 || $0 == 5 }, "cron exit statuses \(statuses)")
+    let watch = overload.logs()["watch"] ?? ""
+    #expect(watch.contains("behind: "), "the watch says it is behind:\n\(watch.suffix(2000))")
+    #expect(!watch.contains("error:"), "\(watch.suffix(2000))")
+  }
+
+  #if PostgreSQL
+    @Test(.timeLimit(.minutes(6)))
+    func fourWatchWorkersOnOnePostgreSQLStoreDeliverEveryItemOnce() throws {
+      let overload = try Overload(Overload.Settings())
+      let server = try LoopbackPostgres.shared()
+      let store = try server.database("overload")
+      try overload.writeConfig(store: store, lease: "6s")
+      for worker in 1...4 { try overload.start("w\(worker)", ["watch"]) }
+      let figures = Self.scenario(overload, publishing: 40, every: 0.4, drain: 120)
+      let takeovers = server.query(store, "SELECT coalesce(sum(takeovers), 0) FROM leases")
+      print("overload, PostgreSQL, 4 watch workers: \(figures); takeovers \(takeovers ?? "?")")
+      Self.expectNothingLost(figures, overload)
+      #expect(takeovers == "0", "a batch taken over from a live worker")
+      let logs = overload.logs()
+      #expect(logs.values.contains { $0.contains("behind: ") }, "a worker says it is behind")
+      for (worker, log) in logs {
+        #expect(!log.contains("error:"), "\(worker): \(log.suffix(2000))")
+      }
+    }
+  #endif
+}
