@@ -65,6 +65,7 @@ extension ConnectedStore {
           + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) ON CONFLICT DO NOTHING",
         row + [.time(now), .time(now)])
     }
+    DeliveryTrace.note("committed", "\(channel) \(key.id)")
   }
 
   public func markFailed(
