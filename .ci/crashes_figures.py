@@ -1,7 +1,9 @@
 """The figures .ci/crashes prints at the end (see its docstring): per channel what arrived,
-what never did and what arrived twice."""
+what never did and what arrived twice, the repeats per 1,000 accepted deliveries, and the window
+from a receiver's answer to clarissa's commit of it, read from CLARISSA_DELIVERY_TRACE."""
 
 import bisect
+import math
 
 from crashes_servers import say
 
@@ -22,30 +24,104 @@ def show(ids):
     return ": " + " ".join(ids[:40]) + (" ..." if len(ids) > 40 else "")
 
 
-def repeat_gaps(repeated, first_accepted, kill_times):
-    """For each repeated listing, the ms from its first acceptance to the next kill: the
-    acceptance-to-commit window is a few ms; a repeat from a whole-run save is much longer."""
+def repeat_gaps(repeated, first_copy, run_killed):
+    """For each repeated listing, the ms from the moment the receiver began its first copy's
+    answer to the kill of the run it answered. (Measured to the next kill after the answer
+    written, as this harness did until 2026-11-24, a kill that landed while the receiver was
+    writing paired the answer with the following run's kill, 44-130 ms later.)"""
     gaps = []
     for lid in repeated:
-        later = [kill for kill in kill_times if kill >= first_accepted[lid]]
-        if later:
-            gaps.append((min(later) - first_accepted[lid]) * 1000)
+        arrived, answering = first_copy[lid]
+        killed = run_killed(arrived)
+        if killed is not None:
+            gaps.append((killed - answering) * 1000)
     if not gaps:
         return ""
     gaps.sort()
     close = sum(1 for gap in gaps if gap <= 5)
-    return (f"first copy accepted {gaps[len(gaps) // 2]:.1f} ms before the kill (median;"
-            f" {gaps[0]:.1f}-{gaps[-1]:.1f}), {close} of {len(gaps)} within 5 ms")
+    return (f"first copy answered {gaps[len(gaps) // 2]:.1f} ms before its run was killed"
+            f" (median; {gaps[0]:.1f}-{gaps[-1]:.1f}), {close} of {len(gaps)} within 5 ms")
 
 
-def channel_figures(channel, accepted, owed, kill_times, strict, run_killed):
+def percentile(values, share):
+    """The nearest-rank percentile of sorted values."""
+    return values[max(0, min(len(values), math.ceil(share * len(values))) - 1)]
+
+
+def spread(values):
+    values = sorted(values)
+    return (f"p50 {percentile(values, 0.5):.2f}  p90 {percentile(values, 0.9):.2f}"
+            f"  p99 {percentile(values, 0.99):.2f}  max {values[-1]:.2f} ms")
+
+
+def read_trace(path):
+    """The run's own timestamps (CLARISSA_DELIVERY_TRACE): {(event, detail): [seconds]}, on
+    CLOCK_MONOTONIC, the clock of Python's time.monotonic on Linux."""
+    events = {}
+    try:
+        with open(path, errors="replace") as trace:
+            for line in trace:
+                event, _, rest = line.rstrip("\n").partition(" ")
+                nanoseconds, _, detail = rest.partition(" ")
+                if nanoseconds.isdigit():
+                    events.setdefault((event, detail), []).append(int(nanoseconds) / 1e9)
+    except OSError:
+        pass
+    return events
+
+
+def window_figures(received, trace, run_of):
+    """The window in which a kill repeats a delivery: from the receiver's answer to clarissa's
+    commit of its receipt, each acceptance matched with its commit in the same run."""
+    events = read_trace(trace)
+
+    def first(event, detail, after, before):
+        times = [t for t in events.get((event, detail), []) if after - 0.001 <= t <= before]
+        return min(times) if times else None
+
+    begun, written, parts, cut = [], [], ([], [], []), []
+    for channel, lid, header, _, accepted, arrived, answering in received:
+        start, end, killed = run_of(arrived)
+        committed = first("committed", f"{channel} {lid}", answering, end)
+        if committed is None:
+            if killed is not None:
+                cut.append((killed - answering) * 1000)
+            continue
+        begun.append((committed - answering) * 1000)
+        written.append((committed - accepted) * 1000)
+        read = first("read", header or "", answering, end)
+        resumed = first("resumed", header or "", answering, end)
+        if read is not None and resumed is not None:
+            for part, (a, b) in zip(parts, [(answering, read), (read, resumed),
+                                            (resumed, committed)]):
+                part.append((b - a) * 1000)
+    if not begun:
+        say("  window from the receiver's answer to clarissa's commit: no commit traced"
+            " (a clarissa older than CLARISSA_DELIVERY_TRACE)")
+        return
+    say(f"  window from the receiver's answer to clarissa's commit, {len(begun)} acceptances"
+        " (CLARISSA_DELIVERY_TRACE, one clock):")
+    say(f"    from the answer begun    {spread(begun)}")
+    say(f"    from the answer written  {spread(written)}")
+    if parts[0]:
+        say(f"    answer -> libcurl reads it            {spread(parts[0])}")
+        say(f"    libcurl -> the channel's task resumes {spread(parts[1])}")
+        say(f"    task -> receipt committed             {spread(parts[2])}")
+    cut.sort()
+    # A kill between the commit and its trace line counts here too, and repeats nothing.
+    say(f"  acceptances not committed (by the trace) when their run was killed, each owed again"
+        f"  {len(cut)}" + (f": the kill {cut[0]:.1f}-{cut[-1]:.1f} ms after the answer begun"
+                           if cut else ""))
+
+
+def channel_figures(channel, accepted, owed, strict, run_killed):
     """Per channel: what arrived, what never did, what arrived more than once; failures."""
     deliveries = [(lid, header or body) for name, lid, header, body, *_ in accepted
                   if name == channel]
-    first_accepted = {}
-    for name, lid, _, _, at, *_ in accepted:
+    first_copy = {}
+    for name, lid, _, _, _, arrived, answering in accepted:
         if name == channel:
-            first_accepted.setdefault(lid, at)
+            first_copy.setdefault(lid, (arrived, answering))
     keys = {}
     for lid, key in deliveries:
         keys.setdefault(lid, []).append(key)
@@ -59,9 +135,12 @@ def channel_figures(channel, accepted, owed, kill_times, strict, run_killed):
         f" of {len(owed)} owed, in {len(deliveries)} deliveries")
     say(f"  listings never delivered            {len(never)}{show(never)}")
     say(f"  listings delivered more than once   {len(repeated)}{show(repeated)}")
-    say(f"  repeated deliveries (beyond each listing's first)  {len(deliveries) - len(keys)}")
+    repeats = len(deliveries) - len(keys)
+    say(f"  repeated deliveries (beyond each listing's first)  {repeats}")
+    if deliveries:
+        say(f"  repeats per 1,000 accepted deliveries  {repeats * 1000 / len(deliveries):.1f}")
     if repeated:
-        say(f"  repeats: {repeat_gaps(repeated, first_accepted, kill_times)}")
+        say(f"  repeats: {repeat_gaps(repeated, first_copy, run_killed)}")
     if with_key:
         say(f"  repeats with the same Idempotency-Key (a receiver drops them)"
             f"  {len(droppable)} of {len(repeated)}")
@@ -78,7 +157,7 @@ def channel_figures(channel, accepted, owed, kill_times, strict, run_killed):
     for name, lid, _, _, _, arrived, _ in accepted:
         if name == channel:
             arrivals.setdefault(lid, arrived)
-    lost = [lid for lid in repeated if not run_killed(arrivals[lid])]
+    lost = [lid for lid in repeated if run_killed(arrivals[lid]) is None]
     if lost:
         failures.append(
             f"{len(lost)} repeats on '{channel}' whose first copy went to a run that was not "
@@ -119,11 +198,20 @@ def report(args, trial, feed, receiver, primed, length, finals, wall):
     received, unreadable = [], 0
     starts = [start for start, _ in trial.spans]
 
-    def killed_at(arrived):
-        """When the run that sent a request arriving then was killed (None: it finished). The
-        sender is the last run started before the request arrived: runs never overlap."""
+    def run_of(arrived):
+        """(start, end, kill time or None) of the run that sent a request arriving then: the
+        last run started before it (runs never overlap); a run not killed ends when the next
+        starts."""
         run = bisect.bisect_right(starts, arrived) - 1
-        return trial.spans[run][1] if run >= 0 else None
+        if run < 0:
+            return None, None, None
+        start, killed = trial.spans[run]
+        end = killed or (starts[run + 1] if run + 1 < len(starts) else math.inf)
+        return start, end, killed
+
+    def killed_at(arrived):
+        """When the run that sent a request arriving then was killed (None: it finished)."""
+        return run_of(arrived)[2]
 
     for entry in receiver.accepted:
         # The kill is compared with the moment the answer was begun, not sent: the receiver's
@@ -137,9 +225,8 @@ def report(args, trial, feed, receiver, primed, length, finals, wall):
             received.append(entry)
     say(f"  answers written after their run was killed (unreadable, not counted)  {unreadable}")
     for channel in trial.clarissa.channels:
-        failures += channel_figures(
-            channel, received, owed, trial.kill_times, args.strict,
-            lambda arrived: killed_at(arrived) is not None)
+        failures += channel_figures(channel, received, owed, args.strict, killed_at)
+    window_figures(received, trial.clarissa.trace, run_of)
     say(f"  final runs' exit statuses           {' '.join(str(s) for s in finals)}")
     if any(status != 0 for status in finals):
         failures.append("a final run did not exit 0")
