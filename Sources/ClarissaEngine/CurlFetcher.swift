@@ -111,6 +111,8 @@ final class CurlTransfer: @unchecked Sendable {
       byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
     if bytes.starts(with: "HTTP/".utf8) {
+      // A channel's answer has begun to arrive: the start of its way back to the receipt.
+      if request.mode == "notify" { DeliveryTrace.note("read", headers["Idempotency-Key"] ?? "") }
       responseHeaders = [:]  // a new response: a redirect's headers are not the final ones
       return
     }

@@ -98,6 +98,20 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   }
 
   @Test(arguments: StoreKind.built)
+  func oneMessageForSeveralListingsIsRecordedForAllOfThem(kind: StoreKind) throws {
+    let store = try kind.open()
+    let listings = ["a", "b", "c"].map { Self.listing($0, 100, "Bike \($0)") }
+    try store.record(Self.record("bikes", 0, listings, listings, [], [], []))
+    try store.markDelivered(
+      search: "bikes", keys: listings.prefix(2).map(\.key), channel: "phone", at: Self.start)
+    #expect(try store.owedDeliveries(maxAttempts: 3).map(\.listing.id) == ["c"])
+    try store.markDelivered(search: "bikes", keys: [], channel: "phone", at: Self.start)
+    try store.markDelivered(
+      search: "bikes", keys: [listings[2].key], channel: "phone", at: Self.start)
+    #expect(try store.owedDeliveries(maxAttempts: 3).isEmpty)
+  }
+
+  @Test(arguments: StoreKind.built)
   func aChangeOwedOverANewDeliveryIsSentOnceAsItIsNow(kind: StoreKind) throws {
     let store = try kind.open()
     let bike = Self.listing("1", 100, "Bike")

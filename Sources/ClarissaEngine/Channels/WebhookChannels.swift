@@ -15,7 +15,9 @@ struct Poster: Sendable {
     let request = RequestSpec(
       url: url, headers: headers, mode: "notify", allowsConditionalGET: false, method: "POST",
       body: body, allowsPrivateRedirects: true)
-    switch await fetcher.fetch(request, headers: [:]) {
+    let answer = await fetcher.fetch(request, headers: [:])
+    DeliveryTrace.note("resumed", key)
+    switch answer {
     case .failure(let error):
       throw DeliveryError("channel '\(channel)': \(error.message)")
     case .success(let response) where !(200..<300).contains(response.status):

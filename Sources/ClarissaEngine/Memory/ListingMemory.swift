@@ -276,6 +276,9 @@ public protocol ListingMemory: AnyObject, Sendable {
   func owedDeliveries(maxAttempts: Int, searches: Set<String>?) throws -> [OwedDelivery]
   /// A channel accepted the listing.
   func markDelivered(search: String, key: ListingKey, channel: String, at now: Date) throws
+  /// A channel accepted one message standing for all of `keys` (a digest, a summary): recorded
+  /// in one transaction, so a kill leaves all of them owed or none.
+  func markDelivered(search: String, keys: [ListingKey], channel: String, at now: Date) throws
   /// A channel refused the listing; returns the attempts so far.
   func markFailed(
     search: String, key: ListingKey, channel: String, error: String, at now: Date

@@ -66,18 +66,36 @@ extension ConnectedStore {
   public func markDelivered(search: String, key: ListingKey, channel: String, at now: Date)
     throws
   {
-    // Every open delivery of the listing to the channel: the message sent carried the latest.
-    let row: [StoreValue] = [.text(search), .text(key.site), .text(key.id), .text(channel)]
+    try locked { try Self.delivered(search, key, channel, now, in: $0) }
+    DeliveryTrace.note("committed", "\(channel) \(key.id)")
+  }
+
+  public func markDelivered(search: String, keys: [ListingKey], channel: String, at now: Date)
+    throws
+  {
+    // One transaction: a process killed half-way leaves the whole message owed, never a part
+    // of it recorded and the rest sent again in another message.
     try locked { database in
-      try database.run(
-        "UPDATE deliveries SET state = 'delivered', at = ? WHERE search = ? AND site = ? "
-          + "AND id = ? AND channel = ? AND state != 'delivered'", [.time(now)] + row)
-      guard database.changes == 0 else { return }
-      try database.run(
-        "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at) "
-          + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) ON CONFLICT DO NOTHING",
-        row + [.time(now), .time(now)])
+      try database.transaction {
+        for key in keys { try Self.delivered(search, key, channel, now, in: database) }
+      }
     }
+    for key in keys { DeliveryTrace.note("committed", "\(channel) \(key.id)") }
+  }
+
+  /// Every open delivery of the listing to the channel: the message sent carried the latest.
+  private static func delivered(
+    _ search: String, _ key: ListingKey, _ channel: String, _ now: Date, in database: Connection
+  ) throws {
+    let row: [StoreValue] = [.text(search), .text(key.site), .text(key.id), .text(channel)]
+    try database.run(
+      "UPDATE deliveries SET state = 'delivered', at = ? WHERE search = ? AND site = ? "
+        + "AND id = ? AND channel = ? AND state != 'delivered'", [.time(now)] + row)
+    guard database.changes == 0 else { return }
+    try database.run(
+      "INSERT INTO deliveries(search, site, id, channel, state, owed_at, at) "
+        + "VALUES(?, ?, ?, ?, 'delivered', ?, ?) ON CONFLICT DO NOTHING",
+      row + [.time(now), .time(now)])
   }
 
   public func markFailed(
