@@ -11,7 +11,8 @@ public enum WatchSchedule {
   ) throws -> Date {
     let searches = try memory.searches(config.searches.map(\.name))
     let held = Set(try memory.held().map(\.search))
-    let owed = !(try memory.owedDeliveries(maxAttempts: Deliver.maxAttempts).isEmpty)
+    // Asked without claiming: a worker's claim is for the deliveries it is about to send.
+    let owed = try memory.hasOwedDeliveries(maxAttempts: Deliver.maxAttempts)
     return nextWake(
       config: config, searches: searches, held: held, owed: owed, now: now, jitter: jitter)
   }

@@ -52,6 +52,7 @@ final class Overload: @unchecked Sendable {
     stop()
     for server in feeds { server.stop() }
     hook.stop()
+    try? FileManager.default.removeItem(at: folder)
   }
 
   static func rss(feed: Int, ids: [Int]) -> String {

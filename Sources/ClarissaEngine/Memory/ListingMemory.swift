@@ -274,6 +274,9 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Deliveries owed (never tried, or refused fewer than `maxAttempts` times), of `searches`
   /// only (nil: of every search).
   func owedDeliveries(maxAttempts: Int, searches: Set<String>?) throws -> [OwedDelivery]
+  /// Whether any delivery is owed that this process may send (another worker's live claim
+  /// excepted); claims nothing.
+  func hasOwedDeliveries(maxAttempts: Int) throws -> Bool
   /// A channel accepted the listing.
   func markDelivered(search: String, key: ListingKey, channel: String, at now: Date) throws
   /// A channel accepted one message standing for all of `keys` (a digest, a summary): recorded

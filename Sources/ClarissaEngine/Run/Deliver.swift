@@ -128,10 +128,10 @@ struct Deliver {
         // The summary's acceptance stands for every listing it sums up.
         let covered = accepted.flatMap { $0.key == summaryKey ? rest : [$0] }
         do {
-          for listing in covered {
-            try memory.markDelivered(
-              search: batch.search, key: listing.key, channel: batch.channel, at: now)
-          }
+          // One message, one transaction: a digest's receipt is recorded whole or not at all,
+          // so a kill never records part of it and sends the rest again under another key.
+          try memory.markDelivered(
+            search: batch.search, keys: covered.map(\.key), channel: batch.channel, at: now)
         } catch {
           throw ReceiptFailure(underlying: error)
         }

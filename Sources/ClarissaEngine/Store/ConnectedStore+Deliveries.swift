@@ -63,6 +63,20 @@ extension ConnectedStore {
     }
   }
 
+  public func hasOwedDeliveries(maxAttempts: Int) throws -> Bool {
+    try locked { database in
+      var sql =
+        "SELECT EXISTS(SELECT 1 FROM deliveries WHERE (state = 'owed' OR (state = 'failed' AND "
+        + "attempts < ?))"
+      var values: [StoreValue] = [.int(maxAttempts)]
+      if let claim = deliveryClaim {
+        sql += " AND (claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?)"
+        values += [.time(Date()), .text(claim.worker)]
+      }
+      return try database.integer(sql + ")", values) != 0
+    }
+  }
+
   public func markDelivered(search: String, key: ListingKey, channel: String, at now: Date)
     throws
   {
