@@ -51,6 +51,7 @@ extension ConfigReader {
         error("'\(effectEntry.key)' of \(context) is empty", at: patternNode)
         return nil
       }
+      checkControlCharacters(pattern, at: patternNode, key: effectEntry.key)
       if !isRegex { checkPlainText(pattern, at: patternNode, key: effectEntry.key) }
       do {
         return try Filter(
@@ -63,16 +64,41 @@ extension ConfigReader {
     }
   }
 
+  /// A control character in a pattern is an escape YAML read in double quotes: `"\b"` is a
+  /// backspace there, never a word boundary, so the filter matches nothing.
+  private func checkControlCharacters(_ pattern: String, at node: Node, key: String) {
+    let escapes: [Character: String] = [
+      "\u{8}": "\\b", "\t": "\\t", "\n": "\\n", "\r": "\\r", "\u{7}": "\\a",
+      "\u{C}": "\\f", "\u{B}": "\\v", "\u{1B}": "\\e", "\u{0}": "\\0",
+    ]
+    let controls = pattern.unicodeScalars.filter { $0.properties.generalCategory == .control }
+    guard let first = controls.first else { return }
+    let written = pattern.map { character in
+      escapes[character]
+        ?? (character.unicodeScalars.first?.properties.generalCategory == .control
+          ? String(format: "\\x%02X", character.unicodeScalars.first?.value ?? 0)
+          : String(character))
+    }.joined().replacingOccurrences(of: "'", with: "''")
+    let name = first == "\u{8}" ? "a backspace" : String(format: "U+%04X", first.value)
+    warning(
+      "'\(key)' holds a control character (\(name)): in double quotes YAML reads '\\b' as a "
+        + "backspace, not a word boundary, so this filter matches nothing; write the pattern in "
+        + "single quotes: \(key): '\(written)'", at: node)
+  }
+
   /// Plain text that is probably not what its writer meant.
   private func checkPlainText(_ pattern: String, at node: Node, key: String) {
     if pattern.contains(", ") {
-      let items = pattern.components(separatedBy: ", ").map { $0.trimmingCharacters(in: .whitespaces) }
+      let items = pattern.components(separatedBy: ", ").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
       warning(
         "'\(pattern)' is matched as one phrase, commas included; for any of several words write "
           + "a list: '\(key): [\(items.joined(separator: ", "))]'", at: node)
     }
     if pattern.allSatisfy({ $0 == "*" || $0.isWhitespace }) {
-      error("'\(key): \(pattern)' matches every listing; write a word, or remove the filter", at: node)
+      error(
+        "'\(key): \(pattern)' matches every listing; write a word, or remove the filter", at: node)
     }
   }
 

@@ -103,3 +103,31 @@ import Testing
     #expect(found.contains { $0.contains("must be from 0 to 20, found 40") })
   }
 }
+
+/// A `\b` in double quotes is a backspace to YAML: the filter validates, then matches nothing.
+@Suite struct ControlCharacterFilterTests {
+  @Test func aBackspaceInADoubleQuotedRegexIsAWarningThatShowsTheSingleQuotedForm() {
+    let yaml =
+      "version: 1\nsearches:\n  - name: s\n    cities: [sfbay]\n    filters:\n"
+      + "      - include: \"\\b[12][- ]?zimmer\\b\"\n        regex: true\n"
+    let loaded = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "flats.yaml", environment: [:], sites: Registry.sites)
+    let warning = loaded.diagnostics.first { $0.message.contains("control character") }
+    #expect(warning?.severity == .warning)
+    #expect(
+      warning?.location?.line == 6 && warning?.location?.column == 18, "\(loaded.diagnostics)")
+    #expect(
+      warning?.message.hasSuffix("single quotes: include: '\\b[12][- ]?zimmer\\b'") == true,
+      "\(warning?.message ?? "none")")
+    #expect(loaded.config != nil, "a warning, not an error")
+  }
+
+  @Test func theSameInSingleQuotesIsClean() {
+    let yaml =
+      "version: 1\nsearches:\n  - name: s\n    cities: [sfbay]\n    filters:\n"
+      + "      - include: '\\b[12][- ]?zimmer\\b'\n        regex: true\n"
+    let loaded = ConfigLoader.load(
+      bytes: Array(yaml.utf8), name: "flats.yaml", environment: [:], sites: Registry.sites)
+    #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
+  }
+}
