@@ -124,8 +124,8 @@ extension RunReport {
     parts.append("\(new) new" + (held > 0 ? " (\(held) held)" : ""))
     let delivered = result.searches.reduce(0) { $0 + $1.delivered.count }
     if delivered > 0 { parts.append("\(delivered) found earlier, delivered now") }
-    let changed = result.searches.reduce(0) { $0 + $1.changed.count }
-    if changed > 0 { parts.append("\(changed) changed (price, return)") }
+    let changed = result.searches.flatMap(\.changed)
+    if !changed.isEmpty { parts.append(Self.changes(changed)) }
     let folded = result.searches.reduce(0) { $0 + $1.folded.count }
     if folded > 0 { parts.append("\(folded) reposts folded") }
     let primed = result.searches.reduce(0) { $0 + $1.primed }
@@ -143,6 +143,19 @@ extension RunReport {
     if number(of: .quietHours) > 0 { parts.append("\(number(of: .quietHours)) in quiet hours") }
     if result.dryRun { parts.append("dry run: nothing saved or sent") }
     return parts.joined(separator: ", ")
+  }
+
+  /// "1 price drop", "2 changed (1 price drop, 1 back)": what changed, by kind.
+  static func changes(_ listings: [Listing]) -> String {
+    var counts: [ListingEventKind: Int] = [:]
+    for listing in listings { counts[listing.event?.kind ?? .new, default: 0] += 1 }
+    let kinds = counts.keys.sorted().map { kind in
+      let count = counts[kind] ?? 0
+      let words = kind == .back ? "returned" : kind.words
+      return "\(count) \(words)" + (count == 1 || kind == .back ? "" : "s")
+    }
+    return kinds.count == 1
+      ? kinds[0] : "\(listings.count) changed (\(kinds.joined(separator: ", ")))"
   }
 
   /// "1 search", "2 searches", "1 listing", "3 listings".

@@ -39,7 +39,9 @@ import Testing
         RunOptions(now: start.addingTimeInterval(Double(hour) * 3600), notifyFirstRun: true)
       ).commit()
       announced.append(
-        result.searches[0].changed.map { "\($0.event?.kind.rawValue ?? "?") \(Change.describe($0) ?? "")" })
+        result.searches[0].changed.map {
+          "\($0.event?.kind.rawValue ?? "?") \(Change.describe($0) ?? "")"
+        })
     }
     return announced
   }
@@ -57,7 +59,8 @@ import Testing
     let drops = try await Self.changes([100, 90, 100, 90], notifyOn: "[new, price_drop]")
     #expect(drops.flatMap { $0 } == ["price_drop 100 → 90 (-10%)"])
     // Drops and rises: each change past the threshold, once.
-    let both = try await Self.changes([100, 90, 100, 90], notifyOn: "[new, price_drop, price_rise]")
+    let both = try await Self.changes(
+      [100, 90, 100, 90], notifyOn: "[new, price_drop, price_rise]")
     #expect(
       both.flatMap { $0 } == [
         "price_drop 100 → 90 (-10%)", "price_rise 90 → 100 (+11%)",
@@ -152,7 +155,9 @@ import Testing
     _ = try await runner.run(RunOptions(now: later)).commit()
     let after = try String(contentsOf: atom, encoding: .utf8)
     #expect(after.contains("<title>120 → 90 (-25%) · Oak desk $90</title>"), "\(after)")
-    #expect(after.contains("<id>urn:clarissa:feed:desk:price_drop:\(Int(later.timeIntervalSince1970))</id>"))
+    #expect(
+      after.contains(
+        "<id>urn:clarissa:feed:desk:price_drop:\(Int(later.timeIntervalSince1970))</id>"))
     #expect(after.contains(#"<category scheme="urn:clarissa:event" term="price_drop"/>"#))
     #expect(after.components(separatedBy: "<entry>").count == 2, "the change replaces the entry")
     let page = try String(
@@ -163,5 +168,28 @@ import Testing
       path: folder.appendingPathComponent("clarissa.db").path, readOnly: true)
     let recent = try store.recent(searches: ["desks"], limit: 10)
     #expect(recent.map { $0.listing.event } == [ListingEvent(kind: .priceDrop, oldPrice: 120)])
+  }
+}
+
+/// The summary line names what changed: a plain price drop is "1 price drop".
+@Suite struct ChangeSummaryTests {
+  static func listing(_ id: String, _ kind: ListingEventKind) -> Listing {
+    var listing = Listing(id: id, site: "feed", url: "https://example.org/\(id)", title: id)
+    listing.event = ListingEvent(kind: kind, oldPrice: 100)
+    return listing
+  }
+
+  @Test func oneKindIsNamedAlone() {
+    #expect(RunReport.changes([Self.listing("a", .priceDrop)]) == "1 price drop")
+    #expect(
+      RunReport.changes([Self.listing("a", .priceRise), Self.listing("b", .priceRise)])
+        == "2 price rises")
+  }
+
+  @Test func severalKindsAreCountedEach() {
+    let listings = [
+      Self.listing("a", .priceDrop), Self.listing("b", .back), Self.listing("c", .priceDrop),
+    ]
+    #expect(RunReport.changes(listings) == "3 changed (2 price drops, 1 returned)")
   }
 }
