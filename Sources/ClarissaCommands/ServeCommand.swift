@@ -172,6 +172,10 @@ enum ServedSetup {
       server = try HTTPServer(address: address) { request in
         box.app?.handle(request) ?? WebResponse.text("starting\n", status: 503)
       }
+    } catch let problem as ServerProblem where problem.cannotListen {
+      // Not the command line's fault: a clear line and exit 1, not a usage message.
+      Terminal.error("clarissa: \(problem.message)\n")
+      throw ExitStatus.failure.exitCode
     } catch {
       throw ValidationError("--http: \(error)")
     }

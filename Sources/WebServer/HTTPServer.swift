@@ -14,6 +14,9 @@ import NIOPosix
 public struct ServerProblem: Error, CustomStringConvertible, Sendable {
   /// What went wrong, naming the address.
   public var message: String
+  /// The address is well written, but cannot be listened on (in use, not this machine's, not
+  /// allowed): not a mistake of the command line.
+  public var cannotListen = false
   public var description: String { message }
 }
 
@@ -110,7 +113,14 @@ public final class HTTPServer: @unchecked Sendable {
     do {
       listener = try bootstrap.bind(host: name, port: Int(service) ?? 0).wait()
     } catch {
-      throw ServerProblem(message: "cannot listen on '\(address)': \(Self.reason(error))")
+      var problem = ServerProblem(
+        message: "cannot listen on '\(address)': \(Self.reason(error))", cannotListen: true)
+      if let error = error as? IOError, error.errnoCode == EADDRINUSE {
+        problem.message +=
+          " (another clarissa serve or watch --http, or another program, has it); choose "
+          + "another port, such as --http \(name):\(UInt16(service).map { $0 &+ 1 } ?? 8422)"
+      }
+      throw problem
     }
     let bound = listener.localAddress
     let text = bound?.ipAddress ?? name

@@ -30,6 +30,18 @@ import WebServer
 
   /// accept() failing for want of file descriptors (a low `ulimit -n`) pauses accepting, says
   /// so once, and serving goes on once descriptors are free again.
+  @Test(.timeLimit(.minutes(1)))
+  func aPortInUseIsAClearFailureNotAUsageError() throws {
+    let holder = try LoopbackServer { _, _ in .init(status: 200) }
+    let busy = try CommandLineTests.run(["serve", "--http", "127.0.0.1:\(holder.port)"])
+    #expect(busy.status == 1, "exit 1 (README's table), not 64: \(busy.stderr)")
+    #expect(busy.stderr.contains("cannot listen on '127.0.0.1:\(holder.port)'"))
+    #expect(busy.stderr.contains("choose another port"), "\(busy.stderr)")
+    #expect(!busy.stderr.contains("Usage:"), "no usage message for a port in use")
+    let malformed = try CommandLineTests.run(["serve", "--http", "127.0.0.1:port"])
+    #expect(malformed.status == 64, "a badly written address is the command line's mistake")
+  }
+
   @Test func runningOutOfDescriptorsNeverEndsServing() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "serve-fd-\(UUID().uuidString)")
