@@ -87,3 +87,31 @@ extension CraigslistSite {
     func matches(_ other: SearchWord) -> Bool { other.stem.hasPrefix(stem) }
   }
 }
+
+/// Craigslist's own filters narrow one section each: a housing filter on a for-sale category is
+/// sent, and ignored.
+extension CraigslistSite {
+  public func caution(parameter: String, category: String?) -> String? {
+    guard let category, let filter = CraigslistFilter.all.first(where: { $0.name == parameter }),
+      let section = Self.section(of: category), section != filter.section
+    else { return nil }
+    let meaning = categoryMeaning(category).map { " (\($0))" } ?? ""
+    return "'\(parameter)' narrows \(filter.section.rawValue) searches, and category "
+      + "'\(category)'\(meaning) is \(section.rawValue): Craigslist ignores it"
+  }
+
+  /// The section a category code searches, when it is housing or for sale.
+  static func section(of code: String) -> CraigslistFilter.Section? {
+    switch code {
+    case "hhh", "rea": return .housing
+    case "sss": return .forSale
+    case "jjj", "ggg", "bbb", "ccc", "eee", "rrr": return nil
+    default: break
+    }
+    if let posting = CraigslistTables.categoriesByCode[code] {
+      return posting.type == "H" ? .housing : posting.type == "S" ? .forSale : nil
+    }
+    // The other search codes pair a for-sale category's owners and dealers.
+    return CraigslistTables.searchCodes[code] != nil ? .forSale : nil
+  }
+}

@@ -116,7 +116,8 @@ extension ConfigReader {
     reportStatus(of: site, at: siteField?.node ?? nameNode, in: scope.context)
     var search = Search(name: name, site: site.id, location: location(nameNode))
     readCommonFields(scope, site: site, into: &search, config: config)
-    search.parameters = readParameters(scope, site: site, nameNode: nameNode)
+    search.parameters = readParameters(
+      scope, site: site, nameNode: nameNode, category: search.category)
     return search
   }
 

@@ -5,7 +5,7 @@ import YAML
 /// A site's own parameters, checked against its declarations.
 extension ConfigReader {
   func readParameters(
-    _ scope: SearchLookup, site: any FeedSource, nameNode: Node
+    _ scope: SearchLookup, site: any FeedSource, nameNode: Node, category: String? = nil
   ) -> [String: ParameterValue] {
     var values: [String: ParameterValue] = [:]
     for parameter in site.parameters {
@@ -21,6 +21,10 @@ extension ConfigReader {
         continue
       }
       if let value = readParameter(parameter, field) { values[parameter.name] = value }
+      // A filter the search's category ignores (bedrooms on bicycles) is sent for nothing.
+      if let caution = site.caution(parameter: parameter.name, category: category) {
+        warning("\(caution) ('\(parameter.name)' in \(field.origin))", at: field.node)
+      }
     }
     return values
   }

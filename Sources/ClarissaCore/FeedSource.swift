@@ -20,6 +20,9 @@ public protocol FeedSource: Sendable {
   func checkCity(_ name: String) -> NameCheck
   /// Checks `category:`.
   func checkCategory(_ name: String) -> NameCheck
+  /// Why a parameter given with `category` does nothing (a housing filter on a for-sale
+  /// category), or nil.
+  func caution(parameter: String, category: String?) -> String?
 
   /// The requests one search needs in one city (`city` is nil for sites without cities).
   func requests(for search: Search, in city: CityRef?) -> [RequestSpec]
@@ -119,6 +122,8 @@ extension FeedSource {
 
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }
+
+  public func caution(parameter: String, category: String?) -> String? { nil }
 
   /// The request of ``request(forSavedResponseIn:city:parameters:url:)`` with no parameters.
   public func request(forSavedResponseIn mode: String, city: String?, url: String? = nil)

@@ -131,3 +131,32 @@ import Testing
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
   }
 }
+
+/// Craigslist's housing filters on a for-sale category (and the reverse) are sent for nothing.
+@Suite struct CraigslistSectionTests {
+  static func messages(category: String, filter: String) -> [String] {
+    HintTests.messages(
+      HintTests.search("    cities: [sfbay]\n    category: \(category)\n    \(filter)\n"))
+  }
+
+  @Test func aHousingFilterOnBicyclesIsAWarning() {
+    let found = Self.messages(category: "bia", filter: "min_bedrooms: 2")
+    #expect(
+      found == [
+        "'min_bedrooms' narrows housing searches, and category 'bia' (all bicycles) is for sale: "
+          + "Craigslist ignores it ('min_bedrooms' in search 's')"
+      ], "\(found)")
+  }
+
+  @Test func aForSaleFilterOnApartmentsIsAWarning() throws {
+    let filter = try #require(
+      Registry.sites.site("craigslist")?.parameters.first { $0.summary.hasPrefix("for sale: ") })
+    let found = Self.messages(category: "apa", filter: "\(filter.name): \(filter.example)")
+    #expect(found.count == 1 && found[0].contains("is housing: Craigslist ignores it"), "\(found)")
+  }
+
+  @Test func aHousingFilterOnHousingIsClean() {
+    #expect(Self.messages(category: "apa", filter: "min_bedrooms: 2").isEmpty)
+    #expect(Self.messages(category: "hhh", filter: "min_bedrooms: 2").isEmpty)
+  }
+}
