@@ -11,14 +11,20 @@ struct Explain: AsyncParsableCommand {
     abstract:
       "Show, for each listing of a search, which filter kept or dropped it and whether it is new.",
     discussion: """
-      Fetches the search now (or from a recording) without changing the state, and prints each \
-      listing with the filter that decided (or the price range) and the verdict a run would \
-      reach, through the same stages: new, held, seen since a date (and where it was \
-      delivered), would be recorded silently, or ignored.
+      Without the network, from the state database: the listings the search's last run kept, \
+      judged against the config as it is now (what a changed filter would drop, where each was \
+      delivered). Listings a run drops are not kept: --fetch asks the search's sites now, and \
+      --replay DIR reads a recording (a run's --record DIR), each showing every listing.
+
+      Each listing is printed with the filter that decided (or the price range) and the verdict \
+      a run would reach, through the same stages: new, held, seen since a date (and where it \
+      was delivered), would be recorded silently, or ignored. Nothing is changed.
 
       Examples:
         clarissa explain --search ipads
-        clarissa explain --search ipads --replay Fixtures/replay/default --only-kept
+        clarissa explain --search ipads --fetch
+        clarissa run --search ipads --force --record rec/
+        clarissa explain --search ipads --replay rec/ --only-kept
       """
   )
 
@@ -30,18 +36,29 @@ struct Explain: AsyncParsableCommand {
   @Flag(help: "Show only listings that pass the filters.")
   var onlyKept = false
 
+  @Flag(help: "Ask the search's sites now (without it: the last run's listings, from the store).")
+  var fetch = false
+
   func run() async throws {
     let (configuration, _, sites) = try source.loadConfig(quiet: true)
     let runner = try source.runner(configuration, sites: sites, delivering: false)
     let explanation: Explanation
     do {
-      explanation = try await runner.explain(search: search, now: Date())
+      explanation =
+        fetch || source.replay != nil
+        ? try await runner.explain(search: search, now: Date())
+        : try runner.explainFromStore(search: search, now: Date())
     } catch let error as RunError {
       Terminal.error("error: \(error.message)\n")
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
     }
     let paint = Terminal.wantsColor(fileDescriptor: STDOUT_FILENO)
     var lines: [String] = []
+    if let lastRun = explanation.fromStore {
+      lines.append(
+        "from the state database: the listings the last run (\(Self.clock(lastRun))) kept, judged "
+          + "by the config as it is now; those it dropped are not kept (--fetch asks the sites)")
+    }
     for entry in explanation.entries where entry.accepted || !onlyKept {
       let mark =
         entry.accepted
@@ -58,5 +75,11 @@ struct Explain: AsyncParsableCommand {
     for failure in explanation.failures { lines.append("failed: \(failure)") }
     Terminal.output(lines.joined(separator: "\n") + "\n")
     if !explanation.failures.isEmpty { throw ExitStatus.sourcesFailed.exitCode }
+  }
+
+  static func clock(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = .current
+    return formatter.string(from: date)
   }
 }

@@ -47,6 +47,16 @@ public struct Explanation: Sendable {
   public var entries: [Entry]
   /// Sources that failed.
   public var failures: [String]
+  /// Explained from the store: when the search last ran (what it kept then is what is judged).
+  public var fromStore: Date? = nil
+}
+
+extension Explanation.Entry {
+  init(_ judgement: Judgement) {
+    self.init(
+      listing: judgement.listing, accepted: judgement.verdict != .filtered,
+      reason: judgement.reason ?? "", verdict: judgement.verdict)
+  }
 }
 
 extension Runner {
@@ -74,22 +84,62 @@ extension Runner {
     }
   }
 
+  /// Judges, without the network, the listings the search's last run kept (as the store holds
+  /// them) against the config as it is now: what a changed filter would drop, which listing
+  /// was delivered where. Listings a run drops are not kept, so they are not shown.
+  public func explainFromStore(search name: String, now: Date) throws -> Explanation {
+    let options = RunOptions(now: now, force: true, only: name, dryRun: true)
+    guard let search = config.searches.first(where: { $0.name == name }) else {
+      throw RunError(
+        kind: .usage,
+        message: "no search named '\(name)'"
+          + Suggestions.hint(for: name, in: config.searches.map(\.name)))
+    }
+    let access = try StoreAccess.open(statePath, writing: false, lockWait: 0, config: config)
+    defer { access.close() }
+    do {
+      let memory = try access.memory.searches([name])[name]
+      guard let lastRun = memory?.lastRun, let store = access.memory as? any BrowsableStore else {
+        throw RunError(
+          kind: .usage,
+          message: "search '\(name)' has not run yet, so the store has nothing to explain; "
+            + "'clarissa explain --search \(name) --fetch' asks its sites now")
+      }
+      var query = ListingQuery()
+      query.searches = [name]
+      // As many as its sources may give in one run.
+      let sources = max(1, FetchStage.jobs(for: search, sites: sites).count)
+      query.limit = config.limits.itemsPerSource * sources
+      // What the last run saw: each listing it kept was seen then.
+      let kept = try store.listings(query).filter { $0.lastSeen >= lastRun }.map(\.listing)
+      let planned = Plan.planned(search, memory: memory, config: config, options: options)
+      let reading = SearchReading(batches: [SourceBatch(url: "", listings: kept.reversed())])
+      let judgements = try Judge.judge(
+        planned, reading: reading, memory: access.memory, options: options, explaining: true)
+      var explanation = Explanation(
+        search: name, entries: judgements.map(Explanation.Entry.init), failures: [])
+      explanation.fromStore = lastRun
+      return explanation
+    } catch let error as RunError {
+      throw error
+    } catch {
+      throw RunError(kind: .state, message: "\(error)")
+    }
+  }
+
   private func explain(_ search: Search, options: RunOptions, memory: any ListingMemory)
     async throws -> Explanation
   {
     let memories = try memory.searches([search.name])
-    let planned = Plan.planned(search, memory: memories[search.name], config: config, options: options)
+    let planned = Plan.planned(
+      search, memory: memories[search.name], config: config, options: options)
     let (_, reading) = try await FetchStage.fetchAndRead(
       [planned], sites: sites, scheduler: scheduler, memory: memory, options: options,
       conditional: false)
     let searchReading = reading.searches[search.name] ?? SearchReading()
     let judgements = try Judge.judge(
       planned, reading: searchReading, memory: memory, options: options, explaining: true)
-    let entries = judgements.map {
-      Explanation.Entry(
-        listing: $0.listing, accepted: $0.verdict != .filtered, reason: $0.reason ?? "",
-        verdict: $0.verdict)
-    }
+    let entries = judgements.map(Explanation.Entry.init)
     return Explanation(
       search: search.name, entries: entries,
       failures: searchReading.failures + (searchReading.cooling ? reading.blocks : []))

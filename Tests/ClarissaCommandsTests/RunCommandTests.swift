@@ -1,7 +1,8 @@
-@testable import ClarissaEngine
 import FixtureSupport
 import Foundation
 import Testing
+
+@testable import ClarissaEngine
 
 /// `clarissa run` as users and CI run it: replayed answers, exit statuses, report formats,
 /// GitHub Actions output, and SIGKILL at random moments.
@@ -208,6 +209,22 @@ import Testing
 
 /// `clarissa explain` and `clarissa notify test`.
 @Suite struct ExplainAndNotifyTests {
+  @Test func explainWithoutFetchJudgesTheLastRunsListingsFromTheStore() throws {
+    let state = RunCommandTests.temporaryState()
+    let never = try CommandLineTests.run(["explain", "--search", "ipads", "--state", state])
+    #expect(never.status == 64, "\(never.stderr)")
+    #expect(never.stderr.contains("has not run yet"), "\(never.stderr)")
+    #expect(never.stderr.contains("--fetch"))
+    _ = try RunCommandTests.run(["--replay", "Fixtures/replay/default"], state: state)
+    let outcome = try CommandLineTests.run(["explain", "--search", "ipads", "--state", state])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stdout.hasPrefix("from the state database: the listings the last run ("))
+    let listed = outcome.stdout.components(separatedBy: "\n    included by").count - 1
+    #expect(listed > 100, "the last run's kept listings, each with its filter (\(listed))")
+    #expect(outcome.stdout.contains("seen since 2026-05-03T19:00:00Z"))
+    #expect(!outcome.stdout.contains("; new\n"), "everything in the store was seen")
+  }
+
   @Test func explainShowsTheDecidingFilterAndTheStatus() throws {
     let state = RunCommandTests.temporaryState()
     _ = try RunCommandTests.run(["--replay", "Fixtures/replay/default"], state: state)
