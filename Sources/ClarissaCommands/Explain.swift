@@ -47,7 +47,7 @@ struct Explain: AsyncParsableCommand {
       explanation =
         fetch || source.replay != nil
         ? try await runner.explain(search: search, now: Date())
-        : try runner.explainFromStore(search: search, now: Date())
+        : try await runner.explainFromStore(search: search, now: Date())
     } catch let error as RunError {
       Terminal.error("error: \(error.message)\n")
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode

@@ -63,6 +63,17 @@ extension Runner {
   /// Fetches one search (every city, no conditional GET) and judges each listing as a run
   /// would, through the same stages; reads the store without locking or changing it.
   public func explain(search name: String, now: Date) async throws -> Explanation {
+    try await explaining(name, now: now) { search, options, memory in
+      try await explain(search, options: options, memory: memory)
+    }
+  }
+
+  /// The search named, its options and the store read without the lock, for `body`; a store
+  /// error is a state error.
+  private func explaining(
+    _ name: String, now: Date,
+    _ body: (Search, RunOptions, any ListingMemory) async throws -> Explanation
+  ) async throws -> Explanation {
     let options = RunOptions(now: now, force: true, only: name, dryRun: true)
     guard let search = config.searches.first(where: { $0.name == name }) else {
       throw RunError(
@@ -76,7 +87,7 @@ extension Runner {
     let access = try StoreAccess.open(statePath, writing: false, lockWait: 0, config: config)
     defer { access.close() }
     do {
-      return try await explain(search, options: options, memory: access.memory)
+      return try await body(search, options, access.memory)
     } catch let error as RunError {
       throw error
     } catch {
@@ -87,19 +98,10 @@ extension Runner {
   /// Judges, without the network, the listings the search's last run kept (as the store holds
   /// them) against the config as it is now: what a changed filter would drop, which listing
   /// was delivered where. Listings a run drops are not kept, so they are not shown.
-  public func explainFromStore(search name: String, now: Date) throws -> Explanation {
-    let options = RunOptions(now: now, force: true, only: name, dryRun: true)
-    guard let search = config.searches.first(where: { $0.name == name }) else {
-      throw RunError(
-        kind: .usage,
-        message: "no search named '\(name)'"
-          + Suggestions.hint(for: name, in: config.searches.map(\.name)))
-    }
-    let access = try StoreAccess.open(statePath, writing: false, lockWait: 0, config: config)
-    defer { access.close() }
-    do {
-      let memory = try access.memory.searches([name])[name]
-      guard let lastRun = memory?.lastRun, let store = access.memory as? any BrowsableStore else {
+  public func explainFromStore(search name: String, now: Date) async throws -> Explanation {
+    try await explaining(name, now: now) { search, options, store in
+      let memory = try store.searches([name])[name]
+      guard let lastRun = memory?.lastRun, let browsable = store as? any BrowsableStore else {
         throw RunError(
           kind: .usage,
           message: "search '\(name)' has not run yet, so the store has nothing to explain; "
@@ -111,19 +113,15 @@ extension Runner {
       let sources = max(1, FetchStage.jobs(for: search, sites: sites).count)
       query.limit = config.limits.itemsPerSource * sources
       // What the last run saw: each listing it kept was seen then.
-      let kept = try store.listings(query).filter { $0.lastSeen >= lastRun }.map(\.listing)
+      let kept = try browsable.listings(query).filter { $0.lastSeen >= lastRun }.map(\.listing)
       let planned = Plan.planned(search, memory: memory, config: config, options: options)
       let reading = SearchReading(batches: [SourceBatch(url: "", listings: kept.reversed())])
       let judgements = try Judge.judge(
-        planned, reading: reading, memory: access.memory, options: options, explaining: true)
+        planned, reading: reading, memory: store, options: options, explaining: true)
       var explanation = Explanation(
         search: name, entries: judgements.map(Explanation.Entry.init), failures: [])
       explanation.fromStore = lastRun
       return explanation
-    } catch let error as RunError {
-      throw error
-    } catch {
-      throw RunError(kind: .state, message: "\(error)")
     }
   }
 

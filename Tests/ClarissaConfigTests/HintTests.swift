@@ -106,12 +106,17 @@ import Testing
 
 /// A `\b` in double quotes is a backspace to YAML: the filter validates, then matches nothing.
 @Suite struct ControlCharacterFilterTests {
-  @Test func aBackspaceInADoubleQuotedRegexIsAWarningThatShowsTheSingleQuotedForm() {
+  /// A search with one regex filter, its pattern written as `written` (quotes included).
+  static func load(_ written: String) -> ConfigLoadResult {
     let yaml =
       "version: 1\nsearches:\n  - name: s\n    cities: [sfbay]\n    filters:\n"
-      + "      - include: \"\\b[12][- ]?zimmer\\b\"\n        regex: true\n"
-    let loaded = ConfigLoader.load(
+      + "      - include: \(written)\n        regex: true\n"
+    return ConfigLoader.load(
       bytes: Array(yaml.utf8), name: "flats.yaml", environment: [:], sites: Registry.sites)
+  }
+
+  @Test func aBackspaceInADoubleQuotedRegexIsAWarningThatShowsTheSingleQuotedForm() {
+    let loaded = Self.load("\"\\b[12][- ]?zimmer\\b\"")
     let warning = loaded.diagnostics.first { $0.message.contains("control character") }
     #expect(warning?.severity == .warning)
     #expect(
@@ -123,11 +128,7 @@ import Testing
   }
 
   @Test func theSameInSingleQuotesIsClean() {
-    let yaml =
-      "version: 1\nsearches:\n  - name: s\n    cities: [sfbay]\n    filters:\n"
-      + "      - include: '\\b[12][- ]?zimmer\\b'\n        regex: true\n"
-    let loaded = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "flats.yaml", environment: [:], sites: Registry.sites)
+    let loaded = Self.load("'\\b[12][- ]?zimmer\\b'")
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
   }
 }
