@@ -72,7 +72,7 @@ extension DefinitionReader {
     }
   }
 
-  private func regex(_ node: Node?, _ what: String) -> NSRegularExpression? {
+  func regex(_ node: Node?, _ what: String) -> NSRegularExpression? {
     guard let node, let pattern = nodes.text(node, what) else { return nil }
     do {
       return try NSRegularExpression(pattern: pattern)

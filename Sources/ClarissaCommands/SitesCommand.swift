@@ -145,6 +145,12 @@ struct SitesList: ParsableCommand {
       lines.append("  \(parameter.name): \(parameter.typeDescription)\(fallback)")
       lines.append("      \(parameter.summary); e.g. \(parameter.name): \(parameter.example)")
     }
+    if !site.searchURLExamples.isEmpty {
+      lines.append("search pages it reads from 'url:' (pasted from the browser), and the request:")
+      for example in site.searchURLExamples {
+        lines += ["  url: \(example.url)", "      asks \(example.request)"]
+      }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 }
