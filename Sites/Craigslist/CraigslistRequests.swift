@@ -11,9 +11,11 @@ extension CraigslistSite {
     let mode = search.text("mode") ?? "api"
     let category = search.category ?? "sss"
     // A pasted URL's filters go as written; a search's own are built from its keys.
-    let filters = search.url.map(Self.pastedFilters) ?? QueryPairs(
-      encoded: URLQuery.encode(filterParameters(search))
-    ).pairs
+    let filters =
+      search.url.map(Self.pastedFilters)
+      ?? QueryPairs(
+        encoded: URLQuery.encode(filterParameters(search))
+      ).pairs
     let nearby =
       search.flag("include_nearby") || search.url?.values("searchNearby").contains("1") == true
     var context = [

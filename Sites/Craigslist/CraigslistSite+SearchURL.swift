@@ -86,14 +86,16 @@ extension CraigslistSite {
         url: "https://sfbay.craigslist.org/search/bia?max_price=800",
         request: sapi + "batch=1-0-360-1-0&searchPath=bia&cc=US&lang=en&max_price=800"),
       SearchURLExample(
-        url: "https://sfbay.craigslist.org/search/eby/apa?min_bedrooms=2&sort=priceasc#search=1~gallery~0~0",
+        url:
+          "https://sfbay.craigslist.org/search/eby/apa?min_bedrooms=2&sort=priceasc#search=1~gallery~0~0",
         request: sapi
           + "batch=0-0-360-1-0&searchPath=subarea/eby&cat=apa&cc=US&lang=en&min_bedrooms=2"),
       SearchURLExample(
         url: "https://www.craigslist.org/search/subarea/mnh?cat=apa",
         request: sapi + "batch=0-0-360-1-0&searchPath=subarea/mnh&cat=apa&cc=US&lang=en"),
       SearchURLExample(
-        url: "https://seattle.craigslist.org/d/for-sale/search/sss?query=aeron%20chair&searchNearby=1",
+        url:
+          "https://seattle.craigslist.org/d/for-sale/search/sss?query=aeron%20chair&searchNearby=1",
         request: sapi
           + "batch=2-0-360-1-0&searchPath=sss&cc=US&lang=en&query=aeron%20chair&searchNearby=1"),
     ]

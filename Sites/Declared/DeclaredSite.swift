@@ -69,7 +69,8 @@ struct DeclaredSite: FeedSource {
     names.order.compactMap { name in
       let description = names.table[name]?["name"] ?? names.table[name]?["code"] ?? ""
       let wanted = filter.map {
-        name.localizedCaseInsensitiveContains($0) || description.localizedCaseInsensitiveContains($0)
+        name.localizedCaseInsensitiveContains($0)
+          || description.localizedCaseInsensitiveContains($0)
       }
       return wanted ?? true ? KnownCity(name: name, description: description) : nil
     }

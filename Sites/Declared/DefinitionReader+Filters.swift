@@ -59,7 +59,9 @@ extension DefinitionReader {
       return nodes.text(argument, "'absolute' (the base URL)").map { .absolute(base: $0) }
     case "template":
       guard let text = nodes.text(argument, "'template'") else { return nil }
-      if !text.contains("{}") { nodes.error("'template' needs '{}' where the value goes", argument) }
+      if !text.contains("{}") {
+        nodes.error("'template' needs '{}' where the value goes", argument)
+      }
       return .template(text)
     case "split":
       return nodes.text(argument, "'split'").map { .split($0) }

@@ -16,23 +16,24 @@ extension DefinitionReader {
     let hosts = nodes.list(keys["hosts"]).compactMap { nodes.text($0, "a host") }
       .map { $0.lowercased() }
     let edits = nodes.list(keys["edit"]).compactMap(edit)
-    guard let pathNode = keys["path"], let pathText = nodes.text(pathNode, "'search_url.path'"),
-      let path = regex(pathNode, "'search_url.path'")
-    else { return nil }
-    let groups = Self.groupNames(pathText)
-    let anchored = (try? NSRegularExpression(pattern: "^(?:\(pathText))$")) ?? path
+    // A bad path is reported, and the rest still read: every problem in one pass.
+    let pathText = keys["path"].flatMap { nodes.text($0, "'search_url.path'") }
+    let path = keys["path"].flatMap { regex($0, "'search_url.path'") }
+    let groups = pathText.map(Self.groupNames) ?? []
     var scope = TemplateScope(
       parameters: [], cities: DeclaredNames(kind: .none),
       categories: groups.contains("category") ? categories : nil)
     scope.collected = ["url.path"] + groups.map { "url.\($0)" }
-    guard let request = template(keys["request"], "'search_url.request'", scope: scope) else {
-      return nil
-    }
+    let request = template(keys["request"], "'search_url.request'", scope: scope)
     let kept = names(keys["keep"])
+    let examples = examples(keys["examples"])
+    guard let pathText, path != nil, let request,
+      let anchored = try? NSRegularExpression(pattern: "^(?:\(pathText))$")
+    else { return nil }
     return SearchURLSpec(
       hosts: hosts, edits: edits, path: anchored, groups: groups, request: request,
       keep: keys["keep"] == nil || kept == ["all"] ? nil : kept, drop: names(keys["drop"]),
-      require: names(keys["require"]), set: pairs(keys["set"]), examples: examples(keys["examples"]))
+      require: names(keys["require"]), set: pairs(keys["set"]), examples: examples)
   }
 
   /// `(?<name>` groups in a pattern, in order.
@@ -76,12 +77,11 @@ extension DefinitionReader {
         return nil
       }
       nodes.require(["url", "request"], in: keys, "an example")
-      guard let url = nodes.text(keys["url"], "'url'"),
-        let request = nodes.text(keys["request"], "'request'")
-      else { return nil }
-      if SearchURL(url) == nil, let urlNode = keys["url"] {
+      let url = nodes.text(keys["url"], "'url'")
+      if let url, SearchURL(url) == nil, let urlNode = keys["url"] {
         nodes.error("'\(url)' is not an http or https URL", urlNode)
       }
+      guard let url, let request = nodes.text(keys["request"], "'request'") else { return nil }
       return SearchURLExample(url: url, request: request)
     }
   }

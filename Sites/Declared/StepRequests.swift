@@ -26,7 +26,9 @@ struct StepRequests {
 
   /// The first request made from a pasted search URL: the spec's URL from the path's parts,
   /// its own query, the pasted pairs it keeps, then what the site sets.
-  func pastedRequest(_ pasted: SearchURL, spec: SearchURLSpec, values: TemplateValues, city: String?)
+  func pastedRequest(
+    _ pasted: SearchURL, spec: SearchURLSpec, values: TemplateValues, city: String?
+  )
     -> RequestSpec?
   {
     guard let match = spec.match(pasted) else { return nil }

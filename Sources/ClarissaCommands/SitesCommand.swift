@@ -34,7 +34,6 @@ struct SitesList: ParsableCommand {
     name: [.customShort("c"), .long], help: "The config whose own site definitions to include.")
   var config = "searches.yaml"
 
-
   func validate() throws {
     if cities, categories {
       throw ValidationError("give --cities or --categories, not both")

@@ -9,9 +9,13 @@ import Testing
   static let config = "Fixtures/replay/pasted/searches.yaml"
 
   @Test func printURLsShowsTheRequestMadeFromEachPastedURL() throws {
-    let outcome = try CommandLineTests.run(["validate", "-q", "--print-urls", "--config", Self.config])
+    let outcome = try CommandLineTests.run([
+      "validate", "-q", "--print-urls", "--config", Self.config,
+    ])
     #expect(outcome.status == 0, "\(outcome.stderr)")
-    let requests = outcome.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+    let requests = outcome.stdout.split(separator: "\n").map {
+      $0.split(separator: "\t").map(String.init)
+    }
     #expect(
       requests == [
         [
