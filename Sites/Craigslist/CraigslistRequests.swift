@@ -10,17 +10,33 @@ extension CraigslistSite {
     guard let city, let place = CraigslistPlace(city.name) else { return [] }
     let mode = search.text("mode") ?? "api"
     let category = search.category ?? "sss"
+    // A pasted URL's filters go as written; a search's own are built from its keys.
+    let filters =
+      search.url.map(Self.pastedFilters)
+      ?? QueryPairs(
+        encoded: URLQuery.encode(filterParameters(search))
+      ).pairs
+    let nearby =
+      search.flag("include_nearby") || search.url?.values("searchNearby").contains("1") == true
     var context = [
       "areaID": String(place.area.areaID), "hostname": place.area.hostname,
       "currency": CraigslistTables.currency(forCountry: place.area.country),
-      "category": category, "includeNearby": search.flag("include_nearby") ? "true" : "false",
+      "category": category, "includeNearby": nearby ? "true" : "false",
     ]
     if let subarea = place.subarea { context["subarea"] = subarea }
+    let sort = search.url == nil ? search.text("sort") ?? "date" : "date"
+    var query = QueryPairs()
+    query.overlay(filters)
     let url: String
     switch mode {
-    case "html": url = pageURL(place, category: category, search: search, rss: false)
-    case "rss": url = pageURL(place, category: category, search: search, rss: true)
-    default: url = apiURL(place, category: category, search: search)
+    case "html", "rss":
+      query.set("sort", sort)
+      if mode == "rss" { query.set("format", "rss") }
+      let path = place.subarea.map { "\($0)/\(category)" } ?? category
+      url = query.appended(to: "https://\(place.area.hostname).craigslist.org/search/\(path)")
+    default:
+      if search.flag("include_nearby") { query.set("searchNearby", "1") }
+      url = apiURL(place, category: category, sort: sort, filters: query)
     }
     let accept =
       mode == "api"
@@ -31,30 +47,22 @@ extension CraigslistSite {
     ]
   }
 
-  private func apiURL(_ place: CraigslistPlace, category: String, search: Search) -> String {
-    let sort = Self.sortIDs[search.text("sort") ?? "date"] ?? 1
+  private func apiURL(
+    _ place: CraigslistPlace, category: String, sort: String, filters: QueryPairs
+  ) -> String {
+    let sortID = Self.sortIDs[sort] ?? 1
     var query: [(String, String)]
     if let subarea = place.subarea {
       query = [
-        ("batch", "0-0-360-\(sort)-0"), ("searchPath", "subarea/\(subarea)"), ("cat", category),
+        ("batch", "0-0-360-\(sortID)-0"), ("searchPath", "subarea/\(subarea)"), ("cat", category),
       ]
     } else {
-      query = [("batch", "\(place.area.areaID)-0-360-\(sort)-0"), ("searchPath", category)]
+      query = [("batch", "\(place.area.areaID)-0-360-\(sortID)-0"), ("searchPath", category)]
     }
     query += [("cc", place.area.country.isEmpty ? "US" : place.area.country), ("lang", "en")]
-    query += filterParameters(search)
-    if search.flag("include_nearby") { query.append(("searchNearby", "1")) }
-    return "https://sapi.craigslist.org/web/v8/postings/search/full?" + URLQuery.encode(query)
-  }
-
-  private func pageURL(
-    _ place: CraigslistPlace, category: String, search: Search, rss: Bool
-  ) -> String {
-    let path = place.subarea.map { "\($0)/\(category)" } ?? category
-    var query = filterParameters(search)
-    query.append(("sort", search.text("sort") ?? "date"))
-    if rss { query.append(("format", "rss")) }
-    return "https://\(place.area.hostname).craigslist.org/search/\(path)?" + URLQuery.encode(query)
+    var pairs = QueryPairs(encoded: URLQuery.encode(query))
+    pairs.overlay(filters.pairs)
+    return pairs.appended(to: "https://sapi.craigslist.org/web/v8/postings/search/full")
   }
 
   /// The parameters sapi and the search page share.

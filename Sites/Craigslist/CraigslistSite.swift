@@ -30,10 +30,10 @@ public struct CraigslistSite: FeedSource {
         "rss":
           "Craigslist has answered 403 to RSS clients since about 2020; mode 'rss' is legacy, "
           + "use 'api' unless your network is known to be allowed"
-      ]),
+      ], keptWithURL: true),
     SiteParameter(
       "include_nearby", .bool, summary: "keep results that sapi adds from nearby areas",
-      example: "false", defaultValue: "false"),
+      example: "false", defaultValue: "false", keptWithURL: true),
     SiteParameter(
       "bundle_duplicates", .bool, summary: "let Craigslist fold reposted duplicates into one",
       example: "true", defaultValue: "false"),

@@ -60,6 +60,8 @@ final class BundledSite: FeedSource, @unchecked Sendable {
     declared?.knownCategories(matching: filter) ?? []
   }
   func categoryMeaning(_ code: String) -> String? { declared?.categoryMeaning(code) }
+  func readSearchURL(_ url: SearchURL) -> SearchURLReading? { declared?.readSearchURL(url) }
+  var searchURLExamples: [SearchURLExample] { declared?.searchURLExamples ?? [] }
 
   func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
     declared?.requests(for: search, in: city) ?? []

@@ -17,7 +17,23 @@ struct DeclaredSite: FeedSource {
   /// mode per request, named by its `id` (the last `listings` unless it has one).
   var modes: [String] { definition.modes }
 
-  func checkCity(_ name: String) -> NameCheck { Self.check(name, definition.cities) }
+  /// An unknown city lists the known ones (or counts them), and points at `url:` when the
+  /// site reads pasted search pages: a table of cities is never complete.
+  func checkCity(_ name: String) -> NameCheck {
+    let check = Self.check(name, definition.cities)
+    guard case .unknown(let suggestions, nil) = check, definition.cities.kind == .table else {
+      return check
+    }
+    let known = definition.cities.order
+    var reason =
+      known.count <= 12
+      ? "known: \(known.joined(separator: ", "))"
+      : "\(known.count) known; 'clarissa sites \(id) --cities WORD' lists them"
+    if definition.searchURL != nil {
+      reason += "; for another place, paste the address of a \(displayName) search as 'url:'"
+    }
+    return .unknown(suggestions: suggestions, reason: reason)
+  }
 
   func checkCategory(_ name: String) -> NameCheck {
     definition.categories.map { Self.check(name, $0) } ?? .valid
@@ -53,7 +69,8 @@ struct DeclaredSite: FeedSource {
     names.order.compactMap { name in
       let description = names.table[name]?["name"] ?? names.table[name]?["code"] ?? ""
       let wanted = filter.map {
-        name.localizedCaseInsensitiveContains($0) || description.localizedCaseInsensitiveContains($0)
+        name.localizedCaseInsensitiveContains($0)
+          || description.localizedCaseInsensitiveContains($0)
       }
       return wanted ?? true ? KnownCity(name: name, description: description) : nil
     }
@@ -61,7 +78,14 @@ struct DeclaredSite: FeedSource {
 
   func requests(for search: Search, in city: CityRef?) -> [RequestSpec] {
     let values = StepRequests.values(for: search, in: city, definition: definition)
-    return StepRequests(definition: definition).requests(step: 0, values: values, city: city?.name)
+    let steps = StepRequests(definition: definition)
+    if let pasted = search.url {
+      guard let spec = definition.searchURL else { return [] }
+      return steps.pastedRequest(pasted, spec: spec, values: values, city: city?.name).map {
+        [$0]
+      } ?? []
+    }
+    return steps.requests(step: 0, values: values, city: city?.name)
   }
 
   func listings(from response: SourceResponse) throws -> ListingBatch {

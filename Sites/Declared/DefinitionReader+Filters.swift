@@ -59,7 +59,9 @@ extension DefinitionReader {
       return nodes.text(argument, "'absolute' (the base URL)").map { .absolute(base: $0) }
     case "template":
       guard let text = nodes.text(argument, "'template'") else { return nil }
-      if !text.contains("{}") { nodes.error("'template' needs '{}' where the value goes", argument) }
+      if !text.contains("{}") {
+        nodes.error("'template' needs '{}' where the value goes", argument)
+      }
       return .template(text)
     case "split":
       return nodes.text(argument, "'split'").map { .split($0) }
@@ -72,7 +74,7 @@ extension DefinitionReader {
     }
   }
 
-  private func regex(_ node: Node?, _ what: String) -> NSRegularExpression? {
+  func regex(_ node: Node?, _ what: String) -> NSRegularExpression? {
     guard let node, let pattern = nodes.text(node, what) else { return nil }
     do {
       return try NSRegularExpression(pattern: pattern)

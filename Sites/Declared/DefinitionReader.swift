@@ -10,7 +10,7 @@ struct DefinitionReader {
   static let formats = [1]
   static let topKeys = [
     "format", "id", "name", "status", "summary", "language", "time_zone", "currency",
-    "politeness", "parameters", "cities", "categories", "requests",
+    "politeness", "parameters", "cities", "categories", "requests", "search_url",
   ]
 
   /// The definition in `bytes`, or the diagnostics that stop it (warnings come with either).
@@ -57,6 +57,7 @@ struct DefinitionReader {
     let scope = TemplateScope(
       parameters: parameters.map(\.name), cities: cities, categories: categories)
     let steps = self.steps(top["requests"], scope: scope)
+    let searchURL = self.searchURL(top["search_url"], categories: categories)
     guard let id, let status, let steps else { return nil }
     return SiteDefinition(
       file: nodes.file, id: id, name: nodes.text(top["name"], "'name'") ?? id, status: status,
@@ -64,7 +65,8 @@ struct DefinitionReader {
       language: nodes.word(top["language"], "'language'", in: ["de", "en"]) ?? "en",
       timeZone: timeZone ?? TimeZone(identifier: "UTC") ?? .current,
       currency: currency(top["currency"]), politeness: politeness(top["politeness"]),
-      parameters: parameters, cities: cities, categories: categories, steps: steps)
+      parameters: parameters, cities: cities, categories: categories, steps: steps,
+      searchURL: searchURL)
   }
 
   private func siteID(_ node: Node?) -> String? {

@@ -32,13 +32,38 @@ public enum DefinitionSchema {
         "time_zone": text("IANA zone of dates written without one"),
         "currency": ["type": "string", "pattern": "^[A-Z]{3}$"],
         "politeness": object(
-          ["delay": duration, "jitter": duration, "interval": duration,
-           "concurrency": ["type": "integer", "minimum": 1, "maximum": 4]]),
+          [
+            "delay": duration, "jitter": duration, "interval": duration,
+            "concurrency": ["type": "integer", "minimum": 1, "maximum": 4],
+          ]),
         "parameters": ["type": "array", "items": parameter],
         "cities": names, "categories": names,
         "requests": ["type": "array", "minItems": 1, "items": request],
+        "search_url": searchURL,
       ],
     ]
+  }
+
+  /// `search_url:`: the site's search pages as pasted from the browser.
+  private static var searchURL: [String: Any] {
+    let names: [String: Any] = ["type": "array", "items": ["type": "string"]]
+    let example = object(
+      ["url": text("a search page as pasted"), "request": text("the request it makes")],
+      required: ["url", "request"])
+    return object(
+      [
+        "hosts": names,
+        "edit": [
+          "type": "array", "description": "[regex, replacement] edits of the pasted path",
+          "items": ["type": "array", "items": ["type": "string"], "minItems": 2, "maxItems": 2],
+        ],
+        "path": text("a regular expression for a search page's path; named groups are {url.NAME}"),
+        "request": text("the first request's URL: {url.path|raw}, {url.NAME}, {category.code}"),
+        "keep": ["anyOf": [["const": "all"], names], "description": "pasted query names kept"],
+        "drop": names, "require": names,
+        "set": ["type": "object", "additionalProperties": ["type": "string"]],
+        "examples": ["type": "array", "minItems": 1, "items": example],
+      ], required: ["hosts", "path", "request", "examples"])
   }
 
   private static func text(_ description: String) -> [String: Any] {
@@ -48,8 +73,10 @@ public enum DefinitionSchema {
   private static func object(_ properties: [String: Any], required: [String] = [])
     -> [String: Any]
   {
-    ["type": "object", "additionalProperties": false, "properties": properties,
-     "required": required]
+    [
+      "type": "object", "additionalProperties": false, "properties": properties,
+      "required": required,
+    ]
   }
 
   private static var duration: [String: Any] {

@@ -25,6 +25,9 @@ struct SiteDefinition: Sendable {
   /// The requests of one search in one city, in order; each after the first runs once per
   /// answer of the one before, with what that one collected.
   var steps: [RequestStep]
+  /// How a search page pasted from the browser becomes the first request; nil for a site that
+  /// takes none.
+  var searchURL: SearchURLSpec? = nil
 }
 
 /// Cities or categories: a table of known names with their columns, a pattern, or free text.

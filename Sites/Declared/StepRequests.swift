@@ -21,16 +21,40 @@ struct StepRequests {
     if !query.isEmpty {
       url += (url.contains("?") ? "&" : "?") + URLQuery.encode(query)
     }
+    return [request(step: index, url: url, values: values, city: city)]
+  }
+
+  /// The first request made from a pasted search URL: the spec's URL from the path's parts,
+  /// its own query, the pasted pairs it keeps, then what the site sets.
+  func pastedRequest(
+    _ pasted: SearchURL, spec: SearchURLSpec, values: TemplateValues, city: String?
+  )
+    -> RequestSpec?
+  {
+    guard let match = spec.match(pasted) else { return nil }
+    var values = values
+    values.texts["url.path"] = match.path
+    for (name, value) in match.groups { values.texts["url.\(name)"] = value }
+    let rendered = spec.request.render(values, encode: true)
+    let base = rendered.split(separator: "?", maxSplits: 1).map(String.init)
+    var query = QueryPairs(encoded: base.count > 1 ? base[1] : "")
+    query.overlay(spec.query(pasted))
+    for (name, value) in spec.set { query.set(name, value) }
+    return request(step: 0, url: query.appended(to: base.first ?? ""), values: values, city: city)
+  }
+
+  private func request(step index: Int, url: String, values: TemplateValues, city: String?)
+    -> RequestSpec
+  {
+    let step = definition.steps[index]
     var headers: [String: String] = [:]
     for (name, template) in step.headers { headers[name] = template.render(values, encode: false) }
     var context = Self.context(values)
     context["step"] = String(index)
-    return [
-      RequestSpec(
-        url: url, headers: headers, mode: definition.modes[index], city: city, context: context,
-        allowsConditionalGET: step.method == "GET", method: step.method,
-        body: step.body.map { Array($0.render(values, encode: false).utf8) })
-    ]
+    return RequestSpec(
+      url: url, headers: headers, mode: definition.modes[index], city: city, context: context,
+      allowsConditionalGET: step.method == "GET", method: step.method,
+      body: step.body.map { Array($0.render(values, encode: false).utf8) })
   }
 
   /// A search's values in one city: its query, city and category with their table columns,

@@ -34,7 +34,6 @@ struct SitesList: ParsableCommand {
     name: [.customShort("c"), .long], help: "The config whose own site definitions to include.")
   var config = "searches.yaml"
 
-
   func validate() throws {
     if cities, categories {
       throw ValidationError("give --cities or --categories, not both")
@@ -144,6 +143,12 @@ struct SitesList: ParsableCommand {
         ?? (parameter.isRequired ? ", required" : "")
       lines.append("  \(parameter.name): \(parameter.typeDescription)\(fallback)")
       lines.append("      \(parameter.summary); e.g. \(parameter.name): \(parameter.example)")
+    }
+    if !site.searchURLExamples.isEmpty {
+      lines.append("search pages it reads from 'url:' (pasted from the browser), and the request:")
+      for example in site.searchURLExamples {
+        lines += ["  url: \(example.url)", "      asks \(example.request)"]
+      }
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -112,7 +112,7 @@ extension ConfigReader {
     _ scope: SearchLookup, site: (any FeedSource)?, groups: [String: [String]]
   ) -> [CityRef] {
     guard let field = scope.field("cities") else {
-      if site?.cities == .required, let name = scope.own["name"] {
+      if site?.cities == .required, !scope.pasted, let name = scope.own["name"] {
         error("\(scope.context) names no cities; add e.g. 'cities: [sfbay]'", at: name)
       }
       return []

@@ -16,6 +16,8 @@ extension ConfigReader {
     let own: Table
     let defaults: Table?
     let context: String
+    /// Whether the search pasted a `url:` (which names its place).
+    var pasted = false
 
     func field(_ key: String) -> Field? {
       if let node = own[key], let keyNode = own.keyNode(key) {
@@ -79,10 +81,12 @@ extension ConfigReader {
   private func readDefaults(_ node: Node?) -> Table? {
     guard let node, !node.isNull, let table = table(node, "'defaults'") else { return nil }
     let siteKeys = sites.all.flatMap { $0.parameters.map(\.name) }
-    let allowed = SearchKeys.common.filter { $0 != "name" } + siteKeys
+    let allowed = SearchKeys.common.filter { !SearchKeys.ownOnly.contains($0) } + siteKeys
     for entry in table.entries where !allowed.contains(entry.key) {
       if entry.key == "name" {
         error("'defaults' cannot set 'name': every search names itself", at: entry.keyNode)
+      } else if entry.key == "url" {
+        error("'defaults' cannot set 'url': each search pastes its own", at: entry.keyNode)
       } else {
         error(searchKeyMessage(entry.key, allowed: allowed, in: "'defaults'"), at: entry.keyNode)
       }
@@ -99,25 +103,45 @@ extension ConfigReader {
     guard let name = string(nameNode, "'name' of search #\(number)"), !name.isEmpty else {
       return nil
     }
-    let scope = SearchLookup(own: own, defaults: defaults, context: "search '\(name)'")
+    var scope = SearchLookup(own: own, defaults: defaults, context: "search '\(name)'")
     let siteField = scope.field("site")
-    let siteID = siteField.flatMap { string($0.node, "'site' in \($0.origin)") } ?? Self.defaultSite
-    guard let site = sites.site(siteID) else {
-      if let siteField {
-        error(
-          "unknown site '\(siteID)' in \(siteField.origin)"
-            + Suggestions.hint(for: siteID, in: sites.ids)
-            + " (sites: \(sites.ids.joined(separator: ", ")))", at: siteField.node)
+    let namedID = siteField.flatMap { string($0.node, "'site' in \($0.origin)") }
+    if let namedID, let siteField, sites.site(namedID) == nil {
+      error(
+        "unknown site '\(namedID)' in \(siteField.origin)"
+          + Suggestions.hint(for: namedID, in: sites.ids)
+          + " (sites: \(sites.ids.joined(separator: ", ")))", at: siteField.node)
+    }
+    var pasted: PastedSearch?
+    if let urlNode = own["url"] {
+      let ownSite = siteField?.origin == scope.context ? namedID : nil
+      pasted = readPastedURL(
+        urlNode, ownSite: ownSite.map { ($0, siteField?.node) }, context: scope.context)
+      guard pasted != nil else {
+        checkCommonFields(scope)
+        return nil
       }
+    }
+    guard let site = sites.site(pasted?.site.id ?? namedID ?? Self.defaultSite) else {
       checkCommonFields(scope)
       return nil
     }
     checkSearchKeys(own, site: site, context: scope.context)
     reportStatus(of: site, at: siteField?.node ?? nameNode, in: scope.context)
+    if pasted != nil { scope = withoutCarriedKeys(scope, site: site) }
     var search = Search(name: name, site: site.id, location: location(nameNode))
     readCommonFields(scope, site: site, into: &search, config: config)
+<<<<<<< HEAD
     search.parameters = readParameters(
       scope, site: site, nameNode: nameNode, category: search.category)
+=======
+    search.parameters = readParameters(scope, site: site, nameNode: nameNode)
+    if let pasted {
+      search.url = pasted.url
+      search.cities = pasted.city.map { [CityRef($0)] } ?? []
+      search.category = pasted.category
+    }
+>>>>>>> urls
     return search
   }
 

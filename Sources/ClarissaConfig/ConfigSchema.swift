@@ -140,7 +140,7 @@ public enum ConfigSchema {
 
   private static func searchObject(sites: SiteCatalog, isDefaults: Bool) -> [String: Any] {
     var properties: [String: Any] = [:]
-    for key in SearchKeys.common where !(isDefaults && key == "name") {
+    for key in SearchKeys.common where !(isDefaults && SearchKeys.ownOnly.contains(key)) {
       properties[key] = describe(commonValue(key, sites: sites), "search.\(key)", key)
     }
     for (name, declared) in siteParameters(sites) {
@@ -210,6 +210,8 @@ public enum ConfigSchema {
     switch key {
     case "name": return text
     case "site": return ["enum": sites.ids]
+    case "url":
+      return expandable(["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"])
     case "query", "category": return ["type": ["string", "number", "boolean", "null"]]
     case "cities": return cityList
     case "notify", "blackout": return textList

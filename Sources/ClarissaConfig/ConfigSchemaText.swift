@@ -106,6 +106,10 @@ enum ConfigSchemaText {
       "one search: 'name' required; the site's parameters are allowed beside the common keys",
     "search.name": "unique name, used in reports, the state file and --search NAME",
     "search.site": "the site adapter (default craigslist); `clarissa sites` lists them",
+    "search.url":
+      "the site's own search page as pasted from the browser (Craigslist, Kleinanzeigen, "
+      + "WG-Gesucht, willhaben, ImmoScout24, flatfox): it names the site, the place and the "
+      + "site's filters; leave out site, cities, category and query",
     "search.query":
       "words sent to the site; Craigslist understands a | b, -word, \"phrase\", word*",
     "search.category":

@@ -1,10 +1,18 @@
 /// The keys a search (and `defaults`) may hold, besides its site's own parameters.
 enum SearchKeys {
   static let common = [
-    "name", "site", "query", "category", "cities", "search_in", "price", "has_image",
+    "name", "site", "url", "query", "category", "cities", "search_in", "price", "has_image",
     "posted_today", "interval", "filters", "notify", "blackout", "enabled", "duplicates",
     "repost_window", "notify_on", "price_drop", "price_rise", "back_after",
     "allow_private_redirects",
+  ]
+
+  /// Keys only a search itself may set, never `defaults`.
+  static let ownOnly: Set<String> = ["name", "url"]
+
+  /// Keys that shape what the site is asked: a pasted `url:` carries them instead.
+  static let carriedByURL = [
+    "query", "category", "cities", "search_in", "has_image", "posted_today",
   ]
 
   /// Words people reach for, and what to write instead; suggested when close to the typed key.

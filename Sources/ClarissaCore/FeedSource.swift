@@ -39,6 +39,11 @@ public protocol FeedSource: Sendable {
   func knownCategories(matching filter: String?) -> [KnownCity]
   /// What a category code means (`bia` -> `all bicycles`), for hints; nil when unknown.
   func categoryMeaning(_ code: String) -> String?
+  /// What the site makes of a search page's URL pasted from the browser (`url:` in a search);
+  /// nil when the URL is not on the site's hosts. Its requests then come from that URL.
+  func readSearchURL(_ url: SearchURL) -> SearchURLReading?
+  /// Pasted URLs and the request each makes; empty for a site that takes none.
+  var searchURLExamples: [SearchURLExample] { get }
   /// The request a run would have made for a saved response, so that reading it (`clarissa
   /// inspect`, fixture tests) gets the same context as a live run. The default builds it from
   /// ``requests(for:in:)``; a site whose reading needs more than that says so here.
@@ -161,10 +166,14 @@ extension FeedSource {
     return spec
   }
 
-  /// Every request a search makes: one set per city, or one for sites that take no cities,
-  /// carrying the search's `allow_private_redirects`.
+  /// Every request a search makes: one set per city, or one for sites that take no cities (or
+  /// for a pasted URL, which names its own place), carrying the search's
+  /// `allow_private_redirects`.
   public func requests(for search: Search) -> [RequestSpec] {
-    let cities: [CityRef?] = self.cities == .required ? search.cities.map { $0 } : [nil]
+    let cities: [CityRef?] =
+      search.url != nil
+      ? [search.cities.first]
+      : self.cities == .required ? search.cities.map { $0 } : [nil]
     return cities.flatMap { requests(for: search, in: $0) }.map {
       var request = $0
       request.allowsPrivateRedirects = search.allowPrivateRedirects
@@ -180,4 +189,10 @@ extension FeedSource {
 
   /// By default a site cannot say what a category means.
   public func categoryMeaning(_ code: String) -> String? { nil }
+
+  /// By default a site takes no pasted URLs.
+  public func readSearchURL(_ url: SearchURL) -> SearchURLReading? { nil }
+
+  /// By default a site has no pasted URLs to show.
+  public var searchURLExamples: [SearchURLExample] { [] }
 }

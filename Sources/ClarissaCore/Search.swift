@@ -47,6 +47,9 @@ public struct Search: Sendable {
   /// link-local or private one (`allow_private_redirects`: a feed on the user's own network
   /// reached through a public name or a public redirector).
   public var allowPrivateRedirects = false
+  /// The site's search page pasted from the browser (`url:`): when set, the site's requests
+  /// come from it, and `cities`/`category` are what it names.
+  public var url: SearchURL?
   /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
   public var parameters: [String: ParameterValue]
   /// Where the search is written.

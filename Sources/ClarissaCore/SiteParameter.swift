@@ -30,11 +30,14 @@ public struct SiteParameter: Sendable, Equatable {
   public var isRequired: Bool
   /// Values that work but deserve a warning, with the warning's text.
   public var cautions: [String: String]
+  /// Whether a search with a pasted `url:` may set it (how answers are read, not what is
+  /// searched: the URL carries that).
+  public var keptWithURL = false
 
   /// Creates a parameter declaration.
   public init(
     _ name: String, _ kind: Kind, summary: String, example: String, defaultValue: String? = nil,
-    isRequired: Bool = false, cautions: [String: String] = [:]
+    isRequired: Bool = false, cautions: [String: String] = [:], keptWithURL: Bool = false
   ) {
     self.name = name
     self.kind = kind
@@ -43,6 +46,7 @@ public struct SiteParameter: Sendable, Equatable {
     self.defaultValue = defaultValue
     self.isRequired = isRequired
     self.cautions = cautions
+    self.keptWithURL = keptWithURL
   }
 
   /// The type as people read it: "true|false", "api|html|rss", "integer 1-500".
