@@ -131,17 +131,13 @@ extension ConfigReader {
     if pasted != nil { scope = withoutCarriedKeys(scope, site: site) }
     var search = Search(name: name, site: site.id, location: location(nameNode))
     readCommonFields(scope, site: site, into: &search, config: config)
-<<<<<<< HEAD
-    search.parameters = readParameters(
-      scope, site: site, nameNode: nameNode, category: search.category)
-=======
-    search.parameters = readParameters(scope, site: site, nameNode: nameNode)
     if let pasted {
       search.url = pasted.url
       search.cities = pasted.city.map { [CityRef($0)] } ?? []
       search.category = pasted.category
     }
->>>>>>> urls
+    search.parameters = readParameters(
+      scope, site: site, nameNode: nameNode, category: search.category)
     return search
   }
 
