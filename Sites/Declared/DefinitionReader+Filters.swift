@@ -59,10 +59,14 @@ extension DefinitionReader {
       return nodes.text(argument, "'absolute' (the base URL)").map { .absolute(base: $0) }
     case "template":
       guard let text = nodes.text(argument, "'template'") else { return nil }
-      if !text.contains("{}") { nodes.error("'template' needs '{}' where the value goes", argument) }
+      if !text.contains("{}") {
+        nodes.error("'template' needs '{}' where the value goes", argument)
+      }
       return .template(text)
     case "split":
       return nodes.text(argument, "'split'").map { .split($0) }
+    case "join":
+      return nodes.text(argument, "'join' (the text between two values)").map { .join($0) }
     default:
       if FieldFilter.names.contains(name) { return filter(keyNode) }
       nodes.error(

@@ -32,8 +32,10 @@ public enum DefinitionSchema {
         "time_zone": text("IANA zone of dates written without one"),
         "currency": ["type": "string", "pattern": "^[A-Z]{3}$"],
         "politeness": object(
-          ["delay": duration, "jitter": duration, "interval": duration,
-           "concurrency": ["type": "integer", "minimum": 1, "maximum": 4]]),
+          [
+            "delay": duration, "jitter": duration, "interval": duration,
+            "concurrency": ["type": "integer", "minimum": 1, "maximum": 4],
+          ]),
         "parameters": ["type": "array", "items": parameter],
         "cities": names, "categories": names,
         "requests": ["type": "array", "minItems": 1, "items": request],
@@ -48,8 +50,10 @@ public enum DefinitionSchema {
   private static func object(_ properties: [String: Any], required: [String] = [])
     -> [String: Any]
   {
-    ["type": "object", "additionalProperties": false, "properties": properties,
-     "required": required]
+    [
+      "type": "object", "additionalProperties": false, "properties": properties,
+      "required": required,
+    ]
   }
 
   private static var duration: [String: Any] {
@@ -108,7 +112,14 @@ public enum DefinitionSchema {
         "collect": ["type": "object", "additionalProperties": path],
         "fields": [
           "type": "object", "additionalProperties": false,
-          "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0, field) }),
+          "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0, field) })
+            .merging(
+              FieldSpec.deprecatedNames.mapValues { name in
+                field.merging(["deprecated": true, "description": "now '\(name.rawValue)'"]) {
+                  $1
+                }
+              }
+            ) { first, _ in first },
         ],
       ], required: ["as"])
   }

@@ -34,7 +34,6 @@ struct SitesList: ParsableCommand {
     name: [.customShort("c"), .long], help: "The config whose own site definitions to include.")
   var config = "searches.yaml"
 
-
   func validate() throws {
     if cities, categories {
       throw ValidationError("give --cities or --categories, not both")
@@ -75,9 +74,7 @@ struct SitesList: ParsableCommand {
       id = only.id
     }
     guard let adapter = sites.site(id) else {
-      let hint = Suggestions.hint(for: id, in: sites.ids)
-      throw ValidationError(
-        "unknown site '\(id)'\(hint) (sites: \(sites.ids.joined(separator: ", ")))")
+      throw ValidationError(sites.unknownSite(id))
     }
     if cities || categories {
       try list(adapter, word: word)

@@ -104,10 +104,10 @@ extension ConfigReader {
     let siteID = siteField.flatMap { string($0.node, "'site' in \($0.origin)") } ?? Self.defaultSite
     guard let site = sites.site(siteID) else {
       if let siteField {
+        let message = sites.unknownSite(siteID)
+        let origin = "unknown site '\(siteID)'"
         error(
-          "unknown site '\(siteID)' in \(siteField.origin)"
-            + Suggestions.hint(for: siteID, in: sites.ids)
-            + " (sites: \(sites.ids.joined(separator: ", ")))", at: siteField.node)
+          origin + " in \(siteField.origin)" + message.dropFirst(origin.count), at: siteField.node)
       }
       checkCommonFields(scope)
       return nil
