@@ -48,6 +48,15 @@ extension HTMLText {
     paragraphs.contains(name) ? 2 : blocks.contains(name) ? 1 : 0
   }
 
+  /// The line breaks an element's start or end makes in text collected from XML: `<br>`'s
+  /// one, a block's one, a paragraph's two (``normalize(_:)`` folds runs).
+  public static func lineBreaks(at name: String) -> String {
+    String(repeating: "\n", count: name == "br" ? 1 : breakLines(after: name))
+  }
+
+  /// Whether an element's text is left out (scripts, styles).
+  public static func isSkipped(_ name: String) -> Bool { skipped.contains(name) }
+
   /// Every run of whitespace (line breaks too) as one space, as HTML shows text.
   static func spacesFolded(_ text: String) -> String {
     var output = ""
