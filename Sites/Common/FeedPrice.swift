@@ -73,26 +73,28 @@ enum FeedPrice {
     let start = scanning ? min(earliestMatch(in: text), whole.length) : 0
     // Transparent bounds: `\b` before a code still sees the text before the start.
     let range = NSRange(location: start, length: whole.length - start)
-    var candidates: [Int: (after: Candidate?, before: Candidate?)] = [:]
-    for match in markerFirst.matches(in: text, options: .withTransparentBounds, range: range) {
-      guard let found = candidate(match, in: text, marker: 1, spacing: 2, amount: 3) else {
-        continue
-      }
-      candidates[found.markerAt, default: (nil, nil)].after = found
+    // The first match of each is all there is to read: of two different markers, the earlier
+    // has no amount on its other side (that match would have come first); one marker may have
+    // an amount on each side.
+    let options = NSRegularExpression.MatchingOptions.withTransparentBounds
+    let after = markerFirst.firstMatch(in: text, options: options, range: range).map {
+      candidate($0, in: text, marker: 1, spacing: 2, amount: 3)
     }
-    for match in numberFirst.matches(in: text, options: .withTransparentBounds, range: range) {
-      guard let found = candidate(match, in: text, marker: 3, spacing: 2, amount: 1) else {
-        continue
-      }
-      candidates[found.markerAt, default: (nil, nil)].before = found
+    let before = numberFirst.firstMatch(in: text, options: options, range: range).map {
+      candidate($0, in: text, marker: 3, spacing: 2, amount: 1)
     }
-    for at in candidates.keys.sorted() {
-      guard let pair = candidates[at],
-        let chosen = choose(pair.after, pair.before, marker: (pair.after ?? pair.before)?.marker)
-      else { continue }
-      return (chosen.amount, signs[chosen.marker] ?? chosen.marker)
+    switch (after, before) {
+    case (nil, nil): return nil
+    case (let found??, nil), (nil, let found??):
+      return (found.amount, signs[found.marker] ?? found.marker)
+    case (let first??, let second??):
+      let chosen =
+        first.markerAt == second.markerAt
+        ? choose(first, second, marker: first.marker)
+        : first.markerAt < second.markerAt ? first : second
+      return chosen.map { ($0.amount, signs[$0.marker] ?? $0.marker) }
+    default: return nil  // a matched number that does not read as an amount
     }
-    return nil
   }
 
   /// An amount beside a marker: where the marker is (UTF-16 offset), which it is, and whether
