@@ -15,18 +15,28 @@ enum FeedPrice {
     "HUF", "INR", "MXN", "BRL", "ZAR", "SGD", "HKD",
   ]
 
-  private static let pattern: NSRegularExpression? = {
+  /// Signs written before the amount (`$450`, `£40`): between two numbers (`RTX 3080 $450`)
+  /// they price the one after. `€` and the codes are written either way (`450 €`, `EUR 450`).
+  private static let leadingSigns: Set<String> = [
+    "US$", "C$", "CA$", "A$", "AU$", "NZ$", "$", "£", "¥", "₹",
+  ]
+
+  /// A sign or code; an amount (thousands in groups of three (`,` `.` `'` `’` space), cents
+  /// after the last `.` or `,`; Swiss `.–` or `,-` for "no cents"); at most one space between.
+  private static let marker: String = {
     let sign = #"US\$|CA?\$|AU?\$|NZ\$|[$€£¥₹]"#
-    let code = "\\b(?:\(codes.joined(separator: "|")))\\b"
-    let marker = "(?:\(sign)|\(code))"
-    // Thousands in groups of three (`,` `.` `'` `’` space), cents after the last `.` or `,`;
-    // Swiss `.–` or `,-` for "no cents".
-    let number =
-      #"(\d{1,3}(?:[.,'’\u00A0 ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?:[.,][–—-]+)?"#
-    let spacing = #"[ \u00A0]?"#
-    return try? NSRegularExpression(
-      pattern: "(\(marker))\(spacing)\(number)|\(number)\(spacing)(\(marker))")
+    return "(?:\(sign)|\\b(?:\(codes.joined(separator: "|")))\\b)"
   }()
+  private static let number =
+    #"(\d{1,3}(?:[.,'’\u00A0 ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?:[.,][–—-]+)?"#
+  private static let spacing = #"([ \u00A0]?)"#
+
+  /// A marker and the amount after it: groups marker, spacing, amount.
+  private static let markerFirst = try? NSRegularExpression(
+    pattern: "(\(marker))\(spacing)\(number)")
+  /// An amount and the marker after it: groups amount, spacing, marker.
+  private static let numberFirst = try? NSRegularExpression(
+    pattern: "\(number)\(spacing)(\(marker))")
 
   /// The first price in the title, else in the description.
   static func find(in title: String, description: String = "") -> (
@@ -49,41 +59,74 @@ enum FeedPrice {
     html.utf8.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
-  /// The first price the regular expression finds in `text`; `scanning` first asks
+  /// The first price in `text`: at the first marker that has an amount beside it, the amount
+  /// after or before it (see ``choose(_:_:marker:)``). `scanning` first asks
   /// ``mayHoldPrice(text:)`` and starts the search at ``earliestMatch(in:)`` (tests turn it off
   /// to check that neither ever loses a price).
   static func first(in text: String, scanning: Bool = true) -> (
     amount: Double, currency: String?
   )? {
-    guard let pattern, !text.isEmpty, !scanning || mayHoldPrice(text: text) else { return nil }
+    guard let markerFirst, let numberFirst, !text.isEmpty,
+      !scanning || mayHoldPrice(text: text)
+    else { return nil }
     let whole = NSRange(text.startIndex..., in: text)
     let start = scanning ? min(earliestMatch(in: text), whole.length) : 0
     // Transparent bounds: `\b` before a code still sees the text before the start.
     let range = NSRange(location: start, length: whole.length - start)
-    // The first match that reads as an amount; the search stops there (a title's words after
-    // the price, `3bd 1930ft2`, would each be tried).
-    var found: (amount: Double, currency: String?)?
-    pattern.enumerateMatches(in: text, options: .withTransparentBounds, range: range) {
-      match, _, stop in
-      guard let match, let price = price(of: match, in: text) else { return }
-      found = price
-      stop.pointee = true
+    // The first match of each is all there is to read: of two different markers, the earlier
+    // has no amount on its other side (that match would have come first); one marker may have
+    // an amount on each side.
+    let options = NSRegularExpression.MatchingOptions.withTransparentBounds
+    let after = markerFirst.firstMatch(in: text, options: options, range: range).map {
+      candidate($0, in: text, marker: 1, spacing: 2, amount: 3)
     }
-    return found
+    let before = numberFirst.firstMatch(in: text, options: options, range: range).map {
+      candidate($0, in: text, marker: 3, spacing: 2, amount: 1)
+    }
+    switch (after, before) {
+    case (nil, nil): return nil
+    case (let found??, nil), (nil, let found??):
+      return (found.amount, signs[found.marker] ?? found.marker)
+    case (let first??, let second??):
+      let chosen =
+        first.markerAt == second.markerAt
+        ? choose(first, second, marker: first.marker)
+        : first.markerAt < second.markerAt ? first : second
+      return chosen.map { ($0.amount, signs[$0.marker] ?? $0.marker) }
+    default: return nil  // a matched number that does not read as an amount
+    }
   }
 
-  /// The amount and currency of one match, or nil when its number reads as none.
-  private static func price(of match: NSTextCheckingResult, in text: String) -> (
-    amount: Double, currency: String?
-  )? {
-    // Groups: 1 marker + 2 number (marker first), or 3 number + 4 marker.
-    let (markerGroup, numberGroup) = match.range(at: 1).location != NSNotFound ? (1, 2) : (4, 3)
-    guard let markerRange = Range(match.range(at: markerGroup), in: text),
-      let numberRange = Range(match.range(at: numberGroup), in: text),
-      let amount = amount(String(text[numberRange]))
+  /// An amount beside a marker: where the marker is (UTF-16 offset), which it is, and whether
+  /// the amount touches it (`$450`) or stands a space apart (`3080 $`).
+  private struct Candidate {
+    var markerAt: Int
+    var marker: String
+    var amount: Double
+    var touches: Bool
+  }
+
+  private static func candidate(
+    _ match: NSTextCheckingResult, in text: String, marker: Int, spacing: Int, amount: Int
+  ) -> Candidate? {
+    guard let markerRange = Range(match.range(at: marker), in: text),
+      let numberRange = Range(match.range(at: amount), in: text),
+      let value = self.amount(String(text[numberRange]))
     else { return nil }
-    let marker = String(text[markerRange])
-    return (amount, signs[marker] ?? marker)
+    return Candidate(
+      markerAt: match.range(at: marker).location, marker: String(text[markerRange]),
+      amount: value, touches: match.range(at: spacing).length == 0)
+  }
+
+  /// The amount a marker prices when one stands on each side of it (`RTX 3080 $450`): the one
+  /// that touches it; when both or neither do, the one after a leading sign (`$`, `£`) and the
+  /// one before `€` or a code (`1.200 € 3 Zimmer`).
+  private static func choose(_ after: Candidate?, _ before: Candidate?, marker: String?)
+    -> Candidate?
+  {
+    guard let after, let before else { return after ?? before }
+    if after.touches != before.touches { return after.touches ? after : before }
+    return leadingSigns.contains(marker ?? "") ? after : before
   }
 
   /// False when the regular expression cannot find a price in `text`: every match holds a

@@ -25,6 +25,8 @@ extension DateText {
     private static let year = Set("yYuUr")
     /// Letters that read some part of a date (not only a time).
     private static let date = Set("GyYuUrQqMLwWdDFgEec")
+    /// Letters that read a time of day.
+    private static let time = Set("hHkKmsSA")
 
     /// True when the pattern reads a zone or offset.
     var hasZone: Bool { !letters.isDisjoint(with: Self.zone) }
@@ -32,6 +34,8 @@ extension DateText {
     var hasYear: Bool { !letters.isDisjoint(with: Self.year) }
     /// True when the pattern reads part of a date; false for a time alone (`HH:mm`).
     var hasDate: Bool { !letters.isDisjoint(with: Self.date) }
+    /// True when the pattern reads a time of day; false for a date alone (`dd.MM.yyyy`).
+    var hasTime: Bool { !letters.isDisjoint(with: Self.time) }
 
     /// The pattern's letters, or the first problem: an unknown letter (literal text belongs in
     /// single quotes), a quote left open, or no date or time field at all.
@@ -105,7 +109,8 @@ extension DateText {
   }
 
   /// `text` read with the ICU pattern `format`; nil when the pattern is bad or does not match
-  /// the whole text. A pattern without a zone is read as wall-clock fields (in UTC, which has no
+  /// the whole text. A date without a time is read as its noon (see ``dayNotAfter(_:_:_:)``).
+  /// A pattern without a zone is read as wall-clock fields (in UTC, which has no
   /// clock changes, so ICU refuses no time a clock skips) that ``instant(of:in:now:)`` places
   /// in the site's zone. A pattern without a year takes the latest year that puts the date no
   /// more than a day after `now`; one without any date field (`HH:mm`) is today's.
@@ -125,12 +130,24 @@ extension DateText {
     if !pattern.hasDate {
       let today = calendar.dateComponents([.year, .month, .day], from: now)
       (wall.year, wall.month, wall.day) = (today.year, today.month, today.day)
-    } else if !pattern.hasYear {
-      return latestYear(for: wall, in: calendar, now: now)
+    } else if !pattern.hasTime {
+      wall.hour = 12
+    }
+    if pattern.hasDate, !pattern.hasYear {
+      return latestYear(for: wall, in: calendar, now: now).map { dayNotAfter($0, now, pattern) }
     }
     // `yyyy` takes `26` as the year 26: such a text is not a date in this format.
     guard let year = wall.year, year >= 1000 else { return nil }
-    return instant(of: wall, in: calendar, now: now)
+    return instant(of: wall, in: calendar, now: now).map { dayNotAfter($0, now, pattern) }
+  }
+
+  /// A date without a time is its day's noon in the site's zone (the same date in UTC and in
+  /// nearly every zone a reader is in, where midnight in Berlin is the day before at 22:00 UTC);
+  /// today's noon when it is still morning is `now`, as a listing's date lies in the past.
+  private static func dayNotAfter(_ date: Date, _ now: Date, _ pattern: Pattern) -> Date {
+    guard pattern.hasDate, !pattern.hasTime, date > now, date.timeIntervalSince(now) < 43_200
+    else { return date }
+    return now
   }
 
   /// `wall` (a date written without its year) in the year of `now`, or the year before when

@@ -66,7 +66,7 @@ extension DateText {
   }
 
   /// `text` (trimmed) as a date relative to `now` in `language`: now (`gerade eben`), a day
-  /// with or without its time (`Heute, 14:05`, `yesterday`: that day's midnight), or a count of
+  /// with or without its time (`Heute, 14:05`, `yesterday`: that day's noon), or a count of
   /// units back (`vor 3 Std.`, `2 days ago`, and WG-Gesucht's `Online: 1 Stunde`). Seconds,
   /// minutes and hours count back elapsed time; days and longer count back on the site's
   /// calendar, so `vor 1 Tag` is the same clock time yesterday across a clock change.
@@ -122,13 +122,18 @@ extension DateText {
     return Int(token)
   }
 
-  /// The day `daysBack` days before `now`'s, at `time` (`14:05`, `2:05 pm`) or at its midnight
-  /// when no time is written; nil when `time` is not a time.
+  /// The day `daysBack` days before `now`'s, at `time` (`14:05`, `2:05 pm`) or at its noon
+  /// (`now` if earlier) when no time is written; nil when `time` is not a time.
   private static func day(_ daysBack: Int, at time: [String], now: Date, calendar: Calendar)
     -> Date?
   {
     guard let day = calendar.date(byAdding: .day, value: -daysBack, to: now) else { return nil }
-    guard !time.isEmpty else { return calendar.startOfDay(for: day) }
+    guard !time.isEmpty else {
+      // A day without a time is its noon (as a date-only pattern reads), never after `now`.
+      var wall = calendar.dateComponents([.year, .month, .day], from: day)
+      wall.hour = 12
+      return instant(of: wall, in: calendar, now: now).map { min($0, now) }
+    }
     guard let clock = clockTime(time) else { return nil }
     var wall = calendar.dateComponents([.year, .month, .day], from: day)
     (wall.hour, wall.minute, wall.second) = (clock.hour, clock.minute, clock.second)

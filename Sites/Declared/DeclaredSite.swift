@@ -109,14 +109,15 @@ struct DeclaredSite: FeedSource {
       definition: definition, spec: step.read, pageURL: response.finalURL,
       now: response.receivedAt ?? Date())
     let result = try reader.read(response.body)
+    let notes = result.notes + (result.itemsNotFound.map { [step.read.itemsNote($0)] } ?? [])
     guard index + 1 < definition.steps.count else {
-      return ListingBatch(listings: result.listings, notes: result.notes)
+      return ListingBatch(listings: result.listings, notes: notes)
     }
     var values = StepRequests.values(from: response.request.context)
     for (name, list) in result.collected { values.lists["\(step.id ?? "").\(name)"] = list }
     let next = StepRequests(definition: definition).requests(
       step: index + 1, values: values, city: response.request.city)
-    return ListingBatch(listings: [], notes: result.notes, followUps: next)
+    return ListingBatch(listings: [], notes: notes, followUps: next)
   }
 }
 

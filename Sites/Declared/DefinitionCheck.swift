@@ -13,6 +13,8 @@ public enum DefinitionCheck {
     public var text = ""
     /// Whether the definition reads and the sample gave listings (or the next requests).
     public var passed = false
+    /// Whether the definition reads (its mistakes exit 2; a sample that reads nothing, 1).
+    public var definitionReads = false
   }
 
   /// Checks the definition at `path`, and with `sample` reads it as the answer of the request
@@ -28,6 +30,7 @@ public enum DefinitionCheck {
     let (definition, diagnostics) = DefinitionReader.read(Array(data), file: path)
     report.diagnostics = diagnostics
     guard let definition else { return report }
+    report.definitionReads = true
     guard let sample else {
       report.text = summary(definition)
       report.passed = true
@@ -51,10 +54,40 @@ public enum DefinitionCheck {
       report.text = describe(result, step: step, definition: definition)
       report.diagnostics += silent(result, step: step)
       report.passed = !result.listings.isEmpty || !result.collected.isEmpty
+      if let why = result.itemsNotFound, let items = step.read.items {
+        report.diagnostics.append(.error("'items' found nothing: \(why)", at: items.location))
+        report.passed = false
+      }
+      if result.listings.isEmpty,
+        let other = readingStep(sample, definition, besides: index, url, now)
+      {
+        report.diagnostics.append(
+          .warning(
+            "no listing read as '\(definition.modes[index])'; read as '\(other.mode)' it gives "
+              + "\(other.count) listing(s): give --mode \(other.mode)", at: step.read.location))
+        report.passed = false
+      }
     } catch {
-      report.diagnostics.append(.error("reading the sample: \(error.message)", at: step.read.location))
+      report.diagnostics.append(
+        .error("reading the sample: \(error.message)", at: step.read.location))
     }
     return report
+  }
+
+  /// The first other request whose reading of `sample` gives listings, and how many.
+  static func readingStep(
+    _ sample: [UInt8], _ definition: SiteDefinition, besides index: Int, _ url: String?,
+    _ now: Date
+  ) -> (mode: String, count: Int)? {
+    for (other, step) in definition.steps.enumerated() where other != index {
+      let reader = PageReader(
+        definition: definition, spec: step.read, pageURL: url ?? "https://example.invalid/",
+        now: now)
+      if let count = try? reader.read(sample).listings.count, count > 0 {
+        return (definition.modes[other], count)
+      }
+    }
+    return nil
   }
 
   private static func summary(_ definition: SiteDefinition) -> String {
@@ -72,8 +105,9 @@ public enum DefinitionCheck {
   ) -> String {
     var lines: [String] = []
     for (name, values) in result.collected.sorted(by: { $0.key < $1.key }) {
-      lines.append("collect \(name): \(values.count) value(s): " + values.prefix(5).joined(separator: ", ")
-        + (values.count > 5 ? ", ..." : ""))
+      lines.append(
+        "collect \(name): \(values.count) value(s): " + values.prefix(5).joined(separator: ", ")
+          + (values.count > 5 ? ", ..." : ""))
     }
     for (index, values) in result.values.enumerated() {
       lines.append("item \(index + 1)")
@@ -94,7 +128,19 @@ public enum DefinitionCheck {
           + "\(found)/\(result.items)  \(path)  (\(field.location.line):\(field.location.column))")
     }
     lines += result.notes.map { "note: \($0)" }
+    lines += several(result, step: step).map { "note: \($0)" }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Fields (but `images`, which keeps all) whose path found several values in an item: the
+  /// listing keeps the first.
+  private static func several(_ result: PageReader.Result, step: RequestStep) -> [String] {
+    step.read.fields.filter { $0.name != .images }.compactMap { field in
+      let items = result.values.filter { ($0[field.name]?.count ?? 0) > 1 }.count
+      guard items > 0 else { return nil }
+      return "field '\(field.name.rawValue)' found several values in \(items) of the "
+        + "\(result.items) items; the listing keeps the first ({join: ' '} keeps them all)"
+    }
   }
 
   /// A field that found nothing in any item: a warning at its line.
@@ -104,7 +150,8 @@ public enum DefinitionCheck {
       .warning(
         "field '\($0.name.rawValue)' ('\($0.selector?.text ?? "")') found nothing in any of the "
           + "\(result.items) items"
-          + ($0.optional ? "" : "; mend the path, or mark the field 'optional: true' if the site leaves it out"),
+          + ($0.optional
+            ? "" : "; mend the path, or mark the field 'optional: true' if the site leaves it out"),
         at: $0.location)
     }
   }
@@ -114,10 +161,14 @@ extension FieldValue {
   /// As `sites check` shows it.
   var shown: String {
     switch self {
-    case .text(let text): return "'\(text.count > 80 ? String(text.prefix(77)) + "..." : text)'"
+    case .text(let text):
+      // A line break shows as `\n`, so that each field stays on its line.
+      let line = text.replacingOccurrences(of: "\n", with: "\\n")
+      return "'\(line.count > 80 ? String(line.prefix(77)) + "..." : line)'"
     case .number: return text
     case .date(let date): return ISO8601DateFormatter().string(from: date)
-    case .price(let amount, let currency): return "\(FieldValue.number(amount).text) \(currency ?? "?")"
+    case .price(let amount, let currency):
+      return "\(FieldValue.number(amount).text) \(currency ?? "?")"
     }
   }
 }

@@ -65,6 +65,8 @@ extension DefinitionReader {
       return .template(text)
     case "split":
       return nodes.text(argument, "'split'").map { .split($0) }
+    case "join":
+      return nodes.text(argument, "'join' (the text between two values)").map { .join($0) }
     default:
       if FieldFilter.names.contains(name) { return filter(keyNode) }
       nodes.error(

@@ -11,7 +11,8 @@ extension DefinitionReader {
   func read(_ node: Node, last: Bool) -> ReadSpec? {
     guard let keys = nodes.mapping(node, "'read'", allowed: Self.readKeys) else { return nil }
     let formats = ReadSpec.Format.allCases.map(\.rawValue)
-    guard let format = nodes.word(keys["as"], "'read.as'", in: formats).flatMap(ReadSpec.Format.init)
+    guard
+      let format = nodes.word(keys["as"], "'read.as'", in: formats).flatMap(ReadSpec.Format.init)
     else {
       if keys["as"] == nil { nodes.error("'read' needs 'as' (html or json)", node) }
       return nil
@@ -82,11 +83,30 @@ extension DefinitionReader {
   private func fields(_ node: Node?, json: Bool) -> [FieldSpec] {
     guard let node else { return [] }
     let names = FieldSpec.Name.allCases.map(\.rawValue)
-    guard let keys = nodes.mapping(node, "'fields'", allowed: names) else { return [] }
+    let allowed = names + FieldSpec.deprecatedNames.keys.sorted()
+    guard let keys = nodes.mapping(node, "'fields'", allowed: allowed) else { return [] }
     return keys.list.compactMap { entry in
-      guard let name = FieldSpec.Name(rawValue: entry.key) else { return nil }
+      guard let name = FieldSpec.Name(rawValue: entry.key) ?? deprecated(entry, in: keys)
+      else { return nil }
       return field(name, entry.value, json: json)
     }
+  }
+
+  /// The field an old name stands for, with a warning at the name (an error when the new name
+  /// is written too).
+  private func deprecated(
+    _ entry: (key: String, keyNode: Node, value: Node), in keys: Entries
+  ) -> FieldSpec.Name? {
+    guard let name = FieldSpec.deprecatedNames[entry.key] else { return nil }
+    if keys[name.rawValue] != nil {
+      nodes.error(
+        "'\(entry.key)' is the old name of '\(name.rawValue)'; keep one of them", entry.keyNode)
+      return nil
+    }
+    nodes.warning(
+      "field '\(entry.key)' is now '\(name.rawValue)' (a place such as a district, not floor "
+        + "space); rename it, the old name will go", entry.keyNode)
+    return name
   }
 
   private func field(_ name: FieldSpec.Name, _ node: Node, json: Bool) -> FieldSpec? {

@@ -135,7 +135,14 @@ public enum DefinitionSchema {
         "collect": ["type": "object", "additionalProperties": path],
         "fields": [
           "type": "object", "additionalProperties": false,
-          "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0, field) }),
+          "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0, field) })
+            .merging(
+              FieldSpec.deprecatedNames.mapValues { name in
+                field.merging(["deprecated": true, "description": "now '\(name.rawValue)'"]) {
+                  $1
+                }
+              }
+            ) { first, _ in first },
         ],
       ], required: ["as"])
   }

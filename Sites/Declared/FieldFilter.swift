@@ -23,13 +23,15 @@ enum FieldFilter: @unchecked Sendable {
   case lowercase, uppercase
   /// One value becomes several (photo lists written in one attribute).
   case split(String)
+  /// Several values become one, this text between each two (`{join: ', '}`).
+  case join(String)
   /// The value is HTML: made plain text (a description).
   case html
 
   /// The names a definition writes.
   static let names = [
     "regex", "replace", "number", "price", "date", "absolute", "template", "lowercase",
-    "uppercase", "split", "html",
+    "uppercase", "split", "join", "html",
   ]
 }
 

@@ -15,6 +15,10 @@ struct FilterRunner {
           .filter { $0 != .text("") }
       }
     }
+    if case .join(let separator) = filter {
+      let texts = values.map(\.text).filter { !$0.isEmpty }
+      return texts.isEmpty ? [] : [.text(texts.joined(separator: separator))]
+    }
     return values.compactMap { apply(filter, to: $0) }
   }
 
@@ -45,7 +49,7 @@ struct FilterRunner {
     case .lowercase: return .text(text.lowercased())
     case .uppercase: return .text(text.uppercased())
     case .html: return .text(HTMLText.plainText(fromHTML: text))
-    case .split: return value
+    case .split, .join: return value
     }
   }
 

@@ -24,7 +24,7 @@ struct ListingBuilder {
     }
     listing.posted = values[.posted]?.first.flatMap(date)
     listing.location = text(values, .location)
-    listing.area = text(values, .area)
+    listing.area = text(values, .district)
     listing.category = text(values, .category)
     if let latitude = number(values, .latitude), let longitude = number(values, .longitude) {
       listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
@@ -36,8 +36,11 @@ struct ListingBuilder {
     return .success(listing)
   }
 
+  /// The field's first value (the rule for a path that finds several: `join` keeps them all),
+  /// on one line except a description's.
   private func text(_ values: Values, _ name: FieldSpec.Name) -> String? {
-    values[name]?.first.map(\.text).flatMap { $0.isEmpty ? nil : $0 }
+    guard let text = values[name]?.first?.text, !text.isEmpty else { return nil }
+    return name == .description ? text : PageReader.collapsed(text)
   }
 
   private func number(_ values: Values, _ name: FieldSpec.Name) -> Double? {

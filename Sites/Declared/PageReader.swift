@@ -30,6 +30,10 @@ struct PageReader {
     var found: [FieldSpec.Name: Int] = [:]
     /// Per item, each field's values after the filters (for `clarissa sites check`).
     var values: [[FieldSpec.Name: [FieldValue]]] = []
+    /// For a JSON answer in which `items` found nothing (and `empty` did not say so): where the
+    /// path stops finding and what is there (``ReadSpec/itemsNote(_:)`` says it). A run reads
+    /// it as an empty answer; `inspect` and `sites check` fail with it.
+    var itemsNotFound: String?
   }
 
   func read(_ body: [UInt8]) throws(SiteError) -> Result {
@@ -43,7 +47,7 @@ struct PageReader {
     }
     guard let itemsSelector = spec.items else { return result }
     let items = self.items(itemsSelector, in: root)
-    if items.isEmpty { try checkEmpty(root, itemsSelector) }
+    if items.isEmpty { result.itemsNotFound = try checkEmpty(root, itemsSelector) }
     result.items = items.count
     for (index, item) in items.enumerated() {
       var fields: [FieldSpec.Name: [FieldValue]] = [:]
@@ -62,17 +66,22 @@ struct PageReader {
     return result
   }
 
-  /// A page where the items path finds nothing: fine when it says so (`empty`), or for a JSON
-  /// answer; otherwise the page has likely changed.
-  private func checkEmpty(_ root: Item, _ items: Selector) throws(SiteError) {
+  /// A page where the items path finds nothing: fine when it says so (`empty`); for a JSON
+  /// answer, what the path's parent holds (an empty result to a run); otherwise the page has
+  /// likely changed.
+  private func checkEmpty(_ root: Item, _ items: Selector) throws(SiteError) -> String? {
     if let empty = spec.empty {
-      guard values(empty, in: root).isEmpty else { return }
-    } else if spec.format == .json || spec.jsonIn != nil {
-      return
+      guard values(empty, in: root).isEmpty else { return nil }
+    }
+    var why: String?
+    if case (.json(let path), .json(let document, _)) = (items.compiled, root) {
+      why = path.whyEmpty(in: document) ?? "it finds no value"
+      if spec.empty == nil { return why }
     }
     throw SiteError(
       "'items' (\(items.text), \(items.location)) found nothing and the page does not say it is "
-        + "empty: the site may have changed its page ('clarissa sites check' shows more)")
+        + "empty\(why.map { " (\($0))" } ?? ""): the site may have changed its page "
+        + "('clarissa sites check' shows more)")
   }
 
   /// Fields that found nothing in any item of a page with several.
@@ -130,7 +139,8 @@ struct PageReader {
     switch (selector.compiled, item) {
     case (.xpath(let expression), .html(let node)):
       switch node.evaluate(expression) {
-      case .nodes(let nodes): return nodes.map { .text(Self.collapsed($0.textContent)) }
+      // An element's text keeps its line breaks (`<br>`, blocks); attributes are one line.
+      case .nodes(let nodes): return nodes.map { .text($0.text) }
       case .string(let text): return [.text(Self.collapsed(text))]
       case .number(let number): return number.isNaN ? [] : [.number(number)]
       case .boolean(let flag): return flag ? [.text("true")] : []
@@ -165,5 +175,12 @@ struct PageReader {
   /// Runs of whitespace as one space, none at the ends.
   static func collapsed(_ text: String) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+  }
+}
+
+extension ReadSpec {
+  /// What `items` finding nothing says, `why` being ``PageReader/Result/itemsNotFound``.
+  func itemsNote(_ why: String) -> String {
+    "'items' (\(items?.text ?? ""), \(items.map { "\($0.location)" } ?? "")) found nothing: \(why)"
   }
 }

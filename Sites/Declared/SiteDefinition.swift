@@ -84,9 +84,14 @@ struct ReadSpec: Sendable {
 /// Where a listing field comes from.
 struct FieldSpec: Sendable {
   enum Name: String, Sendable, CaseIterable {
-    case id, url, title, description, price, currency, posted, location, area, latitude
-    case longitude, images, category
+    case id, url, title, description, price, currency, posted, location
+    /// The part of town or district the listing is in (a place, never floor space); the
+    /// listing's `area`. Once written `area`: still read, with a warning.
+    case district
+    case latitude, longitude, images, category
   }
+  /// The field name `district` had first; read with a deprecation warning at its position.
+  static let deprecatedNames = ["area": Name.district]
   var name: Name
   /// Nil for a constant (`value:`).
   var selector: Selector?

@@ -16,8 +16,9 @@ struct Inspect: ParsableCommand {
       The mode is guessed from the file when --mode is not given ('{' -> api, an RSS or RDF \
       root -> rss, otherwise html). --city tells the adapter which area the response is for \
       (Craigslist uses it to drop nearby-area rows and to know the currency); --param gives a \
-      site parameter as a search would. Sites declared in sites/ beside searches.yaml are \
-      read too.
+      site parameter as a search would. Sites declared in sites/ beside the config \
+      (--config, searches.yaml by default) are read too. A file that gives no listing exits 1, \
+      naming the mode that does read it when another one does.
 
       Examples:
         clarissa inspect Fixtures/craigslist/sfbay-sss-sapi-1.json --site craigslist
@@ -47,6 +48,11 @@ struct Inspect: ParsableCommand {
         + "--param include_nearby=true.", valueName: "name=value"))
   var parameters: [String] = []
 
+  @Option(
+    name: [.customShort("c"), .long],
+    help: "The config whose own site definitions (its sites/ folder) to include.")
+  var config = "searches.yaml"
+
   @Option(help: "Output format: text or json.")
   var format: OutputFormat = .text
 
@@ -66,33 +72,39 @@ struct Inspect: ParsableCommand {
   }
 
   func run() throws {
-    let sites = UserSites.load(forConfig: "searches.yaml").catalog
+    let sites = UserSites.load(forConfig: config).catalog
     guard let adapter = sites.site(site) else {
-      let hint = Suggestions.hint(for: site, in: sites.ids)
-      throw ValidationError(
-        "unknown site '\(site)'\(hint) (sites: \(sites.ids.joined(separator: ", ")))")
+      throw ValidationError(sites.unknownSite(site))
     }
     guard let data = FileManager.default.contents(atPath: file) else {
       Terminal.error("error: cannot read '\(file)'\n")
       throw ExitStatus.failure.exitCode
     }
     let body = Array(data)
-    let chosenMode = mode ?? Self.guessMode(body, modes: adapter.modes)
-    guard adapter.modes.contains(chosenMode) else {
+    let guessedMode = mode ?? Self.guessMode(body, modes: adapter.modes)
+    guard adapter.modes.contains(guessedMode) else {
       throw ValidationError(
-        "site '\(site)' has no mode '\(chosenMode)' (modes: \(adapter.modes.joined(separator: ", ")))"
+        "site '\(site)' has no mode '\(guessedMode)' (modes: \(adapter.modes.joined(separator: ", ")))"
       )
     }
-    let request = adapter.request(
-      forSavedResponseIn: chosenMode, city: city, parameters: try Self.values(parameters, adapter),
-      url: url)
     guard now == nil || Run.parseDate(now ?? "") != nil else {
       throw ValidationError("--now takes an ISO 8601 time such as 2026-07-26T12:00:00Z")
     }
-    let response = SourceResponse(
-      request: request, body: body, finalURL: url, receivedAt: now.flatMap(Run.parseDate))
+    var chosenMode = guessedMode
     do {
-      let batch = try adapter.listings(from: response)
+      var batch = try adapter.listings(from: try response(adapter, mode: chosenMode, body))
+      if batch.listings.isEmpty, let other = otherMode(adapter, besides: chosenMode, body) {
+        guard mode == nil else {
+          Terminal.error(
+            "\(file): error: no listing read as '\(chosenMode)'; read as '\(other.mode)' it "
+              + "gives \(other.batch.listings.count): give --mode \(other.mode)\n")
+          throw ExitStatus.failure.exitCode
+        }
+        Terminal.error(
+          "note: read as '\(other.mode)': the guessed mode '\(chosenMode)' reads no listing from "
+            + "it\(Self.followUpNote(batch))\n")
+        (chosenMode, batch) = (other.mode, other.batch)
+      }
       // Read as a run reads them: bounded and cleaned (the run's defaults).
       let (checked, bounded) = ListingCheck.answer(batch.listings, limits: Limits())
       for note in batch.notes + bounded { Terminal.error("note: \(SafeText.line(note))\n") }
@@ -105,6 +117,7 @@ struct Inspect: ParsableCommand {
           ListingText.render(
             listings, header: "\(listings.count) listings (\(site), \(chosenMode)) from \(file)"))
       }
+      try Self.checkSomethingRead(batch, mode: chosenMode)
     } catch let error as SiteError {
       Terminal.error("\(file): error: \(error.message)\n")
       throw ExitStatus.sourcesFailed.exitCode

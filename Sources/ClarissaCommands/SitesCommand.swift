@@ -74,9 +74,7 @@ struct SitesList: ParsableCommand {
       id = only.id
     }
     guard let adapter = sites.site(id) else {
-      let hint = Suggestions.hint(for: id, in: sites.ids)
-      throw ValidationError(
-        "unknown site '\(id)'\(hint) (sites: \(sites.ids.joined(separator: ", ")))")
+      throw ValidationError(sites.unknownSite(id))
     }
     if cities || categories {
       try list(adapter, word: word)

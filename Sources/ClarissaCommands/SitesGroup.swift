@@ -32,7 +32,8 @@ struct SitesCheck: ParsableCommand {
     discussion: """
       Without --sample: every mistake of the definition at its line and column (exit 2). \
       With --sample: each item's fields as read, then per field how many items it found \
-      something in; a field that found nothing is a warning at its line.
+      something in; a field that found nothing is a warning at its line. A sample that gives \
+      no listing exits 1 (an 'items' path that finds nothing says what its parent holds).
 
       Examples:
         clarissa sites check sites/swapboard.yaml
@@ -76,8 +77,8 @@ struct SitesCheck: ParsableCommand {
       sources: sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.output(report.text)
     Terminal.error(renderer.render(report.diagnostics))
-    if report.diagnostics.hasErrors { throw ExitStatus.configInvalid.exitCode }
-    if !report.passed { throw ExitStatus.failure.exitCode }
+    if !report.definitionReads { throw ExitStatus.configInvalid.exitCode }
+    if !report.passed || report.diagnostics.hasErrors { throw ExitStatus.failure.exitCode }
   }
 }
 

@@ -19,12 +19,14 @@ struct UserSites {
   static func load(forConfig config: String) -> UserSites {
     let base = (config as NSString).deletingLastPathComponent
     let (folder, node) = configuredFolder(config)
-    let path = folder.map { $0.hasPrefix("/") ? $0 : (base as NSString).appendingPathComponent($0) }
+    let path =
+      folder.map { $0.hasPrefix("/") ? $0 : (base as NSString).appendingPathComponent($0) }
       ?? (base as NSString).appendingPathComponent("sites")
     var diagnostics: [Diagnostic] = []
     var isFolder: ObjCBool = false
-    if let node, !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-      || !isFolder.boolValue
+    if let node,
+      !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        || !isFolder.boolValue
     {
       diagnostics.append(
         .error(
@@ -32,7 +34,18 @@ struct UserSites {
           at: SourceLocation(file: config, line: node.start.line, column: node.start.column)))
     }
     let (own, problems) = DefinitionLoader.sites(inFolder: path)
-    return merged(own, diagnostics: diagnostics + problems)
+    var sites = merged(own, diagnostics: diagnostics + problems)
+    sites.catalog.searched = [searched(path, named: folder, config: config)]
+    return sites
+  }
+
+  /// The user's folder as a message names it: where it is, and whether it is there.
+  private static func searched(_ path: String, named folder: String?, config: String) -> String {
+    var isFolder: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+    let why = folder == nil ? "beside \(config)" : "the config's 'sites:'"
+    return "'\(path.isEmpty ? "sites" : path)' (\(why)"
+      + (exists && isFolder.boolValue ? ")" : ", not there)")
   }
 
   /// The shipped sites with `own` added; a definition with a shipped declared site's id replaces

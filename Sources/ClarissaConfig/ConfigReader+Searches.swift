@@ -107,10 +107,10 @@ extension ConfigReader {
     let siteField = scope.field("site")
     let namedID = siteField.flatMap { string($0.node, "'site' in \($0.origin)") }
     if let namedID, let siteField, sites.site(namedID) == nil {
+      let message = sites.unknownSite(namedID)
+      let origin = "unknown site '\(namedID)'"
       error(
-        "unknown site '\(namedID)' in \(siteField.origin)"
-          + Suggestions.hint(for: namedID, in: sites.ids)
-          + " (sites: \(sites.ids.joined(separator: ", ")))", at: siteField.node)
+        origin + " in \(siteField.origin)" + message.dropFirst(origin.count), at: siteField.node)
     }
     var pasted: PastedSearch?
     if let urlNode = own["url"] {

@@ -16,4 +16,16 @@ public struct SiteCatalog: Sendable {
 
   /// Every site id.
   public var ids: [String] { all.map(\.id) }
+
+  /// Where the sites were looked for beyond those built in (a user's `sites/` folder, and
+  /// whether it is there), for the message about a site that is in none of them.
+  public var searched: [String] = []
+
+  /// The message for a site id that is not here: the closest ids, every id, and the places
+  /// looked in.
+  public func unknownSite(_ id: String) -> String {
+    let places = ["the sites built into clarissa"] + searched
+    return "unknown site '\(id)'\(Suggestions.hint(for: id, in: ids)) (sites: "
+      + ids.joined(separator: ", ") + "; looked in " + places.joined(separator: " and ") + ")"
+  }
 }

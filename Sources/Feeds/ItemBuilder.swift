@@ -19,12 +19,19 @@ struct ItemBuilder {
   /// reads a `<feed>` without the Atom namespace as Atom too).
   var atom = false
 
-  /// Applies one child element of the item, with all the text inside it.
-  mutating func apply(_ element: XMLElement, text: String, nestedName: String?) {
+  /// The guid may stand for the link (RSS `isPermaLink` is true unless it says false).
+  var guidIsPermaLink = true
+
+  /// Applies one child element of the item, with all the text inside it; `hasMarkup` when it
+  /// held elements (inline XHTML), whose text `text` then is.
+  mutating func apply(_ element: XMLElement, text: String, nestedName: String?, hasMarkup: Bool) {
     let ns = element.namespace
+    let shown: String? = hasMarkup ? "text" : nil
+    // An Atom text construct that names no type is text (RFC 4287 3.1.1); RSS writes HTML.
+    let untyped: String? = atom ? "text" : nil
     switch (element.name, ns) {
     case ("title", _) where ns != Namespace.media:
-      title = (text, element.attribute("type"))
+      title = Self.construct(element, text, type: untyped, shown: shown)
     case ("link", Namespace.atom?), ("link", Namespace.atom03?):
       applyAtomLink(element)
     case ("link", _) where atom && element.attribute("href") != nil:
@@ -37,6 +44,7 @@ struct ItemBuilder {
       }
     case ("guid", _), ("id", _):
       if !text.isBlank { guid = text.trimmed }
+      guidIsPermaLink = element.attribute("isPermaLink")?.lowercased() != "false"
     case ("pubDate", _), ("published", _), ("issued", _), ("created", _):
       if published == nil { published = text }
     case ("date", Namespace.dublinCore?):
@@ -44,15 +52,18 @@ struct ItemBuilder {
     case ("updated", _), ("modified", _):
       updated = text
     case ("description", _), ("summary", _):
-      if summary == nil { summary = Self.construct(element, text) }
+      if summary == nil { summary = Self.construct(element, text, type: untyped, shown: shown) }
     case ("encoded", Namespace.content?), ("content", Namespace.atom?),
       ("content", Namespace.atom03?):
-      content = Self.construct(element, text, type: ns == Namespace.content ? "html" : nil)
+      content = Self.construct(
+        element, text, type: ns == Namespace.content ? "html" : untyped, shown: shown)
     case ("content", nil) where atom:
-      content = Self.construct(element, text)
-    case ("body", Namespace.xhtml?), ("fullitem", _):
-      // RSS items that carry their whole text as XHTML (`<xhtml:body>`) or in `<fullitem>`.
-      if content == nil { content = (text, "html") }
+      content = Self.construct(element, text, type: untyped, shown: shown)
+    case ("body", Namespace.xhtml?),
+      ("body", nil) where !atom, ("fullitem", _):
+      // RSS items that carry their whole text as XHTML (`<xhtml:body>`, or `<body>` without
+      // its namespace, as feedparser reads it) or in `<fullitem>`.
+      if content == nil { content = (text, shown ?? "html") }
     case ("enclosure", _), ("content", Namespace.media?), ("thumbnail", Namespace.media?):
       applyEnclosure(element)
     case ("category", _):
@@ -68,20 +79,41 @@ struct ItemBuilder {
     }
   }
 
-  /// A text construct's text and type; Atom 0.3's `mode="base64"` decoded and
-  /// `mode="escaped"` read as the HTML it is.
-  static func construct(_ element: XMLElement, _ text: String, type: String? = nil)
-    -> (text: String, type: String?)
-  {
+  /// A text construct's text and type: `shown` (`text`) when it is XHTML whose elements were
+  /// read into its text already; Atom 0.3's `mode="base64"` decoded, and base64 too when the type is a media
+  /// type that is neither text nor XML (`application/octet-stream`: RFC 4287 4.1.3.3, which
+  /// feedparser applies to titles and summaries too); `mode="escaped"` read as the HTML it is.
+  static func construct(
+    _ element: XMLElement, _ text: String, type: String? = nil, shown: String? = nil
+  ) -> (text: String, type: String?) {
     let declared = element.attribute("type") ?? type
-    switch element.attribute("mode") {
-    case "base64":
-      let compact = text.filter { !$0.isWhitespace }
-      let decoded = Data(base64Encoded: compact).map { String(decoding: $0, as: UTF8.self) }
-      return (decoded ?? "", declared)
-    case "escaped": return (text, declared ?? "html")
-    default: return (text, declared)
+    // XHTML's elements were read into the text; HTML written as elements (`<div>` in a
+    // `type="html"` construct) is HTML still, as feedparser reads it.
+    if let shown, declared.map({ $0.contains("xhtml") || $0.hasSuffix("xml") }) == true {
+      return (text, shown)
     }
+    switch element.attribute("mode") {
+    case "base64": return (base64(text) ?? "", declared)
+    case "escaped": return (text, element.attribute("type") ?? "html")
+    default:
+      guard let declared, isBinary(declared), let decoded = base64(text) else {
+        return (text, declared)
+      }
+      return (decoded, declared)
+    }
+  }
+
+  /// A media type whose content Atom writes in base64: not text, HTML, XHTML or XML.
+  private static func isBinary(_ type: String) -> Bool {
+    let type = type.lowercased()
+    guard type.contains("/") else { return false }
+    return !type.hasPrefix("text/") && !type.hasSuffix("xml") && !type.contains("html")
+  }
+
+  /// Base64 text (whitespace ignored) decoded as UTF-8; nil when it is not base64.
+  private static func base64(_ text: String) -> String? {
+    let compact = text.filter { !$0.isWhitespace }
+    return Data(base64Encoded: compact).map { String(decoding: $0, as: UTF8.self) }
   }
 
   private mutating func applyAtomLink(_ element: XMLElement) {
@@ -119,7 +151,7 @@ struct ItemBuilder {
     // content is kept beside it.
     let body = summary ?? content
     let html = body.flatMap { Self.isHTML($0.type) ? $0.text : nil }
-    let absoluteLink = (link ?? about).map { Self.absolute($0, base: base) }
+    let absoluteLink = (link ?? about ?? permaLink).map { Self.absolute($0, base: base) }
     let stableGuid = (guid ?? about).flatMap { $0.isBlank ? nil : $0 }
     let deferred =
       conversion == .deferred && (stableGuid != nil || absoluteLink != nil)
@@ -146,16 +178,27 @@ struct ItemBuilder {
 
   var isEmpty: Bool { title == nil && link == nil && guid == nil && about == nil }
 
+  /// The guid or Atom id when the item has no link and it is an http(s) address that is not
+  /// said to be no permalink (feedparser's `guidislink`).
+  private var permaLink: String? {
+    guard guidIsPermaLink, let guid, guid.hasPrefix("http://") || guid.hasPrefix("https://"),
+      URL(string: guid)?.host != nil
+    else { return nil }
+    return guid
+  }
+
   /// Atom says what a text construct holds; RSS fields are HTML in practice.
   private static func isHTML(_ type: String?) -> Bool {
     guard let type else { return true }
     return type == "html" || type == "xhtml" || type.contains("html")
   }
 
+  /// Text as it shows: HTML (RSS, which names no type, writes HTML) made text; a type that
+  /// names no HTML (`text`, `text/plain`, a decoded `application/octet-stream`) as it is.
   private static func plain(_ text: String, type: String?, _ converter: HTMLText.Converter)
     -> String
   {
-    if let type, type == "text" || type == "text/plain" { return HTMLText.normalize(text) }
+    if let type, !type.contains("html") { return HTMLText.normalize(text) }
     return converter.plainText(fromHTML: text)
   }
 

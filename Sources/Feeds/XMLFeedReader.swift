@@ -12,6 +12,11 @@ struct XMLFeedReader {
   private var itemDepth = 0
   private var field: (element: XMLElement, depth: Int, text: String, nestedName: String?)?
   private var inNestedName = false
+  /// The field holds elements (inline XHTML, unescaped HTML): its text is then the text they
+  /// show, collected here, not markup to read again.
+  private var fieldHasMarkup = false
+  /// Inside a script or style element of a field: its text is left out.
+  private var skippedDepth = 0
   private var channelField: (name: String, text: String)?
   private let base: URL?
   private let html = HTMLText.Converter()
@@ -85,6 +90,7 @@ struct XMLFeedReader {
       }
     case .text(let text):
       if var current = field {
+        guard skippedDepth == 0 else { return }
         field = nil  // keep the text buffer uniquely referenced while appending
         current.text += text
         if inNestedName { current.nestedName = (current.nestedName ?? "") + text }
@@ -92,7 +98,8 @@ struct XMLFeedReader {
       } else if channelField != nil {
         channelField?.text += text
       }
-    case .end:
+    case .end(let name, _):
+      if let current = field, depth > current.depth { closeInline(name) }
       closeElement()
       depth -= 1
     }
@@ -101,14 +108,29 @@ struct XMLFeedReader {
   private mutating func openField(_ element: XMLElement) {
     if depth == itemDepth + 1 {
       field = (element, depth, "", nil)
-    } else if field != nil, element.name == "name" {
-      inNestedName = true
+      (fieldHasMarkup, skippedDepth) = (false, 0)
+    } else if field != nil {
+      if element.name == "name" { inNestedName = true }
+      fieldHasMarkup = true
+      if HTMLText.isSkipped(element.name) { skippedDepth += 1 }
+      if skippedDepth == 0 { field?.text += HTMLText.lineBreaks(at: element.name) }
+    }
+  }
+
+  /// The end of an element inside a field: a line break after a block, the end of a script.
+  private mutating func closeInline(_ name: String) {
+    if HTMLText.isSkipped(name) {
+      skippedDepth = max(0, skippedDepth - 1)
+    } else if skippedDepth == 0, name != "br" {
+      field?.text += HTMLText.lineBreaks(at: name)
     }
   }
 
   private mutating func closeElement() {
     if let current = field, depth == current.depth {
-      item?.apply(current.element, text: current.text, nestedName: current.nestedName)
+      item?.apply(
+        current.element, text: current.text, nestedName: current.nestedName,
+        hasMarkup: fieldHasMarkup)
       field = nil
     } else if field != nil {
       inNestedName = false
@@ -137,7 +159,9 @@ struct XMLFeedReader {
     if truncated, let partial = item, !partial.isEmpty {
       var builder = partial
       if let current = field {
-        builder.apply(current.element, text: current.text, nestedName: current.nestedName)
+        builder.apply(
+          current.element, text: current.text, nestedName: current.nestedName,
+          hasMarkup: fieldHasMarkup)
       }
       items.append(builder.build(base: feedBase, html: html, text: conversion))
     }

@@ -13,8 +13,10 @@ public enum HTMLText {
   static let paragraphs: Set<String> = [
     "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
   ]
+  /// Elements whose text is no text to read. An `iframe` or `object`'s own text is what a
+  /// browser shows without it, and is kept (as feedparser's sanitizer keeps it).
   static let skipped: Set<String> = [
-    "script", "style", "noscript", "template", "iframe", "object", "head", "svg",
+    "script", "style", "noscript", "template", "applet", "head",
   ]
 
   /// Plain text of an HTML fragment or page, read by libxml2's HTML parser in SAX mode (no
@@ -59,6 +61,7 @@ public enum HTMLText {
       if !HTMLText.needsParser(html) { return HTMLText.normalize(html) }
       guard let context else { return HTMLText.normalize(html) }
       sink.reset()
+      let html = HTMLText.openDeclarationsEscaped(html)
       let options =
         Int32(HTML_PARSE_RECOVER.rawValue) | Int32(HTML_PARSE_NOERROR.rawValue)
         | Int32(HTML_PARSE_NOWARNING.rawValue) | Int32(HTML_PARSE_NONET.rawValue)
@@ -194,6 +197,25 @@ public enum HTMLText {
 }
 
 extension HTMLText {
+  /// `<!` that starts no declaration, comment or CDATA section (`<!'`, or a ` <!DOCTYPE ` that
+  /// no `>` closes) as text: libxml2 would drop it, and the rest of the text with it, where
+  /// feedparser keeps it as text.
+  static func openDeclarationsEscaped(_ html: String) -> String {
+    guard html.contains("<!") else { return html }
+    var out = ""
+    var rest = html[...]
+    while let open = rest.range(of: "<!") {
+      out += rest[..<open.lowerBound]
+      let after = rest[open.upperBound...]
+      let declares =
+        after.hasPrefix("--") || after.hasPrefix("[")
+        || (after.first?.isLetter == true && after.contains(">"))
+      out += declares ? "<!" : "&lt;!"
+      rest = after
+    }
+    return out + rest
+  }
+
   /// Whether `normalize` would change nothing (most titles): no space at either end, no runs of
   /// spaces, no tabs, returns or no-break spaces, no blank lines.
   static func isTidy(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -79,4 +79,17 @@ import Testing
     #expect(results.first?.attribute("title") == "A & B")
     #expect(results.first?.first("a")?.attribute("href") == "/1")
   }
+
+  /// An element's text as a reader sees it: `<br>` and blocks break lines, paragraphs stand
+  /// apart, the page's own line breaks and runs of spaces are one space, scripts are left out.
+  @Test func anElementsTextKeepsTheLinesAReaderSees() throws {
+    let document = try HTMLDocument(
+      html: "<div id=t>  Ruhige\n   Lage.<br>Balkon<br/><b>nach</b> Süden.<div>Frei ab"
+        + " August.</div><p>Keine Haustiere.</p><script>var x = 1;</script><ul><li>a</li>"
+        + "<li>b</li></ul></div><script id=s>{\"a\":\n 1}</script>")
+    let text = try #require(document.elements(named: "div").first?.text)
+    #expect(
+      text == "Ruhige Lage.\nBalkon\nnach Süden.\nFrei ab August.\n\nKeine Haustiere.\n\na\nb")
+    #expect(document.elements(named: "script").last?.text == "{\"a\": 1}")
+  }
 }

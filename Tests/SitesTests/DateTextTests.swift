@@ -66,8 +66,8 @@ import Testing
     ("Heute, 14:05", "2026-07-26T12:05:00Z"), ("Gestern, 09:12", "2026-07-25T07:12:00Z"),
     ("vor 3 Std.", "2026-07-26T10:00:00Z"), ("vor 5 Minuten", "2026-07-26T12:55:00Z"),
     ("vor 1 Tag", "2026-07-25T13:00:00Z"), ("vor 2 Tagen", "2026-07-24T13:00:00Z"),
-    ("Online: 3 Stunden", "2026-07-26T10:00:00Z"), ("24.07.2026", "2026-07-23T22:00:00Z"),
-    ("gerade eben", "2026-07-26T13:00:00Z"), ("Heute", "2026-07-25T22:00:00Z"),
+    ("Online: 3 Stunden", "2026-07-26T10:00:00Z"), ("24.07.2026", "2026-07-24T10:00:00Z"),
+    ("gerade eben", "2026-07-26T13:00:00Z"), ("Heute", "2026-07-26T10:00:00Z"),
     ("heute um 14:05 Uhr", "2026-07-26T12:05:00Z"), ("Vorgestern, 23:59", "2026-07-24T21:59:00Z"),
     ("vor 2 Wochen", "2026-07-12T13:00:00Z"), ("vor 10 Sek.", "2026-07-26T12:59:50Z"),
     ("  HEUTE,\u{A0}14:05 ", "2026-07-26T12:05:00Z"), ("vor 1 Min.", "2026-07-26T12:59:00Z"),
@@ -79,7 +79,7 @@ import Testing
   /// The English forms, read with language "en".
   @Test(arguments: [
     ("today 14:05", "2026-07-26T12:05:00Z"), ("Today, 2:05 pm", "2026-07-26T12:05:00Z"),
-    ("today at 2:05PM", "2026-07-26T12:05:00Z"), ("yesterday", "2026-07-24T22:00:00Z"),
+    ("today at 2:05PM", "2026-07-26T12:05:00Z"), ("yesterday", "2026-07-25T10:00:00Z"),
     ("Yesterday, 12:30 a.m.", "2026-07-24T22:30:00Z"), ("3 hours ago", "2026-07-26T10:00:00Z"),
     ("2 days ago", "2026-07-24T13:00:00Z"), ("just now", "2026-07-26T13:00:00Z"),
     ("an hour ago", "2026-07-26T12:00:00Z"), ("a month ago", "2026-06-26T13:00:00Z"),
@@ -126,7 +126,8 @@ import Testing
   // MARK: - Fixed formats in the samples
 
   /// WG-Gesucht's availability dates (all 26 cards: 13 dates, 5 of them ranges): a single date
-  /// is Berlin's midnight of that day; a range is no date (a definition captures one side).
+  /// is Berlin's noon of that day, the same date in UTC (midnight was the day before, 22:00Z);
+  /// a range is no date (a definition captures one side).
   @Test(arguments: [
     "01.08.2026", "01.09.2026", "26.07.2026", "01.10.2026", "07.10.2026", "15.09.2026",
     "01.11.2026", "15.08.2026", "04.08.2026", "30.04.2027", "30.06.2027", "30.10.2026",
@@ -138,8 +139,23 @@ import Testing
     calendar.timeZone = Self.berlin
     let parts = calendar.dateComponents([.day, .month, .year, .hour, .minute], from: date)
     let shown = String(format: "%02d.%02d.%04d", parts.day ?? 0, parts.month ?? 0, parts.year ?? 0)
-    #expect(shown == text && parts.hour == 0 && parts.minute == 0)
+    #expect(shown == text && parts.hour == 12 && parts.minute == 0)
+    calendar.timeZone = .gmt
+    let utc = calendar.dateComponents([.day, .month, .year], from: date)
+    #expect(String(format: "%02d.%02d.%04d", utc.day ?? 0, utc.month ?? 0, utc.year ?? 0) == text)
     #expect(Self.read("\(text) - 30.06.2027", ["dd.MM.yyyy"]) == nil)
+  }
+
+  /// Today's date without a time, read in the morning, is `now` (noon has not come), and
+  /// `Heute` alone likewise; yesterday's is its noon.
+  @Test func aDayWithoutATimeIsNeverAfterNow() {
+    let morning = Self.instant("2026-07-26T06:30:00Z")
+    #expect(Self.read("26.07.2026", ["dd.MM.yyyy"], now: morning) == morning)
+    #expect(Self.read("Heute", ["relative"], now: morning) == morning)
+    #expect(
+      Self.read("25.07.2026", ["dd.MM.yyyy"], now: morning) == Self.instant("2026-07-25T10:00:00Z"))
+    #expect(
+      Self.read("Gestern", ["relative"], now: morning) == Self.instant("2026-07-25T10:00:00Z"))
   }
 
   /// willhaben's `PUBLISHED` (milliseconds since 1970) and `PUBLISHED_String` (ISO 8601, whole
@@ -203,12 +219,12 @@ import Testing
     #expect(zoned == Self.instant("2026-08-22T16:10:00Z"))
     #expect(Self.read("24.07.26", ["dd.MM.yyyy"]) == nil)
     let short = Self.read("24.07.26", ["dd.MM.yyyy", "dd.MM.yy"])
-    #expect(short == Self.instant("2026-07-23T22:00:00Z"))
+    #expect(short == Self.instant("2026-07-24T10:00:00Z"))
     let withTime = Self.read("24.07.2026 14:05", ["dd.MM.yyyy HH:mm"])
     #expect(withTime == Self.instant("2026-07-24T12:05:00Z"))
-    #expect(Self.read("24.07.", ["dd.MM."]) == Self.instant("2026-07-23T22:00:00Z"))
+    #expect(Self.read("24.07.", ["dd.MM."]) == Self.instant("2026-07-24T10:00:00Z"))
     let newYear = Self.instant("2027-01-02T10:00:00Z")
-    #expect(Self.read("28.12.", ["dd.MM."], now: newYear) == Self.instant("2026-12-27T23:00:00Z"))
+    #expect(Self.read("28.12.", ["dd.MM."], now: newYear) == Self.instant("2026-12-28T11:00:00Z"))
     #expect(Self.read("14:05", ["HH:mm"]) == Self.instant("2026-07-26T12:05:00Z"))
     let named = Self.read("Fri, 24 Jul 2026 14:05", ["EEE, dd MMM yyyy HH:mm"])
     #expect(named == Self.instant("2026-07-24T12:05:00Z"))

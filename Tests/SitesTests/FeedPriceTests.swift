@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -22,6 +23,59 @@ import Testing
     let price = try #require(FeedPrice.find(in: title))
     #expect(price.amount == amount)
     #expect(price.currency == currency)
+  }
+
+  /// The amount is the number beside the sign, not the first number of the title: a model
+  /// number before a leading sign (`RTX 3080 $450`) is no price; `€` and codes price the number
+  /// before them when one stands on each side, unless only the one after touches the sign.
+  @Test(
+    arguments: [
+      ("[H] RTX 3080 $450", 450.0, nil), ("[H] RTX 3080 [W] $450", 450, nil),
+      ("iPhone 6 $200", 200, nil), ("iPhone 6 $ 200", 200, nil), ("Pixel 7 £300", 300, "GBP"),
+      ("450 €", 450, "EUR"), ("€450", 450, "EUR"), ("EUR 450", 450, "EUR"),
+      ("1.200 €", 1200, "EUR"), ("$1,200", 1200, nil), ("1.200 € 3 Zimmer", 1200, "EUR"),
+      ("3 Zimmer, 890 € warm", 890, "EUR"), ("Galaxy S21 €350", 350, "EUR"),
+      ("2 Stühle EUR 40", 40, "EUR"), ("Lot of 3 for US$ 25", 25, "USD"),
+      ("3 Zi. 1.250 € VB", 1250, "EUR"), ("Bike 29er CHF 900", 900, "CHF"),
+      ("$450 or best offer, 2 left", 450, nil),
+    ] as [(String, Double, String?)])
+  func theAmountIsTheNumberBesideTheSign(title: String, amount: Double, currency: String?)
+    throws
+  {
+    let price = try #require(FeedPrice.find(in: title))
+    #expect(price.amount == amount)
+    #expect(price.currency == currency)
+    let unscanned = try #require(FeedPrice.first(in: title, scanning: false))
+    #expect(unscanned.amount == amount, "the scan's shortcut changes nothing")
+  }
+
+  /// Every price example the docs give reads as they say (Sites/Feed/README.md's list, the
+  /// `price` filter's examples in docs/adding-a-site.md, the shipped sites' READMEs); an
+  /// example added to the feed README without a line here fails.
+  @Test func theDocsExamplesReadAsTheDocsSay() throws {
+    let examples: [String: (Double, String?)] = [
+      "€120": (120, "EUR"), "120 EUR": (120, "EUR"), "CHF 2'350.–": (2350, "CHF"),
+      "£40": (40, "GBP"), "US$1,250": (1250, "USD"), "1.200,50 €": (1200.5, "EUR"),
+      "[H] RTX 3080 [W] $450": (450, nil), "iPhone 6 $200": (200, nil),
+      "1.250 € VB": (1250, "EUR"), "1.600 €": (1600, "EUR"), "397.000 € VB": (397000, "EUR"),
+      "590 €": (590, "EUR"), "2.300 €": (2300, "EUR"), "1.200 € 3 Zimmer": (1200, "EUR"),
+    ]
+    for (text, (amount, currency)) in examples {
+      let price = try #require(FeedPrice.find(in: text), "\(text)")
+      #expect(price.amount == amount && price.currency == currency, "\(text)")
+    }
+    let readme = try String(
+      contentsOf: TestTools.packageRoot.appendingPathComponent("Sites/Feed/README.md"),
+      encoding: .utf8)
+    let bullet = try #require(
+      readme.components(separatedBy: "  - price:").dropFirst().first?
+        .components(separatedBy: "\n  - ").first)
+    let written = bullet.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }
+      .map(\.element).filter { $0.contains(where: \.isNumber) }
+    #expect(written.count >= 8, "\(written)")
+    for text in written {
+      #expect(examples[text] != nil, "Sites/Feed/README.md gives '\(text)': add it here")
+    }
   }
 
   @Test func aLoneDollarNamesNoCurrencyAndABareNumberIsNoPrice() throws {
