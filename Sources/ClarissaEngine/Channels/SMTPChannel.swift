@@ -55,3 +55,9 @@ struct SMTPChannel: DeliveryChannel {
     }
   }
 }
+
+extension SMTPKind: ChannelDelivering {
+  func sender(for channel: Channel, context: ChannelContext) -> any DeliveryChannel {
+    SMTPChannel(channel, timeout: context.timeout)
+  }
+}
