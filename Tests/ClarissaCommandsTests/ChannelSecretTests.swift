@@ -97,7 +97,12 @@ import Testing
       #expect(test.stdout.contains(name) || test.stderr.contains(name), "\(name): \(test)")
       leaks += Self.leaks(test.stdout + test.stderr, "notify test \(name)")
     }
-    #expect(!setup.receiver.requests.isEmpty, "the loopback kinds reached the receiver")
+    // `?api=` took Telegram's call to the loopback Bot API: the sample's photo, with the token.
+    let telegram = Self.secret(TelegramKind())
+    #expect(
+      setup.receiver.requests.contains {
+        $0.method == "POST" && $0.path == "/bot123456:\(telegram)/sendPhoto"
+      }, "\(setup.receiver.requests.map(\.path))")
     setup.echo.on = true
     let state = setup.folder.appendingPathComponent("run.db").path
     let common = [
