@@ -4,8 +4,9 @@
 public enum ChannelKinds {
   /// Every kind.
   public static let all: [any ChannelKind] = [
-    AppriseKind(), DiscordKind(), ExecKind(), JSONKind(), MailtoKind(), NtfyKind(), SlackKind(),
-    SMTPKind(), StdoutKind(), TelegramKind(),
+    AppriseKind(), DiscordKind(), ExecKind(), GotifyKind(), JSONKind(), MailtoKind(),
+    MatrixKind(), NtfyKind(), PushoverKind(), SlackKind(), SMTPKind(), StdoutKind(),
+    TelegramKind(),
   ]
 
   /// The kind called `kind`.

@@ -82,8 +82,16 @@ import Testing
     ("tgram://123456:ABC/chat", "'chat' is not a Telegram chat"),
     ("tgram://123456:ABC/1?api=ftp://x", "'api=ftp://x' is not an http:// or https:// address"),
     (
-      "pover://user@token",
-      "'pover://' is not built into clarissa; Apprise knows it: write 'apprise://pover://...'"
+      "prowl://apikey",
+      "'prowl://' is not built into clarissa; Apprise knows it: write 'apprise://prowl://...'"
+    ),
+    ("pover://user@token", "a pover URL is 'pover://USER_KEY@APP_TOKEN', each 30 letters"),
+    ("gotify://push.example.com", "a gotify URL is 'gotify://host/APP_TOKEN'"),
+    ("gotify://push.example.com/tok?priority=loud", "gotify priority 'loud' is not 0-10"),
+    ("matrixs://tok@matrix.example.org/flats", "'flats' is not a Matrix room"),
+    (
+      "matrixs://matrix.example.org/!r:example.org",
+      "a matrix URL is 'matrixs://ACCESS_TOKEN@host/ROOM'"
     ),
     ("zulip://bot@org/token", "write 'apprise://zulip://...'"),
     ("ntfi://x/y", "unknown channel type 'ntfi'; did you mean 'ntfy'?"),

@@ -51,6 +51,25 @@ struct Poster: Sendable {
     secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: ChannelRedactor.mask) }
   }
 
+  /// Sends one request like ``exchange(_:method:body:headers:key:)``; a `429` whose wait
+  /// (`pause` reads it from the answer) fits, summed, in `maxWait` seconds is waited out and the
+  /// request made again. The last answer is returned, whatever its status.
+  func exchange(
+    _ url: String, method: String = "POST", body: [UInt8]?, headers: [String: String],
+    key: String, maxWait: Double, pause: (HTTPResponse) -> Double?
+  ) async throws -> HTTPResponse {
+    var waited = 0.0
+    while true {
+      let response = try await exchange(
+        url, method: method, body: body, headers: headers, key: key)
+      guard response.status == 429, let wait = pause(response), wait.isFinite, wait >= 0,
+        waited + wait <= maxWait
+      else { return response }
+      waited += wait
+      try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+    }
+  }
+
   /// The refusal an answer that is not 2xx stands for: its status and the start of its body.
   func refusal(_ response: HTTPResponse) -> DeliveryError {
     let detail = Excerpt.oneLine(response.body.prefix(4096), droppingTags: true)

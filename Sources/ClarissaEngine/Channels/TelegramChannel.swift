@@ -21,8 +21,6 @@ struct TelegramChannel: DeliveryChannel {
   /// Telegram's limits, in UTF-16 code units after entities are parsed.
   static let textLimit = 4096
   static let captionLimit = 1024
-  /// Longest link or photo address handed to Telegram.
-  static let addressLimit = 2048
 
   /// What the URL's parameters ask for.
   struct Options {
@@ -59,10 +57,7 @@ struct TelegramChannel: DeliveryChannel {
     try await sendEach(
       MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
     ) { message in
-      let photo =
-        options.photos && message.link != nil
-        ? listings.first(where: { $0.url == message.link })?.imageURLs.first(where: Self.isWeb)
-        : nil
+      let photo = options.photos ? ChannelText.photo(of: message, in: listings) : nil
       for chat in chats { try await send(message, photo: photo, to: chat) }
     }
   }
@@ -91,7 +86,7 @@ struct TelegramChannel: DeliveryChannel {
     ]
     if options.silent { fields["disable_notification"] = true }
     if let thread = options.thread { fields["message_thread_id"] = thread }
-    if let link = message.link, Self.isWeb(link) {
+    if let link = message.link, ChannelText.isWeb(link) {
       fields["reply_markup"] = ["inline_keyboard": [[["text": "Open", "url": link]]]]
     }
     return fields
@@ -103,62 +98,28 @@ struct TelegramChannel: DeliveryChannel {
     _ method: String, _ fields: [String: Any], key: String, acceptingPhotoRefusal: Bool
   ) async throws -> Bool {
     let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-    var waited = 0.0
-    while true {
-      let response = try await poster.exchange(
-        "\(api)/bot\(token)/\(method)", body: Array(body),
-        headers: ["Content-Type": "application/json"], key: key)
-      let answer = BotAnswer(response.body)
-      if (200..<300).contains(response.status), answer.ok { return true }
-      if response.status == 429, let pause = answer.retryAfter, waited + pause <= maxRetryWait {
-        waited += pause
-        try await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000))
-        continue
-      }
-      if acceptingPhotoRefusal, response.status == 400 { return false }
-      let detail = answer.description.map { " (\($0))" } ?? ""
-      let pause = answer.retryAfter.map { "; asked to wait \(Int($0)) s" } ?? ""
-      throw DeliveryError(
-        "channel '\(name)': Telegram refused \(method): HTTP \(response.status)\(detail)\(pause)")
-    }
+    let response = try await poster.exchange(
+      "\(api)/bot\(token)/\(method)", body: Array(body),
+      headers: ["Content-Type": "application/json"], key: key, maxWait: maxRetryWait
+    ) { BotAnswer($0.body).retryAfter }
+    let answer = BotAnswer(response.body)
+    if (200..<300).contains(response.status), answer.ok { return true }
+    if acceptingPhotoRefusal, response.status == 400 { return false }
+    let detail = answer.description.map { " (\($0))" } ?? ""
+    let pause = answer.retryAfter.map { "; asked to wait \(Int($0)) s" } ?? ""
+    throw DeliveryError(
+      "channel '\(name)': Telegram refused \(method): HTTP \(response.status)\(detail)\(pause)")
   }
 
   /// `text` as Telegram's HTML: the title bold, the body after it, cut to `limit` characters
   /// as Telegram counts them (UTF-16) before escaping, each cut marked with `…`.
   static func html(title: String, body: String, limit: Int) -> String {
-    let title = cut(SafeText.line(title), to: min(limit, 256))
+    let title = ChannelText.cut(SafeText.line(title), to: min(limit, 256))
     let room = limit - title.utf16.count - 1
-    let body = cut(SafeText.lines(body).trimmingCharacters(in: .whitespacesAndNewlines), to: room)
-    let bold = "<b>\(escape(title))</b>"
-    return body.isEmpty ? bold : bold + "\n" + escape(body)
-  }
-
-  /// `text` cut to at most `limit` UTF-16 code units, on a character boundary.
-  static func cut(_ text: String, to limit: Int) -> String {
-    guard text.utf16.count > limit else { return text }
-    guard limit > 0 else { return "" }
-    var out = ""
-    var used = 1  // the `…`
-    for character in text {
-      let size = character.utf16.count
-      if used + size > limit { break }
-      out.append(character)
-      used += size
-    }
-    return out + "…"
-  }
-
-  /// The three characters Telegram's HTML mode needs escaped (and `"`, for safety in
-  /// attributes).
-  static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
-
-  /// Whether `address` is a web address Telegram may open or fetch.
-  static func isWeb(_ address: String) -> Bool {
-    (address.hasPrefix("https://") || address.hasPrefix("http://"))
-      && address.utf8.count <= addressLimit && !address.contains(where: \.isWhitespace)
+    let body = ChannelText.cut(
+      SafeText.lines(body).trimmingCharacters(in: .whitespacesAndNewlines), to: room)
+    let bold = "<b>\(ChannelText.escapeHTML(title))</b>"
+    return body.isEmpty ? bold : bold + "\n" + ChannelText.escapeHTML(body)
   }
 }
 
