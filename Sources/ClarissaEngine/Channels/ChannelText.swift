@@ -1,4 +1,5 @@
 import ClarissaCore
+import Foundation
 
 /// Text made fit for a service's message: cut to its limit as the service counts, and escaped
 /// for its markup. Listing text has been through ``ListingCheck`` (no control characters).
@@ -48,5 +49,20 @@ enum ChannelText {
   static func photo(of message: Message, in listings: [Listing]) -> String? {
     guard let link = message.link else { return nil }
     return listings.first { $0.url == link }?.imageURLs.first { isWeb($0) }
+  }
+
+  /// `text` percent-encoded for a form value or a path segment: only letters, digits and
+  /// `-._~` stay as they are.
+  static func percentEncoded(_ text: String) -> String {
+    var allowed = CharacterSet(charactersIn: "-._~")
+    allowed.formUnion(
+      CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+  }
+
+  /// A service's JSON answer as an object, if it is one (at most 1 MiB is read).
+  static func object(_ body: [UInt8]) -> [String: Any]? {
+    guard body.count <= 1 << 20 else { return nil }
+    return try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
   }
 }

@@ -49,7 +49,8 @@ struct MatrixChannel: DeliveryChannel {
       for id in ids {
         let transaction = ContentHash.hex(["clarissa", message.key, id])
         let response = try await call(
-          "/rooms/\(Self.segment(id))/send/m.room.message/\(transaction)", method: "PUT",
+          "/rooms/\(ChannelText.percentEncoded(id))/send/m.room.message/\(transaction)",
+          method: "PUT",
           body: Array(body), key: message.key)
         guard (200..<300).contains(response.status) else { throw refusal(response, "send") }
       }
@@ -60,11 +61,11 @@ struct MatrixChannel: DeliveryChannel {
   private func roomID(_ room: String) async throws -> String {
     guard room.hasPrefix("#") else { return room }
     let response = try await call(
-      "/directory/room/\(Self.segment(room))", method: "GET", body: nil, key: "")
+      "/directory/room/\(ChannelText.percentEncoded(room))", method: "GET", body: nil, key: "")
     guard (200..<300).contains(response.status) else {
       throw refusal(response, "look up room '\(room)'")
     }
-    guard let id = Self.object(response.body)?["room_id"] as? String, id.hasPrefix("!"),
+    guard let id = ChannelText.object(response.body)?["room_id"] as? String, id.hasPrefix("!"),
       id.utf8.count <= 255, !id.contains(where: { $0.isWhitespace || $0.isNewline })
     else {
       throw DeliveryError("channel '\(name)': Matrix gave no room id for '\(room)'")
@@ -81,12 +82,14 @@ struct MatrixChannel: DeliveryChannel {
       base + "/_matrix/client/v3" + path, method: method, body: body, headers: headers,
       key: key, maxWait: maxRetryWait
     ) { response in
-      (Self.object(response.body)?["retry_after_ms"] as? NSNumber).map { $0.doubleValue / 1000 }
+      (ChannelText.object(response.body)?["retry_after_ms"] as? NSNumber).map {
+        $0.doubleValue / 1000
+      }
     }
   }
 
   private func refusal(_ response: HTTPResponse, _ what: String) -> DeliveryError {
-    let object = Self.object(response.body)
+    let object = ChannelText.object(response.body)
     let code = object?["errcode"] as? String
     let error = object?["error"] as? String
     guard code != nil || error != nil else { return poster.refusal(response) }
@@ -110,18 +113,6 @@ struct MatrixChannel: DeliveryChannel {
     return [
       "msgtype": type, "body": plain, "format": "org.matrix.custom.html", "formatted_body": html,
     ]
-  }
-
-  /// A room id or alias as one path segment.
-  static func segment(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-  }
-
-  static func object(_ body: [UInt8]) -> [String: Any]? {
-    guard body.count <= 1 << 20 else { return nil }
-    return try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
   }
 }
 

@@ -72,19 +72,12 @@ struct PushoverChannel: DeliveryChannel {
 
   /// `application/x-www-form-urlencoded`, in the order given.
   static func form(_ fields: [(String, String)]) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return fields.map { name, value in
-      name + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-    }.joined(separator: "&")
+    fields.map { $0 + "=" + ChannelText.percentEncoded($1) }.joined(separator: "&")
   }
 
   /// Whether Pushover's answer says `"status": 1`.
   static func accepted(_ body: [UInt8]) -> Bool {
-    guard body.count <= 1 << 20,
-      let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-    else { return false }
-    return (object["status"] as? NSNumber)?.intValue == 1
+    (ChannelText.object(body)?["status"] as? NSNumber)?.intValue == 1
   }
 }
 

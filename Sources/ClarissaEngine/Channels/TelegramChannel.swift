@@ -131,9 +131,7 @@ struct BotAnswer {
   var retryAfter: Double?
 
   init(_ body: [UInt8]) {
-    guard body.count <= 1 << 20,
-      let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-    else { return }
+    guard let object = ChannelText.object(body) else { return }
     ok = object["ok"] as? Bool ?? false
     if let text = object["description"] as? String {
       description = Excerpt.oneLine(text.utf8, limit: 200)
