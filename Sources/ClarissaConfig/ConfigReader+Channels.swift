@@ -37,15 +37,16 @@ extension ConfigReader {
       options = table
     }
     guard let url = expandedString(urlNode, "the URL of \(what)") else { return nil }
+    // Whatever is said about this channel quotes no secret of it.
     let start = diagnostics.count
     var secrets: [String] = []
     defer { hide(secrets, inDiagnosticsFrom: start) }
+    if let claimant = ChannelKinds.claimant(of: url) {
+      secrets = ChannelRedactor.secrets(in: url, kind: claimant.kind)
+    }
     let kind: any ChannelKind
     switch ChannelKinds.kind(for: url) {
-    case .success(let found):
-      kind = found
-      // Whatever is said about this channel from here on quotes no secret of it.
-      secrets = ChannelRedactor.secrets(in: url, kind: found.kind)
+    case .success(let found): kind = found
     case .failure(let problem):
       error("\(problem.message) (\(what))", at: urlNode)
       return nil

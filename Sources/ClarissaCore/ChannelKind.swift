@@ -18,6 +18,8 @@ public protocol ChannelKind: Sendable {
   var warnsOnUnknownParameters: Bool { get }
   /// Whether `+Name=value` parameters are sent as HTTP headers.
   var takesHeaders: Bool { get }
+  /// Whether its URLs may hold spaces (a command line); any other URL must percent-encode them.
+  var allowsSpaces: Bool { get }
   /// The parts of its URLs that are secret: never printed (``ChannelRedactor``).
   var secrets: [ChannelSecret] { get }
   /// Whether `url` is of this kind (by default: its scheme is one of ``schemes``).
@@ -36,6 +38,7 @@ extension ChannelKind {
   public func claims(_ url: ChannelURL) -> Bool { schemes.contains(url.scheme) }
   public var warnsOnUnknownParameters: Bool { true }
   public var takesHeaders: Bool { false }
+  public var allowsSpaces: Bool { false }
   public func program(_ url: ChannelURL) -> String? { nil }
   public var parameters: [ChannelParameter] { [] }
 }

@@ -22,13 +22,31 @@ public enum ChannelKinds {
     ChannelURL(url == "stdout" ? "stdout://" : url)
   }
 
+  /// The kind that takes `url`, without judging the rest of it.
+  public static func claimant(of url: String) -> (any ChannelKind)? {
+    parse(url).flatMap { parsed in all.first { $0.claims(parsed) } }
+  }
+
   /// The kind `url` is of, or why it is of none.
   public static func kind(for url: String) -> Result<any ChannelKind, ChannelFinding> {
     guard let parsed = parse(url) else {
       return .failure(
         .error("'\(url)' is not a channel URL; write e.g. 'ntfy://ntfy.sh/my-topic' or 'stdout'"))
     }
-    if let kind = all.first(where: { $0.claims(parsed) }) { return .success(kind) }
+    if let kind = claimant(of: url) {
+      let unsafe = url.unicodeScalars.first {
+        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+          || "<>\"{}|\\^`".unicodeScalars.contains($0)
+      }
+      if let unsafe, !kind.allowsSpaces {
+        let encoded = String(unsafe).utf8.map { String(format: "%%%02X", $0) }.joined()
+        let named =
+          unsafe == " " ? "a space" : "'\(String(unsafe).debugDescription.dropFirst().dropLast())'"
+        return .failure(
+          .error("\(named) in the URL must be percent-encoded (as '\(encoded)')"))
+      }
+      return .success(kind)
+    }
     if parsed.scheme == "http" || parsed.scheme == "https" {
       return .failure(.error(webURLHint(parsed)))
     }

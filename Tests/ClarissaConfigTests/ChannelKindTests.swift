@@ -95,11 +95,23 @@ import Testing
     ),
     ("zulip://bot@org/token", "write 'apprise://zulip://...'"),
     ("ntfi://x/y", "unknown channel type 'ntfi'; did you mean 'ntfy'?"),
+    ("json://hooks.example.com/my hook", "a space in the URL must be percent-encoded (as '%20')"),
+    ("tgram://123:ABC/1|2", "'|' in the URL must be percent-encoded (as '%7C')"),
   ])
   func aWrongURLSaysWhatToWrite(url: String, message: String) {
     let result = Self.load(["c": url])
     let text = result.diagnostics.map(\.message).joined(separator: "\n")
     #expect(text.contains(message), "\(text)")
     #expect(result.diagnostics.hasErrors)
+  }
+
+  @Test func aRefusedURLIsQuotedWithoutItsSecret() {
+    let result = Self.load(["tg": "tgram://123456:TopSecret7/98 7654"])
+    let shown = DiagnosticRenderer(sources: [
+      "k.yaml": "notify:\n  tg: 'tgram://123456:TopSecret7/98 7654'\n"
+    ])
+    .render(result.diagnostics)
+    #expect(shown.contains("a space in the URL must be percent-encoded"), "\(shown)")
+    #expect(!shown.contains("TopSecret7"), "\(shown)")
   }
 }

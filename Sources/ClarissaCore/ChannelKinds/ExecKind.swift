@@ -14,6 +14,7 @@ public struct ExecKind: ChannelKind {
   public let summary = "`exec:/path/to/program args`: the listings as JSON on a program's stdin"
   public let example = "exec:/usr/local/bin/on-listing"
   public let warnsOnUnknownParameters = false
+  public let allowsSpaces = true
   public let secrets: [ChannelSecret] = [.arguments]
 
   /// The command line after `exec:`, trimmed.
