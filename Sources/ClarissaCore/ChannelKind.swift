@@ -28,6 +28,9 @@ public protocol ChannelKind: Sendable {
   func check(_ url: ChannelURL) -> [ChannelFinding]
   /// The local program a channel of this kind runs, to warn when it is missing.
   func program(_ url: ChannelURL) -> String?
+  /// URLs of this kind, valid (with the form they are printed in) and invalid (with what is
+  /// said about them): the docs of the kind, run as tests.
+  var examples: [ChannelExample] { get }
   /// A valid URL of this kind that holds `secret` in every part it declares secret, sending to
   /// `host` (`127.0.0.1:8080`) where its URL can say so: the test that nothing prints a secret
   /// plants one in every kind. Nil for a kind with no secret.
@@ -97,4 +100,13 @@ public struct ChannelFinding: Error, Sendable, Equatable {
   public static func warning(_ message: String, at place: String? = nil) -> ChannelFinding {
     ChannelFinding(message: message, isError: false, place: place)
   }
+}
+
+/// An example URL of a channel kind: one the kind takes, printed as `redacted`, or one it
+/// refuses with a message holding `message`.
+public enum ChannelExample: Sendable, Equatable {
+  /// Valid, and printed as `redacted`.
+  case valid(String, redacted: String)
+  /// Refused with a message holding `message`.
+  case invalid(String, message: String)
 }

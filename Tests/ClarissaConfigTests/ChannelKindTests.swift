@@ -46,52 +46,17 @@ import Testing
     #expect(ChannelKinds.all.map(\.kind.rawValue) == ChannelKinds.all.map(\.kind.rawValue).sorted())
   }
 
-  @Test(arguments: [
-    ("apprise://tgram://123456:SECRET/987654", "apprise://tgram://***/***"),
-    ("apprise://pover://USERKEY@TOKENKEY", "apprise://pover://***@***"),
-    (
-      "apprise://gotifys://push.example.com/SECRET?priority=high",
-      "apprise://gotifys://push.example.com/***?priority=***"
-    ),
-    ("apprise://mailto://me:SECRET@gmail.com", "apprise://mailto://***@gmail.com"),
-    ("tgram://123456:SECRET/987654", "tgram://***/987654"),
-    ("ntfys://tk_SECRET@ntfy.sh/deals?+X-Trace=SECRET", "ntfys://***@ntfy.sh/deals?+X-Trace=***"),
-    ("exec:/usr/bin/notify --token SECRET", "exec:/usr/bin/notify ***"),
-    ("slack://SECRET/B/C", "slack://***/***"),
-    ("https://hooks.slack.com/services/SECRET/B/C", "https://hooks.slack.com/***"),
-    (
-      "smtps://me%40x.com:SECRET@mail.x.com:465?to=me@x.com",
-      "smtps://***@mail.x.com:465?to=me@x.com"
-    ),
-  ])
-  func theRedactedFormHidesWhatTheKindDeclares(url: String, redacted: String) throws {
-    let kind = try ChannelKinds.kind(for: url).get()
-    #expect(ChannelRedactor.redact(url, kind: kind.kind) == redacted)
-    #expect(!ChannelRedactor.redact(url, kind: kind.kind).contains("SECRET"))
-  }
-
   @Test func aTelegramTokenWithItsColonIsAURL() {
     let result = Self.load(["tg": "tgram://123456:ABC-def_9/987654/-1001234/@flats?silent=yes"])
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
     #expect(result.config?.channels["tg"]?.kind == .telegram)
   }
 
+  /// What the registry says of a URL no kind takes, or one no kind may take as written.
   @Test(arguments: [
-    ("tgram://nodigits/987654", "a Telegram bot token is 'digits:letters'"),
-    ("tgram://123456:ABC", "a tgram URL needs a chat after the token"),
-    ("tgram://123456:ABC/chat", "'chat' is not a Telegram chat"),
-    ("tgram://123456:ABC/1?api=ftp://x", "'api=ftp://x' is not an http:// or https:// address"),
     (
       "prowl://apikey",
       "'prowl://' is not built into clarissa; Apprise knows it: write 'apprise://prowl://...'"
-    ),
-    ("pover://user@token", "a pover URL is 'pover://USER_KEY@APP_TOKEN', each 30 letters"),
-    ("gotify://push.example.com", "a gotify URL is 'gotify://host/APP_TOKEN'"),
-    ("gotify://push.example.com/tok?priority=loud", "gotify priority 'loud' is not 0-10"),
-    ("matrixs://tok@matrix.example.org/flats", "'flats' is not a Matrix room"),
-    (
-      "matrixs://matrix.example.org/!r:example.org",
-      "a matrix URL is 'matrixs://ACCESS_TOKEN@host/ROOM'"
     ),
     ("zulip://bot@org/token", "write 'apprise://zulip://...'"),
     ("ntfi://x/y", "unknown channel type 'ntfi'; did you mean 'ntfy'?"),
@@ -113,5 +78,38 @@ import Testing
     .render(result.diagnostics)
     #expect(shown.contains("a space in the URL must be percent-encoded"), "\(shown)")
     #expect(!shown.contains("TopSecret7"), "\(shown)")
+  }
+}
+
+/// Each kind's own examples (``ChannelKind/examples``), run: a new kind's are run too.
+@Suite struct ChannelExampleTests {
+  static let examples = ChannelKinds.all.flatMap { kind in
+    kind.examples.map { (kind.kind.rawValue, $0) }
+  }
+
+  @Test func everyKindHasValidAndInvalidExamples() {
+    for kind in ChannelKinds.all {
+      let valid = kind.examples.filter { if case .valid = $0 { true } else { false } }
+      #expect(!valid.isEmpty && valid.count < kind.examples.count, "\(kind.kind)")
+    }
+  }
+
+  @Test(arguments: examples.indices)
+  func theExampleHoldsAsDeclared(index: Int) {
+    let (name, example) = Self.examples[index]
+    switch example {
+    case .valid(let url, let redacted):
+      let result = ChannelKindTests.load(["c": url])
+      #expect(
+        result.diagnostics.filter { $0.severity == .error }.isEmpty, "\(url): \(result.diagnostics)"
+      )
+      #expect(result.config?.channels["c"]?.kind.rawValue == name, "\(url)")
+      #expect(result.config?.channels["c"]?.redactedURL == redacted, "\(url)")
+    case .invalid(let url, let message):
+      let result = ChannelKindTests.load(["c": url])
+      let said = result.diagnostics.map(\.message).joined(separator: "\n")
+      #expect(result.diagnostics.hasErrors, "\(url)")
+      #expect(said.contains(message), "\(url): \(said)")
+    }
   }
 }

@@ -29,6 +29,16 @@ public struct AppriseKind: ChannelKind {
 
   public func program(_ url: ChannelURL) -> String? { "apprise" }
 
+  public let examples: [ChannelExample] = [
+    .valid("apprise://tgram://123456:ABCdef/987654", redacted: "apprise://tgram://***/***"),
+    .valid("apprise://pover://userkey@apptoken", redacted: "apprise://pover://***@***"),
+    .valid(
+      "apprise://gotifys://push.example.com/TOKEN?priority=high",
+      redacted: "apprise://gotifys://push.example.com/***?priority=***"),
+    .valid("apprise://mailto://me:pass@gmail.com", redacted: "apprise://mailto://***@gmail.com"),
+    .invalid("apprise://nothing", message: "write 'apprise://' followed by an Apprise URL"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "apprise://tgram://123456:\(secret)/987654"
   }

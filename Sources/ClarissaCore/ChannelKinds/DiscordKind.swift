@@ -30,6 +30,13 @@ public struct DiscordKind: ChannelKind {
       ? [] : [.error("a discord URL needs 2 tokens, as in 'discord://webhook_id/webhook_token'")]
   }
 
+  public let examples: [ChannelExample] = [
+    .valid("discord://1234/abcd", redacted: "discord://***/***"),
+    .valid(
+      "https://discord.com/api/webhooks/1234/abcd", redacted: "https://discord.com/***"),
+    .invalid("discord://1234", message: "a discord URL needs 2 tokens"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "discord://\(secret)/\(secret)T"
   }

@@ -31,6 +31,12 @@ public struct ExecKind: ChannelKind {
     Self.command(url).split(separator: " ").first.map(String.init)
   }
 
+  public let examples: [ChannelExample] = [
+    .valid("exec:/usr/local/bin/on-listing", redacted: "exec:/usr/local/bin/on-listing"),
+    .valid("exec:notify-me --token abc", redacted: "exec:notify-me ***"),
+    .invalid("exec:", message: "'exec:' needs a command"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "exec:/bin/true --token \(secret)"
   }

@@ -42,6 +42,15 @@ public struct GotifyKind: ChannelKind {
     return []
   }
 
+  public let examples: [ChannelExample] = [
+    .valid("gotifys://push.example.com/AbCdEf123", redacted: "gotifys://push.example.com/***"),
+    .valid(
+      "gotify://10.0.0.2:8080/gotify/AbCdEf123?priority=8",
+      redacted: "gotify://10.0.0.2:8080/***?priority=8"),
+    .invalid("gotify://push.example.com", message: "a gotify URL is 'gotify://host/APP_TOKEN'"),
+    .invalid("gotify://push.example.com/tok?priority=loud", message: "gotify priority 'loud'"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "gotify://\(host)/\(secret)"
   }

@@ -22,6 +22,14 @@ public struct JSONKind: ChannelKind {
       ? [.error("the URL has no host; write e.g. 'json://localhost:8080/hook'")] : []
   }
 
+  public let examples: [ChannelExample] = [
+    .valid(
+      "jsons://hooks.example.com/in/abc?+X-Token=t1",
+      redacted: "jsons://hooks.example.com/***?+X-Token=***"),
+    .invalid("json:///hook", message: "the URL has no host"),
+    .invalid("json://example.com/a b", message: "a space in the URL must be percent-encoded"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "json://user:\(secret)@\(host)/\(secret)?+Authorization=\(secret)"
   }

@@ -36,6 +36,11 @@ public struct MailtoKind: ChannelKind {
 
   public func program(_ url: ChannelURL) -> String? { "sendmail" }
 
+  public let examples: [ChannelExample] = [
+    .valid("mailto://me@example.com", redacted: "mailto://***@example.com"),
+    .invalid("mailto://not-an-address", message: "'not-an-address' is not a mail address"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "mailto://\(secret)@example.com"
   }

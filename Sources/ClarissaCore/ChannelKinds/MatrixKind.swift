@@ -56,6 +56,17 @@ public struct MatrixKind: ChannelKind {
     return []
   }
 
+  public let examples: [ChannelExample] = [
+    .valid(
+      "matrixs://syt_abc@matrix.example.org/%23flats:example.org",
+      redacted: "matrixs://***@matrix.example.org/%23flats:example.org"),
+    .valid(
+      "matrix://bot:syt_abc@127.0.0.1:8008/!r:example.org",
+      redacted: "matrix://***@127.0.0.1:8008/!r:example.org"),
+    .invalid("matrixs://tok@matrix.example.org/flats", message: "'flats' is not a Matrix room"),
+    .invalid("matrixs://matrix.example.org/!r:x.org", message: "a matrix URL is 'matrixs://"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "matrix://bot:\(secret)@\(host)/%23flats:example.org"
   }

@@ -51,6 +51,15 @@ public struct NtfyKind: ChannelKind {
     return []
   }
 
+  public let examples: [ChannelExample] = [
+    .valid(
+      "ntfys://tk_abc@ntfy.sh/deals?priority=high&+X-Trace=t1",
+      redacted: "ntfys://***@ntfy.sh/deals?priority=high&+X-Trace=***"),
+    .valid("ntfy://deals", redacted: "ntfy://deals"),
+    .invalid("ntfy://ntfy.sh/a/b", message: "an ntfy URL names one topic"),
+    .invalid("ntfy://ntfy.sh/deals?priority=loud", message: "ntfy priority 'loud' is not one of"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "ntfy://tk_\(secret)@\(host)/deals?+X-Token=\(secret)"
   }

@@ -68,6 +68,16 @@ public struct PushoverKind: ChannelKind {
     return []
   }
 
+  public let examples: [ChannelExample] = [
+    .valid(
+      "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi/phone",
+      redacted: "pover://***@***/phone"),
+    .invalid("pover://user@token", message: "a pover URL is 'pover://USER_KEY@APP_TOKEN'"),
+    .invalid(
+      "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi?priority=2",
+      message: "pushover priority '2' is not one of"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     let key = String((secret + String(repeating: "k", count: 30)).prefix(30))
     let token = String((secret + String(repeating: "t", count: 30)).prefix(30))

@@ -53,6 +53,15 @@ public struct SMTPKind: ChannelKind {
     return []
   }
 
+  public let examples: [ChannelExample] = [
+    .valid(
+      "smtps://me%40x.com:pw@mail.x.com:465?to=me@x.com",
+      redacted: "smtps://***@mail.x.com:465?to=me@x.com"),
+    .invalid("smtp://mail.x.com", message: "an SMTP URL needs a recipient"),
+    .invalid(
+      "smtps://mail.x.com?to=me@x.com&tls=none", message: "'smtps://' is TLS from the start"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "smtp://me%40example.com:\(secret)@127.0.0.1:9?to=me@example.com&tls=none"
   }

@@ -28,6 +28,14 @@ public struct SlackKind: ChannelKind {
       ? [] : [.error("a slack URL needs 3 tokens, as in 'slack://TokenA/TokenB/TokenC'")]
   }
 
+  public let examples: [ChannelExample] = [
+    .valid("slack://T000/B000/XXXX/#deals", redacted: "slack://***/***#deals"),
+    .valid(
+      "https://hooks.slack.com/services/T000/B000/XXXX",
+      redacted: "https://hooks.slack.com/***"),
+    .invalid("slack://only-one-token", message: "a slack URL needs 3 tokens"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "slack://\(secret)/\(secret)B/\(secret)C"
   }

@@ -19,6 +19,11 @@ public struct StdoutKind: ChannelKind {
       ? [] : [.error("'stdout' takes nothing after it; write 'stdout'")]
   }
 
+  public let examples: [ChannelExample] = [
+    .valid("stdout", redacted: "stdout"),
+    .invalid("stdout://somewhere", message: "'stdout' takes nothing after it"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     nil
   }

@@ -82,6 +82,17 @@ public struct TelegramKind: ChannelKind {
     return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
   }
 
+  public let examples: [ChannelExample] = [
+    .valid("tgram://123456:ABC-def_9/987654", redacted: "tgram://***/987654"),
+    .valid(
+      "tgram://123456:ABC/-1001234/@flats?silent=yes&api=http://127.0.0.1:8081",
+      redacted: "tgram://***/-1001234/@flats?silent=yes&api=http://127.0.0.1:8081"),
+    .invalid("tgram://nodigits/987654", message: "a Telegram bot token is 'digits:letters'"),
+    .invalid("tgram://123456:ABC", message: "a tgram URL needs a chat after the token"),
+    .invalid("tgram://123456:ABC/chat", message: "'chat' is not a Telegram chat"),
+    .invalid("tgram://123456:ABC/1?api=ftp://x", message: "'api=ftp://x' is not an http://"),
+  ]
+
   public func sample(secret: String, host: String) -> String? {
     "tgram://123456:\(secret)/987654?api=http://\(host)"
   }
