@@ -9,18 +9,13 @@ struct AppriseChannel: DeliveryChannel {
   var name: String { channel.name }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
     let target = String(channel.url.dropFirst("apprise://".count))
     guard let apprise = Program.locate("apprise", environment: environment) else {
       throw DeliveryError(
         "channel '\(name)': the apprise command is not installed (pip install apprise)")
     }
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       try await Program.run(
         apprise, ["-t", message.title, "-b", message.body, target], input: [],
         environment: environment,

@@ -22,13 +22,8 @@ struct DiscordChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let content = MessageTemplate.truncate(
         "**\(Self.escape(message.title))**\n\(Self.escape(message.body))", toBytes: 2000)
       // A listing titled "@everyone" must not ping a whole server: no mention is parsed.

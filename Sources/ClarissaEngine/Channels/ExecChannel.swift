@@ -12,9 +12,6 @@ struct ExecChannel: DeliveryChannel {
   var name: String { channel.name }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
     let words = channel.url.dropFirst("exec:".count).split(separator: " ").map(String.init)
     guard let command = words.first else { throw DeliveryError("channel '\(name)': no command") }
     let resolved =
@@ -26,10 +23,8 @@ struct ExecChannel: DeliveryChannel {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let batch =
         channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
       let first = batch.first

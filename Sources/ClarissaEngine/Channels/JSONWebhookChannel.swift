@@ -37,16 +37,11 @@ struct JSONWebhookChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let payload = Payload(
         search: search.name, idempotencyKey: message.key, title: message.title,
         body: message.body,

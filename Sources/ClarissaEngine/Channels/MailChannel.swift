@@ -9,9 +9,6 @@ struct MailChannel: DeliveryChannel {
   var name: String { channel.name }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
     var address = String(channel.url.dropFirst("mailto:".count))
     if address.hasPrefix("//") { address.removeFirst(2) }
     let recipients = address.split(separator: "?").first.map(String.init) ?? address
@@ -20,10 +17,8 @@ struct MailChannel: DeliveryChannel {
         ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail")
           ? "/usr/sbin/sendmail" : nil)
     else { throw DeliveryError("channel '\(name)': no sendmail installed") }
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let mail = """
         To: \(recipients)
         Subject: \(NtfyChannel.headerValue(message.title))

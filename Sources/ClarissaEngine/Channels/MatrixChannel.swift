@@ -36,14 +36,10 @@ struct MatrixChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
     var ids: [String] = []
     for room in rooms { ids.append(try await roomID(room)) }
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) { message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let content = Self.content(message, type: messageType)
       let body = try JSONSerialization.data(withJSONObject: content, options: [.sortedKeys])
       for id in ids {

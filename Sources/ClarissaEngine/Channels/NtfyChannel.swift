@@ -52,13 +52,8 @@ struct NtfyChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       var headers = self.headers
       // HTTP headers are Latin-1: ntfy reads RFC 2047 encoded words for anything else.
       headers["Title"] = Self.headerValue(message.title)

@@ -78,6 +78,20 @@ struct Poster: Sendable {
   }
 }
 
+/// Renders `listings` of `search` into `channel`'s messages and sends each in turn (as
+/// ``sendEach(_:_:_:)``); `send` gets the message and the listings as made safe to show.
+func sendMessages(
+  _ listings: [Listing], search: Search, channel: Channel, _ receipt: DeliveryReceipt,
+  _ send: (Message, [Listing]) async throws -> Void
+) async throws {
+  // What a site sent reaches a message only through the sanitiser (an older store may hold
+  // what this version would not keep).
+  let shown = listings.map(ListingCheck.shown)
+  try await sendEach(
+    MessageTemplate.messages(for: shown, search: search, channel: channel), receipt
+  ) { try await send($0, shown) }
+}
+
 /// Sends each message in turn, giving each accepted message's listings to `receipt` before the
 /// next is sent; on a failure, says which listings did go through.
 func sendEach(

@@ -39,12 +39,8 @@ struct PushoverChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) { message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let response = try await poster.exchange(
         endpoint, body: Array(Self.form(fields + Self.fields(of: message)).utf8),
         headers: ["Content-Type": "application/x-www-form-urlencoded"], key: message.key)

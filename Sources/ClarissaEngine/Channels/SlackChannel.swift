@@ -26,13 +26,8 @@ struct SlackChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       var text = "*\(Self.escape(message.title))*\n\(Self.escape(message.body))"
       if let link = message.link {
         // A link is escaped too: a `|` or `>` in it would end Slack's link early.

@@ -51,12 +51,8 @@ struct TelegramChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) { message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let photo = options.photos ? ChannelText.photo(of: message, in: listings) : nil
       for chat in chats { try await send(message, photo: photo, to: chat) }
     }
