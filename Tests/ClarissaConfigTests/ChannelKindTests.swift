@@ -113,3 +113,25 @@ import Testing
     }
   }
 }
+
+/// docs/notifications.md names every kind's schemes and parameters, so a new kind or parameter
+/// cannot go undocumented.
+@Suite struct ChannelDocsTests {
+  static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("docs/notifications.md")
+
+  @Test(arguments: ChannelKinds.all.map(\.kind.rawValue))
+  func theKindIsDocumented(name: String) throws {
+    let text = try String(contentsOf: Self.docs, encoding: .utf8)
+    let kind = try #require(ChannelKinds.named(Channel.Kind(rawValue: name)))
+    for scheme in kind.schemes {
+      #expect(text.contains("`\(scheme)") || text.contains(" \(scheme)://"), "\(scheme)")
+    }
+    for parameter in kind.parameters {
+      #expect(
+        text.contains("`\(parameter.name)=") || text.contains("`\(parameter.name)`")
+          || text.contains("?\(parameter.name)="), "\(name): \(parameter.name)")
+    }
+  }
+}
