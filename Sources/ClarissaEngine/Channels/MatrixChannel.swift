@@ -8,7 +8,7 @@ import Foundation
 /// `Authorization: Bearer`, a plain `body` and an HTML `formatted_body`. The transaction id
 /// is derived from the message's key and the room, so a message sent again after a crash is
 /// the same transaction and the server keeps one event (Matrix's idempotency). A `429` whose
-/// `retry_after_ms` fits in the run's wait is waited out.
+/// `retry_after_ms` (or `Retry-After`) fits in the run's wait is waited out.
 struct MatrixChannel: DeliveryChannel {
   let channel: Channel
   let base: String
@@ -78,9 +78,11 @@ struct MatrixChannel: DeliveryChannel {
       base + "/_matrix/client/v3" + path, method: method, body: body, headers: headers,
       key: key, maxWait: maxRetryWait
     ) { response in
-      (ChannelText.object(response.body)?["retry_after_ms"] as? NSNumber).map {
+      // The body's `retry_after_ms`, or the `Retry-After` header newer servers send.
+      let body = (ChannelText.object(response.body)?["retry_after_ms"] as? NSNumber).map {
         $0.doubleValue / 1000
       }
+      return body ?? response.headers["retry-after"].flatMap { Double($0) }
     }
   }
 
