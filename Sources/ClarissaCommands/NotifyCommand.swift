@@ -62,13 +62,15 @@ struct NotifyCommand: AsyncParsableCommand {
         for: target,
         fetcher: CurlFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
         environment: environment, baseDirectory: (config as NSString).deletingLastPathComponent,
-        timeout: configuration.http.timeout.timeInterval)
+        timeout: configuration.http.timeout.timeInterval,
+        maxRetryWait: configuration.http.timeout.timeInterval)
       do {
         try await sender.deliver([listing], search: search)
         Terminal.output(
           "sent a sample listing to '\(channel)' (\(target.kind.rawValue) \(target.redactedURL))\n")
       } catch {
-        Terminal.error("error: \((error as? DeliveryError)?.message ?? "\(error)")\n")
+        let said = (error as? DeliveryError)?.message ?? "\(error)"
+        Terminal.error("error: \(ChannelRedactor.scrub(said, channel: target))\n")
         throw ExitStatus.notificationFailed.exitCode
       }
     }

@@ -82,7 +82,7 @@ struct Run: AsyncParsableCommand {
   func run() async throws {
     let (configuration, diagnostics, sites) = try source.loadConfig(quiet: quiet)
     GitHubActions.annotate(
-      diagnostics.filter { $0.severity == .warning }.map(\.message), json: format == .json)
+      diagnostics.filter { $0.severity == .warning }.map(\.shownMessage), json: format == .json)
 
     let runner = try source.runner(
       configuration, sites: sites, settings: settings(configuration), record: record)

@@ -37,33 +37,32 @@ extension ConfigReader {
       options = table
     }
     guard let url = expandedString(urlNode, "the URL of \(what)") else { return nil }
-    let kind: Channel.Kind
-    switch ChannelAddress.check(url) {
-    case .success(let checked): kind = checked
+    // Whatever is said about this channel quotes no secret of it.
+    let start = diagnostics.count
+    var secrets: [String] = []
+    defer { hide(secrets, inDiagnosticsFrom: start) }
+    if let claimant = ChannelKinds.claimant(of: url) {
+      secrets = ChannelRedactor.secrets(in: url, kind: claimant.kind)
+    }
+    let kind: any ChannelKind
+    switch ChannelKinds.kind(for: url) {
+    case .success(let found): kind = found
     case .failure(let problem):
       error("\(problem.message) (\(what))", at: urlNode)
       return nil
     }
-    checkInstalled(kind, url: url, at: urlNode, what)
-    for finding in ChannelParameters.check(url, kind: kind) {
+    for finding in ChannelKinds.findings(for: url, kind: kind) {
       let message = "\(finding.message) (\(what))"
-      let place = place(of: finding.name + "=", in: urlNode)
+      let spot = finding.place.map { self.place(of: $0 + "=", in: urlNode) } ?? location(urlNode)
       if finding.isError {
-        error(message, at: place)
+        error(message, at: spot)
         return nil
       }
-      warning(message, at: place)
+      warning(message, at: spot)
     }
-    // ntfy's access tokens start with `tk_`; a bare user name is more likely a login missing
-    // its password, which would be sent as a bearer token and refused.
-    if kind == .ntfy, let components = URLComponents(string: url), let user = components.user,
-      components.password == nil, !user.hasPrefix("tk_")
-    {
-      warning(
-        "'\(user)@' is sent as an ntfy access token, and those start with 'tk_'; for a login "
-          + "write 'user:password@' (\(what))", at: urlNode)
-    }
-    var channel = Channel(name: entry.key, kind: kind, url: url, location: location(entry.keyNode))
+    checkInstalled(kind, url: url, at: urlNode, what)
+    var channel = Channel(
+      name: entry.key, kind: kind.kind, url: url, location: location(entry.keyNode))
     if let options { readChannelOptions(options, into: &channel, what) }
     return channel
   }
@@ -98,25 +97,20 @@ extension ConfigReader {
   }
 
   /// Channels that hand work to a local program: say so now if it is missing.
-  private func checkInstalled(_ kind: Channel.Kind, url: String, at node: Node, _ what: String) {
-    switch kind {
-    case .apprise where findExecutable("apprise") == nil:
+  private func checkInstalled(_ kind: any ChannelKind, url: String, at node: Node, _ what: String) {
+    guard let parsed = ChannelKinds.parse(url), let program = kind.program(parsed) else { return }
+    let path = program.contains("/") ? resolvedPath(program) : findExecutable(program)
+    if let path, FileManager.default.isExecutableFile(atPath: path) { return }
+    switch program {
+    case "apprise":
       warning(
         "the 'apprise' command is not installed (pip install apprise); \(what) will fail until it is",
         at: node)
-    case .mailto where findExecutable("sendmail") == nil:
+    case "sendmail":
       warning(
         "no 'sendmail' found; \(what) will fail until a mail transfer agent is installed", at: node)
-    case .exec:
-      let command = url.dropFirst("exec:".count).trimmingCharacters(in: .whitespaces)
-      let program = String(command.split(separator: " ").first ?? "")
-      let path =
-        program.hasPrefix("/") || program.contains("/")
-        ? resolvedPath(program) : findExecutable(program)
-      if let path, FileManager.default.isExecutableFile(atPath: path) { return }
-      warning("'\(program)' is not an executable file; \(what) will fail until it is", at: node)
     default:
-      break
+      warning("'\(program)' is not an executable file; \(what) will fail until it is", at: node)
     }
   }
 

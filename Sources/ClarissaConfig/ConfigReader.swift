@@ -57,6 +57,15 @@ final class ConfigReader {
 
   func location(_ node: Node) -> SourceLocation { location(node.start) }
 
+  /// Marks the diagnostics from index `start` on as holding `secrets` (a channel's tokens), which
+  /// the renderer masks.
+  func hide(_ secrets: [String], inDiagnosticsFrom start: Int) {
+    guard !secrets.isEmpty else { return }
+    for index in diagnostics.indices where index >= start {
+      diagnostics[index].secrets += secrets
+    }
+  }
+
   /// The 1-based line of the source, as Unicode scalars.
   func sourceLine(_ number: Int) -> [Unicode.Scalar]? {
     lines.indices.contains(number - 1) ? lines[number - 1] : nil

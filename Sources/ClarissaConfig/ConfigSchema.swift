@@ -127,7 +127,7 @@ public enum ConfigSchema {
 
   /// `stdout`, `exec:...`, a known scheme, an http(s) webhook, or a whole `${VAR}`.
   private static var channelURL: [String: Any] {
-    let schemes = (ChannelAddress.schemes + ["http", "https"])
+    let schemes = (ChannelKinds.schemes + ["http", "https"])
       .filter { $0 != "stdout" && $0 != "exec" && $0 != "mailto" }
       .map(caseInsensitive)
     let pattern =

@@ -1,3 +1,5 @@
+import ClarissaCore
+
 /// The hover texts of ``ConfigSchema``: one line per key, as docs/configuration.md says it.
 ///
 /// Site parameters are not here: their declarations carry their own summary and example.
@@ -8,8 +10,21 @@ enum ConfigSchemaText {
 
   /// The text for a property at `path` ("search.query"); a key without one says so plainly,
   /// and `ConfigSchemaTests` fails until it is written.
+  /// The channel texts, listing the kinds of ``ChannelKinds/all`` (docs/notifications.md).
+  static let channelTexts: [String: String] = {
+    let forms = ChannelKinds.all.map { $0.schemes.joined(separator: "/") }
+    let kinds = ChannelKinds.all.map { $0.summary.replacingOccurrences(of: "`", with: "'") }
+    return [
+      "channel": "a channel URL (\(forms.joined(separator: ", "))) or a mapping with 'url'",
+      "channel.url":
+        "where messages go (docs/notifications.md); ${VAR} allowed: "
+        + kinds.joined(separator: "; "),
+    ]
+  }()
+
   static func text(for path: String, key: String? = nil) -> String {
-    texts[path] ?? "'\(key ?? path)' (\(missingMarker); see docs/configuration.md)"
+    texts[path] ?? channelTexts[path]
+      ?? "'\(key ?? path)' (\(missingMarker); see docs/configuration.md)"
   }
 
   /// Marks a key whose description has not been written yet.
@@ -91,12 +106,6 @@ enum ConfigSchemaText {
     "blackout.mode":
       "hold: searches run and new listings wait for the window's end (default); skip: "
       + "searches do not run",
-    "channel":
-      "a channel URL (stdout, ntfys://ntfy.sh/topic, jsons://host/path, slack://, discord://,"
-      + " mailto://, smtp(s)://, exec:/path, apprise://...) or a mapping with 'url'",
-    "channel.url":
-      "where messages go: stdout, ntfy(s)://, json(s)://, slack://, discord://, mailto://, "
-      + "smtp(s)://, exec:program, apprise://, or a Slack/Discord https webhook; ${VAR} allowed",
     "channel.digest": "true: one message per run listing every new listing (default false)",
     "channel.title":
       "message title template; {title} {price} {location} {url} {search} {city} {site} "

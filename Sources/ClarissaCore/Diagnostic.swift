@@ -37,6 +37,12 @@ public struct Diagnostic: Sendable, Hashable, Error {
   public var location: SourceLocation?
   /// Further explanations, each possibly with its own place.
   public var notes: [Note]
+  /// Secrets (a channel's token) that must not be printed: masked in the message and in the
+  /// quoted source line.
+  public var secrets: [String] = []
+
+  /// The message with its ``secrets`` masked, for a report that quotes it.
+  public var shownMessage: String { DiagnosticRenderer.mask(message, secrets).text }
 
   /// Creates a diagnostic.
   public init(

@@ -19,22 +19,51 @@ public struct DiagnosticRenderer: Sendable {
 
   /// The text for one diagnostic and its notes.
   public func render(_ diagnostic: Diagnostic) -> String {
-    var out = block(diagnostic.severity, diagnostic.message, diagnostic.location)
+    let secrets = diagnostic.secrets
+    var out = block(diagnostic.severity, diagnostic.message, diagnostic.location, secrets)
     for note in diagnostic.notes {
-      out += block(.note, note.message, note.location)
+      out += block(.note, note.message, note.location, secrets)
     }
     return out
   }
 
   private func block(
-    _ severity: Diagnostic.Severity, _ message: String, _ location: SourceLocation?
+    _ severity: Diagnostic.Severity, _ message: String, _ location: SourceLocation?,
+    _ secrets: [String]
   ) -> String {
     let prefix = location.map { "\($0): " } ?? ""
-    var out = "\(prefix)\(paint(severity)): \(message)\n"
+    var out = "\(prefix)\(paint(severity)): \(Self.mask(message, secrets).text)\n"
     if let location, let line = sourceLine(location) {
-      out += line + "\n" + caret(under: line, column: location.column) + "\n"
+      let (shown, column) = Self.mask(line, secrets, column: location.column)
+      out += shown + "\n" + caret(under: shown, column: column) + "\n"
     }
     return out
+  }
+
+  /// `text` with each of `secrets` made `***`, and where `column` (1-based, in Unicode scalars)
+  /// moves to.
+  static func mask(_ text: String, _ secrets: [String], column: Int = 1) -> (
+    text: String, column: Int
+  ) {
+    var scalars = Array(text.unicodeScalars)
+    var column = column
+    for secret in secrets.sorted(by: { $0.count > $1.count }) {
+      let needle = Array(secret.unicodeScalars)
+      guard !needle.isEmpty else { continue }
+      var index = 0
+      while index + needle.count <= scalars.count {
+        guard Array(scalars[index..<index + needle.count]) == needle else {
+          index += 1
+          continue
+        }
+        scalars.replaceSubrange(index..<index + needle.count, with: "***".unicodeScalars)
+        if index + needle.count < column { column -= needle.count - 3 }
+        index += 3
+      }
+    }
+    var out = String.UnicodeScalarView()
+    out.append(contentsOf: scalars)
+    return (String(out), column)
   }
 
   private func paint(_ severity: Diagnostic.Severity) -> String {

@@ -38,13 +38,8 @@ struct SMTPChannel: DeliveryChannel {
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
-    // What a site sent reaches a message only through the sanitiser (an older store may
-    // hold what this version would not keep).
-    let listings = listings.map(ListingCheck.shown)
-    try await sendEach(
-      MessageTemplate.messages(for: listings, search: search, channel: channel), receipt
-    ) {
-      message in
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
       let batch =
         channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
       let mail = MailMessage.build(
@@ -53,5 +48,11 @@ struct SMTPChannel: DeliveryChannel {
         throw DeliveryError("channel '\(name)': \(reason)")
       }
     }
+  }
+}
+
+extension SMTPKind: ChannelDelivering {
+  func sender(for channel: Channel, context: ChannelContext) -> any DeliveryChannel {
+    SMTPChannel(channel, timeout: context.timeout)
   }
 }

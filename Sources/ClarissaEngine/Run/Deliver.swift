@@ -140,7 +140,12 @@ struct Deliver {
     } catch let failure as ReceiptFailure {
       throw failure.underlying
     } catch {
-      let reason = (error as? DeliveryError)?.message ?? "\(error)"
+      // A refusal may echo the address it was sent to: no secret of the channel reaches the
+      // report, the store or the logs.
+      let said = (error as? DeliveryError)?.message ?? "\(error)"
+      let reason =
+        config.channels[batch.channel].map { ChannelRedactor.scrub(said, channel: $0) }
+        ?? said
       let accepted = book.keys
       try refuse(batch.owed.filter { !accepted.contains($0.listing.key) }, reason)
     }

@@ -1,0 +1,68 @@
+import ClarissaCore
+import Foundation
+
+/// Text made fit for a service's message: cut to its limit as the service counts, and escaped
+/// for its markup. Listing text has been through ``ListingCheck`` (no control characters).
+enum ChannelText {
+  /// `text` cut to at most `limit`, each character counting `size(character)` (UTF-16 code
+  /// units for Telegram, escaped characters for Pushover), on a character boundary; a cut is
+  /// marked with `…` (which counts 1).
+  static func cut(
+    _ text: String, to limit: Int, size: (Character) -> Int = { $0.utf16.count }
+  ) -> String {
+    guard text.reduce(0, { $0 + size($1) }) > limit else { return text }
+    guard limit > 0 else { return "" }
+    var out = ""
+    var used = 1
+    for character in text {
+      let each = size(character)
+      if used + each > limit { break }
+      out.append(character)
+      used += each
+    }
+    return out + "…"
+  }
+
+  /// `text` with HTML's `&`, `<`, `>` and `"` escaped.
+  static func escapeHTML(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+
+  /// How many characters `character` takes once escaped for HTML.
+  static func escapedSize(_ character: Character) -> Int {
+    switch character {
+    case "&": 5
+    case "<", ">": 4
+    case "\"": 6
+    default: 1
+    }
+  }
+
+  /// Whether `address` is a web address a service may open or fetch (and not too long for it).
+  static func isWeb(_ address: String, limit: Int = 2048) -> Bool {
+    (address.hasPrefix("https://") || address.hasPrefix("http://"))
+      && address.utf8.count <= limit && !address.contains(where: \.isWhitespace)
+  }
+
+  /// The photo of the message's listing, when the message is about one listing that has one.
+  static func photo(of message: Message, in listings: [Listing]) -> String? {
+    guard let link = message.link else { return nil }
+    return listings.first { $0.url == link }?.imageURLs.first { isWeb($0) }
+  }
+
+  /// `text` percent-encoded for a form value or a path segment: only letters, digits and
+  /// `-._~` stay as they are.
+  static func percentEncoded(_ text: String) -> String {
+    var allowed = CharacterSet(charactersIn: "-._~")
+    allowed.formUnion(
+      CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+  }
+
+  /// A service's JSON answer as an object, if it is one (at most 1 MiB is read).
+  static func object(_ body: [UInt8]) -> [String: Any]? {
+    guard body.count <= 1 << 20 else { return nil }
+    return try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+  }
+}

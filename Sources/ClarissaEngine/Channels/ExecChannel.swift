@@ -1,0 +1,54 @@
+import ClarissaCore
+import Foundation
+
+/// `exec:COMMAND ARGS`: the listings as JSON on stdin, the common fields in the environment
+/// (`CLARISSA_SEARCH`, `CLARISSA_COUNT`, `CLARISSA_TITLE`, `CLARISSA_URL`, `CLARISSA_PRICE`,
+/// `CLARISSA_LOCATION`, `CLARISSA_ID` for the first listing of the message).
+struct ExecChannel: DeliveryChannel {
+  let channel: Channel
+  let environment: [String: String]
+  let baseDirectory: String
+
+  var name: String { channel.name }
+
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    let words = channel.url.dropFirst("exec:".count).split(separator: " ").map(String.init)
+    guard let command = words.first else { throw DeliveryError("channel '\(name)': no command") }
+    let resolved =
+      command.hasPrefix("/") || !command.contains("/")
+      ? command : (baseDirectory as NSString).appendingPathComponent(command)
+    guard let path = Program.locate(resolved, environment: environment) else {
+      throw DeliveryError("channel '\(name)': '\(command)' is not an executable on PATH")
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
+      let batch =
+        channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
+      let first = batch.first
+      var env = environment
+      env["CLARISSA_SEARCH"] = search.name
+      env["CLARISSA_COUNT"] = String(batch.count)
+      env["CLARISSA_MESSAGE_TITLE"] = message.title
+      env["CLARISSA_TITLE"] = first?.title ?? ""
+      env["CLARISSA_URL"] = first?.url ?? ""
+      env["CLARISSA_ID"] = first?.id ?? ""
+      env["CLARISSA_PRICE"] = first?.price.map { Money.format($0, first?.currency) } ?? ""
+      env["CLARISSA_LOCATION"] = first?.location ?? first?.area ?? ""
+      let input = try encoder.encode(batch)
+      try await Program.run(
+        path, Array(words.dropFirst()), input: Array(input), environment: env, timeout: 30,
+        channel: name,
+        secrets: ChannelRedactor.secrets(in: channel.url, kind: channel.kind))
+    }
+  }
+}
+
+extension ExecKind: ChannelDelivering {
+  func sender(for channel: Channel, context: ChannelContext) -> any DeliveryChannel {
+    ExecChannel(
+      channel: channel, environment: context.environment, baseDirectory: context.baseDirectory)
+  }
+}

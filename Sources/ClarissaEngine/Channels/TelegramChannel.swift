@@ -1,0 +1,148 @@
+import ClarissaCore
+import Foundation
+
+/// Telegram through the Bot API (`tgram://TOKEN/CHAT`): per message and chat, `sendPhoto` with
+/// the text as caption when the listing has a photo (`sendMessage` when the photo is refused),
+/// else `sendMessage`; HTML parse mode, the title bold, an "Open" button with the listing's
+/// link. Text is cut to Telegram's limits (4,096 characters, 1,024 for a caption) before it is
+/// escaped, so a cut never splits an entity. A `429` whose `retry_after` fits in the run's
+/// wait is waited out and tried again; the Bot API has no idempotency key, so a message counts
+/// as accepted only once every chat has it (a retry after a partial failure repeats it to the
+/// chats that had it).
+struct TelegramChannel: DeliveryChannel {
+  let channel: Channel
+  let api: String
+  let token: String
+  let chats: [String]
+  let options: Options
+  let poster: Poster
+  let maxRetryWait: Double
+
+  /// Telegram's limits, in UTF-16 code units after entities are parsed.
+  static let textLimit = 4096
+  static let captionLimit = 1024
+
+  /// What the URL's parameters ask for.
+  struct Options {
+    var silent = false
+    var preview = false
+    var photos = true
+    var thread: Int?
+  }
+
+  var name: String { channel.name }
+
+  init(_ channel: Channel, context: ChannelContext) {
+    self.channel = channel
+    let url = ChannelKinds.parse(channel.url)
+    token = url.map(TelegramKind.token) ?? ""
+    chats = url.map(TelegramKind.chats) ?? []
+    let base = context.endpoint ?? url?.value("api") ?? "https://api.telegram.org"
+    api = base.hasSuffix("/") ? String(base.dropLast()) : base
+    func yes(_ name: String) -> Bool? {
+      url?.value(name).map { ["yes", "true", "1", "on"].contains($0.lowercased()) }
+    }
+    options = Options(
+      silent: yes("silent") ?? false, preview: yes("preview") ?? false,
+      photos: yes("image") ?? true,
+      thread: (url?.value("topic") ?? url?.value("thread")).flatMap { Int($0) })
+    poster = Poster(fetcher: context.fetcher, channel: channel)
+    maxRetryWait = context.maxRetryWait
+  }
+
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
+      let photo = options.photos ? ChannelText.photo(of: message, in: listings) : nil
+      for chat in chats { try await send(message, photo: photo, to: chat) }
+    }
+  }
+
+  private func send(_ message: Message, photo: String?, to chat: String) async throws {
+    if let photo {
+      var fields = payload(message, chat: chat, limit: Self.captionLimit, textField: "caption")
+      fields["photo"] = photo
+      // Telegram fetches the photo itself; one it cannot fetch is a 400, and the listing is
+      // still worth a text message.
+      if try await call("sendPhoto", fields, key: message.key, acceptingPhotoRefusal: true) {
+        return
+      }
+    }
+    var fields = payload(message, chat: chat, limit: Self.textLimit, textField: "text")
+    fields["link_preview_options"] = ["is_disabled": !options.preview]
+    _ = try await call("sendMessage", fields, key: message.key, acceptingPhotoRefusal: false)
+  }
+
+  private func payload(
+    _ message: Message, chat: String, limit: Int, textField: String
+  ) -> [String: Any] {
+    var fields: [String: Any] = [
+      "chat_id": chat, "parse_mode": "HTML",
+      textField: Self.html(title: message.title, body: message.body, limit: limit),
+    ]
+    if options.silent { fields["disable_notification"] = true }
+    if let thread = options.thread { fields["message_thread_id"] = thread }
+    if let link = message.link, ChannelText.isWeb(link) {
+      fields["reply_markup"] = ["inline_keyboard": [[["text": "Open", "url": link]]]]
+    }
+    return fields
+  }
+
+  /// Calls `method`; true when Telegram accepted, false for a refused photo when
+  /// `acceptingPhotoRefusal`; a `429` is waited out while the run's wait allows.
+  private func call(
+    _ method: String, _ fields: [String: Any], key: String, acceptingPhotoRefusal: Bool
+  ) async throws -> Bool {
+    let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    let response = try await poster.exchange(
+      "\(api)/bot\(token)/\(method)", body: Array(body),
+      headers: ["Content-Type": "application/json"], key: key, maxWait: maxRetryWait
+    ) { BotAnswer($0.body).retryAfter }
+    let answer = BotAnswer(response.body)
+    if (200..<300).contains(response.status), answer.ok { return true }
+    if acceptingPhotoRefusal, response.status == 400 { return false }
+    let detail = answer.description.map { " (\($0))" } ?? ""
+    let pause = answer.retryAfter.map { "; asked to wait \(Int($0)) s" } ?? ""
+    throw DeliveryError(
+      "channel '\(name)': Telegram refused \(method): HTTP \(response.status)\(detail)\(pause)")
+  }
+
+  /// `text` as Telegram's HTML: the title bold, the body after it, cut to `limit` characters
+  /// as Telegram counts them (UTF-16) before escaping, each cut marked with `…`.
+  static func html(title: String, body: String, limit: Int) -> String {
+    let title = ChannelText.cut(SafeText.line(title), to: min(limit, 256))
+    let room = limit - title.utf16.count - 1
+    let body = ChannelText.cut(
+      SafeText.lines(body).trimmingCharacters(in: .whitespacesAndNewlines), to: room)
+    let bold = "<b>\(ChannelText.escapeHTML(title))</b>"
+    return body.isEmpty ? bold : bold + "\n" + ChannelText.escapeHTML(body)
+  }
+}
+
+/// The Bot API's answer (`{"ok": ..., "description": ..., "parameters": {"retry_after": ...}}`),
+/// read without trusting it: a description is one bounded line, a wait a finite number.
+struct BotAnswer {
+  var ok = false
+  var description: String?
+  var retryAfter: Double?
+
+  init(_ body: [UInt8]) {
+    guard let object = ChannelText.object(body) else { return }
+    ok = object["ok"] as? Bool ?? false
+    if let text = object["description"] as? String {
+      description = Excerpt.oneLine(text.utf8, limit: 200)
+    }
+    let parameters = object["parameters"] as? [String: Any]
+    if let wait = (parameters?["retry_after"] as? NSNumber)?.doubleValue, wait.isFinite,
+      wait >= 0, wait <= 86_400
+    {
+      retryAfter = wait
+    }
+  }
+}
+
+extension TelegramKind: ChannelDelivering {
+  func sender(for channel: Channel, context: ChannelContext) -> any DeliveryChannel {
+    TelegramChannel(channel, context: context)
+  }
+}
