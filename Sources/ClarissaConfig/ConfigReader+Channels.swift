@@ -45,7 +45,7 @@ extension ConfigReader {
       secrets = ChannelRedactor.secrets(in: url, kind: claimant.kind)
     }
     let kind: any ChannelKind
-    switch ChannelKinds.kind(for: url) {
+    switch ChannelKinds.kind(for: url, written: urlNode.scalar?.value) {
     case .success(let found): kind = found
     case .failure(let problem):
       error("\(problem.message) (\(what))", at: urlNode)

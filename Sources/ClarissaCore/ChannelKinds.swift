@@ -27,14 +27,21 @@ public enum ChannelKinds {
     parse(url).flatMap { parsed in all.first { $0.claims(parsed) } }
   }
 
-  /// The kind `url` is of, or why it is of none.
-  public static func kind(for url: String) -> Result<any ChannelKind, ChannelFinding> {
+  /// The kind `url` is of, or why it is of none. `written` is the URL as the config wrote it,
+  /// before `${NAME}` was replaced: a character that must be percent-encoded is looked for
+  /// there, since a value from the environment (a password with a space) cannot be encoded by
+  /// its writer and is taken apart by the kind as it is.
+  public static func kind(for url: String, written: String? = nil) -> Result<
+    any ChannelKind, ChannelFinding
+  > {
     guard let parsed = parse(url) else {
       return .failure(
         .error("'\(url)' is not a channel URL; write e.g. 'ntfy://ntfy.sh/my-topic' or 'stdout'"))
     }
     if let kind = claimant(of: url) {
-      let unsafe = url.unicodeScalars.first {
+      // `${NAME}` and `${NAME:-default}` are the config's, not the URL's.
+      let own = (written ?? url).replacing(#/\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/#, with: "")
+      let unsafe = own.unicodeScalars.first {
         $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
           || "<>\"{}|\\^`".unicodeScalars.contains($0)
       }

@@ -33,8 +33,9 @@ import Testing
 
   @Test func everyChannelKindIsNamed() {
     let text = Self.allText
-    let missing = Channel.Kind.allCases.map(\.rawValue).filter {
-      !text.contains("`\($0)") && !text.contains("\($0)://")
+    // Every kind of the registry, by each of its URL schemes.
+    let missing = ChannelKinds.all.flatMap(\.schemes).filter {
+      !text.contains("`\($0)") && !text.contains("\($0)://") && !text.contains("\($0):")
     }
     #expect(missing.isEmpty, "channel kinds named nowhere in README.md or docs/: \(missing)")
   }

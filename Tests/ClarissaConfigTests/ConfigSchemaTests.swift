@@ -28,6 +28,7 @@ import Testing
     "unknown-category.yaml": "the site's category table, with near-misses sent as written",
     "unknown-city.yaml": "the site's table of ~700 areas, checked by the site",
     "unknown-city-in-group.yaml": "the site's table of ~700 areas, checked by the site",
+    "unknown-declared-city.yaml": "a declared site's city table, checked by the site",
     "unknown-subarea.yaml": "the site's subarea tables, checked by the site",
   ]
 
