@@ -52,13 +52,21 @@ struct Explain: AsyncParsableCommand {
       Terminal.error("error: \(error.message)\n")
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
     }
-    let paint = Terminal.wantsColor(fileDescriptor: STDOUT_FILENO)
     var lines: [String] = []
     if let lastRun = explanation.fromStore {
       lines.append(
         "from the state database: the listings the last run (\(Self.clock(lastRun))) kept, judged "
           + "by the config as it is now; those it dropped are not kept (--fetch asks the sites)")
     }
+    lines += Self.lines(explanation, onlyKept: onlyKept)
+    Terminal.output(lines.joined(separator: "\n") + "\n")
+    if !explanation.failures.isEmpty { throw ExitStatus.sourcesFailed.exitCode }
+  }
+
+  /// Each listing with its mark, the filter that decided and its verdict, then the counts.
+  static func lines(_ explanation: Explanation, onlyKept: Bool) -> [String] {
+    let paint = Terminal.wantsColor(fileDescriptor: STDOUT_FILENO)
+    var lines: [String] = []
     for entry in explanation.entries where entry.accepted || !onlyKept {
       let mark =
         entry.accepted
@@ -73,8 +81,7 @@ struct Explain: AsyncParsableCommand {
     let new = explanation.entries.filter { $0.verdict == .new }.count
     lines.append("\(explanation.entries.count) listings, \(kept) pass the filters, \(new) new")
     for failure in explanation.failures { lines.append("failed: \(failure)") }
-    Terminal.output(lines.joined(separator: "\n") + "\n")
-    if !explanation.failures.isEmpty { throw ExitStatus.sourcesFailed.exitCode }
+    return lines
   }
 
   static func clock(_ date: Date) -> String {

@@ -5,7 +5,7 @@ import ListingText
 import Sites
 
 /// `clarissa inspect`: read a saved response with a site adapter and print its listings.
-struct Inspect: ParsableCommand {
+struct Inspect: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Parse a saved response with a site adapter and print the listings.",
     discussion: """
@@ -20,11 +20,17 @@ struct Inspect: ParsableCommand {
       (--config, searches.yaml by default) are read too. A file that gives no listing exits 1, \
       naming the mode that does read it when another one does.
 
+      With --search NAME the file is read as that search's answer (its site, city and \
+      parameters), and each listing is then judged as its run would judge it: which filter \
+      kept or dropped it, its price range, and whether it is new to the search (the state \
+      database is read, never changed). A search tried offline, before its first run.
+
       Examples:
         clarissa inspect Fixtures/craigslist/sfbay-sss-sapi-1.json --site craigslist
         clarissa inspect page.html --site craigslist --mode html --city newyork/mnh
         clarissa inspect feed.xml --site feed --format json
         clarissa inspect sapi.json --site craigslist --param include_nearby=true
+        clarissa inspect saved-page.html --search flats
       """
   )
 
@@ -58,6 +64,12 @@ struct Inspect: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "Read the file as this search's answer (its site, city, parameters) and judge each "
+        + "listing as its run would.", valueName: "name"))
+  var search: String?
+
+  @Option(
+    help: ArgumentHelp(
       "The URL the file was fetched from (makes relative links absolute).", valueName: "url"))
   var url: String?
 
@@ -71,8 +83,10 @@ struct Inspect: ParsableCommand {
     case text, json
   }
 
-  func run() throws {
-    let sites = UserSites.load(forConfig: config).catalog
+  func run() async throws {
+    let chosen = try search.map(chosenSearch)
+    let sites = chosen?.sites ?? UserSites.load(forConfig: config).catalog
+    let site = chosen?.search.site ?? self.site
     guard let adapter = sites.site(site) else {
       throw ValidationError(sites.unknownSite(site))
     }
@@ -92,8 +106,11 @@ struct Inspect: ParsableCommand {
     }
     var chosenMode = guessedMode
     do {
-      var batch = try adapter.listings(from: try response(adapter, mode: chosenMode, body))
-      if batch.listings.isEmpty, let other = otherMode(adapter, besides: chosenMode, body) {
+      var batch = try adapter.listings(
+        from: try response(adapter, mode: chosenMode, body, search: chosen?.search))
+      if batch.listings.isEmpty,
+        let other = otherMode(adapter, besides: chosenMode, body, search: chosen?.search)
+      {
         guard mode == nil else {
           Terminal.error(
             "\(file): error: no listing read as '\(chosenMode)'; read as '\(other.mode)' it "
@@ -110,6 +127,11 @@ struct Inspect: ParsableCommand {
       for note in batch.notes + bounded { Terminal.error("note: \(SafeText.line(note))\n") }
       // Every listing is shown, so every description is made text.
       let listings = ListingDescription.resolve(checked)
+      if let chosen {
+        try await judge(listings, as: chosen)
+        try Self.checkSomethingRead(batch, mode: chosenMode)
+        return
+      }
       switch format {
       case .json: Terminal.output(ListingJSON.encode(listings))
       case .text:

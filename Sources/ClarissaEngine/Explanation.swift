@@ -125,6 +125,24 @@ extension Runner {
     }
   }
 
+  /// Judges listings read from a saved answer (`inspect --search`) as the search's run would:
+  /// its filters, its price range, and what the store remembers (read only). They count as the
+  /// answer of the search's first source.
+  public func explain(search name: String, listings: [Listing], now: Date) async throws
+    -> Explanation
+  {
+    try await explaining(name, now: now) { search, options, store in
+      let memory = try store.searches([name])[name]
+      let planned = Plan.planned(search, memory: memory, config: config, options: options)
+      let source = FetchStage.jobs(for: search, sites: sites).first?.request.url ?? ""
+      let reading = SearchReading(batches: [SourceBatch(url: source, listings: listings)])
+      let judgements = try Judge.judge(
+        planned, reading: reading, memory: store, options: options, explaining: true)
+      return Explanation(
+        search: name, entries: judgements.map(Explanation.Entry.init), failures: [])
+    }
+  }
+
   private func explain(_ search: Search, options: RunOptions, memory: any ListingMemory)
     async throws -> Explanation
   {

@@ -178,6 +178,25 @@ import Testing
     #expect(outcome.stdout.hasPrefix("153 listings (craigslist, html)"))
   }
 
+  @Test func inspectJudgesASavedAnswerAsASearchsRunWould() throws {
+    let outcome = try CommandLineTests.run([
+      "inspect", "Fixtures/craigslist/sfbay-sss-sapi-1.json", "--search", "ipads",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(
+      outcome.stdout.hasPrefix(
+        "Fixtures/craigslist/sfbay-sss-sapi-1.json read as the answer of search 'ipads' "
+          + "(craigslist)\n"))
+    #expect(outcome.stdout.contains("included by '\\bipad\\b' (title): \"iPad\" in title"))
+    #expect(outcome.stdout.contains("would be recorded silently (the search's first run)"))
+    #expect(outcome.stdout.hasSuffix("360 listings, 213 pass the filters, 0 new\n"))
+    let unknown = try CommandLineTests.run([
+      "inspect", "Fixtures/craigslist/sfbay-sss-sapi-1.json", "--search", "ipad",
+    ])
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.contains("no search named 'ipad'"), "\(unknown.stderr)")
+  }
+
   @Test func inspectReportsABlockPage() throws {
     let outcome = try CommandLineTests.run([
       "inspect", "Fixtures/craigslist/synthetic/blocked.html", "--mode", "html",
