@@ -63,6 +63,12 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Exit with status 10 when new listings were found.")
   var exitCode = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Seconds to wait for another run (a watch, an earlier cron run) to release the state "
+        + "database's lock before exiting 5.", valueName: "seconds"))
+  var lockWait: Double = 5
+
   @Option(help: .hidden)
   var now: String?
 
@@ -73,6 +79,9 @@ struct Run: AsyncParsableCommand {
   func validate() throws {
     if source.replay != nil && record != nil {
       throw ValidationError("--replay and --record cannot be used together")
+    }
+    guard lockWait >= 0, lockWait <= 86_400 else {
+      throw ValidationError("--lock-wait takes seconds from 0 to 86400")
     }
     if let now, Self.parseDate(now) == nil {
       throw ValidationError("--now takes an ISO 8601 time such as 2026-03-08T01:30:00-05:00")
@@ -88,7 +97,7 @@ struct Run: AsyncParsableCommand {
       configuration, sites: sites, settings: settings(configuration), record: record)
     let options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
-      prime: prime, notifyFirstRun: notifyFirstRun)
+      prime: prime, notifyFirstRun: notifyFirstRun, lockWait: lockWait)
     let result: RunResult
     do {
       let pending = try await runner.run(options)

@@ -22,6 +22,23 @@ import Testing
       ["run", "--state", state, "--now", noon] + arguments, environment: environment)
   }
 
+  @Test func lockWaitIsHowLongARunWaitsForAnotherOne() throws {
+    let state = Self.temporaryState()
+    let held = try RunLock(path: state, wait: 0)
+    let started = Date()
+    let busy = try Self.run(
+      ["--replay", "Fixtures/replay/default", "--lock-wait", "1"], state: state)
+    #expect(busy.status == 5)
+    #expect(busy.stderr.contains("another clarissa run holds the lock"), "\(busy.stderr)")
+    #expect(busy.stderr.contains("waited 1 s"))
+    #expect(Date().timeIntervalSince(started) >= 1)
+    // Released while the next run waits: it runs.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 1) { held.release() }
+    let patient = try Self.run(
+      ["--replay", "Fixtures/replay/default", "--lock-wait", "20"], state: state)
+    #expect(patient.status == 0, "\(patient.stderr)")
+  }
+
   @Test func theReadmeMainCommandShowsListings() throws {
     let outcome = try CommandLineTests.run(
       [
