@@ -29,7 +29,11 @@ extension ConnectedStore {
     let now = StoreValue.time(record.now)
     // In key order: workers writing the same listings take their locks in one order.
     for listing in record.seen.sorted(by: { $0.key < $1.key }) {
-      try Self.upsert(listing, at: now, in: database)
+      // Unchanged: a lookup that sets when it was seen; otherwise every field is written.
+      let hash = ListingFields.contentHash(listing)
+      try database.run(
+        ListingFields.touchUnchanged, [now, .text(listing.site), .text(listing.id), .text(hash)])
+      if database.changes == 0 { try Self.upsert(listing, hash: hash, at: now, in: database) }
       try database.run(
         "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
           + "announced_price) VALUES(?, ?, ?, ?, ?, ?, ?) "
@@ -69,9 +73,10 @@ extension ConnectedStore {
     try Self.remember(record, in: database)
   }
 
-  /// The listing's fields as seen now, and a price row when its price is new or changed.
+  /// The listing's fields as seen now with their content hash, and a price row when its price
+  /// is new or changed.
   private static func upsert(
-    _ listing: Listing, at now: StoreValue, in database: Connection
+    _ listing: Listing, hash: String, at now: StoreValue, in database: Connection
   ) throws {
     let key: [StoreValue] = [.text(listing.site), .text(listing.id)]
     if let price = listing.price {
@@ -88,7 +93,7 @@ extension ConnectedStore {
     }
     try database.run(
       ListingFields.upsert(times: "last_seen = excluded.last_seen"),
-      key + ListingFields.values(listing) + [now, now] + [ListingFields.keepsText(listing)])
+      key + ListingFields.values(listing) + [now, now, .text(hash), ListingFields.keepsText(listing)])
     try ListingFields.storeImages(listing, in: database)
   }
 

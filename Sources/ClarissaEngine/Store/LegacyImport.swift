@@ -180,7 +180,7 @@ struct LegacyImport {
     try database.run(
       "UPDATE listings SET url = ?, title = ?, description = ?, price = ?, currency = ?, "
         + "posted = ?, location = ?, area = ?, latitude = ?, longitude = ?, images = ?, "
-        + "category = ?, fingerprint = ? WHERE site = ? AND id = ?",
+        + "category = ?, fingerprint = ?, content_hash = NULL WHERE site = ? AND id = ?",
       ListingFields.values(listing) + key)
     try ListingFields.storeImages(listing, in: database)
   }

@@ -2,22 +2,46 @@ import ClarissaCore
 
 /// A listing's row in `listings`: its fields as last seen, written by a run and by an import.
 enum ListingFields {
-  /// Inserts a listing (key, ``values(_:)`` with its fingerprint, first seen, last seen,
-  /// ``keepsText(_:)``) or
-  /// updates its fields, with `times` saying what becomes of the times of one already there.
+  /// Inserts a listing (key, ``values(_:)`` with its fingerprint, first seen, last seen, its
+  /// ``contentHash(_:)`` or null, ``keepsText(_:)``) or updates its fields, with `times` saying
+  /// what becomes of the times of one already there.
   static func upsert(times: String) -> String {
     """
     INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
-      area, latitude, longitude, images, category, fingerprint, first_seen, last_seen)
-    VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      area, latitude, longitude, images, category, fingerprint, first_seen, last_seen,
+      content_hash)
+    VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(site, id) DO UPDATE SET url = excluded.url, title = excluded.title,
       fingerprint = excluded.fingerprint,
-      description = CASE WHEN ?18 THEN listings.description ELSE excluded.description END,
+      description = CASE WHEN ?19 THEN listings.description ELSE excluded.description END,
       price = excluded.price, currency = excluded.currency,
       posted = excluded.posted, location = excluded.location, area = excluded.area,
       latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
-      category = excluded.category, \(times)
+      category = excluded.category, content_hash = excluded.content_hash, \(times)
     """
+  }
+
+  /// Sets when a listing was last seen if its stored content hash is `hash` (the listing is
+  /// unchanged); `changes` then says 1. Values: last seen, site, id, hash.
+  static let touchUnchanged =
+    "UPDATE listings SET last_seen = ? WHERE site = ? AND id = ? AND content_hash = ?"
+
+  /// Sixteen hex digits naming everything a run stores of a listing (and so its fingerprint and
+  /// photo ids): the description as the site gave it, HTML while pending. A listing first
+  /// stored with its text made therefore differs once from its next, pending, sighting, which
+  /// is then stored with the text kept (``keepsText(_:)``) and this hash.
+  static func contentHash(_ listing: Listing) -> String {
+    func part(_ value: String?) -> String { value.map { "=" + $0 } ?? "" }
+    func part(_ value: Double?) -> String { value.map { "=\($0)" } ?? "" }
+    return ContentHash.hex(
+      [
+        listing.url, listing.title, listing.descriptionHTML.map { "html:" + $0 }
+          ?? "text:" + listing.description,
+        part(listing.price), part(listing.currency),
+        part(listing.posted?.timeIntervalSince1970), part(listing.location), part(listing.area),
+        part(listing.coordinates?.latitude), part(listing.coordinates?.longitude),
+        part(listing.category),
+      ] + listing.imageURLs)
   }
 
   /// Whether the stored text stays: a listing seen again arrives with its description not

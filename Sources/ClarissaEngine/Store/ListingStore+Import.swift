@@ -121,7 +121,7 @@ extension ListingStore {
       ListingFields.upsert(
         times: "first_seen = min(first_seen, excluded.first_seen), "
           + "last_seen = max(last_seen, excluded.last_seen)"),
-      key + ListingFields.values(listing) + seen + [ListingFields.keepsText(listing)])
+      key + ListingFields.values(listing) + seen + [.null, ListingFields.keepsText(listing)])
     counts.add(database.changes, "listings")
     // A listing viewed in either state stays viewed, from the earlier time.
     if let viewed = try line.date("viewedAt") {

@@ -5,7 +5,9 @@ enum StoreSchema {
   /// The version this build writes.
   static var current: Int { migrations.count }
 
-  static let migrations: [String] = [version1, version2, version3, version4, version5, version6]
+  static let migrations: [String] = [
+    version1, version2, version3, version4, version5, version6, version7,
+  ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """
@@ -239,5 +241,12 @@ enum StoreSchema {
       UPDATE unviewed SET count = count + 1
         WHERE search IN (SELECT search FROM sightings s WHERE s.site = OLD.site AND s.id = OLD.id);
     END;
+    """
+
+  /// A listing's content hash (``ListingFields/contentHash(_:)``): a run that sees a listing
+  /// again compares it and, when it is equal, writes only when the listing was seen (no fields,
+  /// photos or price rows). Null (an import, an older store) makes the next sighting write all.
+  private static let version7 = """
+    ALTER TABLE listings ADD COLUMN content_hash TEXT;
     """
 }

@@ -8,7 +8,13 @@
     /// The version this build writes.
     static var current: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
+
+    /// Version 3: the SQLite store's schema 7, a listing's content hash: a listing seen again
+    /// unchanged costs a lookup, not a rewrite.
+    private static let version3 = """
+      ALTER TABLE listings ADD COLUMN content_hash text;
+      """
 
     /// Version 2: what several workers need. Rows ordered by insertion (`seq`, SQLite's rowid);
     /// deliveries claimed by the worker sending them; leases on each (search, source); the

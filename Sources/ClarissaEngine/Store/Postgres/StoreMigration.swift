@@ -4,7 +4,7 @@
 
   /// `clarissa state migrate`: a SQLite store copied into PostgreSQL, or back, table by table in
   /// one transaction on the receiving side. The two schemas hold the same columns (PostgreSQL's
-  /// version 1 is SQLite's 6), so values are copied as they are; the unviewed counts are not
+  /// version 1 is SQLite's 6, its version 3 SQLite's 7), so values are copied as they are; the unviewed counts are not
   /// copied but kept by the receiving side's triggers as the rows arrive.
   public enum StoreMigration {
     /// What was copied, per table, in order.
@@ -32,7 +32,7 @@
           ("price", .real), ("currency", .text), ("posted", .real), ("location", .text),
           ("area", .text), ("latitude", .real), ("longitude", .real), ("images", .text),
           ("category", .text), ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
-          ("viewed_at", .real),
+          ("viewed_at", .real), ("content_hash", .text),
         ]
       ),
       ("listing_images", [("site", .text), ("image", .text), ("id", .text)]),
