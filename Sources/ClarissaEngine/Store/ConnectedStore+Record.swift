@@ -93,7 +93,9 @@ extension ConnectedStore {
     }
     try database.run(
       ListingFields.upsert(times: "last_seen = excluded.last_seen"),
-      key + ListingFields.values(listing) + [now, now, .text(hash), ListingFields.keepsText(listing)])
+      key + ListingFields.values(listing) + [
+        now, now, .text(hash), ListingFields.keepsText(listing),
+      ])
     try ListingFields.storeImages(listing, in: database)
   }
 

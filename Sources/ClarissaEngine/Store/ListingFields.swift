@@ -35,7 +35,8 @@ enum ListingFields {
     func part(_ value: Double?) -> String { value.map { "=\($0)" } ?? "" }
     return ContentHash.hex(
       [
-        listing.url, listing.title, listing.descriptionHTML.map { "html:" + $0 }
+        listing.url, listing.title,
+        listing.descriptionHTML.map { "html:" + $0 }
           ?? "text:" + listing.description,
         part(listing.price), part(listing.currency),
         part(listing.posted?.timeIntervalSince1970), part(listing.location), part(listing.area),
