@@ -83,12 +83,12 @@ import Testing
       Damage(
         name: "a schema newer than this clarissa's",
         sql: "INSERT INTO clarissa_schema(version, migrated_at, by_clarissa) VALUES (99, 0, 'x')",
-        problem: "schema version 99, where this clarissa writes 2 "
+        problem: "schema version 99, where this clarissa writes 3 "
           + "(upgrade this clarissa to check it)"),
       Damage(
         name: "a schema older than this clarissa's",
-        sql: "DELETE FROM clarissa_schema WHERE version = 2",
-        problem: "schema version 1, where this clarissa writes 2 "
+        sql: "DELETE FROM clarissa_schema WHERE version = 3",
+        problem: "schema version 2, where this clarissa writes 3 "
           + "(the next worker to start upgrades it)"),
       Damage(
         name: "the schema's table dropped", sql: "DROP TABLE clarissa_schema",
