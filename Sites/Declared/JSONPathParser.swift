@@ -97,7 +97,10 @@ struct JSONPathParser {
       skipSpaces()
       selectors.append(try selector())
       skipSpaces()
-    } while current == "," && { index += 1; return true }()
+    } while current == ","
+      && {
+        index += 1; return true
+      }()
     guard current == "]" else {
       throw fail(
         current == nil ? "'[' at offset \(open) is never closed by ']'" : "expected ']' or ','")
@@ -173,7 +176,9 @@ struct JSONPathParser {
       }
       text.append(try escape())
     }
-    guard current == quote else { throw fail("the string at offset \(open) is never closed", at: open) }
+    guard current == quote else {
+      throw fail("the string at offset \(open) is never closed", at: open)
+    }
     index += 1
     return text
   }

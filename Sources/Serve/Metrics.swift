@@ -56,7 +56,8 @@ public final class Metrics: @unchecked Sendable {
       out.family("clarissa_runs_total", "counter", "Rounds this process ran.")
       out.sample("clarissa_runs_total", [], Double(runs))
       out.family(
-        "clarissa_round_duration_seconds", "histogram", "How long each round took, fetch to delivery.")
+        "clarissa_round_duration_seconds", "histogram",
+        "How long each round took, fetch to delivery.")
       durations.write(to: &out, name: "clarissa_round_duration_seconds")
       out.family(
         "clarissa_last_round_timestamp_seconds", "gauge",
@@ -66,9 +67,14 @@ public final class Metrics: @unchecked Sendable {
       }
       let hostFamilies: [(String, String, KeyPath<RunResult.HostTally, Int>)] = [
         ("clarissa_requests_total", "Requests sent, per host (retries count).", \.requests),
-        ("clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures),
+        (
+          "clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures
+        ),
         ("clarissa_requests_not_modified_total", "Requests answered 304, per host.", \.notModified),
-        ("clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.", \.skipped),
+        (
+          "clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.",
+          \.skipped
+        ),
       ]
       for (name, help, path) in hostFamilies {
         out.family(name, "counter", help)
@@ -78,7 +84,8 @@ public final class Metrics: @unchecked Sendable {
       }
       out.family(
         "clarissa_listings_total", "counter",
-        "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed.")
+        "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed."
+      )
       for event in listings.keys.sorted() {
         for search in listings[event]!.keys.sorted() {
           out.sample(
@@ -88,24 +95,30 @@ public final class Metrics: @unchecked Sendable {
       }
       out.family("clarissa_deliveries_total", "counter", "Listings a channel accepted.")
       for channel in channels.keys.sorted() {
-        out.sample("clarissa_deliveries_total", [("channel", channel)], Double(channels[channel]!.delivered))
+        out.sample(
+          "clarissa_deliveries_total", [("channel", channel)], Double(channels[channel]!.delivered))
       }
       out.family(
-        "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later).")
+        "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later)."
+      )
       for channel in channels.keys.sorted() {
         out.sample(
-          "clarissa_delivery_failures_total", [("channel", channel)], Double(channels[channel]!.failed))
+          "clarissa_delivery_failures_total", [("channel", channel)],
+          Double(channels[channel]!.failed))
       }
-      out.family("clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
+      out.family(
+        "clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
       for status in pages.keys.sorted() {
-        out.sample("clarissa_http_responses_total", [("code", String(status))], Double(pages[status]!))
+        out.sample(
+          "clarissa_http_responses_total", [("code", String(status))], Double(pages[status]!))
       }
     }
     let cooling = cooldowns.filter { $0.value.until > now }
     out.family("clarissa_cooldowns", "gauge", "Hosts cooling down now (not asked until the time).")
     out.sample("clarissa_cooldowns", [], Double(cooling.count))
     out.family(
-      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again.")
+      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again."
+    )
     for host in cooling.keys.sorted() {
       out.sample(
         "clarissa_cooldown_until_timestamp_seconds", [("host", host)],
