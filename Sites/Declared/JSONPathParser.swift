@@ -93,14 +93,13 @@ struct JSONPathParser {
     let open = index
     index += 1
     var selectors: [JSONSelector] = []
-    repeat {
+    while true {
       skipSpaces()
       selectors.append(try selector())
       skipSpaces()
-    } while current == ","
-      && {
-        index += 1; return true
-      }()
+      guard current == "," else { break }
+      index += 1
+    }
     guard current == "]" else {
       throw fail(
         current == nil ? "'[' at offset \(open) is never closed by ']'" : "expected ']' or ','")

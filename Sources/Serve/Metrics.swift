@@ -78,39 +78,34 @@ public final class Metrics: @unchecked Sendable {
       ]
       for (name, help, path) in hostFamilies {
         out.family(name, "counter", help)
-        for host in hosts.keys.sorted() {
-          out.sample(name, [("host", host)], Double(hosts[host]![keyPath: path]))
+        for (host, tally) in hosts.byKey {
+          out.sample(name, [("host", host)], Double(tally[keyPath: path]))
         }
       }
       out.family(
         "clarissa_listings_total", "counter",
         "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed."
       )
-      for event in listings.keys.sorted() {
-        for search in listings[event]!.keys.sorted() {
+      for (event, searches) in listings.byKey {
+        for (search, count) in searches.byKey {
           out.sample(
-            "clarissa_listings_total", [("search", search), ("event", event)],
-            Double(listings[event]![search]!))
+            "clarissa_listings_total", [("search", search), ("event", event)], Double(count))
         }
       }
       out.family("clarissa_deliveries_total", "counter", "Listings a channel accepted.")
-      for channel in channels.keys.sorted() {
-        out.sample(
-          "clarissa_deliveries_total", [("channel", channel)], Double(channels[channel]!.delivered))
+      for (channel, tally) in channels.byKey {
+        out.sample("clarissa_deliveries_total", [("channel", channel)], Double(tally.delivered))
       }
       out.family(
         "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later)."
       )
-      for channel in channels.keys.sorted() {
-        out.sample(
-          "clarissa_delivery_failures_total", [("channel", channel)],
-          Double(channels[channel]!.failed))
+      for (channel, tally) in channels.byKey {
+        out.sample("clarissa_delivery_failures_total", [("channel", channel)], Double(tally.failed))
       }
       out.family(
         "clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
-      for status in pages.keys.sorted() {
-        out.sample(
-          "clarissa_http_responses_total", [("code", String(status))], Double(pages[status]!))
+      for (status, served) in pages.byKey {
+        out.sample("clarissa_http_responses_total", [("code", String(status))], Double(served))
       }
     }
     let cooling = cooldowns.filter { $0.value.until > now }
@@ -119,17 +114,22 @@ public final class Metrics: @unchecked Sendable {
     out.family(
       "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again."
     )
-    for host in cooling.keys.sorted() {
+    for (host, cooldown) in cooling.byKey {
       out.sample(
         "clarissa_cooldown_until_timestamp_seconds", [("host", host)],
-        cooling[host]!.until.timeIntervalSince1970)
+        cooldown.until.timeIntervalSince1970)
     }
     out.family("clarissa_unviewed_listings", "gauge", "Listings nobody has viewed, per search.")
-    for search in unviewed.keys.sorted() {
-      out.sample("clarissa_unviewed_listings", [("search", search)], Double(unviewed[search]!))
+    for (search, count) in unviewed.byKey {
+      out.sample("clarissa_unviewed_listings", [("search", search)], Double(count))
     }
     return out.text
   }
+}
+
+extension Dictionary where Key: Comparable {
+  /// The pairs in the order of their keys: the exposition lists samples in a stable order.
+  fileprivate var byKey: [(key: Key, value: Value)] { sorted { $0.key < $1.key } }
 }
 
 /// Cumulative buckets, a sum and a count.
