@@ -155,11 +155,7 @@ struct Run: AsyncParsableCommand {
   }
 
   static func parseDate(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)
+    DateFormat.internet.date(from: text) ?? DateFormat.internetFractional.date(from: text)
   }
 }
 
