@@ -159,34 +159,6 @@ struct Run: AsyncParsableCommand {
   }
 }
 
-/// GitHub Actions: warnings as workflow annotations, the Markdown report in the job summary.
-enum GitHubActions {
-  static var active: Bool { ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" }
-
-  static func annotate(_ warnings: [String], json: Bool) {
-    guard active else { return }
-    for warning in warnings {
-      let escaped = warning.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
-        of: "\r", with: "%0D"
-      )
-      .replacingOccurrences(of: "\n", with: "%0A")
-      let line = "::warning title=clarissa::\(escaped)\n"
-      if json { Terminal.error(line) } else { Terminal.output(line) }
-    }
-  }
-
-  /// Appends the report to the job summary; the report is only built inside GitHub Actions.
-  static func appendSummary(_ markdown: () -> String) {
-    guard active, let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
-      !path.isEmpty,
-      let handle = FileHandle(forWritingAtPath: path)
-    else { return }
-    handle.seekToEndOfFile()
-    handle.write(Data(markdown().utf8))
-    handle.closeFile()
-  }
-}
-
 extension OutputPaths {
   /// The config's `output` paths resolved by `resolve`; nil when none is set.
   init?(_ settings: OutputSettings, resolve: (String) -> String) {
