@@ -111,24 +111,15 @@ import Testing
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("clarissa-dump-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: swift)
-    process.arguments = [
-      "package", "--package-path", TestTools.packageRoot.path, "--scratch-path", scratch.path,
-      "dump-package",
-    ]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let said = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw ModuleMap.MapError(
-        description: "swift package dump-package failed: \(String(decoding: said, as: UTF8.self))")
+    let dumped = try TestTools.run(
+      URL(fileURLWithPath: swift),
+      [
+        "package", "--package-path", TestTools.packageRoot.path, "--scratch-path", scratch.path,
+        "dump-package",
+      ])
+    guard dumped.status == 0 else {
+      throw ModuleMap.MapError(description: "swift package dump-package failed: \(dumped.stderr)")
     }
-    return try ModuleMap.read(dumpedPackage: data)
+    return try ModuleMap.read(dumpedPackage: Data(dumped.stdout.utf8))
   }
 }
