@@ -2,8 +2,9 @@
 import Foundation
 import PackageDescription
 
-/// Each site folder's README.md (and Craigslist's table generator) is documentation, not source:
-/// found here so that adding a site never means editing this file.
+/// What in Sites/ is not Swift source: each site folder's README.md, and Craigslist's `Tables/`
+/// (the script that regenerates its area and category tables). Found rather than listed, so a
+/// new site folder needs no line here for them (a declared site's definition does: see below).
 let siteDocuments: [String] = {
   let sites = Context.packageDirectory + "/Sites"
   let folders = (try? FileManager.default.contentsOfDirectory(atPath: sites)) ?? []
@@ -53,7 +54,7 @@ let package = Package(
   ],
   targets: [
     // MARK: - C libraries from the system (Debian: apt-get install libyaml-dev libxml2-dev
-    // libcurl4-openssl-dev)
+    // libcurl4-openssl-dev libsqlite3-dev; libpq-dev for the trait PostgreSQL)
     .systemLibrary(
       name: "CLibYAML",
       pkgConfig: "yaml-0.1",
@@ -73,7 +74,12 @@ let package = Package(
     ),
     // libsqlite3 keeps what clarissa has seen (Debian libsqlite3-dev, `pkg-config sqlite3`). Not
     // GRDB: it adds 25 s to a debug build and 79 s to a release build here, and on Linux it is
-    // itself a wrapper over this same library; the store needs some twenty fixed statements.
+    // itself a wrapper over this same library; the store's statements are fixed text.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
     // libpq, PostgreSQL's own client library (Debian libpq-dev), for the store that several
     // workers share (issue 16), built only with the trait PostgreSQL. Not postgres-nio: it
     // adds 1,100 build steps (BoringSSL among them) and an async API to a synchronous store.
@@ -81,11 +87,6 @@ let package = Package(
       name: "CPostgres",
       pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-    ),
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
 
     // MARK: - Readers: YAML node tree with positions; XML and HTML through libxml2; feeds
@@ -115,7 +116,7 @@ let package = Package(
     .target(
       name: "ClarissaEngine",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ListingText", "CLibCurl", "CSQLite",
+        "ClarissaCore", "ListingText", "CLibCurl", "CSQLite",
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
 

@@ -48,10 +48,6 @@ enum LegacyResultRows {
 
   /// `2021-03-04 12:34` in the area's own time zone.
   static func localDate(_ text: String, in zone: TimeZone?) -> Date? {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = zone
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.date(from: text)
+    DateFormat.pattern("yyyy-MM-dd HH:mm", zone: zone ?? .current).date(from: text)
   }
 }

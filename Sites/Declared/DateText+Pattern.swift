@@ -115,15 +115,17 @@ extension DateText {
   /// in the site's zone. A pattern without a year takes the latest year that puts the date no
   /// more than a day after `now`; one without any date field (`HH:mm`) is today's.
   static func pattern(_ text: String, format: String, now: Date, calendar: Calendar) -> Date? {
-    guard case .success(let pattern) = formatters.pattern(format) else { return nil }
+    guard case .success(let pattern) = patterns.pattern(format) else { return nil }
     if pattern.hasZone {
-      guard let date = formatters.date(from: text, format: format, zone: calendar.timeZone),
+      guard
+        let date = DateFormat.pattern(format, zone: calendar.timeZone, strict: true)
+          .date(from: text),
         calendar.component(.year, from: date) >= 1000
       else { return nil }
       return date
     }
     guard Pattern.punctuation(of: text) == pattern.punctuation,
-      let fields = formatters.date(from: text, format: format, zone: utc)
+      let fields = DateFormat.pattern(format, zone: utc, strict: true).date(from: text)
     else { return nil }
     var wall = utcCalendar.dateComponents(
       [.year, .month, .day, .hour, .minute, .second, .nanosecond], from: fields)
@@ -174,17 +176,13 @@ extension DateText {
     return calendar
   }()
 
-  /// The formatters of every pattern and zone read so far.
-  private static let formatters = FormatterCache()
+  /// Every pattern read so far.
+  private static let patterns = PatternCache()
 
-  /// DateFormatters by pattern and zone, and the patterns read: making a formatter costs far
-  /// more than a parse (ICU opens its data), and a definition names a handful of patterns. A
-  /// formatter is not safe to use from two threads at once, so it is used under the lock too; a
-  /// parse takes microseconds.
-  private final class FormatterCache: @unchecked Sendable {
-    /// Guards `formatters`, `patterns` and every use of a formatter.
+  /// The patterns read, each once (the formatters are `DateFormat`'s, made once too).
+  private final class PatternCache: @unchecked Sendable {
+    /// Guards `patterns`.
     private let lock = NSLock()
-    private var formatters: [String: DateFormatter] = [:]
     private var patterns: [String: Result<Pattern, Pattern.Problem>] = [:]
     /// More patterns than any set of definitions names: past it, a caller is making patterns
     /// up, and the cache starts again rather than grow.
@@ -198,23 +196,6 @@ extension DateText {
         let read = Pattern.read(format)
         patterns[format] = read
         return read
-      }
-    }
-
-    /// `text` read whole with `format` in `zone`, strictly (ICU's lenient mode reads `31.02.`
-    /// as 3 March).
-    func date(from text: String, format: String, zone: TimeZone) -> Date? {
-      let key = zone.identifier + "\u{0}" + format
-      return lock.withLock {
-        if let formatter = formatters[key] { return formatter.date(from: text) }
-        if formatters.count >= limit { formatters.removeAll() }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.isLenient = false
-        formatter.dateFormat = format
-        formatters[key] = formatter
-        return formatter.date(from: text)
       }
     }
   }

@@ -97,7 +97,8 @@ struct DeclaredSite: FeedSource {
     guard definition.steps.indices.contains(index) else {
       throw SiteError("the request names step \(index + 1), which \(definition.file) does not have")
     }
-    // The run passes only 2xx (and 403, to read a block page); a saved answer may be anything.
+    // The run passes only 2xx (its scheduler makes a 403 a block); a saved answer, read by
+    // `inspect`, may be anything.
     if response.status == 403 || response.status == 429 {
       throw SiteError("the site refused the request (HTTP \(response.status))", isBlock: true)
     }

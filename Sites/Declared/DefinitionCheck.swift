@@ -166,7 +166,7 @@ extension FieldValue {
       let line = text.replacingOccurrences(of: "\n", with: "\\n")
       return "'\(line.count > 80 ? String(line.prefix(77)) + "..." : line)'"
     case .number: return text
-    case .date(let date): return ISO8601DateFormatter().string(from: date)
+    case .date(let date): return DateFormat.internet.string(from: date)
     case .price(let amount, let currency):
       return "\(FieldValue.number(amount).text) \(currency ?? "?")"
     }

@@ -6,7 +6,9 @@ import Foundation
 public enum DefinitionLoader {
   /// The sites of every `*.yaml` file in `folder`, and the problems of those that are broken
   /// (a broken file never stops the others). A missing folder has none.
-  public static func sites(inFolder folder: String) -> (sites: [any FeedSource], diagnostics: [Diagnostic]) {
+  public static func sites(inFolder folder: String) -> (
+    sites: [any FeedSource], diagnostics: [Diagnostic]
+  ) {
     let manager = FileManager.default
     guard let names = try? manager.contentsOfDirectory(atPath: folder) else { return ([], []) }
     var sites: [any FeedSource] = []
@@ -21,7 +23,9 @@ public enum DefinitionLoader {
   }
 
   /// One definition file.
-  public static func site(atPath path: String) -> (site: (any FeedSource)?, diagnostics: [Diagnostic]) {
+  public static func site(atPath path: String) -> (
+    site: (any FeedSource)?, diagnostics: [Diagnostic]
+  ) {
     guard let data = FileManager.default.contents(atPath: path) else {
       return (nil, [.error("cannot read the site definition '\(path)'", at: nil)])
     }

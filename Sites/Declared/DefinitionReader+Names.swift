@@ -32,7 +32,8 @@ extension DefinitionReader {
       let kindWord = nodes.word(keys["kind"], "a parameter's 'kind'", in: Self.parameterKinds)
     else { return nil }
     if Self.reserved.contains(name), let nameNode = keys["name"] {
-      nodes.error("'\(name)' is a search key every site has; name the parameter otherwise", nameNode)
+      nodes.error(
+        "'\(name)' is a search key every site has; name the parameter otherwise", nameNode)
       return nil
     }
     let values = nodes.list(keys["values"]).compactMap { nodes.text($0, "a parameter value") }
@@ -71,10 +72,13 @@ extension DefinitionReader {
       let keys = nodes.mapping(node, what, allowed: ["kind", "table", "pattern", "default"])
     else { return nil }
     let kinds = DeclaredNames.Kind.allCases.map(\.rawValue)
-    guard let kind = nodes.word(keys["kind"], "\(what) 'kind'", in: kinds)
-      .flatMap(DeclaredNames.Kind.init)
+    guard
+      let kind = nodes.word(keys["kind"], "\(what) 'kind'", in: kinds)
+        .flatMap(DeclaredNames.Kind.init)
     else {
-      if keys["kind"] == nil { nodes.error("\(what) needs 'kind' (\(kinds.joined(separator: ", ")))", node) }
+      if keys["kind"] == nil {
+        nodes.error("\(what) needs 'kind' (\(kinds.joined(separator: ", ")))", node)
+      }
       return nil
     }
     var names = DeclaredNames(kind: kind)
@@ -95,7 +99,8 @@ extension DefinitionReader {
     return names
   }
 
-  private func table(_ node: Node?, into names: inout DeclaredNames, _ what: String, at owner: Node) {
+  private func table(_ node: Node?, into names: inout DeclaredNames, _ what: String, at owner: Node)
+  {
     guard let node else {
       nodes.error("\(what) of kind 'table' needs 'table'", owner)
       return

@@ -76,7 +76,9 @@ extension DefinitionReader {
       let template = try URLTemplate.parse(text, at: location)
       let known = scope.known
       for name in template.names where !known.contains(name) {
-        let at = text.range(of: "{" + name).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
+        let at = text.range(of: "{" + name).map {
+          text.distance(from: text.startIndex, to: $0.lowerBound)
+        }
         nodes.error(
           "unknown variable '{\(name)}' in \(what)\(Suggestions.hint(for: name, in: known))"
             + " (variables here: \(known.joined(separator: ", ")))",

@@ -49,7 +49,7 @@ enum FieldValue: Sendable, Equatable {
     case .text(let text): return text
     case .number(let number), .price(let number, _):
       return CheckedNumber.text(number)
-    case .date(let date): return ISO8601DateFormatter().string(from: date)
+    case .date(let date): return DateFormat.internet.string(from: date)
     }
   }
 }

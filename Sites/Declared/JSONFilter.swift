@@ -25,7 +25,8 @@ indirect enum JSONFilter {
         let text = value as? String
       else { return false }
       let range = NSRange(text.startIndex..., in: text)
-      guard let match = pattern.firstMatch(in: text, options: whole ? [.anchored] : [], range: range)
+      guard
+        let match = pattern.firstMatch(in: text, options: whole ? [.anchored] : [], range: range)
       else { return false }
       return !whole || match.range == range
     }

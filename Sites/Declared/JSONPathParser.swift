@@ -93,11 +93,13 @@ struct JSONPathParser {
     let open = index
     index += 1
     var selectors: [JSONSelector] = []
-    repeat {
+    while true {
       skipSpaces()
       selectors.append(try selector())
       skipSpaces()
-    } while current == "," && { index += 1; return true }()
+      guard current == "," else { break }
+      index += 1
+    }
     guard current == "]" else {
       throw fail(
         current == nil ? "'[' at offset \(open) is never closed by ']'" : "expected ']' or ','")
@@ -173,7 +175,9 @@ struct JSONPathParser {
       }
       text.append(try escape())
     }
-    guard current == quote else { throw fail("the string at offset \(open) is never closed", at: open) }
+    guard current == quote else {
+      throw fail("the string at offset \(open) is never closed", at: open)
+    }
     index += 1
     return text
   }

@@ -207,7 +207,8 @@ private struct TemplateParser {
       guard let filter = URLTemplate.Filter(rawValue: name) else {
         let known = URLTemplate.Filter.allCases.map(\.rawValue)
         throw TemplateError(
-          message: "unknown filter '\(name)' in '{\(body)}'\(Suggestions.hint(for: name, in: known))"
+          message:
+            "unknown filter '\(name)' in '{\(body)}'\(Suggestions.hint(for: name, in: known))"
             + " (filters: \(known.joined(separator: ", ")))", offset: open)
       }
       filters.append(filter)

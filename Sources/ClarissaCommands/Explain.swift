@@ -85,8 +85,6 @@ struct Explain: AsyncParsableCommand {
   }
 
   static func clock(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = .current
-    return formatter.string(from: date)
+    DateFormat.iso8601(zone: .current).string(from: date)
   }
 }

@@ -20,10 +20,10 @@ enum ListingText {
   }
 
   static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [
-      .withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime,
-    ]
-    return formatter.string(from: date).replacingOccurrences(of: "Z", with: "") + "Z"
+    timestampFormat.string(from: date).replacingOccurrences(of: "Z", with: "") + "Z"
   }
+
+  private static let timestampFormat = DateFormat.iso8601([
+    .withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime,
+  ])
 }

@@ -30,10 +30,14 @@ struct ListingsCommand: ParsableCommand {
 
   @OptionGroup var options: StateOptions
 
-  @Option(name: .customLong("search"), help: ArgumentHelp("Only this search (repeatable).", valueName: "name"))
+  @Option(
+    name: .customLong("search"),
+    help: ArgumentHelp("Only this search (repeatable).", valueName: "name"))
   var searches: [String] = []
 
-  @Option(help: ArgumentHelp("Only listings first seen this long ago or less (2d, 6h).", valueName: "duration"))
+  @Option(
+    help: ArgumentHelp(
+      "Only listings first seen this long ago or less (2d, 6h).", valueName: "duration"))
   var since: String?
 
   @Option(help: ArgumentHelp("Only this event: new or repost.", valueName: "event"))
@@ -45,7 +49,9 @@ struct ListingsCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Highest price.", valueName: "amount"))
   var maxPrice: Double?
 
-  @Option(help: ArgumentHelp("Words that must all appear in the title or description.", valueName: "words"))
+  @Option(
+    help: ArgumentHelp(
+      "Words that must all appear in the title or description.", valueName: "words"))
   var text: String?
 
   @Flag(help: "Only listings nobody has viewed yet.")
@@ -78,7 +84,9 @@ struct ListingsCommand: ParsableCommand {
     let now = options.clock
     var query = ListingQuery()
     query.searches = searches
-    query.since = since.flatMap(Interval.init(parsing:)).map { now.addingTimeInterval(-$0.timeInterval) }
+    query.since = since.flatMap(Interval.init(parsing:)).map {
+      now.addingTimeInterval(-$0.timeInterval)
+    }
     query.events = event.map { [$0] } ?? []
     query.minPrice = minPrice
     query.maxPrice = maxPrice

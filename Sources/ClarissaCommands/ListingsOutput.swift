@@ -30,11 +30,11 @@ enum ListingsOutput {
 
   static func csv(_ found: [FoundListing]) -> String {
     var rows = [csvHeader]
-    let dates = ISO8601DateFormatter()
     for item in found {
       let listing = item.listing
       let fields = [
-        dates.string(from: item.firstSeen), item.search, item.event, item.repostOf ?? "",
+        DateFormat.internet.string(from: item.firstSeen), item.search, item.event,
+        item.repostOf ?? "",
         listing.id, listing.site, listing.price.map { String($0) } ?? "", listing.currency ?? "",
         listing.title, listing.location ?? listing.area ?? "", listing.url,
         item.deliveredTo.joined(separator: " "),

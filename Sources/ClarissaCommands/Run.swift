@@ -155,39 +155,7 @@ struct Run: AsyncParsableCommand {
   }
 
   static func parseDate(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)
-  }
-}
-
-/// GitHub Actions: warnings as workflow annotations, the Markdown report in the job summary.
-enum GitHubActions {
-  static var active: Bool { ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" }
-
-  static func annotate(_ warnings: [String], json: Bool) {
-    guard active else { return }
-    for warning in warnings {
-      let escaped = warning.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
-        of: "\r", with: "%0D"
-      )
-      .replacingOccurrences(of: "\n", with: "%0A")
-      let line = "::warning title=clarissa::\(escaped)\n"
-      if json { Terminal.error(line) } else { Terminal.output(line) }
-    }
-  }
-
-  /// Appends the report to the job summary; the report is only built inside GitHub Actions.
-  static func appendSummary(_ markdown: () -> String) {
-    guard active, let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
-      !path.isEmpty,
-      let handle = FileHandle(forWritingAtPath: path)
-    else { return }
-    handle.seekToEndOfFile()
-    handle.write(Data(markdown().utf8))
-    handle.closeFile()
+    DateFormat.internet.date(from: text) ?? DateFormat.internetFractional.date(from: text)
   }
 }
 

@@ -7,7 +7,8 @@ import Foundation
 struct ShowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "show",
-    abstract: "Show one listing: every price it had, the searches that saw it, its reposts, and which channels took it.",
+    abstract:
+      "Show one listing: every price it had, the searches that saw it, its reposts, and which channels took it.",
     discussion: """
       ID is the listing's id, or SITE:ID when two sites use the same id. Reads the state \
       database without the lock. JSON (--format json) is documented in docs/listings.md.
@@ -45,7 +46,8 @@ struct ShowCommand: ParsableCommand {
       Terminal.error("error: the state database has no listing '\(id)'\n")
       throw ExitStatus.failure.exitCode
     }
-    print(format == .json ? ListingsOutput.json(found) : ListingsOutput.show(found, now: now),
+    print(
+      format == .json ? ListingsOutput.json(found) : ListingsOutput.show(found, now: now),
       terminator: format == .json ? "\n" : "")
   }
 }

@@ -162,9 +162,7 @@ struct Watch: AsyncParsableCommand {
   }
 
   static func clock(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-    return formatter.string(from: date)
+    DateFormat.pattern("yyyy-MM-dd HH:mm:ss", zone: .current).string(from: date)
   }
 }
 

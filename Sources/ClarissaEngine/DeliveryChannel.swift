@@ -24,14 +24,12 @@ extension DeliveryChannel {
 
 /// Why a channel did not accept a delivery.
 public struct DeliveryError: Error, Sendable, CustomStringConvertible {
-  /// What went wrong.
+  /// What went wrong. (What did go through before it was said message by message, through
+  /// the receipt.)
   public var message: String
-  /// Listings of the batch that did go through before the failure (one message per listing).
-  public var delivered: [String]
   /// Creates an error.
-  public init(_ message: String, delivered: [String] = []) {
+  public init(_ message: String) {
     self.message = message
-    self.delivered = delivered
   }
   public var description: String { message }
 }

@@ -51,7 +51,7 @@ enum ISODate {
   static func parse(_ text: String) -> Date? {
     let bytes = Array(text.utf8)
     guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else {
-      return ISO8601DateFormatter().date(from: text)
+      return DateFormat.internet.date(from: text)
     }
     func number(_ from: Int, _ count: Int) -> Int? {
       var value = 0

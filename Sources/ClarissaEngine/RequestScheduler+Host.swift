@@ -65,7 +65,7 @@ extension RequestScheduler {
 
   /// Why a cooling host's requests are not sent.
   static func cooling(_ host: String, _ cooldown: Cooldown) -> String {
-    "\(host) is cooling down until \(ISO8601DateFormatter().string(from: cooldown.until)) "
+    "\(host) is cooling down until \(DateFormat.internet.string(from: cooldown.until)) "
       + "(\(cooldown.why))"
   }
 

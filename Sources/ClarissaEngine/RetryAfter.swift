@@ -57,10 +57,9 @@ struct RetryAfter: Equatable {
 
   /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
   static func httpDate(_ text: String) -> Date? {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
+    httpDateFormat.date(from: text.trimmingCharacters(in: .whitespaces))
   }
+
+  private static let httpDateFormat = DateFormat.pattern(
+    "EEE, dd MMM yyyy HH:mm:ss zzz", zone: .gmt)
 }

@@ -95,19 +95,14 @@ public enum ReportClock {
   public static func time(_ date: Date, now: Date, timeZone: TimeZone) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
-    formatter.dateFormat = "HH:mm"
-    let clock = formatter.string(from: date)
+    let clock = DateFormat.pattern("HH:mm", zone: timeZone).string(from: date)
     if calendar.isDate(date, inSameDayAs: now) { return clock }
     if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
       calendar.isDate(date, inSameDayAs: tomorrow)
     {
       return clock + " tomorrow"
     }
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.string(from: date)
+    return DateFormat.pattern("yyyy-MM-dd HH:mm", zone: timeZone).string(from: date)
   }
 
   /// "12 min", "2 h 5 min", "3 d 4 h": a wait, rounded up to the minute.

@@ -62,7 +62,8 @@ extension InternalEntities {
         while index < text.count, !isSpace(text[index]) { index += 1 }
         let name = String(decoding: text[nameStart..<index], as: UTF8.self)
         skipSpace(text, &index)
-        guard index < text.count, text[index] == UInt8(ascii: "\"") || text[index] == UInt8(ascii: "'")
+        guard index < text.count,
+          text[index] == UInt8(ascii: "\"") || text[index] == UInt8(ascii: "'")
         else {
           throw refusal("entity '\(name)' is external (SYSTEM or PUBLIC), which is refused", place)
         }

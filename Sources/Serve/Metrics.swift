@@ -56,7 +56,8 @@ public final class Metrics: @unchecked Sendable {
       out.family("clarissa_runs_total", "counter", "Rounds this process ran.")
       out.sample("clarissa_runs_total", [], Double(runs))
       out.family(
-        "clarissa_round_duration_seconds", "histogram", "How long each round took, fetch to delivery.")
+        "clarissa_round_duration_seconds", "histogram",
+        "How long each round took, fetch to delivery.")
       durations.write(to: &out, name: "clarissa_round_duration_seconds")
       out.family(
         "clarissa_last_round_timestamp_seconds", "gauge",
@@ -66,57 +67,69 @@ public final class Metrics: @unchecked Sendable {
       }
       let hostFamilies: [(String, String, KeyPath<RunResult.HostTally, Int>)] = [
         ("clarissa_requests_total", "Requests sent, per host (retries count).", \.requests),
-        ("clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures),
+        (
+          "clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures
+        ),
         ("clarissa_requests_not_modified_total", "Requests answered 304, per host.", \.notModified),
-        ("clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.", \.skipped),
+        (
+          "clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.",
+          \.skipped
+        ),
       ]
       for (name, help, path) in hostFamilies {
         out.family(name, "counter", help)
-        for host in hosts.keys.sorted() {
-          out.sample(name, [("host", host)], Double(hosts[host]![keyPath: path]))
+        for (host, tally) in hosts.byKey {
+          out.sample(name, [("host", host)], Double(tally[keyPath: path]))
         }
       }
       out.family(
         "clarissa_listings_total", "counter",
-        "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed.")
-      for event in listings.keys.sorted() {
-        for search in listings[event]!.keys.sorted() {
+        "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed."
+      )
+      for (event, searches) in listings.byKey {
+        for (search, count) in searches.byKey {
           out.sample(
-            "clarissa_listings_total", [("search", search), ("event", event)],
-            Double(listings[event]![search]!))
+            "clarissa_listings_total", [("search", search), ("event", event)], Double(count))
         }
       }
       out.family("clarissa_deliveries_total", "counter", "Listings a channel accepted.")
-      for channel in channels.keys.sorted() {
-        out.sample("clarissa_deliveries_total", [("channel", channel)], Double(channels[channel]!.delivered))
+      for (channel, tally) in channels.byKey {
+        out.sample("clarissa_deliveries_total", [("channel", channel)], Double(tally.delivered))
       }
       out.family(
-        "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later).")
-      for channel in channels.keys.sorted() {
-        out.sample(
-          "clarissa_delivery_failures_total", [("channel", channel)], Double(channels[channel]!.failed))
+        "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later)."
+      )
+      for (channel, tally) in channels.byKey {
+        out.sample("clarissa_delivery_failures_total", [("channel", channel)], Double(tally.failed))
       }
-      out.family("clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
-      for status in pages.keys.sorted() {
-        out.sample("clarissa_http_responses_total", [("code", String(status))], Double(pages[status]!))
+      out.family(
+        "clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
+      for (status, served) in pages.byKey {
+        out.sample("clarissa_http_responses_total", [("code", String(status))], Double(served))
       }
     }
     let cooling = cooldowns.filter { $0.value.until > now }
     out.family("clarissa_cooldowns", "gauge", "Hosts cooling down now (not asked until the time).")
     out.sample("clarissa_cooldowns", [], Double(cooling.count))
     out.family(
-      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again.")
-    for host in cooling.keys.sorted() {
+      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again."
+    )
+    for (host, cooldown) in cooling.byKey {
       out.sample(
         "clarissa_cooldown_until_timestamp_seconds", [("host", host)],
-        cooling[host]!.until.timeIntervalSince1970)
+        cooldown.until.timeIntervalSince1970)
     }
     out.family("clarissa_unviewed_listings", "gauge", "Listings nobody has viewed, per search.")
-    for search in unviewed.keys.sorted() {
-      out.sample("clarissa_unviewed_listings", [("search", search)], Double(unviewed[search]!))
+    for (search, count) in unviewed.byKey {
+      out.sample("clarissa_unviewed_listings", [("search", search)], Double(count))
     }
     return out.text
   }
+}
+
+extension Dictionary where Key: Comparable {
+  /// The pairs in the order of their keys: the exposition lists samples in a stable order.
+  fileprivate var byKey: [(key: Key, value: Value)] { sorted { $0.key < $1.key } }
 }
 
 /// Cumulative buckets, a sum and a count.

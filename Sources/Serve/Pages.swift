@@ -101,7 +101,8 @@ enum Pages {
     guard let url = listing.imageURLs.lazy.compactMap(WebApp.webURL).first else {
       return "<div class=\"photo none\">no photo</div>"
     }
-    return "<div class=\"photo\"><img src=\"\(e(url))\" alt=\"\" loading=\"lazy\" referrerpolicy=\"no-referrer\"></div>"
+    return
+      "<div class=\"photo\"><img src=\"\(e(url))\" alt=\"\" loading=\"lazy\" referrerpolicy=\"no-referrer\"></div>"
   }
 
   static func listingPath(_ key: ListingKey) -> String {
@@ -120,7 +121,8 @@ enum Pages {
   static func mapLink(_ coordinates: Coordinates) -> String {
     let lat = String(format: "%.5f", coordinates.latitude)
     let lon = String(format: "%.5f", coordinates.longitude)
-    return "<a class=\"map\" href=\"https://www.openstreetmap.org/?mlat=\(lat)&amp;mlon=\(lon)#map=16/\(lat)/\(lon)\" rel=\"noopener noreferrer\" target=\"_blank\">\(lat), \(lon) on OpenStreetMap</a>"
+    return
+      "<a class=\"map\" href=\"https://www.openstreetmap.org/?mlat=\(lat)&amp;mlon=\(lon)#map=16/\(lat)/\(lon)\" rel=\"noopener noreferrer\" target=\"_blank\">\(lat), \(lon) on OpenStreetMap</a>"
   }
 }
 

@@ -234,10 +234,10 @@ public final class WebApp: @unchecked Sendable {
         "status": "ok", "store": ["schemaVersion": health.schemaVersion],
       ]
       if let attempt = health.lastAttempt {
-        body["lastAttempt"] = ISO8601DateFormatter().string(from: attempt)
+        body["lastAttempt"] = DateFormat.internet.string(from: attempt)
       }
       if let round = metrics.lastRoundFinished {
-        body["lastRound"] = ISO8601DateFormatter().string(from: round)
+        body["lastRound"] = DateFormat.internet.string(from: round)
       }
       return Self.json(body)
     } catch {

@@ -95,7 +95,9 @@ public struct WebRequest: Sendable {
 public struct WebResponse: Sendable {
   /// The status code.
   public var status: Int
-  /// Header fields (the server adds `Content-Length`, `Connection` and `Date`).
+  /// Header fields. The server writes `Date`, `Content-Length` and `Connection` itself (fields
+  /// of those names here are left out, as is `Transfer-Encoding`) and drops line breaks from
+  /// values.
   public var headers: [(name: String, value: String)]
   /// The body.
   public var body: [UInt8]

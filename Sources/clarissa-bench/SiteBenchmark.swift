@@ -23,7 +23,8 @@ struct SiteBenchmark {
     let url = "https://www.craigslist.org/search/subarea/mnh?cat=apa"
     let swiftRequest = swift.request(forSavedResponseIn: "html", city: "newyork/mnh", url: url)
     let declaredRequest = declared.request(forSavedResponseIn: "page", city: "newyork", url: url)
-    let byHand = (try? swift.listings(from: SourceResponse(request: swiftRequest, body: body)))?
+    let byHand =
+      (try? swift.listings(from: SourceResponse(request: swiftRequest, body: body)))?
       .listings ?? []
     let byDeclaration =
       (try? declared.listings(from: SourceResponse(request: declaredRequest, body: body)))?

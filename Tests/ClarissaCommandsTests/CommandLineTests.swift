@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -6,11 +7,7 @@ import Testing
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  struct Outcome {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
+  typealias Outcome = TestTools.Outcome
 
   /// The `clarissa` binary built next to the test bundle.
   static func binary() throws -> URL {
@@ -25,24 +22,9 @@ import Testing
   static func run(
     _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
   ) throws -> Outcome {
-    let process = Process()
-    process.executableURL = try binary()
-    process.arguments = arguments
-    process.currentDirectoryURL = folder ?? packageRoot
     var env = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
     env.merge(environment) { $1 }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+    return try TestTools.run(try binary(), arguments, environment: env, in: folder ?? packageRoot)
   }
 
   @Test func validateAcceptsTheBundledConfigAndSummarizesIt() throws {

@@ -10,16 +10,32 @@
   /// killed mid-round (SIGKILL) leaves its sources to the others once its lease runs out.
   @Suite(.serialized) struct FleetTests {
     /// The feeds and the webhook, and what they saw.
-    final class Sites: @unchecked Sendable {
-      let lock = NSLock()
-      var round = 1
-      var latency = 0.0
-      var feeds: LoopbackServer!
-      var hook: LoopbackServer!
+    final class Sites: Sendable {
+      /// What the feeds answer now: `round + 2` items each, after `latency` seconds.
+      final class Answers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var round = 1
+        private var latency = 0.0
+
+        var now: (round: Int, latency: Double) { lock.withLock { (round, latency) } }
+
+        func set(round: Int? = nil, latency: Double? = nil) {
+          lock.withLock {
+            self.round = round ?? self.round
+            self.latency = latency ?? self.latency
+          }
+        }
+      }
+
+      let answers: Answers
+      let feeds: LoopbackServer
+      let hook: LoopbackServer
 
       init() throws {
-        feeds = try LoopbackServer { [unowned self] request, _ in
-          let (round, latency) = self.lock.withLock { (self.round, self.latency) }
+        let answers = Answers()
+        self.answers = answers
+        feeds = try LoopbackServer { request, _ in
+          let (round, latency) = answers.now
           if latency > 0 { Thread.sleep(forTimeInterval: latency) }
           let feed = request.path.split(separator: "/").last.map { String($0.dropLast(4)) } ?? "?"
           return .text(
@@ -39,9 +55,9 @@
       }
 
       /// Listings announced, with how many times each (one JSON message per listing).
-      func announced() -> [String: Int] {
+      func announced() throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        let pattern = try! NSRegularExpression(pattern: "feeds\\.example\\.org/(\\d+)/(\\d+)")
+        let pattern = try NSRegularExpression(pattern: "feeds\\.example\\.org/(\\d+)/(\\d+)")
         for request in hook.requests {
           let text = request.text
           guard
@@ -149,7 +165,7 @@
 
       // Round 1 primes every search; round 2 finds one new listing in each feed.
       for round in 1...2 {
-        sites.lock.withLock { sites.round = round }
+        sites.answers.set(round: round)
         let start = Date()
         try Self.round(1...4, in: folder)
         let asked = sites.asked(since: start)
@@ -157,17 +173,14 @@
         #expect(asked.values.filter { $0 > 1 }.isEmpty, "round \(round): none fetched twice")
         Thread.sleep(forTimeInterval: 15)  // the interval: every source is due again
       }
-      var announced = sites.announced()
+      var announced = try sites.announced()
       #expect(announced.count == Self.searches, "one new listing per feed in round 2")
       #expect(announced.values.allSatisfy { $0 == 1 }, "none announced twice")
 
       // Round 3: one worker killed mid-round. The others do their share; what it held comes
       // back to them when its lease (4 s) runs out; the sources done this round are not due
       // again before the interval (15 s).
-      sites.lock.withLock {
-        sites.round = 3
-        sites.latency = 0.01
-      }
+      sites.answers.set(round: 3, latency: 0.01)
       let start = Date()
       // Killed while it holds sources it has not finished: mid-round, whatever the machine's
       // speed.
@@ -191,7 +204,7 @@
         after.split(separator: "\n").first { $0.hasPrefix("leases:") }?.split(separator: ",")
           .last?.split(separator: " ").first.flatMap { Int($0) })
       #expect(takeovers > 0 && twice <= takeovers, "what the killed worker held was taken over")
-      announced = sites.announced()
+      announced = try sites.announced()
       #expect(announced.count == 2 * Self.searches, "none lost: one new listing per feed per round")
       let repeated = announced.values.filter { $0 > 1 }.count
       #expect(repeated <= 1, "a kill repeats at most the one delivery in flight (\(repeated))")
@@ -211,17 +224,17 @@
       ]
       for count in [1, 2, 4] {
         let sites = try Sites()
-        sites.lock.withLock { sites.latency = 0.05 }
+        sites.answers.set(latency: 0.05)
         let store = try LoopbackPostgres.shared().database("figures")
         let folder = try Self.folder(sites, store: store, lease: "5m", interval: "30s")
         let start = Date()
         let first = try Self.round(1...count, in: folder)
         // Due again 30 s less the slack (3 s) after each source was done: the last, now.
         Thread.sleep(forTimeInterval: 27.5)
-        sites.lock.withLock { sites.round = 2 }
+        sites.answers.set(round: 2)
         let second = try Self.round(1...count, in: folder)
         let asked = sites.asked(since: start)
-        let announced = sites.announced()
+        let announced = try sites.announced()
         #expect(announced.count == Self.searches)
         lines.append(
           [

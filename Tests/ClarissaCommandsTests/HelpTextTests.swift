@@ -36,7 +36,9 @@ import Testing
 
   @Test func everyCommandIsFound() {
     let names = Self.commands.map { $0.joined(separator: " ") }
-    for name in ["", "init", "run", "watch", "validate", "explain", "sites", "notify test", "serve"] {
+    for name in [
+      "", "init", "run", "watch", "validate", "explain", "sites", "notify test", "serve",
+    ] {
       #expect(names.contains(name), "'\(name)' not found in \(names)")
     }
   }

@@ -95,7 +95,8 @@ import Testing
     #expect(all.status == 0)
     #expect(all.stdout.contains(#""event" : "repost""#))
     #expect(try Self.accepts(all.stdout, schema: "listings.schema.json"))
-    let wrong = all.stdout.replacingOccurrences(of: #""event" : "repost""#, with: #""event" : "re""#)
+    let wrong = all.stdout.replacingOccurrences(
+      of: #""event" : "repost""#, with: #""event" : "re""#)
     #expect(try !Self.accepts(wrong, schema: "listings.schema.json"), "the schema checks events")
     for id in ["7923790863", "craigslist:7923791266"] {
       let shown = try StateCommandTests.clarissa(["show", id] + base)
@@ -109,9 +110,11 @@ import Testing
   @Test func viewedMarksAreKeptAndFiltered() throws {
     let config = try Self.store()
     let base = ["--config", config, "--now", Self.later]
-    let all = try StateCommandTests.clarissa(["listings", "--limit", "500", "--format", "json"] + base)
+    let all = try StateCommandTests.clarissa(
+      ["listings", "--limit", "500", "--format", "json"] + base)
     let total = try #require(
-      try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]).count
+      try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]
+    ).count
     let marked = try StateCommandTests.clarissa(
       ["listings", "--search", "ipads", "--limit", "3", "--mark-viewed", "--format", "json"] + base)
     #expect(marked.status == 0, "\(marked.stderr)")
@@ -139,7 +142,10 @@ import Testing
     let imported = try StateCommandTests.clarissa(["state", "import", file, "--state", fresh])
     #expect(imported.status == 0, "\(imported.stderr)")
     let again = try StateCommandTests.clarissa(
-      ["listings", "--unviewed", "--limit", "500", "--format", "json", "--state", fresh, "--now", Self.later])
+      [
+        "listings", "--unviewed", "--limit", "500", "--format", "json", "--state", fresh, "--now",
+        Self.later,
+      ])
     let leftAgain = try #require(
       try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [[String: Any]])
     #expect(leftAgain.count == total - 3)

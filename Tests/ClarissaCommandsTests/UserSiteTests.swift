@@ -18,7 +18,8 @@ import Testing
       </article>
       """
     }.joined(separator: "\n")
-    return "<html><body><main>\(articles.isEmpty ? "<p class=\"none\">Nichts gefunden</p>" : articles)</main></body></html>"
+    return
+      "<html><body><main>\(articles.isEmpty ? "<p class=\"none\">Nichts gefunden</p>" : articles)</main></body></html>"
   }
 
   static let definition = """
@@ -67,9 +68,12 @@ import Testing
     let ads = LockedAds([(101, "Oak desk", "120 €"), (102, "Standing desk", "250 € VB")])
     let changed = LockedFlag()
     let server = try LoopbackServer { request, _ in
-      guard request.path.hasPrefix("/search/11?q=desk&max=300") else { return .text("", status: 404) }
+      guard request.path.hasPrefix("/search/11?q=desk&max=300") else {
+        return .text("", status: 404)
+      }
       // The site renamed its elements: no <article>, no "nothing found" either.
-      return changed.value ? .text("<html><body><div class=\"ad-v2\">Oak desk</div></body></html>")
+      return changed.value
+        ? .text("<html><body><div class=\"ad-v2\">Oak desk</div></body></html>")
         : .text(Self.page(ads.value))
     }
     let folder = FileManager.default.temporaryDirectory
@@ -77,13 +81,16 @@ import Testing
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("sites"), withIntermediateDirectories: true)
     try Self.definition.replacingOccurrences(of: "BASE", with: server.base)
-      .write(to: folder.appendingPathComponent("sites/swapboard.yaml"), atomically: true, encoding: .utf8)
+      .write(
+        to: folder.appendingPathComponent("sites/swapboard.yaml"), atomically: true, encoding: .utf8
+      )
     let config = folder.appendingPathComponent("searches.yaml").path
     try Self.config.write(toFile: config, atomically: true, encoding: .utf8)
 
     let validate = try StateCommandTests.clarissa(["validate", "--config", config, "--print-urls"])
     #expect(validate.status == 0, "\(validate.stderr)")
-    #expect(validate.stdout.contains("desks\tberlin\tpage\t\(server.base)/search/11?q=desk&max=300"))
+    #expect(
+      validate.stdout.contains("desks\tberlin\tpage\t\(server.base)/search/11?q=desk&max=300"))
 
     let first = try StateCommandTests.clarissa(["run", "--config", config, "--notify-first-run"])
     #expect(first.status == 0, "\(first.stderr)")
@@ -173,13 +180,13 @@ extension UserSiteTests {
       to: folder.appendingPathComponent("sites/pinboard.yaml"), atomically: true, encoding: .utf8)
     let config = folder.appendingPathComponent("searches.yaml").path
     try """
-      version: 1
-      searches:
-        - name: desks
-          site: pinboard
-          query: desk
-          interval: 1m
-      """.write(toFile: config, atomically: true, encoding: .utf8)
+    version: 1
+    searches:
+      - name: desks
+        site: pinboard
+        query: desk
+        interval: 1m
+    """.write(toFile: config, atomically: true, encoding: .utf8)
     let run = try StateCommandTests.clarissa(["run", "--config", config, "--notify-first-run"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("Oak desk"))

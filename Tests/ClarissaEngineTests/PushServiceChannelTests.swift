@@ -93,14 +93,15 @@ import Testing
           #"{"user":"invalid","errors":["user identifier is not a valid user"],"status":0}"#,
           status: 400)
     }
+    let received = Received()
     do {
       try await Self.sender(
         "pover://\(Self.user)@\(Self.app)?api=\(server.base)", kind: .pushover
-      ).deliver(ChannelTests.listings, search: ChannelTests.search)
+      ).deliver(ChannelTests.listings, search: ChannelTests.search) { received.add($0) }
       Issue.record("a 400 must be a refusal")
     } catch let error as DeliveryError {
       #expect(error.message.contains("HTTP 400"))
-      #expect(error.delivered == ["1"])
+      #expect(received.ids == [["1"]])
     }
     let accepted = try LoopbackServer { _, _ in .text(#"{"status":0}"#) }
     await #expect(throws: DeliveryError.self, "a 200 without status 1 is no acceptance") {

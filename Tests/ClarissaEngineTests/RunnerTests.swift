@@ -1,10 +1,11 @@
 import ClarissaConfig
 import ClarissaCore
-@testable import ClarissaEngine
 import FixtureSupport
 import Foundation
 import Sites
 import Testing
+
+@testable import ClarissaEngine
 
 /// The pipeline end to end on recorded answers: priming, exactly-once reporting, dry runs,
 /// quiet hours, due searches and state safety.

@@ -24,7 +24,8 @@ import Testing
       let explained = try await runner.explain(search: search.name, now: later)
       let pending = try await runner.run(RunOptions(now: later, only: search.name, dryRun: true))
       let judged = pending.judgements[search.name] ?? []
-      let runVerdicts = Dictionary(judged.map { ($0.listing.key, $0.verdict) }) { first, _ in first }
+      let runVerdicts = Dictionary(judged.map { ($0.listing.key, $0.verdict) }) { first, _ in first
+      }
       for entry in explained.entries where entry.verdict != .filtered {
         #expect(
           runVerdicts[entry.listing.key] == entry.verdict,

@@ -37,6 +37,8 @@ public final class LoopbackPostgres: @unchecked Sendable {
   /// The cluster's folder.
   public let folder: URL
   private let process: Process
+  /// The folder of the server's programs (`psql` among them).
+  private let bin: String
 
   /// `postgres://clarissa@127.0.0.1:PORT/NAME`.
   public func url(_ database: String) -> String {
@@ -49,6 +51,7 @@ public final class LoopbackPostgres: @unchecked Sendable {
         description: "no PostgreSQL server binaries (Debian: apt-get install postgresql; "
           + ".ci/run installs it)")
     }
+    self.bin = bin
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "clarissa-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
     let data = folder.appendingPathComponent("data")
@@ -101,7 +104,7 @@ public final class LoopbackPostgres: @unchecked Sendable {
     let name =
       "\(prefix)_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
     let created = Self.run([
-      Self.binaries()! + "/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "clarissa", "-d",
+      bin + "/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "clarissa", "-d",
       "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", "CREATE DATABASE \(name)",
     ])
     guard created.status == 0 else { throw Unavailable(description: created.output) }
@@ -110,7 +113,6 @@ public final class LoopbackPostgres: @unchecked Sendable {
 
   /// One query's result as psql prints it unaligned (`-At`), or nil when it failed.
   public func query(_ url: String, _ sql: String) -> String? {
-    guard let bin = Self.binaries() else { return nil }
     let result = Self.run([bin + "/psql", "-At", "-d", url, "-c", sql])
     return result.status == 0 ? result.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
   }

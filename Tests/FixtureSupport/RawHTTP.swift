@@ -5,7 +5,8 @@ import WebServer
 /// read until the server closes (or `timeout`). Headers are sent exactly as written (a Host
 /// that names another server, a header too large), which URLSession would not do.
 public enum RawHTTP {
-  public static func exchange(port: UInt16, _ request: String, timeout: Double = 5) throws -> String {
+  public static func exchange(port: UInt16, _ request: String, timeout: Double = 5) throws -> String
+  {
     guard var client = LoopbackClient(port: port, timeout: timeout) else {
       throw CocoaError(.fileReadUnknown)
     }

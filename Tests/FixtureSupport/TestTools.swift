@@ -53,4 +53,38 @@ public enum TestTools {
     process.waitUntilExit()
     return process.terminationStatus == 0
   }
+
+  /// What a program said and how it ended.
+  public struct Outcome: Sendable {
+    /// Its exit status.
+    public var status: Int32
+    /// Its standard output.
+    public var stdout: String
+    /// Its standard error.
+    public var stderr: String
+  }
+
+  /// Runs `program` with `arguments` (in `folder` and with `environment` when given; else as
+  /// this process) to its end, keeping what it wrote.
+  public static func run(
+    _ program: URL, _ arguments: [String], environment: [String: String]? = nil,
+    in folder: URL? = nil
+  ) throws -> Outcome {
+    let process = Process()
+    process.executableURL = program
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    if let environment { process.environment = environment }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Outcome(
+      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
+  }
 }

@@ -16,7 +16,8 @@ struct ServeFixture {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("serve-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    store = try ListingStore.open(path: folder.appendingPathComponent("state.db").path, readOnly: false)
+    store = try ListingStore.open(
+      path: folder.appendingPathComponent("state.db").path, readOnly: false)
     var searches: [ServedConfig.Search] = []
     for (index, (name, found)) in listings.sorted(by: { $0.key < $1.key }).enumerated() {
       try store.record(
@@ -31,7 +32,8 @@ struct ServeFixture {
     let fixed = now
     app = WebApp(
       store: store,
-      config: ServedConfig(path: "searches.yaml", searches: searches, problems: "", hasErrors: false),
+      config: ServedConfig(
+        path: "searches.yaml", searches: searches, problems: "", hasErrors: false),
       access: WebApp.Access(token: token, hosts: hosts), clock: { fixed.addingTimeInterval(600) })
   }
 
@@ -73,4 +75,3 @@ struct ServeFixture {
       imageURLs: images)
   }
 }
-

@@ -20,13 +20,44 @@ import Testing
     #expect(CraigslistTables.categoriesByCode["ctd"]?.categoryID == 146)
   }
 
+  /// The shipped tables are Craigslist's reference tables, every field: the copies in
+  /// Fixtures/craigslist/reference are what `Sites/Craigslist/Tables/regenerate.py` reads.
   @Test func shippedTablesMatchTheReferenceFiles() throws {
-    let shared = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/data/craigslist/areas.json")
-    guard let data = try? Data(contentsOf: shared) else { return }  // shared/ is beside CI's clone
-    let reference = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-    let hostnames = Set(reference.compactMap { $0["Hostname"] as? String })
-    #expect(hostnames == Set(CraigslistTables.areas.map(\.hostname)))
+    let areas = try Self.reference("areas.json")
+    let shipped = CraigslistTables.areasByHostname
+    #expect(areas.count == CraigslistTables.areas.count)
+    for reference in areas {
+      let hostname = reference["Hostname"] as? String ?? "?"
+      let area = try #require(shipped[hostname], "\(hostname) is not shipped")
+      #expect(area.areaID == reference["AreaID"] as? Int, "\(hostname)")
+      #expect(area.abbreviation == reference["Abbreviation"] as? String, "\(hostname)")
+      #expect(area.country == reference["Country"] as? String, "\(hostname)")
+      #expect(area.region == reference["Region"] as? String ?? "", "\(hostname)")
+      #expect(area.name == reference["Description"] as? String, "\(hostname)")
+      #expect(area.timeZone == reference["Timezone"] as? String, "\(hostname)")
+      #expect(area.latitude == (reference["Latitude"] as? NSNumber)?.doubleValue, "\(hostname)")
+      #expect(area.longitude == (reference["Longitude"] as? NSNumber)?.doubleValue, "\(hostname)")
+      let subareas = reference["SubAreas"] as? [[String: Any]] ?? []
+      #expect(
+        area.subareas.map { "\($0.abbreviation) \($0.subareaID) \($0.name)" }
+          == subareas.map {
+            "\($0["Abbreviation"] ?? "?") \($0["SubAreaID"] ?? "?") \($0["Description"] ?? "?")"
+          }, "\(hostname)")
+    }
+    let categories = try Self.reference("categories.json")
+    #expect(
+      CraigslistTables.categories.map {
+        "\($0.abbreviation) \($0.categoryID) \($0.name) \($0.type)"
+      }
+        == categories.map {
+          "\($0["Abbreviation"] ?? "?") \($0["CategoryID"] ?? "?") \($0["Description"] ?? "?") \($0["Type"] ?? "?")"
+        })
+  }
+
+  /// The rows of a reference table.
+  static func reference(_ name: String) throws -> [[String: Any]] {
+    let data = Data(try Fixtures.bytes("craigslist/reference/" + name))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
   }
 
   @Test(arguments: [

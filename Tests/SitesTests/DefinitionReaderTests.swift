@@ -49,7 +49,8 @@ import Testing
     let manager = FileManager.default
     var files: [String] = []
     for folder in try manager.contentsOfDirectory(atPath: sites.path).sorted() {
-      let names = (try? manager.contentsOfDirectory(atPath: sites.appendingPathComponent(folder).path)) ?? []
+      let names =
+        (try? manager.contentsOfDirectory(atPath: sites.appendingPathComponent(folder).path)) ?? []
       files += names.filter { $0.hasSuffix(".site.yaml") }.map { "Sites/\(folder)/\($0)" }
     }
     let declared = Registry.declared.map(\.file)
@@ -57,14 +58,16 @@ import Testing
     let manifest = try String(
       contentsOf: TestTools.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
     for file in files {
-      #expect(manifest.contains("\"\(file.dropFirst("Sites/".count))\""), "\(file) in Package.swift")
+      #expect(
+        manifest.contains("\"\(file.dropFirst("Sites/".count))\""), "\(file) in Package.swift")
     }
   }
 
   /// `sites check` on a page: a field whose path no longer matches is a warning at its line.
   @Test func aFieldThatNeverMatchesIsAWarningAtItsLine() throws {
     let file = Fixtures.root.appendingPathComponent(
-      "../Sites/Kleinanzeigen/kleinanzeigen.site.yaml").standardized.path
+      "../Sites/Kleinanzeigen/kleinanzeigen.site.yaml"
+    ).standardized.path
     let text = try String(contentsOfFile: file, encoding: .utf8)
       .replacingOccurrences(of: "aditem-main--top--left", with: "aditem-main--top--lefft")
     let broken = FileManager.default.temporaryDirectory
@@ -87,7 +90,8 @@ import Testing
 /// Shipped definitions are read when first used, not at every start.
 @Suite struct BundledSiteTests {
   @Test func aShippedDefinitionIsReadOnFirstUseAndABrokenOneSaysSo() throws {
-    let broken = BundledSite(id: "broken", bytes: Array("format: 1\nid: broken\n".utf8), file: "x.yaml")
+    let broken = BundledSite(
+      id: "broken", bytes: Array("format: 1\nid: broken\n".utf8), file: "x.yaml")
     #expect(broken.id == "broken")
     #expect(broken.status == .defunct)
     #expect(broken.summary.contains("x.yaml does not read"))

@@ -35,8 +35,14 @@ import Testing
     """
 
   @Test(arguments: [
-    ("$.store.book[*].author", ["\"Nigel Rees\"", "\"Evelyn Waugh\"", "\"Herman Melville\"", "\"J. R. R. Tolkien\""]),
-    ("$..author", ["\"Nigel Rees\"", "\"Evelyn Waugh\"", "\"Herman Melville\"", "\"J. R. R. Tolkien\""]),
+    (
+      "$.store.book[*].author",
+      ["\"Nigel Rees\"", "\"Evelyn Waugh\"", "\"Herman Melville\"", "\"J. R. R. Tolkien\""]
+    ),
+    (
+      "$..author",
+      ["\"Nigel Rees\"", "\"Evelyn Waugh\"", "\"Herman Melville\"", "\"J. R. R. Tolkien\""]
+    ),
     ("$.store..price", ["399", "8.95", "12.99", "8.99", "22.99"]),
     ("$..book[2].title", ["\"Moby Dick\""]),
     ("$..book[-1].title", ["\"The Lord of the Rings\""]),
@@ -44,7 +50,10 @@ import Testing
     ("$..book[:2].title", ["\"Sayings of the Century\"", "\"Sword of Honour\""]),
     ("$..book[?@.isbn].title", ["\"Moby Dick\"", "\"The Lord of the Rings\""]),
     ("$..book[?@.price<10].title", ["\"Sayings of the Century\"", "\"Moby Dick\""]),
-    ("$.store.book[?@.price > 10 && @.category == 'fiction'].author", ["\"Evelyn Waugh\"", "\"J. R. R. Tolkien\""]),
+    (
+      "$.store.book[?@.price > 10 && @.category == 'fiction'].author",
+      ["\"Evelyn Waugh\"", "\"J. R. R. Tolkien\""]
+    ),
     ("$.store.book[?!@.isbn].price", ["8.95", "12.99"]),
     ("$.store.book[?match(@.author, 'J.*')].title", ["\"The Lord of the Rings\""]),
     ("$.store.book[?search(@.title, 'of')].price", ["8.95", "12.99", "22.99"]),

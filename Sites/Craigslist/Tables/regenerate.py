@@ -7,13 +7,17 @@ lines in a Swift raw string, split once on first use: about 1 ms, where decoding
 from embedded JSON took about 8 ms of every cold start, and Swift array literals added 85 s to a
 release build. Run from the repository root:
 
-    python3 Sites/Craigslist/Tables/regenerate.py ../shared/data/craigslist
+    python3 Sites/Craigslist/Tables/regenerate.py [FOLDER]
+
+FOLDER holds areas.json and categories.json as reference.craigslist.org serves them
+(https://reference.craigslist.org/Areas and /Categories); the copies the project keeps, and that
+SitesTests compares the shipped tables with, are in Fixtures/craigslist/reference (the default).
 """
 import json
 import pathlib
 import sys
 
-source = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/craigslist")
+source = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Fixtures/craigslist/reference")
 areas = json.loads((source / "areas.json").read_text())
 categories = json.loads((source / "categories.json").read_text())
 

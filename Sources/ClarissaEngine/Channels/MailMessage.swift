@@ -113,11 +113,8 @@ enum MailMessage {
     return lines
   }
 
-  static func rfc5322Date(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-    return formatter.string(from: date)
-  }
+  static func rfc5322Date(_ date: Date) -> String { rfc5322Format.string(from: date) }
+
+  private static let rfc5322Format = DateFormat.pattern(
+    "EEE, dd MMM yyyy HH:mm:ss '+0000'", zone: .gmt)
 }

@@ -75,7 +75,7 @@ public enum MessageTemplate {
       "city": listing.area ?? "", "site": listing.site, "id": listing.id, "count": String(count),
       "description": listing.description, "age": age, "location": place,
       "placeAge": [place, age].filter { !$0.isEmpty }.joined(separator: " · "),
-      "posted": listing.posted.map { ISO8601DateFormatter().string(from: $0) } ?? "",
+      "posted": listing.posted.map(DateFormat.internet.string(from:)) ?? "",
       "pricePart": price.isEmpty ? "" : " — \(price)",
       "event": listing.event?.kind.rawValue ?? "new",
       "old_price": listing.event?.oldPrice.map { Money.format($0, listing.currency) } ?? "",

@@ -93,20 +93,14 @@ func sendMessages(
 }
 
 /// Sends each message in turn, giving each accepted message's listings to `receipt` before the
-/// next is sent; on a failure, says which listings did go through.
+/// next is sent: on a failure, what went through is already recorded.
 func sendEach(
   _ messages: [(message: Message, listings: [Listing])], _ receipt: DeliveryReceipt,
   _ send: (Message) async throws -> Void
 ) async throws {
-  var delivered: [String] = []
   for (message, listings) in messages {
-    do {
-      try await send(message)
-    } catch let error as DeliveryError {
-      throw DeliveryError(error.message, delivered: delivered)
-    }
+    try await send(message)
     try receipt(listings)
-    delivered += listings.map(\.id)
   }
 }
 

@@ -80,9 +80,7 @@ public enum AtomFeed {
   }
 
   public static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
+    DateFormat.internet.string(from: date)
   }
 
   /// Text safe in XML and HTML content and attributes (quotes included); control characters

@@ -100,11 +100,7 @@ enum HTMLPage {
 
   /// "2026-05-03 12:00 PDT": the reader's clock, with the zone said.
   static func localTime(_ date: Date, _ timeZone: TimeZone) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
-    formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
-    return formatter.string(from: date)
+    DateFormat.pattern("yyyy-MM-dd HH:mm zzz", zone: timeZone).string(from: date)
   }
 
   static func escape(_ text: String) -> String { AtomFeed.escape(text) }

@@ -145,9 +145,10 @@ struct ReadStage {
     _ job: FetchJob, _ response: HTTPResponse, label: String, validators: Validators?
   ) {
     guard let site = sites.site(siteOf[job.search] ?? "") else { return }
-    // A 403 reaches the site only when the scheduler let it through: sites read their own
-    // block pages from it. Any other status outside 2xx is a failure of the source.
-    guard (200..<300).contains(response.status) || response.status == 403 else {
+    // A 403 never arrives here: the scheduler makes it a block (`.blocked`) and cools the host
+    // down. Any other status outside 2xx is a failure of the source; sites read 2xx answers
+    // only (a block page in a 200 is theirs to recognise).
+    guard (200..<300).contains(response.status) else {
       add(job.search) { $0.failures.append("\(label): HTTP \(response.status)") }
       return
     }

@@ -1,4 +1,3 @@
-import ClarissaConfig
 import ClarissaCore
 import Foundation
 

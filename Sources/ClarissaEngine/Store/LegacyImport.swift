@@ -8,7 +8,6 @@ import Foundation
 struct LegacyImport {
   /// Search name -> site id: the JSON kept bare ids; the config says whose they are.
   let sites: [String: String]
-  private let dates = ISO8601DateFormatter()
   private let decoder: JSONDecoder = {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
@@ -209,7 +208,9 @@ struct LegacyImport {
     }
   }
 
-  private func date(_ value: Any?) -> Date? { (value as? String).flatMap(dates.date(from:)) }
+  private func date(_ value: Any?) -> Date? {
+    (value as? String).flatMap(DateFormat.internet.date(from:))
+  }
 
   private func listing(_ value: Any?) -> Listing? {
     guard let value, let data = try? JSONSerialization.data(withJSONObject: value) else {

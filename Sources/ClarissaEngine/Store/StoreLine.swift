@@ -138,7 +138,7 @@ enum StoreLine {
     guard let seconds else { return nil }
     let date = Date(timeIntervalSince1970: seconds)
     if seconds.rounded(.down) == seconds { return ISODate.format(date) }
-    return milliseconds.string(from: date)
+    return DateFormat.internetFractional.string(from: date)
   }
 
   /// A time written by ``time(_:)`` (or any ISO 8601 time, with or without a fraction).
@@ -154,14 +154,6 @@ enum StoreLine {
     {
       return whole.addingTimeInterval(Double(fraction) / 1000)
     }
-    return milliseconds.date(from: text) ?? seconds.date(from: text)
+    return DateFormat.internetFractional.date(from: text) ?? DateFormat.internet.date(from: text)
   }
-
-  nonisolated(unsafe) private static let milliseconds: ISO8601DateFormatter = {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter
-  }()
-
-  nonisolated(unsafe) private static let seconds = ISO8601DateFormatter()
 }

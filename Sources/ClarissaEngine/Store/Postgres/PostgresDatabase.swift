@@ -225,7 +225,7 @@
       let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } }
       defer { copies.forEach { free($0) } }
       let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
-      return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+      return body(pointers)
     }
 
     private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

@@ -1,5 +1,5 @@
-import FuzzSupport
 import ClarissaCore
+import FuzzSupport
 import Markup
 import Sites
 
@@ -15,6 +15,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 @_cdecl("fuzz_html_main")
-public func entry(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+public func entry(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+  -> CInt
+{
   runFuzzer(argc, argv, fuzz)
 }

@@ -1,0 +1,125 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// docs/architecture.md draws the modules as Package.swift declares them (read by SwiftPM
+/// itself, `swift package dump-package`), its first list points down, and every path it names
+/// is in the repository.
+@Suite struct ArchitectureDocTests {
+  static let file = "docs/architecture.md"
+
+  static func document() throws -> String {
+    try String(
+      contentsOf: TestTools.packageRoot.appendingPathComponent(file), encoding: .utf8)
+  }
+
+  /// Package.swift's targets, read once for the suite.
+  static let package: Result<ModuleMap, any Error> = Result { try dumpPackage() }
+
+  @Test func theDocListsEveryTargetOfPackageSwiftAndNoOther() throws {
+    let doc = ModuleMap.read(markdown: try Self.document(), file: Self.file)
+    let package = try Self.package.get()
+    #expect(doc.problems.isEmpty, "\(doc.problems.joined(separator: "\n"))")
+    let drawn = Set(doc.modules.map(\.name))
+    let declared = Set(package.modules.map(\.name))
+    #expect(
+      declared.subtracting(drawn).isEmpty,
+      "targets of Package.swift missing from \(Self.file)'s module lists: \(declared.subtracting(drawn).sorted())"
+    )
+    for extra in doc.modules where !declared.contains(extra.name) {
+      Issue.record("\(Self.file):\(extra.line): '\(extra.name)' is no target of Package.swift")
+    }
+  }
+
+  @Test func eachModuleDependsOnWhatTheDocDraws() throws {
+    let doc = ModuleMap.read(markdown: try Self.document(), file: Self.file)
+    let package = try Self.package.get()
+    for drawn in doc.modules {
+      guard let declared = package.module(drawn.name) else { continue }
+      let missing = declared.dependencies.subtracting(drawn.dependencies).sorted()
+      let extra = drawn.dependencies.subtracting(declared.dependencies).sorted()
+      #expect(
+        missing.isEmpty && extra.isEmpty,
+        "\(Self.file):\(drawn.line): '\(drawn.name)' depends in Package.swift on \(missing) too, and not on \(extra)"
+      )
+    }
+  }
+
+  /// "Dependencies point down only": a module of the first list depends on none above it.
+  @Test func theFirstListPointsDown() throws {
+    let doc = ModuleMap.read(markdown: try Self.document(), file: Self.file)
+    let first = doc.modules.filter { $0.list == 0 }
+    #expect(first.count > 10, "the first list of \(Self.file) is the module map")
+    for module in first {
+      for name in module.dependencies.sorted() {
+        guard let dependency = first.first(where: { $0.name == name }) else { continue }
+        #expect(
+          dependency.place > module.place,
+          "\(Self.file):\(module.line): '\(module.name)' depends on '\(name)', listed above it")
+      }
+    }
+  }
+
+  /// The doc stands alone: no path out of the repository, and every path or Swift file it
+  /// names exists.
+  @Test func everyPathTheDocNamesIsInTheRepository() throws {
+    let text = try Self.document()
+    #expect(!text.contains("../"), "\(Self.file) points outside the repository")
+    let root = TestTools.packageRoot
+    let swiftFiles = Self.swiftFileNames(under: ["Sources", "Sites", "Tests"], in: root)
+    for (line, token) in Self.quoted(text) where !token.contains("<") && !token.contains("*") {
+      let first = token.split(separator: "/").first.map(String.init) ?? ""
+      let absent =
+        token.contains("/") && Self.topFolders.contains(first)
+        ? !FileManager.default.fileExists(atPath: root.appendingPathComponent(token).path)
+        : !token.contains("/") && !token.contains(" ") && token.hasSuffix(".swift")
+          && !swiftFiles.contains(token)
+      if absent { Issue.record("\(Self.file):\(line): '\(token)' is not in the repository") }
+    }
+  }
+
+  static let topFolders: Set<String> = [
+    "Sources", "Sites", "Tests", "Fixtures", "docs", "examples", ".ci",
+  ]
+
+  /// Every text between backquotes, with its line.
+  static func quoted(_ text: String) -> [(line: Int, token: String)] {
+    text.components(separatedBy: "\n").enumerated().flatMap { index, line in
+      line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+        .filter { $0.offset % 2 == 1 }.map { (index + 1, String($0.element)) }
+    }
+  }
+
+  static func swiftFileNames(under folders: [String], in root: URL) -> Set<String> {
+    var names: Set<String> = []
+    for folder in folders {
+      let path = root.appendingPathComponent(folder).path
+      for case let file as String in FileManager.default.enumerator(atPath: path) ?? .init()
+      where file.hasSuffix(".swift") {
+        names.insert((file as NSString).lastPathComponent)
+      }
+    }
+    return names
+  }
+
+  /// `swift package dump-package` of this package, in a scratch folder of its own (so it never
+  /// waits on the `.build` that `swift test` holds).
+  static func dumpPackage() throws -> ModuleMap {
+    guard let swift = TestTools.path("swift") else {
+      throw ModuleMap.MapError(description: "no 'swift' on PATH to read Package.swift with")
+    }
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-dump-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let dumped = try TestTools.run(
+      URL(fileURLWithPath: swift),
+      [
+        "package", "--package-path", TestTools.packageRoot.path, "--scratch-path", scratch.path,
+        "dump-package",
+      ])
+    guard dumped.status == 0 else {
+      throw ModuleMap.MapError(description: "swift package dump-package failed: \(dumped.stderr)")
+    }
+    return try ModuleMap.read(dumpedPackage: Data(dumped.stdout.utf8))
+  }
+}
