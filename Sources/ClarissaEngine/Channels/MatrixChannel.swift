@@ -79,10 +79,15 @@ struct MatrixChannel: DeliveryChannel {
       key: key, maxWait: maxRetryWait
     ) { response in
       // The body's `retry_after_ms`, or the `Retry-After` header newer servers send.
-      let body = (ChannelText.object(response.body)?["retry_after_ms"] as? NSNumber).map {
-        $0.doubleValue / 1000
+      // Both read as hostile: no NaN, no infinity, no negative wait.
+      let body = (ChannelText.object(response.body)?["retry_after_ms"] as? NSNumber).flatMap {
+        let seconds = $0.doubleValue / 1000
+        return seconds.isFinite && seconds >= 0 ? seconds : nil
       }
-      return body ?? response.headers["retry-after"].flatMap { Double($0) }
+      return body
+        ?? RetryAfter(
+          response.headers["retry-after"], date: response.headers["date"], now: Date()
+        ).seconds
     }
   }
 
