@@ -36,8 +36,8 @@ let package = Package(
     .library(
       name: "ClarissaReaders",
       targets: [
-        "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "Sites", "ListingText",
-        "ClarissaEngine",
+        "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "SiteFormat", "Sites",
+        "ListingText", "ListingStore", "ClarissaEngine",
       ]),
   ],
   // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
@@ -103,22 +103,36 @@ let package = Package(
     // MARK: - searches.yaml -> Config, every problem a located Diagnostic
     .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "YAML"]),
 
+    // MARK: - What site adapters are made of: the site-definition interpreter (Definition/: a
+    // declared site's YAML read, its requests made, its answers read) and the helpers every
+    // adapter shares (Common/: prices in text, query strings, feed items to listings)
+    .target(
+      name: "SiteFormat",
+      dependencies: ["ClarissaCore", "Feeds", "Markup", "ListingText", "YAML"]),
+
     // MARK: - Site adapters: one folder per site, listed in Sites/Registry.swift
     .target(
       name: "Sites",
-      dependencies: ["ClarissaCore", "Feeds", "Markup", "ListingText", "YAML"],
+      dependencies: ["ClarissaCore", "SiteFormat", "Feeds", "Markup", "ListingText", "YAML"],
       path: "Sites",
       exclude: siteDocuments,
       resources: siteDefinitions
     ),
 
-    // MARK: - Fetcher, politeness, state, the run pipeline, delivery and reports
+    // MARK: - What clarissa remembers: the listing store (SQLite; PostgreSQL behind the trait),
+    // the listing memory a run judges with, fingerprints, cool-downs, work shared by workers
     .target(
-      name: "ClarissaEngine",
+      name: "ListingStore",
       dependencies: [
-        "ClarissaCore", "ListingText", "CLibCurl", "CSQLite",
+        "ClarissaCore", "CSQLite",
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
+
+    // MARK: - The run: fetching and politeness (Fetching/), the pipeline (Run/), delivery
+    // (Delivery/) and reports (Reports/)
+    .target(
+      name: "ClarissaEngine",
+      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "CLibCurl"]),
 
     // MARK: - `clarissa serve`: a small HTTP/1.1 server on SwiftNIO, and the pages and API over
     // the store
@@ -130,14 +144,15 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
-    .target(name: "Serve", dependencies: ["ClarissaCore", "ClarissaEngine", "WebServer"]),
+    .target(name: "Serve", dependencies: ["ClarissaCore", "ListingStore", "WebServer"]),
 
     // MARK: - The command line: thin commands over the layers above
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Sites", "ListingText", "Serve",
-        "WebServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "ListingStore", "Sites", "SiteFormat",
+        "ListingText", "Serve", "WebServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "clarissa", dependencies: ["ClarissaCommands"]),
@@ -146,14 +161,14 @@ let package = Package(
     .executableTarget(
       name: "clarissa-bench",
       dependencies: [
-        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Sites", "Feeds", "Markup",
-        "ListingText", "Serve", "WebServer",
+        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites",
+        "SiteFormat", "Feeds", "Markup", "ListingText", "Serve", "WebServer",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .target(
       name: "FixtureSupport",
-      dependencies: ["WebServer", "ClarissaEngine", "Sites", "ListingText"],
+      dependencies: ["WebServer", "ClarissaEngine", "ListingStore", "Sites", "ListingText"],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
@@ -164,21 +179,23 @@ let package = Package(
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [
-        "ClarissaEngine", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML", "FixtureSupport",
-        "WebServer",
+        "ClarissaEngine", "ListingStore", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML",
+        "FixtureSupport", "WebServer",
       ]),
     .testTarget(
       name: "SitesTests",
       dependencies: [
-        "Sites", "ClarissaCore", "ClarissaConfig", "Feeds", "Markup", "ListingText",
+        "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Feeds", "Markup", "ListingText",
         "FixtureSupport",
       ]),
     .testTarget(
       name: "ServeTests",
-      dependencies: ["Serve", "WebServer", "ClarissaEngine", "ClarissaCore", "FixtureSupport"]),
+      dependencies: ["Serve", "WebServer", "ListingStore", "ClarissaCore", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaCommandsTests",
-      dependencies: ["ClarissaCommands", "ClarissaEngine", "clarissa", "FixtureSupport"]
+      dependencies: [
+        "ClarissaCommands", "ClarissaEngine", "ListingStore", "clarissa", "FixtureSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import ClarissaCore
+import SiteFormat
 
 /// Backpage's RSS export. Defunct: the site was seized on 2018-04-06.
 public struct BackpageSite: FeedSource {

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import SiteFormat
 
 /// Craigslist's ways of saying "blocked" (a 403 status, or a page saying so), told apart from
 /// "no results" so that a blocked client backs off instead of reporting nothing new.
@@ -20,14 +21,8 @@ enum BlockPage {
       throw SiteError("Craigslist answered with a block page (\"\(phrase)\")", isBlock: true)
     }
     if response.status >= 400 {
-      throw SiteError("Craigslist answered HTTP \(response.status) (\(snippet(response.body)))")
+      throw SiteError(
+        "Craigslist answered HTTP \(response.status) (\(AnswerSnippet.of(response.body)))")
     }
-  }
-
-  /// The start of a body, for messages.
-  static func snippet(_ body: [UInt8]) -> String {
-    let text = String(decoding: body.prefix(80), as: UTF8.self)
-      .replacingOccurrences(of: "\n", with: " ")
-    return body.isEmpty ? "empty body" : "starts with '\(text)'"
   }
 }

@@ -1,4 +1,5 @@
 import ClarissaCore
+import SiteFormat
 
 /// How a Craigslist search becomes requests: one per city, date-sorted, up to 360 rows.
 extension CraigslistSite {

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import SiteFormat
 
 /// Decodes Craigslist's JSON search API (`sapi`, version 8) as CRAIGSLIST.md describes: positional
 /// rows decoded against `data.decode`, the title found wherever it stands in the row, nearby-area
@@ -24,7 +25,7 @@ enum SapiDecoder {
     } catch let error as SiteError {
       throw error
     } catch {
-      throw SiteError("the sapi answer is not valid JSON (\(BlockPage.snippet(response.body)))")
+      throw SiteError("the sapi answer is not valid JSON (\(AnswerSnippet.of(response.body)))")
     }
     if let errors = root["errors"] as? [Any], !errors.isEmpty {
       let text = errors.map { ($0 as? [String: Any])?["message"] as? String ?? "\($0)" }

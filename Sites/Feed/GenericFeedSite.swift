@@ -1,4 +1,5 @@
 import ClarissaCore
+import SiteFormat
 
 /// Any RSS, Atom or JSON Feed: a search lists its feed URLs instead of cities.
 public struct GenericFeedSite: FeedSource {

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import Markup
+import SiteFormat
 
 /// Oodle's keyed listings API. Unverified: built from its documentation, never checked live.
 public struct OodleSite: FeedSource {

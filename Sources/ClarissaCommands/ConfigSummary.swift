@@ -1,5 +1,6 @@
 import ClarissaCore
 import ClarissaEngine
+import ListingStore
 
 /// The short account of a valid config that `validate` prints: what a run would do.
 struct ConfigSummary {

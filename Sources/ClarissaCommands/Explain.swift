@@ -3,6 +3,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Sites
 
 /// `clarissa explain --search NAME`: why each listing was kept or dropped, and whether it is new.

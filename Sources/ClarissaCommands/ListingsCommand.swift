@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 /// `clarissa listings`: what the searches have found, for people and for scripts.
 struct ListingsCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Sites
 
 /// `clarissa notify test CHANNEL`: send a sample listing through one channel.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClarissaConfig
+import SiteFormat
 import Sites
 
 /// `clarissa schema [config|site]`: the JSON Schema of `searches.yaml` or of a site definition.

@@ -3,6 +3,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Serve
 import Sites
 import WebServer

@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 /// `clarissa show ID`: one listing's whole story.
 struct ShowCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClarissaCore
 import Foundation
+import SiteFormat
 import Sites
 
 /// `clarissa sites`: list the sites (the default), check a definition, start a new one.

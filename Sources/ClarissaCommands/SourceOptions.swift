@@ -3,6 +3,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Sites
 
 /// The options `run`, `watch` and `explain` share: which config, where answers come from, and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 extension StateCommand {
   /// `clarissa state check`: is the database sound?

@@ -3,6 +3,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Sites
 
 /// `clarissa state`: look at and repair what runs remember.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 extension StateCommand {
   /// `clarissa state forget --search NAME`: a search starts afresh.

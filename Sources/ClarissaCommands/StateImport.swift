@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 extension StateCommand {
   /// `clarissa state import FILE`: an export, or a JSON state of an earlier clarissa, into the

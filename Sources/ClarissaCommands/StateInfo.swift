@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 extension StateCommand {
   /// `clarissa state info`: what the database holds, at a glance.

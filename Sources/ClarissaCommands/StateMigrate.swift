@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 extension StateCommand {
   /// `clarissa state migrate --to URL`: the SQLite store into PostgreSQL, or back.

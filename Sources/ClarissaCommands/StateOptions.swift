@@ -3,6 +3,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 
 /// What every `clarissa state` subcommand takes: the config (for `state.path` and the sites
 /// of a JSON state's searches) or the database itself; and how each opens the store.

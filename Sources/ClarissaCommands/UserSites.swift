@@ -1,6 +1,7 @@
 import ClarissaConfig
 import ClarissaCore
 import Foundation
+import SiteFormat
 import Sites
 import YAML
 

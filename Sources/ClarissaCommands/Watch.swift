@@ -4,6 +4,7 @@ import ClarissaCore
 import ClarissaEngine
 import Dispatch
 import Foundation
+import ListingStore
 import Serve
 import Sites
 

@@ -1,7 +1,7 @@
 /// One kind of notification channel, declared in one place: the URL schemes it takes, the
 /// parameters it understands (with their docs), which parts of its URL are secret, and what a
 /// URL of it must hold. ``ChannelKinds/all`` lists every kind; the engine adds each kind's
-/// sender beside its declaration (`ClarissaEngine/Channels/<Kind>Channel.swift`).
+/// sender beside its declaration (`ClarissaEngine/Delivery/Channels/<Kind>Channel.swift`).
 public protocol ChannelKind: Sendable {
   /// The kind's name, as reports and `validate` show it.
   var kind: Channel.Kind { get }

@@ -1,3 +1,5 @@
+import ClarissaCore
+
 /// The one style sheet and the one script, served from `/assets/` (nothing from other hosts:
 /// the pages work with no internet; only the sites' photos need it).
 enum Assets {

@@ -1,3 +1,4 @@
+import ClarissaCore
 import Foundation
 
 /// Slows whoever guesses the access token: after ``allowed`` wrong tokens from one client

@@ -1,5 +1,6 @@
-import ClarissaEngine
+import ClarissaCore
 import Foundation
+import ListingStore
 
 /// What `/metrics` counts, in the Prometheus text format (version 0.0.4). Counters grow with
 /// every round this process ran (`clarissa watch --http`); a `serve` alone runs none and shows

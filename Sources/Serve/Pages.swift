@@ -1,13 +1,13 @@
 import ClarissaCore
-import ClarissaEngine
 import Foundation
+import ListingStore
 import WebServer
 
 /// The pages: plain HTML with one style sheet and one small script, both served from here.
 /// Every text that came from a site goes through ``e(_:)``; links and photos only ever point at
 /// `http:`/`https:` addresses.
 enum Pages {
-  static func e(_ text: String) -> String { AtomFeed.escape(text) }
+  static func e(_ text: String) -> String { MarkupText.escape(text) }
 
   static func layout(_ title: String, csrf: String?, problems: String = "", _ body: String)
     -> WebResponse
@@ -65,7 +65,7 @@ enum Pages {
 
   static func time(_ date: Date?, now: Date, future: Bool = false) -> String {
     guard let date else { return "never" }
-    let stamp = AtomFeed.timestamp(date)
+    let stamp = MarkupText.timestamp(date)
     let words: String
     if future {
       let seconds = date.timeIntervalSince(now)

@@ -1,3 +1,4 @@
+import ClarissaCore
 import Foundation
 import WebServer
 

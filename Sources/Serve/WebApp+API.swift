@@ -1,6 +1,6 @@
 import ClarissaCore
-import ClarissaEngine
 import Foundation
+import ListingStore
 import WebServer
 
 /// One search as the list of searches and `/api/searches` show it.

@@ -1,6 +1,6 @@
 import ClarissaCore
-import ClarissaEngine
 import Foundation
+import ListingStore
 import WebServer
 
 extension WebApp {

@@ -1,6 +1,6 @@
 import ClarissaCore
-import ClarissaEngine
 import Foundation
+import ListingStore
 import WebServer
 
 /// The web interface and its API over the listing store: the pages, `/api/`, `/healthz` and

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import Feeds
 import Foundation
+import ListingStore
 import ListingText
 import Sites
 

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import SiteFormat
 import Sites
 
 /// A declared site against the hand-written Swift reader on the same page: Craigslist's static

@@ -1,6 +1,7 @@
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Serve
 import WebServer
 

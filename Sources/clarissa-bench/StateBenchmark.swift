@@ -2,6 +2,7 @@ import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Sites
 
 /// The listing store with 1,000,000 remembered listings: what one run costs it (look up 360

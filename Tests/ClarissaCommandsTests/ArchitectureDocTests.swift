@@ -60,6 +60,24 @@ import Testing
     }
   }
 
+  /// The web interface reads the store without the fetcher: nothing `Serve` depends on, however
+  /// indirectly, is the engine or libcurl.
+  @Test func theWebInterfaceLinksNeitherTheEngineNorLibcurl() throws {
+    let package = try Self.package.get()
+    var reached: Set<String> = []
+    var next = ["Serve"]
+    while let name = next.popLast() {
+      for dependency in package.module(name)?.dependencies ?? []
+      where reached.insert(dependency).inserted {
+        next.append(dependency)
+      }
+    }
+    #expect(reached.contains("ListingStore"), "Serve reads the store through ListingStore")
+    #expect(
+      reached.isDisjoint(with: ["ClarissaEngine", "CLibCurl"]),
+      "Serve depends on \(reached.intersection(["ClarissaEngine", "CLibCurl"]).sorted())")
+  }
+
   /// The doc stands alone: no path out of the repository, and every path or Swift file it
   /// names exists.
   @Test func everyPathTheDocNamesIsInTheRepository() throws {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// `clarissa run` as users and CI run it: replayed answers, exit statuses, report formats,
 /// GitHub Actions output, and SIGKILL at random moments.

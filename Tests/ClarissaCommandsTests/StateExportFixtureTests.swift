@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// `state export` of the store the bundled replay leaves, compared with the export main's store
 /// code wrote for the same runs (Fixtures/state/replay-export.jsonl): what the store keeps must

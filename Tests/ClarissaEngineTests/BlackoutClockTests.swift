@@ -1,6 +1,7 @@
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import ListingStore
 import Testing
 
 /// Quiet-hours windows in their own time zone, wrapping midnight and across DST changes.

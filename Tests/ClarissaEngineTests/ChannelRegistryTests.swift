@@ -2,6 +2,7 @@ import ClarissaCore
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The registry is the one list of kinds: each kind but the terminal can send.
 @Suite struct ChannelRegistryTests {

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import FixtureSupport
 import Foundation
+import ListingStore
 import Testing
 
 /// A search's new listings leave as soon as it is judged and recorded, while the run's other

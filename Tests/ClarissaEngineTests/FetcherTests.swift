@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import FixtureSupport
 import Foundation
+import ListingStore
 import Testing
 
 /// The real fetcher (libcurl) and the scheduler against a loopback HTTP server started here.

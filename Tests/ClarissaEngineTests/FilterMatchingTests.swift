@@ -1,5 +1,6 @@
 import ClarissaCore
 import ClarissaEngine
+import ListingStore
 import Testing
 
 /// Given plain-text filters, when listings are judged, then words match whole (case and accents

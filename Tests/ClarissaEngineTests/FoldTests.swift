@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// Reposts and cross-posts folded, on the real sfbay sapi page (360 rows; 69 of them in 23 groups
 /// that share a title and a price, so 46 repeat another) and on the bundled replay.

@@ -7,6 +7,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// Answers an attacker would send, through the real fetcher and runner against loopback
 /// servers: a `Retry-After` no integer holds once stopped every run with SIGILL.

@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// Listings an attacker (or a broken feed) would send: escape sequences for the terminal,
 /// mass mentions for a chat, a 7.9 MiB title, 5,000 new ids on every answer.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// A listing seen again arrives with its description pending: the store keeps the text.
 @Suite struct LazyTextStoreTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// JSON states of earlier versions (Fixtures/state: format 1 by hand in the object form, format
 /// 2 written by the codec of 60f9798) imported into a store: every id a sighting, nothing

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The store behind ``ListingMemory`` on real database files: migrations, atomic records,
 /// deliveries, price history, sources, and two connections on one file.

@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// Given recent listings, when the Atom feeds and the HTML page are written, then a feed links to
 /// itself and carries the photo, a card without a photo has no empty box, the page shows the

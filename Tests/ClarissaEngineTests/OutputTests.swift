@@ -4,6 +4,7 @@ import ClarissaEngine
 import Feeds
 import FixtureSupport
 import Foundation
+import ListingStore
 import Sites
 import Testing
 

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import FixtureSupport
 import Foundation
+import ListingStore
 import Testing
 
 /// Whether a search's source is new (so primed: recorded without notifying) is decided when its

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// Pushover, Gotify and Matrix against loopback servers that check the exact calls of each
 /// service's documented API: path, method, headers and fields.

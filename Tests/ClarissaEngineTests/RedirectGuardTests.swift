@@ -7,6 +7,7 @@ import Testing
 import WebServer
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// Paths a server was asked for, from its threads.
 final class Paths: @unchecked Sendable {

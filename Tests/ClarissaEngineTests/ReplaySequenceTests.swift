@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The bundled ipads search played through `Fixtures/replay/changes/`: the real sfbay capture
 /// first, then later answers derived from it (a repost under a new id, a price going

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import FixtureSupport
 import Foundation
+import ListingStore
 import Testing
 
 /// Given docs/run-report.md, when a run's JSON report is encoded, then the keys it emits are

@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The pipeline end to end on recorded answers: priming, exactly-once reporting, dry runs,
 /// quiet hours, due searches and state safety.

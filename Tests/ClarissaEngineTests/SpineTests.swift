@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The run's stages as one line: `explain` and `run` reach the same verdicts, a batch accepted
 /// in part is retried only for the rest, and every cool-down is measured on the run's clock.

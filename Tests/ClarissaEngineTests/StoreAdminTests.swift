@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The store's administration API on real database files: info, export and import, forget,
 /// prune and check.

@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// The stores a conformance test runs on: SQLite always; PostgreSQL (a real server on
 /// 127.0.0.1, ``LoopbackPostgres``) in a build with the trait.

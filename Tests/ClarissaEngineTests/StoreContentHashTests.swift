@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// A listing seen again unchanged costs a lookup (its content hash compared) and the time it
 /// was seen; a changed one, or one whose hash the store does not have, is written whole. On

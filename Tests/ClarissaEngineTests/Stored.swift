@@ -2,6 +2,7 @@ import ClarissaCore
 import Foundation
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// What runs left in a store, read as a reader does (read-only, no lock).
 struct Stored {

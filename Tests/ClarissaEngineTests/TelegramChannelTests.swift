@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ClarissaEngine
+@testable import ListingStore
 
 /// `tgram://` against a loopback Bot API server (`?api=`): the exact calls of the Bot API
 /// (`POST /bot<token>/sendMessage` and `sendPhoto`, JSON bodies), Telegram's limits, its

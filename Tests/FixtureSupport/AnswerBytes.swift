@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import Dispatch
 import Foundation
+import ListingStore
 import ListingText
 import Sites
 

@@ -5,7 +5,7 @@ import Serve
 import Testing
 import WebServer
 
-@testable import ClarissaEngine
+@testable import ListingStore
 
 /// The pages' and the API's data: counts, filters, viewed marks, health, metrics, the server.
 @Suite struct ServeDataTests {

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import FixtureSupport
 import Foundation
+import ListingStore
 import Serve
 import WebServer
 

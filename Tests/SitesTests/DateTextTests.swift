@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// Given date texts as the five European samples (and Kleinanzeigen's own page) write them, when

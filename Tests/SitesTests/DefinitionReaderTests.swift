@@ -3,6 +3,7 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// Site definitions: every broken one in `Fixtures/sites/invalid/` is refused with exactly the

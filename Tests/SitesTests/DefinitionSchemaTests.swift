@@ -2,6 +2,7 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// `clarissa schema site` checked by a real validator from PyPI (check-jsonschema): every

@@ -3,6 +3,7 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// Given feed items that write a price with a currency, when they are read, then the listing's

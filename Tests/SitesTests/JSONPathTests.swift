@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// JSONPath (RFC 9535) on the examples of the RFC and on the shapes of the real answers the

@@ -6,6 +6,7 @@ import ListingText
 import Markup
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// Given every feed fixture, when its items become listings with their descriptions left as

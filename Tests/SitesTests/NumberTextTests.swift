@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// Given numbers as the five samples write them (prices, areas, rooms), when they are read with

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Testing
 
+@testable import SiteFormat
 @testable import Sites
 
 /// A pasted URL's parts, and how its query is merged with a site's own pairs.

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 /// What changed in a listing a search has seen, as far as the search announces it
 /// (`notify_on`). A price change is measured from the price last announced, not from the last

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 /// What the delivery stage did.
 struct Receipts: Sendable {

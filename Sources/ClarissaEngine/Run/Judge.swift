@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 import ListingText
 
 /// Why a listing is recorded without being notified.

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 /// A search the run will fetch, and how its new listings are treated.
 struct PlannedSearch: Sendable {

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 /// What one request brought back for a search.
 struct SourceBatch: Sendable {

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 /// What a run gathers as its searches are judged, one after another.
 struct RunState {

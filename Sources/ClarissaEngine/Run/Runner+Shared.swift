@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 extension Runner {
   /// Workers sharing a store: takes due sources in batches (leases), fetches, records and

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import Dispatch
 import FuzzSupport
+import ListingStore
 import ListingText
 import Sites
 

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Prices as people read them.
+public enum Money {
+  /// `$3,499`, `£1,250`, `1250 CHF`.
+  public static func format(_ amount: Double, _ currency: String?) -> String {
+    let whole = amount == amount.rounded()
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.locale = Locale(identifier: "en_US")
+    formatter.maximumFractionDigits = whole ? 0 : 2
+    formatter.minimumFractionDigits = whole ? 0 : 2
+    let number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
+    switch currency {
+    case "USD"?, "CAD"?, "AUD"?, "NZD"?: return "$" + number
+    case "GBP"?: return "£" + number
+    case "EUR"?: return "€" + number
+    case let code?: return "\(number) \(code)"
+    case nil: return number
+    }
+  }
+}
+
+/// "5 min ago", "3 h ago", "2 d ago".
+public enum Age {
+  /// How long before `now` `date` was.
+  public static func describe(from date: Date, to now: Date) -> String {
+    let seconds = CheckedNumber.clampedInteger(now.timeIntervalSince(date).rounded(.towardZero))
+    switch seconds {
+    case ..<0: return "just now"
+    case ..<3600: return "\(max(1, seconds / 60)) min ago"
+    case ..<86_400: return "\(seconds / 3600) h ago"
+    default: return "\(seconds / 86_400) d ago"
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import ClarissaCore
+import Foundation
+
+/// A listing from one item's field values: id, title and URL required; URLs made absolute;
+/// the price with its currency; a date read from ISO 8601 or seconds when no filter said how.
+package struct ListingBuilder {
+  package let definition: SiteDefinition
+  package let pageURL: String
+
+  package typealias Values = [FieldSpec.Name: [FieldValue]]
+
+  package func listing(_ values: Values) -> Result<Listing, ItemProblem> {
+    guard let id = text(values, .id) else { return .failure(ItemProblem("no id")) }
+    guard let title = text(values, .title) else {
+      return .failure(ItemProblem("no title (id \(id))"))
+    }
+    guard let link = text(values, .url), let url = FilterRunner.absolute(link, base: pageURL)
+    else { return .failure(ItemProblem("no URL (id \(id))")) }
+    var listing = Listing(id: id, site: definition.id, url: url, title: title)
+    listing.description = text(values, .description) ?? ""
+    if let price = values[.price]?.first.flatMap(price) {
+      listing.price = price.amount
+      listing.currency = text(values, .currency) ?? price.currency
+    }
+    listing.posted = values[.posted]?.first.flatMap(date)
+    listing.location = text(values, .location)
+    listing.area = text(values, .district)
+    listing.category = text(values, .category)
+    if let latitude = number(values, .latitude), let longitude = number(values, .longitude) {
+      listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
+    }
+    var seen = Set<String>()
+    listing.imageURLs = (values[.images] ?? []).compactMap {
+      FilterRunner.absolute($0.text, base: pageURL)
+    }.filter { seen.insert($0).inserted }
+    return .success(listing)
+  }
+
+  /// The field's first value (the rule for a path that finds several: `join` keeps them all),
+  /// on one line except a description's.
+  private func text(_ values: Values, _ name: FieldSpec.Name) -> String? {
+    guard let text = values[name]?.first?.text, !text.isEmpty else { return nil }
+    return name == .description ? text : PageReader.collapsed(text)
+  }
+
+  private func number(_ values: Values, _ name: FieldSpec.Name) -> Double? {
+    switch values[name]?.first {
+    case .number(let number)?, .price(let number, _)?: return number
+    case .text(let text)?: return Double(text)
+    default: return nil
+    }
+  }
+
+  private func price(_ value: FieldValue) -> (amount: Double, currency: String?)? {
+    let runner = FilterRunner(definition: definition, pageURL: pageURL, now: Date())
+    guard case .price(let amount, let currency)? = runner.price(value) else { return nil }
+    return (amount, currency)
+  }
+
+  private func date(_ value: FieldValue) -> Date? {
+    switch value {
+    case .date(let date): return date
+    case .number(let seconds): return Date(timeIntervalSince1970: seconds)
+    case .text(let text):
+      return DateText.parse(
+        text, formats: ["iso8601"], now: Date(), timeZone: definition.timeZone,
+        language: definition.language)
+    case .price: return nil
+    }
+  }
+}
+
+/// Why an item gave no listing.
+package struct ItemProblem: Error, CustomStringConvertible {
+  package var description: String
+  package init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,186 @@
+import ClarissaCore
+import Foundation
+import Markup
+
+/// Reads one answer by a step's `read:`: the items, each field through its path and filters,
+/// and what a later step needs. Keeps count of what each field found, so a selector that no
+/// longer matches is reported at its line instead of showing as a site that returns nothing.
+package struct PageReader {
+  package let definition: SiteDefinition
+  package let spec: ReadSpec
+  /// The page's address, for relative URLs.
+  package let pageURL: String
+  /// When the answer came, for relative dates ("vor 3 Std.").
+  package let now: Date
+
+  /// One item of an answer: an element of a page, or a value of a JSON document.
+  package enum Item {
+    case html(HTMLNode)
+    /// A value, and the document it is in (nil: it is the document).
+    case json(Any, root: Any?)
+  }
+
+  /// What an answer gave.
+  package struct Result {
+    var listings: [Listing] = []
+    var collected: [String: [String]] = [:]
+    var notes: [String] = []
+    /// Items read, and per field the items in which it found something.
+    var items = 0
+    var found: [FieldSpec.Name: Int] = [:]
+    /// Per item, each field's values after the filters (for `clarissa sites check`).
+    var values: [[FieldSpec.Name: [FieldValue]]] = []
+    /// For a JSON answer in which `items` found nothing (and `empty` did not say so): where the
+    /// path stops finding and what is there (``ReadSpec/itemsNote(_:)`` says it). A run reads
+    /// it as an empty answer; `inspect` and `sites check` fail with it.
+    var itemsNotFound: String?
+  }
+
+  package func read(_ body: [UInt8]) throws(SiteError) -> Result {
+    let root = try document(body)
+    if let blocked = spec.blocked, !values(blocked, in: root).isEmpty {
+      throw SiteError("the page matches 'blocked' (\(blocked.location))", isBlock: true)
+    }
+    var result = Result()
+    for (name, selector) in spec.collect {
+      result.collected[name] = values(selector, in: root).map(\.text).filter { !$0.isEmpty }
+    }
+    guard let itemsSelector = spec.items else { return result }
+    let items = self.items(itemsSelector, in: root)
+    if items.isEmpty { result.itemsNotFound = try checkEmpty(root, itemsSelector) }
+    result.items = items.count
+    for (index, item) in items.enumerated() {
+      var fields: [FieldSpec.Name: [FieldValue]] = [:]
+      for field in spec.fields {
+        let found = value(field, in: item)
+        if !found.isEmpty { result.found[field.name, default: 0] += 1 }
+        fields[field.name] = found
+      }
+      result.values.append(fields)
+      switch ListingBuilder(definition: definition, pageURL: pageURL).listing(fields) {
+      case .success(let listing): result.listings.append(listing)
+      case .failure(let why): result.notes.append("item \(index + 1): \(why); skipped")
+      }
+    }
+    result.notes += silentFields(result)
+    return result
+  }
+
+  /// A page where the items path finds nothing: fine when it says so (`empty`); for a JSON
+  /// answer, what the path's parent holds (an empty result to a run); otherwise the page has
+  /// likely changed.
+  private func checkEmpty(_ root: Item, _ items: Selector) throws(SiteError) -> String? {
+    if let empty = spec.empty {
+      guard values(empty, in: root).isEmpty else { return nil }
+    }
+    var why: String?
+    if case (.json(let path), .json(let document, _)) = (items.compiled, root) {
+      why = path.whyEmpty(in: document) ?? "it finds no value"
+      if spec.empty == nil { return why }
+    }
+    throw SiteError(
+      "'items' (\(items.text), \(items.location)) found nothing and the page does not say it is "
+        + "empty\(why.map { " (\($0))" } ?? ""): the site may have changed its page "
+        + "('clarissa sites check' shows more)")
+  }
+
+  /// Fields that found nothing in any item of a page with several.
+  private func silentFields(_ result: Result) -> [String] {
+    guard result.items >= 2 else { return [] }
+    return spec.fields.filter { !$0.optional && $0.selector != nil && result.found[$0.name] == nil }
+      .map {
+        "field '\($0.name.rawValue)' (\($0.location)) found nothing in any of the "
+          + "\(result.items) items: the site may have changed its page"
+      }
+  }
+
+  private func document(_ body: [UInt8]) throws(SiteError) -> Item {
+    switch spec.format {
+    case .json:
+      return .json(try Self.json(body), root: nil)
+    case .html:
+      let page: HTMLDocument
+      do {
+        page = try HTMLDocument(bytes: body, url: pageURL)
+      } catch {
+        throw SiteError("the answer is not a readable HTML page: \(error)")
+      }
+      guard let root = page.root else { throw SiteError("the answer is an empty HTML page") }
+      guard let jsonIn = spec.jsonIn else { return .html(root) }
+      guard let script = values(jsonIn, in: .html(root)).first else {
+        throw SiteError(
+          "'json_in' (\(jsonIn.text), \(jsonIn.location)) found no element in the page")
+      }
+      return .json(try Self.json(Array(script.text.utf8)), root: nil)
+    }
+  }
+
+  package static func json(_ bytes: [UInt8]) throws(SiteError) -> Any {
+    do {
+      return try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    } catch {
+      throw SiteError("the answer is not valid JSON (\(AnswerSnippet.of(bytes)))")
+    }
+  }
+
+  private func items(_ selector: Selector, in root: Item) -> [Item] {
+    switch (selector.compiled, root) {
+    case (.xpath(let expression), .html(let node)):
+      if case .nodes(let nodes) = node.evaluate(expression) { return nodes.map { Item.html($0) } }
+      return []
+    case (.json(let path), .json(let document, _)):
+      return path.select(document).map { .json($0, root: document) }
+    default: return []
+    }
+  }
+
+  /// What a selector finds in an item (the document root for a whole-page selector).
+  package func values(_ selector: Selector, in item: Item) -> [FieldValue] {
+    switch (selector.compiled, item) {
+    case (.xpath(let expression), .html(let node)):
+      switch node.evaluate(expression) {
+      // An element's text keeps its line breaks (`<br>`, blocks); attributes are one line.
+      case .nodes(let nodes): return nodes.map { .text($0.text) }
+      case .string(let text): return [.text(Self.collapsed(text))]
+      case .number(let number): return number.isNaN ? [] : [.number(number)]
+      case .boolean(let flag): return flag ? [.text("true")] : []
+      }
+    case (.json(let path), .json(let value, let root)):
+      // Never `root is NSNull`: on Linux that cast bridges a whole array to look (a copy of the
+      // document per field and item: 8 s for flatfox's 100 listings).
+      return path.select(root ?? value, current: value).compactMap(Self.jsonValue)
+    default: return []
+    }
+  }
+
+  private func value(_ field: FieldSpec, in item: Item) -> [FieldValue] {
+    var values: [FieldValue] =
+      field.selector.map { self.values($0, in: item) } ?? field.value.map { [FieldValue.text($0)] }
+      ?? []
+    values = values.filter { $0 != .text("") }
+    let filters = FilterRunner(
+      definition: definition, pageURL: pageURL, now: now)
+    for filter in field.filters { values = filters.apply(filter, to: values) }
+    return values
+  }
+
+  package static func jsonValue(_ value: Any) -> FieldValue? {
+    if JSONKind.isContainer(value) { return nil }
+    if let text = value as? String { return .text(collapsed(text)) }
+    if let flag = JSONKind.boolean(value) { return .text(flag ? "true" : "false") }
+    if let number = value as? NSNumber { return .number(number.doubleValue) }
+    return nil
+  }
+
+  /// Runs of whitespace as one space, none at the ends.
+  package static func collapsed(_ text: String) -> String {
+    text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+  }
+}
+
+extension ReadSpec {
+  /// What `items` finding nothing says, `why` being ``PageReader/Result/itemsNotFound``.
+  package func itemsNote(_ why: String) -> String {
+    "'items' (\(items?.text ?? ""), \(items.map { "\($0.location)" } ?? "")) found nothing: \(why)"
+  }
+}

@@ -1,0 +1,115 @@
+import ClarissaCore
+import Foundation
+import Markup
+
+/// A site declared in YAML (`format: 1`): what `docs/adding-a-site.md` describes, read and
+/// checked by ``DefinitionReader``. Every part keeps where it was written, so that a page that
+/// no longer matches can be reported at the selector's line.
+package struct SiteDefinition: Sendable {
+  /// The file it was read from, as the user named it.
+  package var file: String
+  package var id: String
+  package var name: String
+  package var status: SiteStatus
+  package var summary: String
+  /// The site's language for relative dates (`de`, `en`).
+  package var language: String
+  /// The site's time zone, for dates without one.
+  package var timeZone: TimeZone
+  /// The currency of prices that name none.
+  package var currency: String?
+  package var politeness: Politeness
+  package var parameters: [SiteParameter]
+  package var cities: DeclaredNames
+  package var categories: DeclaredNames?
+  /// The requests of one search in one city, in order; each after the first runs once per
+  /// answer of the one before, with what that one collected.
+  package var steps: [RequestStep]
+  /// How a search page pasted from the browser becomes the first request; nil for a site that
+  /// takes none.
+  package var searchURL: SearchURLSpec? = nil
+}
+
+/// Cities or categories: a table of known names with their columns, a pattern, or free text.
+package struct DeclaredNames: Sendable {
+  package enum Kind: String, Sendable, CaseIterable {
+    case table, pattern, free, none
+  }
+  package var kind: Kind
+  /// Name -> column -> value (`duesseldorf` -> `code` -> `l2068`). A table's entries.
+  package var table: [String: [String: String]] = [:]
+  /// The names in file order, for listings and suggestions.
+  package var order: [String] = []
+  /// What a name must look like (`pattern`), anchored.
+  package var pattern: NSRegularExpression?
+  package var patternText: String?
+  /// The name used when a search gives none (categories only).
+  package var defaultName: String?
+}
+
+/// One request of a search, and how to read its answer.
+package struct RequestStep: Sendable {
+  /// The name later steps use for what this one collects (`pins` -> `{pins.pk}`).
+  package var id: String?
+  package var method: String
+  package var url: URLTemplate
+  /// Query parameters added to the URL; one left out when its value is empty, repeated for a list.
+  package var query: [(name: String, value: URLTemplate)]
+  package var headers: [(name: String, value: URLTemplate)]
+  package var body: URLTemplate?
+  package var read: ReadSpec
+}
+
+/// How an answer is read.
+package struct ReadSpec: Sendable {
+  package enum Format: String, Sendable, CaseIterable {
+    case html, json
+  }
+  package var format: Format
+  /// For `html`: the element whose text is JSON to read with JSON paths (`__NEXT_DATA__`).
+  package var jsonIn: Selector?
+  /// The items of the answer (one listing each). Nil for a step that only collects.
+  package var items: Selector?
+  package var fields: [FieldSpec]
+  /// Values a later step's templates use, by name (`pk`).
+  package var collect: [(name: String, selector: Selector)]
+  /// A page that says "nothing found" (so an empty page is not taken for a changed one).
+  package var empty: Selector?
+  /// A page that says the client is blocked.
+  package var blocked: Selector?
+  /// Where `read:` was written.
+  package var location: SourceLocation
+}
+
+/// Where a listing field comes from.
+package struct FieldSpec: Sendable {
+  package enum Name: String, Sendable, CaseIterable {
+    case id, url, title, description, price, currency, posted, location
+    /// The part of town or district the listing is in (a place, never floor space); the
+    /// listing's `area`. Once written `area`: still read, with a warning.
+    case district
+    case latitude, longitude, images, category
+  }
+  /// The field name `district` had first; read with a deprecation warning at its position.
+  package static let deprecatedNames = ["area": Name.district]
+  package var name: Name
+  /// Nil for a constant (`value:`).
+  package var selector: Selector?
+  package var value: String?
+  package var filters: [FieldFilter]
+  /// Whether finding nothing in every item is expected (no warning).
+  package var optional: Bool
+  package var location: SourceLocation
+}
+
+/// A path into an answer: XPath 1.0 for HTML, JSONPath (RFC 9535) for JSON.
+package struct Selector: @unchecked Sendable {
+  // JSONPath and XPathExpression are immutable once compiled.
+  package enum Compiled {
+    case xpath(XPathExpression)
+    case json(JSONPath)
+  }
+  package var compiled: Compiled
+  package var text: String
+  package var location: SourceLocation
+}
