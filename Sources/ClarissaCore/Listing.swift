@@ -1,7 +1,7 @@
 import Foundation
 
 /// One ad, as every site adapter reports it.
-public struct Listing: Sendable, Equatable, Codable {
+public struct Listing: Sendable, Equatable {
   /// Stable id within its site (Craigslist: the posting id; feeds: guid, else link, else hash).
   public var id: String
   /// The site adapter's id (`craigslist`).
@@ -45,11 +45,6 @@ public struct Listing: Sendable, Equatable, Codable {
   /// Other ids of the same item that its search folded into this listing (reposts,
   /// cross-posts), where a message carries them; encoded only when known.
   public var alsoPostedAs: [String]? = nil
-
-  private enum CodingKeys: String, CodingKey {
-    case id, site, url, title, description, descriptionHTML, event, alsoPostedAs, price, currency
-    case posted, location, area, coordinates, imageURLs, category
-  }
 
   /// Creates a listing.
   public init(

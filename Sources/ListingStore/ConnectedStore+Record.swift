@@ -92,10 +92,9 @@ extension ConnectedStore {
       }
     }
     try database.run(
-      ListingFields.upsert(times: "last_seen = excluded.last_seen"),
-      key + ListingFields.values(listing) + [
-        now, now, .text(hash), ListingFields.keepsText(listing),
-      ])
+      ListingFields.upsert(
+        times: "last_seen = excluded.last_seen", keepingText: listing.isDescriptionPending),
+      key + ListingFields.values(listing) + [now, now, .text(hash)])
     try ListingFields.storeImages(listing, in: database)
   }
 
@@ -194,24 +193,12 @@ extension ConnectedStore {
     }
   }
 
-  /// The columns a ``Listing`` is read from, for a query that joins `listings l`.
-  static var listingColumns: String {
-    "l.site, l.id, l.url, l.title, l.description, l.price, l.currency, l.posted, l.location, "
-      + "l.area, l.latitude, l.longitude, l.images, l.category"
-  }
+  /// The columns a ``Listing`` is read from, for a query that joins `listings l`
+  /// (``ListingColumns/selected``).
+  static var listingColumns: String { ListingColumns.selected }
 
   /// A listing from ``listingColumns``, starting at column `first`.
   static func listing(_ row: some StoreRow, from first: Int32) -> Listing {
-    let coordinates: Coordinates? =
-      row.isNull(first + 10) || row.isNull(first + 11)
-      ? nil : Coordinates(latitude: row.double(first + 10), longitude: row.double(first + 11))
-    return Listing(
-      id: row.text(first + 1), site: row.text(first), url: row.text(first + 2),
-      title: row.text(first + 3), description: row.text(first + 4),
-      price: row.optionalDouble(first + 5), currency: row.optionalText(first + 6),
-      posted: row.optionalDouble(first + 7).map(Date.init(timeIntervalSince1970:)),
-      location: row.optionalText(first + 8), area: row.optionalText(first + 9),
-      coordinates: coordinates, imageURLs: StoreJSON.strings(row.text(first + 12)) ?? [],
-      category: row.optionalText(first + 13))
+    ListingColumns.listing(row, from: first)
   }
 }

@@ -102,23 +102,8 @@ struct ImportedLine {
     return value
   }
 
-  /// The listing a `listing` line describes.
-  func listing() throws -> Listing {
-    let latitude = try number("latitude")
-    let longitude = try number("longitude")
-    // An export is a file anyone may have edited: its text is cleaned as a site's would be.
-    let listing = Listing(
-      id: try required("id"), site: try required("site"), url: try required("url"),
-      title: try required("title"), description: object["description"] as? String ?? "",
-      price: try number("price"), currency: object["currency"] as? String,
-      posted: try date("posted"), location: object["location"] as? String,
-      area: object["area"] as? String,
-      coordinates: latitude.flatMap { lat in
-        longitude.map { Coordinates(latitude: lat, longitude: $0) }
-      },
-      imageURLs: try strings("images"), category: object["category"] as? String)
-    return ListingCheck.shown(listing)
-  }
+  /// The listing a `listing` line describes (``ListingColumns/imported(_:)``).
+  func listing() throws -> Listing { try ListingColumns.imported(self) }
 
   private func missing(_ key: String, _ what: String) -> StoreProblem {
     problem("needs '\(key)' as \(what)")

@@ -177,9 +177,8 @@ struct LegacyImport {
       try sighting(listing.key, search, Date(), Date(), database)
     }
     try database.run(
-      "UPDATE listings SET url = ?, title = ?, description = ?, price = ?, currency = ?, "
-        + "posted = ?, location = ?, area = ?, latitude = ?, longitude = ?, images = ?, "
-        + "category = ?, fingerprint = ?, content_hash = NULL WHERE site = ? AND id = ?",
+      "UPDATE listings SET \(ListingColumns.assignments), fingerprint = ?, content_hash = NULL "
+        + "WHERE site = ? AND id = ?",
       ListingFields.values(listing) + key)
     try ListingFields.storeImages(listing, in: database)
   }

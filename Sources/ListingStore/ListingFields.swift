@@ -2,23 +2,16 @@ import ClarissaCore
 
 /// A listing's row in `listings`: its fields as last seen, written by a run and by an import.
 enum ListingFields {
-  /// Inserts a listing (key, ``values(_:)`` with its fingerprint, first seen, last seen, its
-  /// ``contentHash(_:)`` or null, ``keepsText(_:)``) or updates its fields, with `times` saying
-  /// what becomes of the times of one already there.
-  static func upsert(times: String) -> String {
-    """
-    INSERT INTO listings(site, id, url, title, description, price, currency, posted, location,
-      area, latitude, longitude, images, category, fingerprint, first_seen, last_seen,
-      content_hash)
-    VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT(site, id) DO UPDATE SET url = excluded.url, title = excluded.title,
-      fingerprint = excluded.fingerprint,
-      description = CASE WHEN ?19 THEN listings.description ELSE excluded.description END,
-      price = excluded.price, currency = excluded.currency,
-      posted = excluded.posted, location = excluded.location, area = excluded.area,
-      latitude = excluded.latitude, longitude = excluded.longitude, images = excluded.images,
-      category = excluded.category, content_hash = excluded.content_hash, \(times)
-    """
+  /// Inserts a listing (its key, every fact, its fingerprint, first seen, last seen and content
+  /// hash: ``values(_:)`` then those) or, when it is there, updates its facts, fingerprint and
+  /// hash, `times` saying what becomes of the times of one already there. The description is
+  /// kept when the listing's text is pending (``ListingColumns/upsert(extra:update:keepingText:)``).
+  static func upsert(times: String, keepingText: Bool) -> String {
+    ListingColumns.upsert(
+      extra: ["fingerprint", "first_seen", "last_seen", "content_hash"],
+      update: "fingerprint = excluded.fingerprint, content_hash = excluded.content_hash, "
+        + times,
+      keepingText: keepingText)
   }
 
   /// Sets when a listing was last seen if its stored content hash is `hash` (the listing is
@@ -27,41 +20,17 @@ enum ListingFields {
     "UPDATE listings SET last_seen = ? WHERE site = ? AND id = ? AND content_hash = ?"
 
   /// Sixteen hex digits naming everything a run stores of a listing (and so its fingerprint and
-  /// photo ids): the description as the site gave it, HTML while pending. A listing first
-  /// stored with its text made therefore differs once from its next, pending, sighting, which
-  /// is then stored with the text kept (``keepsText(_:)``) and this hash.
+  /// photo ids): ``ListingField/contentHash(_:)``, the description as the site gave it, HTML
+  /// while pending. A listing first stored with its text made therefore differs once from its
+  /// next, pending, sighting, which is then stored with the text kept and this hash.
   static func contentHash(_ listing: Listing) -> String {
-    func part(_ value: String?) -> String { value.map { "=" + $0 } ?? "" }
-    func part(_ value: Double?) -> String { value.map { "=\($0)" } ?? "" }
-    return ContentHash.hex(
-      [
-        listing.url, listing.title,
-        listing.descriptionHTML.map { "html:" + $0 }
-          ?? "text:" + listing.description,
-        part(listing.price), part(listing.currency),
-        part(listing.posted?.timeIntervalSince1970), part(listing.location), part(listing.area),
-        part(listing.coordinates?.latitude), part(listing.coordinates?.longitude),
-        part(listing.category),
-      ] + listing.imageURLs)
+    ListingField.contentHash(listing)
   }
 
-  /// Whether the stored text stays: a listing seen again arrives with its description not
-  /// converted (only unseen listings pay for that), and must not blank the text kept.
-  static func keepsText(_ listing: Listing) -> StoreValue {
-    .int(listing.isDescriptionPending ? 1 : 0)
-  }
-
-  /// The values of a listing's stored fields after its key, in the order of the `listings`
-  /// table (url through category, then the fingerprint).
+  /// The values of a listing's facts after its key (``ListingColumns/values(_:)``), then its
+  /// fingerprint.
   static func values(_ listing: Listing) -> [StoreValue] {
-    [
-      .text(listing.url), .text(listing.title), .text(listing.description),
-      .doubleOrNull(listing.price), .textOrNull(listing.currency), .time(listing.posted),
-      .textOrNull(listing.location), .textOrNull(listing.area),
-      .doubleOrNull(listing.coordinates?.latitude), .doubleOrNull(listing.coordinates?.longitude),
-      .text(StoreJSON.text(listing.imageURLs)), .textOrNull(listing.category),
-      .text(Fingerprint.key(listing)),
-    ]
+    ListingColumns.values(listing) + [.text(Fingerprint.key(listing))]
   }
 
   /// The listing's photo ids, for finding its reposts.

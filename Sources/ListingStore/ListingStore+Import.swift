@@ -120,8 +120,9 @@ extension ListingStore {
     try database.run(
       ListingFields.upsert(
         times: "first_seen = min(first_seen, excluded.first_seen), "
-          + "last_seen = max(last_seen, excluded.last_seen)"),
-      key + ListingFields.values(listing) + seen + [.null, ListingFields.keepsText(listing)])
+          + "last_seen = max(last_seen, excluded.last_seen)",
+        keepingText: listing.isDescriptionPending),
+      key + ListingFields.values(listing) + seen + [.null])
     counts.add(database.changes, "listings")
     // A listing viewed in either state stays viewed, from the earlier time.
     if let viewed = try line.date("viewedAt") {

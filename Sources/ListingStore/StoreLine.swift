@@ -115,21 +115,9 @@ enum StoreLine {
     return out + "}"
   }
 
-  /// A listing's members (its key and fields).
+  /// A listing's members (its key and facts: ``ListingColumns/exported(_:)``).
   static func listing(_ listing: Listing) -> [String: Any] {
-    var object: [String: Any] = [
-      "site": listing.site, "id": listing.id, "url": listing.url, "title": listing.title,
-      "description": listing.description, "images": listing.imageURLs,
-    ]
-    object["price"] = listing.price
-    object["currency"] = listing.currency
-    object["posted"] = time(listing.posted?.timeIntervalSince1970)
-    object["location"] = listing.location
-    object["area"] = listing.area
-    object["latitude"] = listing.coordinates?.latitude
-    object["longitude"] = listing.coordinates?.longitude
-    object["category"] = listing.category
-    return object
+    ListingColumns.exported(listing)
   }
 
   /// Seconds since 1970 as ISO 8601: whole seconds as `2026-05-03T19:00:00Z`, others with

@@ -26,22 +26,11 @@ enum StoreSchema {
       PRIMARY KEY(search, url)
     ) WITHOUT ROWID;
 
-    -- Every listing as last seen.
+    -- Every listing as last seen: its key, its facts (ListingField.all), when it was seen.
     CREATE TABLE listings(
       site TEXT NOT NULL,
       id TEXT NOT NULL,
-      url TEXT NOT NULL,
-      title TEXT NOT NULL,
-      description TEXT NOT NULL,
-      price REAL,
-      currency TEXT,
-      posted REAL,
-      location TEXT,
-      area TEXT,
-      latitude REAL,
-      longitude REAL,
-      images TEXT NOT NULL DEFAULT '[]',
-      category TEXT,
+    \(ListingColumns.created(postgres: false))
       first_seen REAL NOT NULL,
       last_seen REAL NOT NULL,
       PRIMARY KEY(site, id)

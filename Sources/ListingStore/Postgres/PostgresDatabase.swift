@@ -52,7 +52,7 @@
     /// Connects to `url` (`postgres://user@host:port/db?sslmode=require`, as libpq reads it);
     /// `password`, when given, is sent apart from the URL.
     init(url: String, password: String? = nil, connectTimeout: Int = 10) throws {
-      shownURL = StoreSharing.masked(url)
+      shownURL = StoreURL.masked(url)
       var keys = ["dbname", "connect_timeout", "application_name", "client_encoding"]
       var values = [url, String(connectTimeout), "clarissa", "UTF8"]
       if let password {

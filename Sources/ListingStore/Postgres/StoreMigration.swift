@@ -28,11 +28,12 @@
       (
         "listings",
         [
-          ("site", .text), ("id", .text), ("url", .text), ("title", .text), ("description", .text),
-          ("price", .real), ("currency", .text), ("posted", .real), ("location", .text),
-          ("area", .text), ("latitude", .real), ("longitude", .real), ("images", .text),
-          ("category", .text), ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
-          ("viewed_at", .real), ("content_hash", .text),
+          [("site", .text), ("id", .text)]
+            + ListingField.allColumns.map { ($0.name, $0.kind.isNumber ? .real : .text) }
+            + [
+              ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
+              ("viewed_at", .real), ("content_hash", .text),
+            ]
         ]
       ),
       ("listing_images", [("site", .text), ("image", .text), ("id", .text)]),

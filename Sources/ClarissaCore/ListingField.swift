@@ -1,0 +1,141 @@
+import Foundation
+
+/// One fact a listing keeps, declared once: ``all`` is the one list from which the stores'
+/// columns and statements (SQLite and PostgreSQL), `state export` and `state import`, the
+/// content hash and the listing's JSON are made. Adding a fact is a line in ``all``, a
+/// migration in each store that adds its columns (`ListingColumns.added(in:)`), and the places
+/// that show it.
+///
+/// The key (`site`, `id`) and what a store keeps beside the facts (first and last seen, the
+/// fingerprint, the content hash, viewed) are not facts: the stores declare them.
+public struct ListingField: Sendable {
+  /// How a column's value is kept: its SQL type in each store, its form in an export.
+  public enum Kind: Sendable {
+    /// Text that every listing has (an import must give it).
+    case text
+    /// Text that every listing has, empty when an import leaves it out.
+    case textOrEmpty
+    /// Text, or nothing.
+    case optionalText
+    /// A number, or nothing.
+    case number
+    /// A time (seconds since 1970 in the stores, ISO 8601 in an export), or nothing.
+    case time
+    /// A list of texts (a JSON array in the stores, `[]` when empty).
+    case texts
+  }
+
+  /// A column's value, as the listing holds it.
+  public enum Value: Sendable, Equatable {
+    case text(String?)
+    case number(Double?)
+    case time(Date?)
+    case texts([String])
+  }
+
+  /// One stored column: its name in both stores and in `state export`.
+  public struct Column: Sendable {
+    /// The column's and the export member's name.
+    public let name: String
+    /// What it holds.
+    public let kind: Kind
+  }
+
+  /// The columns, in the stores' order (most facts have one; coordinates have two).
+  public let columns: [Column]
+  /// The member of the listing's JSON (``Listing``'s `Codable` form) that holds it.
+  public let json: String
+  /// The schema versions that added its columns: SQLite's `user_version`, PostgreSQL's
+  /// `clarissa_schema`.
+  public let since: (sqlite: Int, postgres: Int)
+  /// The values of ``columns`` for a listing.
+  public let values: @Sendable (Listing) -> [Value]
+  /// Sets the fact on a listing from the values of ``columns``.
+  public let set: @Sendable (inout Listing, [Value]) -> Void
+  /// How it reads in the content hash, when not as its values.
+  let hashPart: (@Sendable (Listing) -> String)?
+
+  /// A fact kept in one column named `name`.
+  static func single(
+    _ name: String, _ kind: Kind, json: String? = nil, since: (sqlite: Int, postgres: Int) = (1, 1),
+    hash: (@Sendable (Listing) -> String)? = nil,
+    get: @escaping @Sendable (Listing) -> Value,
+    set: @escaping @Sendable (inout Listing, Value) -> Void
+  ) -> ListingField {
+    ListingField(
+      columns: [Column(name: name, kind: kind)], json: json ?? name, since: since,
+      values: { [get($0)] }, set: { listing, values in values.first.map { set(&listing, $0) } },
+      hashPart: hash)
+  }
+
+  /// Every fact a listing keeps, in the order of the stores' columns.
+  public static let all: [ListingField] = [
+    .single("url", .text, get: { .text($0.url) }, set: { $0.url = $1.text ?? "" }),
+    .single("title", .text, get: { .text($0.title) }, set: { $0.title = $1.text ?? "" }),
+    .single(
+      "description", .textOrEmpty,
+      // The description as the site gave it: a listing seen again arrives with its HTML
+      // pending, and is unchanged if that HTML is.
+      hash: { $0.descriptionHTML.map { "html:" + $0 } ?? "text:" + $0.description },
+      get: { .text($0.description) }, set: { $0.description = $1.text ?? "" }),
+    .single("price", .number, get: { .number($0.price) }, set: { $0.price = $1.number }),
+    .single(
+      "currency", .optionalText, get: { .text($0.currency) }, set: { $0.currency = $1.text }),
+    .single("posted", .time, get: { .time($0.posted) }, set: { $0.posted = $1.time }),
+    .single(
+      "location", .optionalText, get: { .text($0.location) }, set: { $0.location = $1.text }),
+    .single("area", .optionalText, get: { .text($0.area) }, set: { $0.area = $1.text }),
+    ListingField(
+      columns: [Column(name: "latitude", kind: .number), Column(name: "longitude", kind: .number)],
+      json: "coordinates", since: (1, 1),
+      values: { [.number($0.coordinates?.latitude), .number($0.coordinates?.longitude)] },
+      set: { listing, values in
+        guard values.count == 2, let latitude = values[0].number, let longitude = values[1].number
+        else { return listing.coordinates = nil }
+        listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
+      }, hashPart: nil),
+    .single(
+      "images", .texts, json: "imageURLs", get: { .texts($0.imageURLs) },
+      set: { $0.imageURLs = $1.texts }),
+    .single(
+      "category", .optionalText, get: { .text($0.category) }, set: { $0.category = $1.text }),
+  ]
+
+  /// Every column of every fact, in order.
+  public static let allColumns: [Column] = all.flatMap(\.columns)
+
+  /// Sixteen hex digits naming every fact of a listing as a run stores it: equal hashes, nothing
+  /// to write. Each fact in order (a text as it is, a value that may be absent as `=value` or
+  /// nothing), the lists' texts last.
+  public static func contentHash(_ listing: Listing) -> String {
+    var parts: [String] = []
+    var lists: [String] = []
+    for field in all {
+      if let part = field.hashPart {
+        parts.append(part(listing))
+        continue
+      }
+      for (column, value) in zip(field.columns, field.values(listing)) {
+        switch (column.kind, value) {
+        case (.text, .text(let text)), (.textOrEmpty, .text(let text)): parts.append(text ?? "")
+        case (_, .text(let text)): parts.append(text.map { "=" + $0 } ?? "")
+        case (_, .number(let number)): parts.append(number.map { "=\($0)" } ?? "")
+        case (_, .time(let date)): parts.append(date.map { "=\($0.timeIntervalSince1970)" } ?? "")
+        case (_, .texts(let texts)): lists += texts
+        }
+      }
+    }
+    return ContentHash.hex(parts + lists)
+  }
+}
+
+extension ListingField.Value {
+  /// The text, if a text.
+  public var text: String? { if case .text(let text) = self { text } else { nil } }
+  /// The number, if a number.
+  public var number: Double? { if case .number(let number) = self { number } else { nil } }
+  /// The time, if a time.
+  public var time: Date? { if case .time(let date) = self { date } else { nil } }
+  /// The texts, if a list (else none).
+  public var texts: [String] { if case .texts(let texts) = self { texts } else { [] } }
+}

@@ -1,0 +1,76 @@
+import ClarissaCore
+import Foundation
+import Testing
+
+@testable import ClarissaEngine
+@testable import ListingStore
+
+/// A listing's facts are declared once (`ListingField.all`): the stores' columns, what they
+/// write and read back, `state export` and `state import`, and the JSON all come from that list,
+/// so a listing with every fact set comes back whole through each of them.
+@Suite(.serialized) struct ListingFieldTests {
+  /// Every fact set, none at a default.
+  static let full = StoreAdminTests.listing("f1")
+
+  @Test func theListCoversEveryFactOfAListingWithAValue() {
+    // A listing with no fact set, and the full one: every column of the list tells them apart.
+    let empty = Listing(id: "f1", site: "feed", url: "", title: "")
+    for field in ListingField.all {
+      #expect(
+        field.values(empty) != field.values(Self.full),
+        "'\(field.json)' reads no fact of the listing")
+    }
+    let names = ListingField.allColumns.map(\.name)
+    #expect(Set(names).count == names.count, "a column is declared twice: \(names)")
+  }
+
+  @Test(arguments: StoreKind.built)
+  func theStoreHasEveryDeclaredColumnOfItsType(kind: StoreKind) throws {
+    let store = try #require(try kind.open() as? any ConnectedStore)
+    let declared = try store.locked { database in
+      try database.rows(
+        kind == .sqlite
+          ? "SELECT name, type, \"notnull\" FROM pragma_table_info('listings')"
+          : "SELECT column_name, data_type, CASE is_nullable WHEN 'NO' THEN 1 ELSE 0 END "
+            + "FROM information_schema.columns WHERE table_name = 'listings'", []
+      ) { ($0.text(0), $0.text(1).lowercased(), $0.int(2) == 1) }
+    }
+    for column in ListingField.allColumns {
+      let type = ListingColumns.type(column.kind, postgres: kind == .postgres).lowercased()
+      let found = declared.first { $0.0 == column.name }
+      #expect(found != nil, "no column '\(column.name)' in the \(kind) store")
+      if let found {
+        #expect(type.hasPrefix(found.1), "'\(column.name)' is \(found.1), declared \(type)")
+        #expect(found.2 == type.contains("not null"), "'\(column.name)' nullability")
+      }
+    }
+  }
+
+  @Test(arguments: StoreKind.built)
+  func aListingComesBackWholeFromTheStore(kind: StoreKind) throws {
+    let store = try #require(try kind.open() as? any BrowsableStore)
+    try store.record(
+      SearchRecord(search: "bikes", now: StoreAdminTests.start, seen: [Self.full], reached: true))
+    let history = try #require(try store.history(Self.full.key))
+    #expect(history.listing == Self.full)
+  }
+
+  @Test func aListingComesBackWholeFromAnExportAndItsJSON() throws {
+    let line = try StoreLine.text("listing", StoreLine.listing(Self.full))
+    let imported = try ImportedLine(Data(line.utf8), file: "export.jsonl", line: 1).listing()
+    #expect(imported == Self.full)
+    let json = try #require(ListingJSON.data(Self.full))
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    #expect(try decoder.decode(Listing.self, from: json) == Self.full)
+  }
+
+  @Test func anExportLineMissingAFactAnImportNeedsIsRefusedByName() throws {
+    var object = StoreLine.listing(Self.full)
+    object["title"] = nil
+    let line = try StoreLine.text("listing", object)
+    #expect {
+      try ImportedLine(Data(line.utf8), file: "export.jsonl", line: 3).listing()
+    } throws: { "\($0)".contains("line 3 needs 'title' as a text") }
+  }
+}
