@@ -6,6 +6,7 @@
   import Testing
 
   @testable import ClarissaEngine
+  @testable import ListingStore
 
   /// The PostgreSQL store against a real server (Debian's, started on 127.0.0.1 by the tests):
   /// the schema made once under an advisory lock, a worker older than the schema refused, the

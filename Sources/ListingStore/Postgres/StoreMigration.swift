@@ -1,5 +1,6 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
+  import ClarissaCore
   import Foundation
 
   /// `clarissa state migrate`: a SQLite store copied into PostgreSQL, or back, table by table in
@@ -27,14 +28,12 @@
       ("sources", [("search", .text), ("url", .text)]),
       (
         "listings",
-        [
-          [("site", .text), ("id", .text)]
-            + ListingField.allColumns.map { ($0.name, $0.kind.isNumber ? .real : .text) }
-            + [
-              ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
-              ("viewed_at", .real), ("content_hash", .text),
-            ]
-        ]
+        [("site", Kind.text), ("id", Kind.text)]
+          + ListingField.allColumns.map { ($0.name, $0.kind.isNumber ? Kind.real : Kind.text) }
+          + [
+            ("first_seen", .real), ("last_seen", .real), ("fingerprint", .text),
+            ("viewed_at", .real), ("content_hash", .text),
+          ]
       ),
       ("listing_images", [("site", .text), ("image", .text), ("id", .text)]),
       (
