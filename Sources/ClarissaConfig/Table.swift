@@ -19,6 +19,11 @@ struct Table {
     self.entries = entries
   }
 
+  /// The entry for `key`.
+  func entry(_ key: String) -> Entry? {
+    entries.first { $0.key == key }
+  }
+
   /// The value node for `key`.
   subscript(key: String) -> Node? {
     entries.first { $0.key == key }?.value
