@@ -156,19 +156,21 @@ extension ConfigReader {
 
   /// Adds a city, or every city of a group (groups may name groups; cycles are errors).
   private func expand(
-    _ name: String, at node: Node, origin: String, group: String?, site: (any FeedSource)?,
+    _ name: String, at node: Node, origin: @autoclosure () -> String, group: String?,
+    site: (any FeedSource)?,
     into result: inout [CityRef], visiting: Set<String>
   ) {
     if let entry = cityGroupNodes[name] {
       usedNames.insert(UsedName(kind: "group", name: name))
       guard !visiting.contains(name) else {
-        error("city group '\(name)' contains itself (through \(origin))", at: node)
+        error("city group '\(name)' contains itself (through \(origin()))", at: node)
         return
       }
+      let inside = visiting.union([name])
       for (member, memberNode) in stringList(entry.value, "city group '\(name)'") {
         expand(
           member, at: memberNode, origin: "city group '\(name)'", group: group ?? name, site: site,
-          into: &result, visiting: visiting.union([name]))
+          into: &result, visiting: inside)
       }
       return
     }
@@ -189,11 +191,11 @@ extension ConfigReader {
         }
         error(
           nameMessage(
-            "unknown \(site.id) city", name, origin, suggestions, reason, meaning: meaning),
+            "unknown \(site.id) city", name, origin(), suggestions, reason, meaning: meaning),
           at: node)
         return
       case .doubtful(let suggestions, let reason):
-        warning(nameMessage("\(site.id) city", name, origin, suggestions, reason), at: node)
+        warning(nameMessage("\(site.id) city", name, origin(), suggestions, reason), at: node)
       }
     }
     if !result.contains(where: { $0.name == name }) { result.append(CityRef(name, group: group)) }

@@ -13,16 +13,20 @@ extension ConfigReader {
       error("expected a mapping for \(what()), found \(node.kindDescription)", at: node)
       return nil
     }
-    var entries: [Table.Entry] = []
+    var keys: [String] = []
+    keys.reserveCapacity(pairs.count)
     for pair in pairs {
       guard let key = pair.key.scalar, !pair.key.isNull else {
         error(
           "keys in \(what()) must be plain words, found \(pair.key.kindDescription)", at: pair.key)
         continue
       }
-      entries.append(Table.Entry(key: key.value, keyNode: pair.key, value: pair.value))
+      keys.append(key.value)
     }
-    return Table(node: node, entries: entries)
+    // Pairs whose key is not text were reported above and are left out.
+    let kept =
+      keys.count == pairs.count ? pairs : pairs.filter { $0.key.scalar != nil && !$0.key.isNull }
+    return Table(node: node, pairs: kept, keys: keys)
   }
 
   /// Reports every key of `table` not in `allowed`, with the closest allowed key.

@@ -20,16 +20,15 @@ struct TreeBuilder {
     var merges: [(index: Int, value: Node)] = []
     var weight = 1
 
-    mutating func append(_ node: Node) {
+    mutating func append(_ node: consuming Node) {
       guard isMapping else {
         items.append(node)
         return
       }
-      guard let key = pendingKey else {
+      guard let key = pendingKey.take() else {
         pendingKey = node
         return
       }
-      pendingKey = nil
       if let scalar = key.scalar, scalar.style == .plain, scalar.value == "<<", key.tag == nil {
         merges.append((pairs.count, node))
       } else {
@@ -144,7 +143,7 @@ struct TreeBuilder {
     add(node, weight: target.weight, anchor: nil)
   }
 
-  private mutating func add(_ node: Node, weight: Int, anchor: String?) {
+  private mutating func add(_ node: consuming Node, weight: Int, anchor: String?) {
     guard !isFinished else { return }
     if let anchor { anchors[anchor] = (node, weight) }
     if stack.isEmpty {
