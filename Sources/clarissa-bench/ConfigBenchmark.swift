@@ -95,6 +95,15 @@ struct ConfigBenchmark {
     }
   }
 
+  /// The 1,000-search config at `path`.
+  func writeThousandSearches(to path: String) {
+    do {
+      try thousandSearchConfig().write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      print("cannot write \(path): \(error)")
+    }
+  }
+
   // MARK: - Inputs
 
   private func aliasBomb(levels: Int) -> String {
