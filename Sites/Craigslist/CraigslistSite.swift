@@ -85,6 +85,8 @@ public struct CraigslistSite: FeedSource {
   }
 
   public func checkCity(_ name: String) -> NameCheck {
+    // An area alone needs only the list of hostnames, not the tables read whole.
+    if CraigslistTables.hostnames.contains(name) { return .valid }
     let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard parts.count <= 2, let area = CraigslistTables.areasByHostname[parts[0]] else {
       return .unknown(suggestions: suggestPlace(for: parts))

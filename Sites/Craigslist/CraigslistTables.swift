@@ -56,6 +56,17 @@ public enum CraigslistTables {
     guard fields.count == 4, let id = Int(fields[1]) else { return nil }
     return Category(abbreviation: fields[0], categoryID: id, name: fields[2], type: fields[3])
   }
+  /// Every area's hostname, read from the first field of the tables' area lines without reading
+  /// the rest: `validate` asks only whether `sfbay` is an area, and this takes a tenth of the
+  /// time of ``areas`` (a test checks that both name the same areas).
+  public static let hostnames: Set<String> = Set(
+    [areaUSAtoMLines, areaUSNtoZLines, areaWorldLines].flatMap { text in
+      text.utf8.split(separator: UInt8(ascii: "\n")).compactMap { line in
+        guard let first = line.first, first != UInt8(ascii: "\t") else { return nil }
+        let end = line.firstIndex(of: UInt8(ascii: "\t")) ?? line.endIndex
+        return String(decoding: line[..<end], as: UTF8.self)
+      }
+    })
   /// Areas by hostname.
   public static let areasByHostname: [String: Area] = Dictionary(
     areas.map { ($0.hostname, $0) }, uniquingKeysWith: { first, _ in first })

@@ -36,8 +36,7 @@ struct NotifyCommand: AsyncParsableCommand {
     func run() async throws {
       try MissingConfig.check(config)
       let environment = ProcessInfo.processInfo.environment
-      let loaded = UserSites.load(forConfig: config).loadConfig(
-        path: config, environment: environment)
+      let loaded = UserSites.load(forConfig: config).loadConfig(environment: environment)
       guard let configuration = loaded.config else {
         Terminal.error(DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics))
         throw ExitStatus.configInvalid.exitCode

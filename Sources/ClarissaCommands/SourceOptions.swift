@@ -46,7 +46,7 @@ struct SourceOptions: ParsableArguments {
     loaded: ConfigLoadResult, catalog: SiteCatalog, renderer: DiagnosticRenderer
   ) {
     let sites = UserSites.load(forConfig: config)
-    let loaded = sites.loadConfig(path: config, environment: ProcessInfo.processInfo.environment)
+    let loaded = sites.loadConfig(environment: ProcessInfo.processInfo.environment)
     return (loaded, sites.catalog, DiagnosticRenderer(sources: loaded.sources, colored: colored))
   }
 

@@ -7,7 +7,8 @@ import YAML
 
 /// The sites a config can use: those shipped in the program and the user's own definitions, in
 /// the config's `sites:` folder or else a `sites/` folder beside it. Read when a command starts,
-/// so a new or mended definition needs no rebuild.
+/// so a new or mended definition needs no rebuild. The config file is read and parsed once, here:
+/// its `sites:` is looked at first, then the config is loaded with these sites.
 struct UserSites {
   /// Every site, the user's included.
   var catalog: SiteCatalog
@@ -15,11 +16,16 @@ struct UserSites {
   var diagnostics: [Diagnostic]
   /// The definition files' text, for quoting lines in messages.
   var sources: [String: String]
+  /// The config file, read and parsed.
+  var file: ConfigFile
 
   /// The sites for the config at `config` (which need not exist: then `sites/` beside it).
   static func load(forConfig config: String) -> UserSites {
-    let base = (config as NSString).deletingLastPathComponent
-    let (folder, node) = configuredFolder(config)
+    let file = ConfigFile.read(path: config)
+    let base = file.baseDirectory
+    // Only a text `sites:` names a folder; any other value is the config load's to report.
+    let node = file.topLevelValue("sites").flatMap { $0.scalar == nil ? nil : $0 }
+    let folder = node?.scalar?.value
     let path =
       folder.map { $0.hasPrefix("/") ? $0 : (base as NSString).appendingPathComponent($0) }
       ?? (base as NSString).appendingPathComponent("sites")
@@ -35,7 +41,7 @@ struct UserSites {
           at: SourceLocation(file: config, line: node.start.line, column: node.start.column)))
     }
     let (own, problems) = DefinitionLoader.sites(inFolder: path)
-    var sites = merged(own, diagnostics: diagnostics + problems)
+    var sites = merged(own, diagnostics: diagnostics + problems, file: file)
     sites.catalog.searched = [searched(path, named: folder, config: config)]
     return sites
   }
@@ -51,7 +57,9 @@ struct UserSites {
 
   /// The shipped sites with `own` added; a definition with a shipped declared site's id replaces
   /// it (a selector mended without waiting for a release), a Swift site's id is refused.
-  static func merged(_ own: [any FeedSource], diagnostics: [Diagnostic]) -> UserSites {
+  static func merged(
+    _ own: [any FeedSource], diagnostics: [Diagnostic], file: ConfigFile
+  ) -> UserSites {
     var sites = Registry.sites.all
     var diagnostics = diagnostics
     for site in own {
@@ -76,24 +84,13 @@ struct UserSites {
         sources[file] = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
       }
     }
-    return UserSites(catalog: SiteCatalog(sites), diagnostics: diagnostics, sources: sources)
-  }
-
-  /// The config's `sites:` value and its node, read ahead of the config (its sites are names the
-  /// config's searches use). A config that does not parse has none: its own load says why.
-  private static func configuredFolder(_ config: String) -> (String?, Node?) {
-    guard let data = FileManager.default.contents(atPath: config),
-      data.count <= ConfigLoader.maxFileBytes,
-      let pairs = YAMLReader.read(Array(data)).root?.mapping,
-      let node = pairs.first(where: { $0.key.scalar?.value == "sites" })?.value,
-      let value = node.scalar?.value
-    else { return (nil, nil) }
-    return (value, node)
+    return UserSites(
+      catalog: SiteCatalog(sites), diagnostics: diagnostics, sources: sources, file: file)
   }
 
   /// `ConfigLoader.load` with these sites, their problems first.
-  func loadConfig(path: String, environment: [String: String]) -> ConfigLoadResult {
-    var result = ConfigLoader.load(path: path, environment: environment, sites: catalog)
+  func loadConfig(environment: [String: String]) -> ConfigLoadResult {
+    var result = ConfigLoader.load(file, environment: environment, sites: catalog)
     result.diagnostics = diagnostics + result.diagnostics
     result.sources.merge(sources) { first, _ in first }
     if diagnostics.hasErrors { result.config = nil }

@@ -44,7 +44,7 @@ struct Validate: ParsableCommand {
   func run() throws {
     try MissingConfig.check(config)
     let sites = UserSites.load(forConfig: config)
-    let result = sites.loadConfig(path: config, environment: ProcessInfo.processInfo.environment)
+    let result = sites.loadConfig(environment: ProcessInfo.processInfo.environment)
     let renderer = DiagnosticRenderer(
       sources: result.sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.error(renderer.render(result.diagnostics))

@@ -22,23 +22,19 @@ public enum ConfigLoader {
     path: String, displayName: String? = nil, environment: [String: String],
     sites: SiteCatalog
   ) -> ConfigLoadResult {
-    let name = displayName ?? path
-    let bytes: [UInt8]
-    do {
-      let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      if let size = attributes[.size] as? Int, size > maxFileBytes {
-        return failure(name, "'\(name)' is \(size) bytes; a config may be at most \(maxFileBytes)")
-      }
-      guard let data = FileManager.default.contents(atPath: path) else {
-        return failure(name, "cannot read '\(name)'")
-      }
-      bytes = Array(data)
-    } catch {
-      let reason = FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file"
-      return failure(name, "\(reason) '\(name)'")
+    load(
+      ConfigFile.read(path: path, displayName: displayName), environment: environment, sites: sites)
+  }
+
+  /// Loads a file already read and parsed (``ConfigFile/read(path:displayName:)``).
+  public static func load(
+    _ file: ConfigFile, environment: [String: String], sites: SiteCatalog
+  ) -> ConfigLoadResult {
+    guard file.problem == nil, let document = file.document else {
+      return failure(file.name, file.problem ?? "cannot read '\(file.name)'")
     }
     return load(
-      bytes: bytes, name: name, baseDirectory: (path as NSString).deletingLastPathComponent,
+      bytes: file.bytes, document: document, name: file.name, baseDirectory: file.baseDirectory,
       environment: environment, sites: sites)
   }
 
@@ -47,8 +43,16 @@ public enum ConfigLoader {
     bytes: [UInt8], name: String, baseDirectory: String = ".", environment: [String: String],
     sites: SiteCatalog
   ) -> ConfigLoadResult {
+    load(
+      bytes: bytes, document: YAMLReader.read(bytes), name: name, baseDirectory: baseDirectory,
+      environment: environment, sites: sites)
+  }
+
+  private static func load(
+    bytes: [UInt8], document: YAMLDocument, name: String, baseDirectory: String,
+    environment: [String: String], sites: SiteCatalog
+  ) -> ConfigLoadResult {
     let text = String(decoding: bytes, as: UTF8.self)
-    let document = YAMLReader.read(bytes)
     var diagnostics = document.problems.map { diagnostic(for: $0, in: name) }
     var config: Config?
     if let root = document.root {

@@ -139,6 +139,7 @@ extension ConfigReader {
 
   /// `seattle` already holds `seattle/est`: searching both repeats the subarea's listings.
   private func warnNestedCities(_ cities: [CityRef], entries: [(String, Node)], origin: String) {
+    guard cities.contains(where: { $0.name.utf8.contains(UInt8(ascii: "/")) }) else { return }
     let names = Set(cities.map(\.name))
     for city in cities {
       guard let slash = city.name.firstIndex(of: "/") else { continue }
@@ -155,26 +156,33 @@ extension ConfigReader {
 
   /// Adds a city, or every city of a group (groups may name groups; cycles are errors).
   private func expand(
-    _ name: String, at node: Node, origin: String, group: String?, site: (any FeedSource)?,
+    _ name: String, at node: Node, origin: @autoclosure () -> String, group: String?,
+    site: (any FeedSource)?,
     into result: inout [CityRef], visiting: Set<String>
   ) {
     if let entry = cityGroupNodes[name] {
-      usedNames.insert("group:\(name)")
+      usedNames.insert(UsedName(kind: "group", name: name))
       guard !visiting.contains(name) else {
-        error("city group '\(name)' contains itself (through \(origin))", at: node)
+        error("city group '\(name)' contains itself (through \(origin()))", at: node)
         return
       }
+      let inside = visiting.union([name])
       for (member, memberNode) in stringList(entry.value, "city group '\(name)'") {
         expand(
           member, at: memberNode, origin: "city group '\(name)'", group: group ?? name, site: site,
-          into: &result, visiting: visiting.union([name]))
+          into: &result, visiting: inside)
       }
       return
     }
     if let site {
-      let key = site.id + "\u{0}" + name
-      let check = cityChecks[key] ?? site.checkCity(name)
-      cityChecks[key] = check
+      let key = CityCheckKey(site: site.id, city: name)
+      let check: NameCheck
+      if let known = cityChecks[key] {
+        check = known
+      } else {
+        check = site.checkCity(name)
+        cityChecks[key] = check
+      }
       switch check {
       case .valid: break
       case .unknown(let suggestions, let reason):
@@ -183,11 +191,11 @@ extension ConfigReader {
         }
         error(
           nameMessage(
-            "unknown \(site.id) city", name, origin, suggestions, reason, meaning: meaning),
+            "unknown \(site.id) city", name, origin(), suggestions, reason, meaning: meaning),
           at: node)
         return
       case .doubtful(let suggestions, let reason):
-        warning(nameMessage("\(site.id) city", name, origin, suggestions, reason), at: node)
+        warning(nameMessage("\(site.id) city", name, origin(), suggestions, reason), at: node)
       }
     }
     if !result.contains(where: { $0.name == name }) { result.append(CityRef(name, group: group)) }
@@ -224,32 +232,32 @@ extension ConfigReader {
   }
 
   private func readPrice(_ field: Field) -> PriceRange? {
-    let what = "'price' in \(field.origin)"
+    func what() -> String { "'price' in \(field.origin)" }
     if field.node.scalar != nil, !field.node.isNull {
       error(
-        "expected a mapping such as '{min: 100, max: 500}' for \(what), found \(field.node.kindDescription)",
+        "expected a mapping such as '{min: 100, max: 500}' for \(what()), found \(field.node.kindDescription)",
         at: field.node)
       return nil
     }
-    guard !field.node.isNull, let table = table(field.node, what) else { return nil }
+    guard !field.node.isNull, let table = table(field.node, what()) else { return nil }
     let split = splitThousands(table)
     checkKeys(
-      Table(node: table.node, entries: table.entries.filter { split[$0.key] == nil }),
-      allowed: ["min", "max"], in: what)
-    var amounts: [String: Double] = [:]
-    for key in ["min", "max"] {
-      guard let node = table[key] else { continue }
+      split.isEmpty
+        ? table : Table(node: table.node, entries: table.entries.filter { split[$0.key] == nil }),
+      allowed: ["min", "max"], in: what())
+    func bound(_ key: String) -> Double? {
+      guard let node = table[key] else { return nil }
       if let written = split.first(where: { $0.value.key == key })?.value.written {
         let digits = written.filter(\.isNumber)
         error(
           "expected a number for 'price.\(key)' in \(field.origin), found '\(written)'; write "
             + "\(digits) (in '{...}' a comma starts the next entry)", at: node)
-      } else if let value = amount(node, "'price.\(key)' in \(field.origin)") {
-        amounts[key] = value
+        return nil
       }
+      return amount(node, "'price.\(key)' in \(field.origin)")
     }
-    let min = amounts["min"]
-    let max = amounts["max"]
+    let min = bound("min")
+    let max = bound("max")
     if let min, let max, min > max, let node = table["max"] {
       error(
         "'price.max' (\(max.formatted())) is below 'price.min' (\(min.formatted())) in \(field.origin)",
@@ -274,6 +282,7 @@ extension ConfigReader {
       previous = entry.value.scalar.map { (entry.key, $0.value) }
     }
     // Every group of one value carries the whole amount as written.
+    guard !result.isEmpty else { return result }
     return result.mapValues { group in
       result.values.filter { $0.key == group.key }.max { $0.written.count < $1.written.count }
         ?? group
@@ -306,7 +315,7 @@ extension ConfigReader {
     stringList(field.node, "'\(field.keyNode.scalar?.value ?? "")' in \(field.origin)").compactMap {
       name, node in
       if known.contains(name) {
-        usedNames.insert("\(kind):\(name)")
+        usedNames.insert(UsedName(kind: kind, name: name))
         return name
       }
       let defined = known.sorted()

@@ -20,11 +20,11 @@ extension ConfigReader {
     var pasted = false
 
     func field(_ key: String) -> Field? {
-      if let node = own[key], let keyNode = own.keyNode(key) {
-        return Field(node: node, keyNode: keyNode, origin: context)
+      if let entry = own.entry(key) {
+        return Field(node: entry.value, keyNode: entry.keyNode, origin: context)
       }
-      if let defaults, let node = defaults[key], let keyNode = defaults.keyNode(key) {
-        return Field(node: node, keyNode: keyNode, origin: "defaults")
+      if let entry = defaults?.entry(key) {
+        return Field(node: entry.value, keyNode: entry.keyNode, origin: "defaults")
       }
       return nil
     }
@@ -148,16 +148,25 @@ extension ConfigReader {
   }
 
   private func checkSearchKeys(_ own: Table, site: any FeedSource, context: String) {
-    let allowed = SearchKeys.common + site.parameters.map(\.name)
-    for entry in own.entries where !allowed.contains(entry.key) {
+    let allowed = searchKeys(of: site)
+    for entry in own.entries where !allowed.set.contains(entry.key) {
       if let owner = sites.all.first(where: { $0.parameter(named: entry.key) != nil }) {
         error(
           "'\(entry.key)' is a parameter of site '\(owner.id)', not of '\(site.id)' (\(context))",
           at: entry.keyNode)
       } else {
-        error(searchKeyMessage(entry.key, allowed: allowed, in: context), at: entry.keyNode)
+        error(searchKeyMessage(entry.key, allowed: allowed.list, in: context), at: entry.keyNode)
       }
     }
+  }
+
+  /// The keys a search on `site` may hold, made on the first search that uses the site.
+  private func searchKeys(of site: any FeedSource) -> (list: [String], set: Set<String>) {
+    if let known = searchKeys[site.id] { return known }
+    let list = SearchKeys.common + site.parameters.map(\.name)
+    let keys = (list: list, set: Set(list))
+    searchKeys[site.id] = keys
+    return keys
   }
 
   private func searchKeyMessage(_ key: String, allowed: [String], in context: String) -> String {

@@ -7,7 +7,7 @@ extension ConfigReader {
   func readParameters(
     _ scope: SearchLookup, site: any FeedSource, nameNode: Node, category: String? = nil
   ) -> [String: ParameterValue] {
-    var values: [String: ParameterValue] = [:]
+    var values = declaredDefaults(of: site)
     for parameter in site.parameters {
       guard let field = scope.field(parameter.name) else {
         if parameter.isRequired {
@@ -15,17 +15,29 @@ extension ConfigReader {
             "\(scope.context) on site '\(site.id)' needs '\(parameter.name)': "
               + "\(parameter.summary), e.g. \(parameter.example)", at: nameNode)
         }
-        if let text = parameter.defaultValue, let value = Self.parse(text, as: parameter.kind) {
-          values[parameter.name] = value
-        }
         continue
       }
-      if let value = readParameter(parameter, field) { values[parameter.name] = value }
+      // A value that does not read leaves the parameter unset, its default included.
+      values[parameter.name] = readParameter(parameter, field)
       // A filter the search's category ignores (bedrooms on bicycles) is sent for nothing.
       if let caution = site.caution(parameter: parameter.name, category: category) {
         warning("\(caution) ('\(parameter.name)' in \(field.origin))", at: field.node)
       }
     }
+    return values
+  }
+
+  /// The values a site's parameters take where a search does not set them, read from the
+  /// site's declarations once per load (not once per search).
+  private func declaredDefaults(of site: any FeedSource) -> [String: ParameterValue] {
+    if let known = parameterDefaults[site.id] { return known }
+    var values: [String: ParameterValue] = [:]
+    for parameter in site.parameters {
+      if let text = parameter.defaultValue, let value = Self.parse(text, as: parameter.kind) {
+        values[parameter.name] = value
+      }
+    }
+    parameterDefaults[site.id] = values
     return values
   }
 

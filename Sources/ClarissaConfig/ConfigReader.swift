@@ -21,14 +21,31 @@ final class ConfigReader {
   /// a broken window is not told the window does not exist.
   var blackoutNames: Set<String> = []
   var channelNames: Set<String> = []
-  /// "group:x", "channel:x", "blackout window:x" for every name a search used.
-  var usedNames: Set<String> = []
+  /// Every city group, channel and blackout window a search used.
+  var usedNames: Set<UsedName> = []
   /// Each site's verdict on each city name, asked once per load (a shared group of cities is
   /// checked for every search that names it).
-  var cityChecks: [String: NameCheck] = [:]
+  var cityChecks: [CityCheckKey: NameCheck] = [:]
+  /// The keys a search on each site may hold (by site id), made once per load: the common keys,
+  /// then the site's parameters, and the same as a set for looking up.
+  var searchKeys: [String: (list: [String], set: Set<String>)] = [:]
+  /// Each site's parameter defaults (by site id), read from its declarations once per load.
+  var parameterDefaults: [String: [String: ParameterValue]] = [:]
   /// `http.min_delay` and its node, checked against the floors of the sites the searches use
   /// once they are read.
   var userDelay: (Interval, Node)?
+
+  /// A name a search used: its kind ("group", "channel", "blackout window") and the name.
+  struct UsedName: Hashable {
+    var kind: String
+    var name: String
+  }
+
+  /// A site and a city name it was asked about.
+  struct CityCheckKey: Hashable {
+    var site: String
+    var city: String
+  }
 
   /// The newest schema version this build reads.
   static let currentVersion = 1
@@ -124,7 +141,9 @@ final class ConfigReader {
     for (key, tag, label) in sections {
       guard let node = table[key], let entries = node.mapping else { continue }
       for pair in entries {
-        guard let name = pair.key.scalar?.value, !usedNames.contains("\(tag):\(name)") else {
+        guard let name = pair.key.scalar?.value,
+          !usedNames.contains(UsedName(kind: tag, name: name))
+        else {
           continue
         }
         warning("\(label) '\(name)' is not used by any search", at: pair.key)

@@ -39,8 +39,12 @@ public enum ChannelKinds {
         .error("'\(url)' is not a channel URL; write e.g. 'ntfy://ntfy.sh/my-topic' or 'stdout'"))
     }
     if let kind = claimant(of: url) {
-      // `${NAME}` and `${NAME:-default}` are the config's, not the URL's.
-      let own = (written ?? url).replacing(#/\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/#, with: "")
+      // `${NAME}` and `${NAME:-default}` are the config's, not the URL's. (The pattern is
+      // compiled where it is used, half a millisecond: only for a URL that has one.)
+      let text = written ?? url
+      let own =
+        text.utf8.contains(UInt8(ascii: "$"))
+        ? text.replacing(#/\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/#, with: "") : text
       let unsafe = own.unicodeScalars.first {
         $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
           || "<>\"{}|\\^`".unicodeScalars.contains($0)

@@ -52,12 +52,8 @@ public struct Filter: Sendable {
     self.match = match
     self.caseSensitive = caseSensitive
     self.location = location
-    let source =
-      isRegex
-      ? pattern
-      : PlainPattern.expression(
-        for: caseSensitive ? pattern : FilterText.fold(pattern), match: match)
-    self.regex = try RegexCache.shared.compile(source, caseSensitive: caseSensitive)
+    self.regex = try RegexCache.shared.regex(
+      for: pattern, isRegex: isRegex, match: match, caseSensitive: caseSensitive)
   }
 
   /// Whether the filter matches a listing's title or description (as `field` says).
@@ -167,19 +163,36 @@ enum PlainPattern {
   }
 }
 
-/// Compiled patterns, shared: a config often repeats one pattern across searches (through
-/// `defaults` or copies), and an NSRegularExpression is immutable and safe to share. Bounded by
-/// the distinct patterns of the configs loaded.
+/// Compiled patterns, shared: a config often repeats one filter across searches (through
+/// `defaults` or copies), and an NSRegularExpression is immutable and safe to share. Kept by
+/// what the filter says (its text and options), so that a repeated plain filter is neither folded
+/// nor turned into an expression again. Bounded by the distinct filters of the configs loaded.
 final class RegexCache: @unchecked Sendable {
+  /// A filter's text and the options that decide its expression.
+  struct Key: Hashable {
+    var pattern: String
+    var isRegex: Bool
+    var match: Filter.Match
+    var caseSensitive: Bool
+  }
+
   static let shared = RegexCache()
   private let lock = NSLock()
-  private var compiled: [String: NSRegularExpression] = [:]
+  private var compiled: [Key: NSRegularExpression] = [:]
 
-  func compile(_ pattern: String, caseSensitive: Bool) throws -> NSRegularExpression {
-    let key = (caseSensitive ? "s:" : "i:") + pattern
+  /// The filter's expression, compiled once; throws NSRegularExpression's error for a bad one.
+  func regex(
+    for pattern: String, isRegex: Bool, match: Filter.Match, caseSensitive: Bool
+  ) throws -> NSRegularExpression {
+    let key = Key(pattern: pattern, isRegex: isRegex, match: match, caseSensitive: caseSensitive)
     if let known = lock.withLock({ compiled[key] }) { return known }
+    let source =
+      isRegex
+      ? pattern
+      : PlainPattern.expression(
+        for: caseSensitive ? pattern : FilterText.fold(pattern), match: match)
     let regex = try NSRegularExpression(
-      pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
+      pattern: source, options: caseSensitive ? [] : [.caseInsensitive])
     lock.withLock { compiled[key] = regex }
     return regex
   }

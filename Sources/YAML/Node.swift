@@ -52,7 +52,11 @@ public struct Node: Sendable {
   /// True for an empty plain scalar, `~` or `null` (in YAML's spellings), untagged.
   public var isNull: Bool {
     guard let scalar, scalar.style == .plain, tag == nil else { return false }
-    return Scalar.nullSpellings.contains(scalar.value)
+    // Compared in turn, not hashed: every key of every mapping a reader looks at is asked.
+    switch scalar.value {
+    case "", "~", "null", "Null", "NULL": return true
+    default: return false
+    }
   }
 
   /// A short name for the kind of node, for messages: "a mapping", "a list", "a string".
@@ -98,6 +102,4 @@ public struct Scalar: Sendable, Hashable {
     self.value = value
     self.style = style
   }
-
-  static let nullSpellings: Set<String> = ["", "~", "null", "Null", "NULL"]
 }

@@ -3,13 +3,38 @@ import CLibYAML
 /// Turns libyaml events into a ``Node`` tree, enforcing the depth limit, the alias budget,
 /// unique keys and `<<` merge keys.
 struct TreeBuilder {
+  /// A mapping or sequence being read. A mapping's pairs are made as its values arrive (not
+  /// from a list of children at its end), so that each node is copied once.
   private struct Frame {
     var isMapping: Bool
     var start: Mark
     var tag: String?
     var anchor: String?
-    var children: [Node] = []
+    /// A sequence's items.
+    var items: [Node] = []
+    /// A mapping's pairs in file order, duplicates included (taken out when it closes).
+    var pairs: [Pair] = []
+    /// A mapping's key waiting for its value.
+    var pendingKey: Node?
+    /// A mapping's `<<` values, each with the number of pairs written before it.
+    var merges: [(index: Int, value: Node)] = []
     var weight = 1
+
+    mutating func append(_ node: consuming Node) {
+      guard isMapping else {
+        items.append(node)
+        return
+      }
+      guard let key = pendingKey.take() else {
+        pendingKey = node
+        return
+      }
+      if let scalar = key.scalar, scalar.style == .plain, scalar.value == "<<", key.tag == nil {
+        merges.append((pairs.count, node))
+      } else {
+        pairs.append(Pair(key: key, value: node))
+      }
+    }
   }
 
   private let limits: YAMLLimits
@@ -76,7 +101,7 @@ struct TreeBuilder {
   private mutating func close(at end: Mark) {
     guard let frame = stack.popLast() else { return }
     let content: Node.Content =
-      frame.isMapping ? .mapping(pairs(of: frame.children)) : .sequence(frame.children)
+      frame.isMapping ? .mapping(pairs(of: frame)) : .sequence(frame.items)
     let node = Node(content, start: frame.start, end: end, tag: frame.tag)
     add(node, weight: frame.weight, anchor: frame.anchor)
   }
@@ -118,46 +143,63 @@ struct TreeBuilder {
     add(node, weight: target.weight, anchor: nil)
   }
 
-  private mutating func add(_ node: Node, weight: Int, anchor: String?) {
+  private mutating func add(_ node: consuming Node, weight: Int, anchor: String?) {
     guard !isFinished else { return }
     if let anchor { anchors[anchor] = (node, weight) }
     if stack.isEmpty {
       root = node
     } else {
-      stack[stack.count - 1].children.append(node)
+      stack[stack.count - 1].append(node)
       stack[stack.count - 1].weight += weight
     }
   }
 
   // MARK: - Mappings: unique keys and `<<` merges
 
-  private mutating func pairs(of children: [Node]) -> [Pair] {
+  /// A closed mapping's pairs: a key written twice is reported and its later pair dropped, and
+  /// `<<` merges are applied.
+  private mutating func pairs(of frame: Frame) -> [Pair] {
+    let duplicates = duplicateIndices(frame.pairs)
+    guard !duplicates.isEmpty || !frame.merges.isEmpty else { return frame.pairs }
     var explicit: [Pair] = []
     var merges: [(index: Int, value: Node)] = []
-    var firstSeen: [String: Mark] = [:]
-    var index = 0
-    while index + 1 < children.count {
-      let key = children[index]
-      let value = children[index + 1]
-      index += 2
-      if let scalar = key.scalar, scalar.style == .plain, scalar.value == "<<", key.tag == nil {
-        merges.append((explicit.count, value))
-        continue
+    var nextMerge = 0
+    for (index, pair) in frame.pairs.enumerated() {
+      while nextMerge < frame.merges.count, frame.merges[nextMerge].index == index {
+        merges.append((explicit.count, frame.merges[nextMerge].value))
+        nextMerge += 1
       }
-      if let name = key.scalar?.value {
-        if let first = firstSeen[name] {
-          problems.append(
-            YAMLProblem(
-              .duplicateKey, "duplicate key '\(name)'", at: key.start,
-              notes: [YAMLNote("'\(name)' is first defined here", at: first)]))
-          continue
-        }
-        firstSeen[name] = key.start
-      }
-      explicit.append(Pair(key: key, value: value))
+      if !duplicates.contains(index) { explicit.append(pair) }
     }
+    for merge in frame.merges[nextMerge...] { merges.append((explicit.count, merge.value)) }
     guard !merges.isEmpty else { return explicit }
-    return merged(explicit, merges: merges, explicitKeys: Set(firstSeen.keys))
+    let keys = Set(explicit.compactMap { $0.key.scalar?.value })
+    return merged(explicit, merges: merges, explicitKeys: keys)
+  }
+
+  /// The indices of pairs whose key an earlier pair has, each reported with the first one's
+  /// place. Most mappings are a handful of keys: compared in turn rather than hashed.
+  private mutating func duplicateIndices(_ pairs: [Pair]) -> Set<Int> {
+    var duplicates = Set<Int>()
+    var firstSeen: [String: Mark] = [:]
+    let hashed = pairs.count > 16
+    for (index, pair) in pairs.enumerated() {
+      guard let name = pair.key.scalar?.value else { continue }
+      let first: Mark?
+      if hashed {
+        first = firstSeen[name]
+        if first == nil { firstSeen[name] = pair.key.start }
+      } else {
+        first = pairs[..<index].first { $0.key.scalar?.value == name }?.key.start
+      }
+      guard let first else { continue }
+      duplicates.insert(index)
+      problems.append(
+        YAMLProblem(
+          .duplicateKey, "duplicate key '\(name)'", at: pair.key.start,
+          notes: [YAMLNote("'\(name)' is first defined here", at: first)]))
+    }
+    return duplicates
   }
 
   /// Inserts merged pairs where their `<<` stood; explicit keys win, then earlier merges.

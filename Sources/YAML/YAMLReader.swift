@@ -54,6 +54,26 @@ public enum YAMLReader {
     }
   }
 
+  /// libyaml's events for `text`, counted and dropped: the parse every tree is built on, alone
+  /// (the benchmark's reference for the tree). Nil when libyaml stops at a problem.
+  public static func eventCount(_ text: [UInt8]) -> Int? {
+    text.withUnsafeBufferPointer { buffer in
+      var parser = yaml_parser_t()
+      guard yaml_parser_initialize(&parser) != 0 else { return nil }
+      defer { yaml_parser_delete(&parser) }
+      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+      var event = yaml_event_t()
+      var count = 0
+      while yaml_parser_parse(&parser, &event) != 0 {
+        count += 1
+        let done = event.type == YAML_STREAM_END_EVENT
+        yaml_event_delete(&event)
+        if done { return count }
+      }
+      return nil
+    }
+  }
+
   /// Parses a Swift string.
   public static func read(_ text: String, limits: YAMLLimits = YAMLLimits()) -> YAMLDocument {
     read(Array(text.utf8), limits: limits)

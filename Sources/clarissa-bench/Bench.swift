@@ -23,6 +23,37 @@ enum Bench {
     }.min() ?? 0
   }
 
+  /// Wall times of `runs` rounds in which each program of `commands` is run once, in turn (so
+  /// that a busy moment of the machine falls on all of them alike), in milliseconds; one list
+  /// per command.
+  static func spawnTimes(runs: Int, _ commands: [(String, [String])]) -> [[Double]] {
+    var times = Array(repeating: [Double](), count: commands.count)
+    for _ in 0..<runs {
+      for (index, command) in commands.enumerated() {
+        let start = DispatchTime.now().uptimeNanoseconds
+        spawn(command.0, command.1)
+        times[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+      }
+    }
+    return times
+  }
+
+  /// "name: median x ms, fastest y ms of N / beside reference: ... (xN, of the medians)".
+  static func reportRuns(_ name: String, _ times: [Double], references: [(String, [Double])]) {
+    func figures(_ times: [Double]) -> String {
+      let sorted = times.sorted()
+      guard let fastest = sorted.first else { return "no runs" }
+      return "median \(format(sorted[sorted.count / 2])) ms, fastest \(format(fastest)) ms "
+        + "of \(sorted.count)"
+    }
+    func median(_ times: [Double]) -> Double { times.isEmpty ? 0 : times.sorted()[times.count / 2] }
+    print("  \(name): \(figures(times))")
+    for (label, reference) in references {
+      let ratio = median(reference) > 0 ? median(times) / median(reference) : 0
+      print("    beside \(label): \(figures(reference)) (x\(format(ratio)))")
+    }
+  }
+
   /// "name: x ms / beside reference: y ms (xN)".
   static func report(_ name: String, _ ms: Double, reference: (String, Double)) {
     let ratio = reference.1 > 0 ? ms / reference.1 : 0

@@ -8,7 +8,8 @@ import Sites
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-config` (the work alone,
 // repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
-// of the Craigslist tables in a fresh process).
+// of the Craigslist tables in a fresh process), `write-config PATH` (the 1,000-search config, to
+// profile `clarissa validate` on it).
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
@@ -49,3 +50,7 @@ if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
   ServeBenchmark.measure(path)
 }
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }
+// The 1,000-search config written where asked, for profiling `clarissa validate` on it.
+if which == "write-config", let path = CommandLine.arguments.dropFirst(2).first {
+  ConfigBenchmark(folder: folder).writeThousandSearches(to: path)
+}

@@ -135,6 +135,28 @@ import Testing
 }
 
 extension UserSiteTests {
+  /// The config is read and parsed once: its `sites:` names the folder (a missing one is an
+  /// error at the value), and a `sites:` that is not text is the config's own error only.
+  @Test func theSitesFolderComesFromTheConfigsOneParse() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-user-site-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let config = folder.appendingPathComponent("searches.yaml").path
+    try ("sites: elsewhere\n" + Self.config).write(
+      toFile: config, atomically: true, encoding: .utf8)
+    let missing = try StateCommandTests.clarissa(["validate", "--config", config])
+    #expect(missing.status == 2)
+    #expect(
+      missing.stderr.contains("searches.yaml:1:8: error: 'sites: elsewhere' is not a folder"),
+      "\(missing.stderr)")
+    try ("sites: {own: x}\n" + Self.config).write(
+      toFile: config, atomically: true, encoding: .utf8)
+    let mapping = try StateCommandTests.clarissa(["validate", "--config", config])
+    #expect(mapping.status == 2)
+    #expect(mapping.stderr.contains("expected text for 'sites'"), "\(mapping.stderr)")
+    #expect(!mapping.stderr.contains("is not a folder"), "\(mapping.stderr)")
+  }
+
   /// A site that answers a search with ids, then the ads of those ids (as flatfox does): two
   /// requests, the second built from what the first collected, one listing source.
   @Test func aSiteOfTwoRequestsIsAskedInTurn() throws {

@@ -73,6 +73,26 @@ import Testing
     #expect(try !Self.filter("a.b").matches("axb"), "a dot is a dot, not any character")
   }
 
+  /// Compiled expressions are shared by what a filter says: the same text with other options is
+  /// another expression, whichever was made first.
+  @Test func sharedExpressionsFollowEveryOption() throws {
+    let plain = try Self.filter("a.b")
+    let regex = try Filter(.exclude, on: .title, pattern: "a.b", isRegex: true)
+    #expect(!plain.matches("axb"))
+    #expect(regex.matches("axb"))
+    #expect(try !Self.filter("a.b").matches("axb"), "the plain filter again, after the regex")
+    #expect(try !Self.filter("iso").matches("Maison"))
+    #expect(try Self.filter("iso", .substring).matches("Maison"))
+    #expect(try !Self.filter("iso").matches("Maison"), "words again, after substring")
+    #expect(try Self.filter("Café").matches("table de cafe"))
+    #expect(try !Self.filter("Café", caseSensitive: true).matches("table de cafe"))
+    #expect(try Self.filter("Café").matches("table de cafe"), "folded again, after exact")
+    let sensitive = try Filter(.exclude, pattern: "ipad", isRegex: true, caseSensitive: true)
+    let insensitive = try Filter(.exclude, pattern: "ipad", isRegex: true)
+    #expect(!sensitive.matches("iPad"))
+    #expect(insensitive.matches("iPad"))
+  }
+
   @Test func explainNamesTheWordsThatDecided() throws {
     let search = Search(
       name: "ipads", site: "craigslist",

@@ -18,6 +18,8 @@ import Testing
     #expect(CraigslistTables.areasByHostname["littlerock"]?.areaID == 100)
     #expect(CraigslistTables.categoriesByCode["apa"]?.categoryID == 1)
     #expect(CraigslistTables.categoriesByCode["ctd"]?.categoryID == 146)
+    #expect(CraigslistTables.hostnames == Set(CraigslistTables.areas.map(\.hostname)))
+    #expect(CraigslistTables.hostnames.count == 707)
   }
 
   /// The shipped tables are Craigslist's reference tables, every field: the copies in

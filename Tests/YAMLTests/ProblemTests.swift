@@ -52,6 +52,28 @@ import YAML
     #expect(pairs.map(\.1) == ["1", "3", "4"])
   }
 
+  /// Mappings of a few keys are checked by comparing keys in turn, larger ones through a table:
+  /// both report every repeated key at its place, keep the first value, and keep `<<` merges
+  /// where they stand.
+  @Test(arguments: [3, 40])
+  func duplicateKeysBesideMergesInSmallAndLargeMappings(keys: Int) throws {
+    let own = (0..<keys).map { "  k\($0): \($0)" }
+    let lines =
+      ["base: &base {a: 1, k0: 9}", "this:", "  k0: first", "  <<: *base"] + own
+      + ["  k1: again", "  z: 1"]
+    let document = YAMLReader.read(lines.joined(separator: "\n") + "\n")
+    let duplicates = document.problems.filter { $0.kind == .duplicateKey }
+    #expect(duplicates.map(\.mark) == [Mark(line: 5, column: 3), Mark(line: keys + 5, column: 3)])
+    #expect(
+      duplicates.map(\.notes.first?.mark) == [Mark(line: 3, column: 3), Mark(line: 6, column: 3)])
+    let pairs = try #require(document.root?.mapping?[1].value.mapping)
+    let names = pairs.map { $0.key.scalar?.value ?? "" }
+    #expect(names == ["k0", "a"] + (1..<keys).map { "k\($0)" } + ["z"])
+    #expect(pairs.first?.value.scalar?.value == "first")
+    #expect(pairs.count(where: { $0.key.scalar?.value == "k1" }) == 1)
+    #expect(pairs.first { $0.key.scalar?.value == "k1" }?.value.scalar?.value == "1")
+  }
+
   @Test(arguments: [true, false])
   func hundredThousandLevelsAreRejectedAtTheLimit(flow: Bool) throws {
     let depth = 100_000
