@@ -66,11 +66,23 @@ enum Bench {
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  /// Runs a program to completion, output discarded; its exit status.
-  @discardableResult
   /// Runs a program to its end with output discarded, by `posix_spawn` (Foundation's `Process`
-  /// adds ~25 ms of its own, which is not the program's start-up).
+  /// adds ~25 ms of its own, which is not the program's start-up); its exit status.
+  @discardableResult
   static func spawn(_ path: String, _ arguments: [String]) -> Int32 {
+    spawnMeasured(path, arguments)?.status ?? -1
+  }
+
+  /// A finished child process: its exit status, wall time and peak resident memory.
+  struct Child {
+    var status: Int32
+    var milliseconds: Double
+    var peakKB: Int
+  }
+
+  /// Runs a program to its end as ``spawn(_:_:)`` does, timing it and reading its peak resident
+  /// memory from `wait4`'s resource usage; nil when it cannot start.
+  static func spawnMeasured(_ path: String, _ arguments: [String]) -> Child? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -79,9 +91,12 @@ enum Bench {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return (status >> 8) & 0xFF
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    return Child(status: (status >> 8) & 0xFF, milliseconds: elapsed, peakKB: usage.ru_maxrss)
   }
 }
