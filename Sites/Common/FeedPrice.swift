@@ -10,7 +10,7 @@ enum FeedPrice {
     "$": nil, "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
   ]
   /// Codes seen on classified feeds; others are written with a sign.
-  private static let codes = [
+  static let codes = [
     "USD", "EUR", "GBP", "CHF", "CAD", "AUD", "NZD", "JPY", "SEK", "NOK", "DKK", "PLN", "CZK",
     "HUF", "INR", "MXN", "BRL", "ZAR", "SGD", "HKD",
   ]
@@ -32,10 +32,10 @@ enum FeedPrice {
   private static let spacing = #"([ \u00A0]?)"#
 
   /// A marker and the amount after it: groups marker, spacing, amount.
-  private static let markerFirst = try? NSRegularExpression(
+  static let markerFirst = try? NSRegularExpression(
     pattern: "(\(marker))\(spacing)\(number)")
   /// An amount and the marker after it: groups amount, spacing, marker.
-  private static let numberFirst = try? NSRegularExpression(
+  static let numberFirst = try? NSRegularExpression(
     pattern: "\(number)\(spacing)(\(marker))")
 
   /// The first price in the title, else in the description.
@@ -61,14 +61,19 @@ enum FeedPrice {
 
   /// The first price in `text`: at the first marker that has an amount beside it, the amount
   /// after or before it (see ``choose(_:_:marker:)``). `scanning` first asks
-  /// ``mayHoldPrice(text:)`` and starts the search at ``earliestMatch(in:)`` (tests turn it off
-  /// to check that neither ever loses a price).
+  /// ``mayHoldPrice(text:)``, then finds both expressions' first matches with ``PriceScanner``,
+  /// or, in a text it cannot read, runs them from ``earliestMatch(in:)``. Tests turn `scanning`
+  /// off to check that none of that ever changes a price: the expressions alone, from the start.
   static func first(in text: String, scanning: Bool = true) -> (
     amount: Double, currency: String?
   )? {
-    guard let markerFirst, let numberFirst, !text.isEmpty,
-      !scanning || mayHoldPrice(text: text)
-    else { return nil }
+    guard !text.isEmpty, !scanning || mayHoldPrice(text: text) else { return nil }
+    if scanning, let scanner = PriceScanner(text) {
+      return chosen(
+        after: scanner.markerFirst().map { candidate($0, scanner) },
+        before: scanner.numberFirst().map { candidate($0, scanner) })
+    }
+    guard let markerFirst, let numberFirst else { return nil }
     let whole = NSRange(text.startIndex..., in: text)
     let start = scanning ? min(earliestMatch(in: text), whole.length) : 0
     // Transparent bounds: `\b` before a code still sees the text before the start.
@@ -83,6 +88,14 @@ enum FeedPrice {
     let before = numberFirst.firstMatch(in: text, options: options, range: range).map {
       candidate($0, in: text, marker: 3, spacing: 2, amount: 1)
     }
+    return chosen(after: after, before: before)
+  }
+
+  /// The price of the two first matches (nil when none, `.some(nil)` when a match's number
+  /// does not read as an amount).
+  private static func chosen(after: Candidate??, before: Candidate??) -> (
+    amount: Double, currency: String?
+  )? {
     switch (after, before) {
     case (nil, nil): return nil
     case (let found??, nil), (nil, let found??):
@@ -97,7 +110,8 @@ enum FeedPrice {
     }
   }
 
-  /// An amount beside a marker: where the marker is (UTF-16 offset), which it is, and whether
+  /// An amount beside a marker: where the marker is (a UTF-16 offset from the expressions, a
+  /// byte offset from the scanner: only compared within one text), which it is, and whether
   /// the amount touches it (`$450`) or stands a space apart (`3080 $`).
   private struct Candidate {
     var markerAt: Int
@@ -116,6 +130,16 @@ enum FeedPrice {
     return Candidate(
       markerAt: match.range(at: marker).location, marker: String(text[markerRange]),
       amount: value, touches: match.range(at: spacing).length == 0)
+  }
+
+  private static func candidate(_ match: PriceScanner.Match, _ scanner: PriceScanner)
+    -> Candidate?
+  {
+    amount(scanner.text(match.amount)).map {
+      Candidate(
+        markerAt: match.marker.lowerBound, marker: scanner.text(match.marker), amount: $0,
+        touches: match.touches)
+    }
   }
 
   /// The amount a marker prices when one stands on each side of it (`RTX 3080 $450`): the one

@@ -16,10 +16,11 @@ public enum FeedDate {
     if bytes.prefix(4).allSatisfy(isDigit), bytes[4] == UInt8(ascii: "-") {
       return iso8601(bytes)
     }
+    if let date = FeedDate.canonicalRFC822(bytes) { return date }
     return rfc822(String(decoding: bytes, as: UTF8.self))
   }
 
-  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
   private static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
   }
@@ -76,11 +77,11 @@ public enum FeedDate {
 
   // MARK: - RFC 822 and relatives
 
-  private static let months = [
+  static let months = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
   ]
 
-  private static func rfc822(_ text: String) -> Date? {
+  static func rfc822(_ text: String) -> Date? {
     let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
       .map(String.init)
     var day: Int?
@@ -156,7 +157,7 @@ public enum FeedDate {
 
   // MARK: - Calendar arithmetic (proleptic Gregorian, no Foundation calendar needed)
 
-  private static func makeDate(
+  static func makeDate(
     _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Double,
     offset: Int
   ) -> Date? {

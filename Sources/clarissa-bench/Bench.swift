@@ -73,15 +73,13 @@ enum Bench {
     spawnMeasured(path, arguments)?.status ?? -1
   }
 
-  /// A finished child process: its exit status, wall time and peak resident memory.
+  /// A finished child process: its exit status and wall time.
   struct Child {
     var status: Int32
     var milliseconds: Double
-    var peakKB: Int
   }
 
-  /// Runs a program to its end as ``spawn(_:_:)`` does, timing it and reading its peak resident
-  /// memory from `wait4`'s resource usage; nil when it cannot start.
+  /// Runs a program to its end as ``spawn(_:_:)`` does, timing it; nil when it cannot start.
   static func spawnMeasured(_ path: String, _ arguments: [String]) -> Child? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -94,9 +92,24 @@ enum Bench {
     let start = DispatchTime.now().uptimeNanoseconds
     guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
+    waitpid(pid, &status, 0)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    return Child(status: (status >> 8) & 0xFF, milliseconds: elapsed, peakKB: usage.ru_maxrss)
+    return Child(status: (status >> 8) & 0xFF, milliseconds: elapsed)
+  }
+
+  /// A program's peak resident memory in KB, run to its end under GNU time (`/usr/bin/time -f
+  /// %M`); nil without it. Not from this process's `wait4`: a child spawned from a large process
+  /// starts with that process's memory counted in its peak (Linux keeps the high-water mark
+  /// across `exec`), GNU time's own small process does not.
+  static func peakKB(_ path: String, _ arguments: [String]) -> Int? {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-bench-peak-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    guard spawn(time, ["-f", "%M", "-o", output, path] + arguments) >= 0,
+      let text = try? String(contentsOfFile: output, encoding: .utf8)
+    else { return nil }
+    return text.split(separator: "\n").last.flatMap { Int($0) }
   }
 }

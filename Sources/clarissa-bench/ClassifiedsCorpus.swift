@@ -60,14 +60,18 @@ struct ClassifiedsCorpus {
         + "<li>\(Self.features[Int(random.next() % UInt64(Self.features.count))])</li></ul>",
     ]
     if !titled { lines.append("<p>Asking <b>$\(grouped(price))</b> or best offer.</p>") }
-    if random.next() % 3 == 0 { lines.append("<p>Call or text 415-555-\(1000 + index % 9000)<br/>") }
+    if random.next() % 3 == 0 {
+      lines.append("<p>Call or text 415-555-\(1000 + index % 9000)<br/>")
+    }
     if changes(index) { lines.append("<p><em>Price reduced, variant \(variant).</em></p>") }
     let html = lines.joined(separator: "\n")
     let description =
       random.next() % 2 == 0
       ? "<![CDATA[\(html)]]>"
-      : html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;")
+      : html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+        of: "<", with: "&lt;"
+      )
+      .replacingOccurrences(of: ">", with: "&gt;")
     var item = """
       <item>
       <title>\(title.replacingOccurrences(of: "&", with: "&amp;"))</title>
@@ -80,7 +84,8 @@ struct ClassifiedsCorpus {
 
       """
     if random.next() % 4 != 0 {
-      item += "<enclosure url=\"https://images.classifieds.example/\(id)_600x450.jpg\""
+      item +=
+        "<enclosure url=\"https://images.classifieds.example/\(id)_600x450.jpg\""
         + " type=\"image/jpeg\" length=\"\(40_000 + Int(random.next() % 90_000))\"/>\n"
     }
     return item + "</item>\n"
@@ -116,25 +121,35 @@ struct ClassifiedsCorpus {
   static let kinds = [
     Kind(
       category: "apartments / housing for rent", path: "apa",
-      nouns: ["Sunny 2BR/1BA flat", "Studio with garden view", "3BR house, 2 car garage",
-        "Remodeled 1BR near BART", "Top floor 2BR, bay views"], prices: 1_400..<6_500),
+      nouns: [
+        "Sunny 2BR/1BA flat", "Studio with garden view", "3BR house, 2 car garage",
+        "Remodeled 1BR near BART", "Top floor 2BR, bay views",
+      ], prices: 1_400..<6_500),
     Kind(
       category: "furniture - by owner", path: "fuo",
-      nouns: ["Herman Miller Aeron chair, size B", "Mid-century walnut dresser",
-        "IKEA Kallax shelf 4x4", "Leather sofa, 3 seat", "Solid oak dining table"],
+      nouns: [
+        "Herman Miller Aeron chair, size B", "Mid-century walnut dresser",
+        "IKEA Kallax shelf 4x4", "Leather sofa, 3 seat", "Solid oak dining table",
+      ],
       prices: 20..<1_200),
     Kind(
       category: "electronics - by owner", path: "ele",
-      nouns: ["RTX 3080 10GB", "MacBook Air M2 13\"", "Sony WH-1000XM4 headphones",
-        "LG 27\" 4K monitor", "iPad Pro 11 (2021)"], prices: 60..<1_600),
+      nouns: [
+        "RTX 3080 10GB", "MacBook Air M2 13\"", "Sony WH-1000XM4 headphones",
+        "LG 27\" 4K monitor", "iPad Pro 11 (2021)",
+      ], prices: 60..<1_600),
     Kind(
       category: "cars & trucks - by owner", path: "cto",
-      nouns: ["2014 Toyota Prius, 98k miles", "2009 Honda Civic EX", "2017 Subaru Outback",
-        "2012 Ford F-150 XLT", "2019 Tesla Model 3 LR"], prices: 3_500..<38_000),
+      nouns: [
+        "2014 Toyota Prius, 98k miles", "2009 Honda Civic EX", "2017 Subaru Outback",
+        "2012 Ford F-150 XLT", "2019 Tesla Model 3 LR",
+      ], prices: 3_500..<38_000),
     Kind(
       category: "bicycles - by owner", path: "bik",
-      nouns: ["Trek FX 3 hybrid, 56cm", "Specialized Allez road bike", "Brompton C Line",
-        "Kids' 20\" BMX", "Surly Long Haul Trucker"], prices: 80..<2_400),
+      nouns: [
+        "Trek FX 3 hybrid, 56cm", "Specialized Allez road bike", "Brompton C Line",
+        "Kids' 20\" BMX", "Surly Long Haul Trucker",
+      ], prices: 80..<2_400),
   ]
   static let places = [
     "mission district", "oakland downtown", "berkeley", "san jose west", "palo alto",
@@ -146,7 +161,8 @@ struct ClassifiedsCorpus {
   ]
   static let features = [
     "no smoking, no pets", "pick up only, cash or Venmo", "original receipt available",
-    "cat ok &ndash; dog ok", "w/d in unit", "delivery possible for a fee", "first come, first served",
+    "cat ok &ndash; dog ok", "w/d in unit", "delivery possible for a fee",
+    "first come, first served",
     "serious buyers only", "open house Saturday 11&ndash;1",
   ]
 }

@@ -3,18 +3,19 @@ import WebServer
 
 extension PollBenchmark {
   /// Each program's fastest and median beside xmllint's and rss2email's, with peak memory.
-  static func report(_ measured: [String: [Bench.Child]]) {
-    func figures(_ name: String) -> (best: Double, median: Double, peakMB: Int)? {
+  static func report(_ measured: [String: [Bench.Child]], peaks: [String: Int]) {
+    func figures(_ name: String) -> (best: Double, median: Double, peakMB: String)? {
       guard let children = measured[name], !children.isEmpty else { return nil }
       let times = children.map(\.milliseconds).sorted()
-      return (times[0], times[times.count / 2], (children.map(\.peakKB).max() ?? 0) / 1024)
+      return (times[0], times[times.count / 2], peaks[name].map { "\($0 / 1024) MB" } ?? "-")
     }
     for (name, children) in measured where children.contains(where: { $0.status != 0 }) {
       print("  WARNING: \(name) exited with status \(children.map(\.status))")
     }
     guard let xmllint = figures("xmllint") else { return }
     print(
-      "  \(rounds) interleaved rounds; fastest and median, peak resident memory the largest:")
+      "  \(rounds) interleaved rounds, fastest and median; peak resident memory from one more"
+        + " round under GNU time:")
     print(
       "    xmllint --stream --noout, the same bytes: \(Bench.format(xmllint.best)) ms fastest,"
         + " \(Bench.format(xmllint.median)) ms median")
@@ -24,7 +25,7 @@ extension PollBenchmark {
       let medians = Int((xmllint.median / step.median * 100).rounded())
       print(
         "    \(title): \(Bench.format(step.best)) ms fastest, \(Bench.format(step.median)) ms"
-          + " median, \(step.peakMB) MB peak: \(share)% of xmllint (medians \(medians)%)\(target)")
+          + " median, \(step.peakMB) peak: \(share)% of xmllint (medians \(medians)%)\(target)")
     }
     line("clarissa run, one search, nothing new", "run", target: "; target >= 30%, < 60 MB")
     line("the same, the store also holding 1,000,000 other listings", "million")
@@ -37,7 +38,7 @@ extension PollBenchmark {
     print(
       "    rss2email 3.14, the same server, every entry seen (run --no-send): "
         + "\(Bench.format(rss2email.best)) ms fastest, \(Bench.format(rss2email.median)) ms"
-        + " median of \(measured["rss2email"]?.count ?? 0), \(rss2email.peakMB) MB peak:"
+        + " median of \(measured["rss2email"]?.count ?? 0), \(rss2email.peakMB) peak:"
         + " clarissa \(Int((rss2email.best / run.best).rounded()))x faster (medians"
         + " \(Int((rss2email.median / run.median).rounded()))x; target >= 50x)")
   }
@@ -115,7 +116,5 @@ struct RSS2Email {
   }
 
   /// One poll of the feed.
-  func poll() -> Bench.Child? {
-    Bench.spawnMeasured(binary, ["-c", config, "-d", data, "run", "--no-send"])
-  }
+  var command: [String] { [binary, "-c", config, "-d", data, "run", "--no-send"] }
 }

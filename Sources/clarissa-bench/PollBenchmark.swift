@@ -17,7 +17,8 @@ struct PollBenchmark {
   static let rss2emailRounds = 3
 
   func run() {
-    print("\nA poll of a changed \(Self.items)-item RSS feed where nothing is new (whole processes)")
+    print(
+      "\nA poll of a changed \(Self.items)-item RSS feed where nothing is new (whole processes)")
     guard let clarissa = Bench.siblingBinary("clarissa"), let xmllint = Bench.onPath("xmllint")
     else {
       print("  needs the release clarissa beside this benchmark and xmllint on PATH")
@@ -41,37 +42,44 @@ struct PollBenchmark {
     let million = folder.appendingPathComponent("poll20k-million.db").path
     guard let config = writeConfig(url: server.url), fillMillion(million) else { return }
     let rss2email = RSS2Email(folder: folder, url: server.url)
+    let commands: [(name: String, command: [String])] =
+      [
+        ("xmllint", [xmllint, "--stream", "--noout"]),
+        ("run", Self.clarissa(clarissa, config, plain)),
+        ("million", Self.clarissa(clarissa, config, million)),
+        ("dry", Self.clarissa(clarissa, config, plain) + ["--dry-run"]),
+        ("version", [clarissa, "--version"]),
+      ] + (rss2email.map { [("rss2email", $0.command)] } ?? [])
     // The first poll primes each store and rss2email's memory.
-    for store in [plain, million] { _ = Self.clarissa(clarissa, config, store) }
-    _ = rss2email?.poll()
-    let steps: [(String, () -> Bench.Child?)] = [
-      ("xmllint", { Bench.spawnMeasured(xmllint, ["--stream", "--noout", server.file]) }),
-      ("run", { Self.clarissa(clarissa, config, plain) }),
-      ("million", { Self.clarissa(clarissa, config, million) }),
-      ("dry", { Self.clarissa(clarissa, config, plain, ["--dry-run"]) }),
-      ("version", { Bench.spawnMeasured(clarissa, ["--version"]) }),
-    ]
+    for (name, command) in commands where name == "run" || name == "million" || name == "rss2email"
+    {
+      _ = Bench.spawnMeasured(command[0], Array(command.dropFirst()))
+    }
     var measured: [String: [Bench.Child]] = [:]
-    for round in 0..<Self.rounds {
+    var peaks: [String: Int] = [:]
+    // The rounds, then one more under GNU time for each program's peak memory.
+    for round in 0...Self.rounds {
       server.serve(variants[1 + round % 2], file: files[1 + round % 2])
-      for (name, step) in steps {
-        if let child = step() { measured[name, default: []].append(child) }
-      }
-      if round < Self.rss2emailRounds, let child = rss2email?.poll() {
-        measured["rss2email", default: []].append(child)
+      for (name, command) in commands {
+        // xmllint reads the file that holds the bytes served; rss2email only joins a few rounds.
+        let arguments = Array(command.dropFirst()) + (name == "xmllint" ? [server.file] : [])
+        if name == "rss2email", round >= Self.rss2emailRounds, round < Self.rounds { continue }
+        if round == Self.rounds {
+          peaks[name] = Bench.peakKB(command[0], arguments)
+        } else if let child = Bench.spawnMeasured(command[0], arguments) {
+          measured[name, default: []].append(child)
+        }
       }
     }
-    Self.report(measured)
+    Self.report(measured, peaks: peaks)
   }
 
   /// `clarissa run` of the benchmark's one search, every search forced due, no politeness delay.
-  private static func clarissa(
-    _ binary: String, _ config: String, _ store: String, _ more: [String] = []
-  ) -> Bench.Child? {
-    Bench.spawnMeasured(
-      binary,
-      ["run", "--config", config, "--state", store, "--force", "--politeness-delay", "0", "--quiet"]
-        + more)
+  private static func clarissa(_ binary: String, _ config: String, _ store: String) -> [String] {
+    [
+      binary, "run", "--config", config, "--state", store, "--force", "--politeness-delay", "0",
+      "--quiet",
+    ]
   }
 
   private func writeConfig(url: String) -> String? {
