@@ -68,10 +68,10 @@ enum FeedPrice {
     amount: Double, currency: String?
   )? {
     guard !text.isEmpty, !scanning || mayHoldPrice(text: text) else { return nil }
-    if scanning, let scanner = PriceScanner(text) {
+    if scanning, let (after, before) = PriceScanner.matches(in: text) {
       return chosen(
-        after: scanner.markerFirst().map { candidate($0, scanner) },
-        before: scanner.numberFirst().map { candidate($0, scanner) })
+        after: after.map { candidate($0, in: text) }, before: before.map { candidate($0, in: text) }
+      )
     }
     guard let markerFirst, let numberFirst else { return nil }
     let whole = NSRange(text.startIndex..., in: text)
@@ -132,12 +132,15 @@ enum FeedPrice {
       amount: value, touches: match.range(at: spacing).length == 0)
   }
 
-  private static func candidate(_ match: PriceScanner.Match, _ scanner: PriceScanner)
-    -> Candidate?
-  {
-    amount(scanner.text(match.amount)).map {
+  private static func candidate(_ match: PriceScanner.Match, in text: String) -> Candidate? {
+    func part(_ range: Range<Int>) -> String {
+      let utf8 = text.utf8
+      let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      return String(Substring(utf8[start..<utf8.index(start, offsetBy: range.count)]))
+    }
+    return amount(part(match.amount)).map {
       Candidate(
-        markerAt: match.marker.lowerBound, marker: scanner.text(match.marker), amount: $0,
+        markerAt: match.marker.lowerBound, marker: part(match.marker), amount: $0,
         touches: match.touches)
     }
   }

@@ -7,7 +7,7 @@
 /// non-ASCII characters the expressions name (`€ £ ¥ ₹`, the no-break space, `’`, `–`, `—`),
 /// `×`, `÷`, and the Latin-1 letters (`ü`, `é`: word characters for `\b`, no digits). Any other character
 /// (a digit of another script, which `\d` matches; a letter `\b` would have to look up) makes
-/// ``init(_:)`` return nil, and the caller runs the expressions. `PriceScannerTests` compares both over every fixture
+/// ``matches(in:)`` return nil, and the caller runs the expressions. `PriceScannerTests` compares both over every fixture
 /// text and many made-up ones.
 struct PriceScanner {
   /// A first match: where its parts are, as byte offsets into the text.
@@ -18,11 +18,25 @@ struct PriceScanner {
     var touches: Bool
   }
 
-  private let bytes: [UInt8]
+  private let bytes: UnsafeBufferPointer<UInt8>
 
-  /// A scanner over `text`; nil when the text holds a character it cannot class.
-  init?(_ text: String) {
-    let bytes = Array(text.utf8)
+  /// Both expressions' first matches in `text` (`(marker)(spacing)(number)`, then
+  /// `(number)(spacing)(marker)`); nil when the text holds a character the scanner cannot class.
+  static func matches(in text: String) -> (markerFirst: Match?, numberFirst: Match?)? {
+    var text = text
+    return text.withUTF8 { bytes in
+      let scanner = PriceScanner(bytes: bytes)
+      guard scanner.isReadable else { return nil }
+      return (scanner.markerFirst(), scanner.numberFirst())
+    }
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  /// Whether every character is one the scanner can class.
+  private var isReadable: Bool {
     var index = 0
     while index < bytes.count {
       guard bytes[index] >= 0x80 else {
@@ -30,28 +44,27 @@ struct PriceScanner {
         continue
       }
       let length = Self.knownLength(bytes, index)
-      guard length > 0 else { return nil }
+      guard length > 0 else { return false }
       index += length
     }
-    self.bytes = bytes
+    return true
   }
 
-  /// The text between `range`'s offsets.
-  func text(_ range: Range<Int>) -> String {
-    String(decoding: bytes[range], as: UTF8.self)
-  }
-
-  /// The first match of `(marker)(spacing)(number)`.
-  func markerFirst() -> Match? {
+  /// The first match of `(marker)(spacing)(number)`: after a marker, the number's first way
+  /// of matching is the match (nothing follows it that could fail).
+  private func markerFirst() -> Match? {
     var start = 0
     while start < bytes.count {
       if let markerEnd = marker(at: start) {
-        if isDigit(markerEnd), let amount = numbers(at: markerEnd).first {
-          return Match(marker: start..<markerEnd, amount: amount.group, touches: true)
+        if isDigit(markerEnd) {
+          return Match(
+            marker: start..<markerEnd, amount: markerEnd..<firstNumberEnd(markerEnd),
+            touches: true)
         }
         let spaced = markerEnd + spacing(at: markerEnd)
-        if spaced > markerEnd, isDigit(spaced), let amount = numbers(at: spaced).first {
-          return Match(marker: start..<markerEnd, amount: amount.group, touches: false)
+        if spaced > markerEnd, isDigit(spaced) {
+          return Match(
+            marker: start..<markerEnd, amount: spaced..<firstNumberEnd(spaced), touches: false)
         }
       }
       start += 1
@@ -59,21 +72,100 @@ struct PriceScanner {
     return nil
   }
 
-  /// The first match of `(number)(spacing)(marker)`.
-  func numberFirst() -> Match? {
-    for start in bytes.indices where isDigit(start) {
-      for number in numbers(at: start) {
-        let space = spacing(at: number.end)
-        // `[ \u00A0]?` is greedy: with the space first, then without.
-        for spaced in space > 0 ? [number.end + space, number.end] : [number.end] {
-          if let markerEnd = marker(at: spaced) {
-            return Match(
-              marker: spaced..<markerEnd, amount: number.group, touches: spaced == number.end)
-          }
-        }
-      }
+  /// The first match of `(number)(spacing)(marker)`: from each digit, every way the number
+  /// matches, in the expression's order, until a marker follows one.
+  private func numberFirst() -> Match? {
+    var start = 0
+    while start < bytes.count {
+      if isDigit(start), let match = numberFirst(at: start) { return match }
+      start += 1
     }
     return nil
+  }
+
+  private func numberFirst(at start: Int) -> Match? {
+    var run = start
+    while isDigit(run) { run += 1 }
+    // `\d{1,3}(?:[.,'’\u00A0 ]\d{3})+`: only a whole run of at most three digits can be
+    // followed by a separator; the repetitions are greedy, most first.
+    if run - start <= 3 {
+      var end = run
+      while let next = repetition(after: end) { end = next }
+      while end > run {
+        if let match = decimals(start, end) { return match }
+        end = repetitionStart(before: end)
+      }
+    }
+    // `\d+`: the whole run. A shorter one is followed by a digit: no cents, no dash, no space
+    // and no marker can come next, so it never matches.
+    return decimals(start, run)
+  }
+
+  /// The way `number` first matches at `start` (a digit): its group's end.
+  private func firstNumberEnd(_ start: Int) -> Int {
+    var run = start
+    while isDigit(run) { run += 1 }
+    var end = run
+    if run - start <= 3 {
+      var repeated = run
+      while let next = repetition(after: repeated) { repeated = next }
+      end = repeated
+    }
+    if isDecimalMark(end), isDigit(end + 1) { end += isDigit(end + 2) ? 3 : 2 }
+    return end
+  }
+
+  // MARK: - The number's optional parts, each way in the expression's order
+
+  /// `(?:[.,]\d{1,2})?` after `end`: two digits, one, none; then the rest.
+  private func decimals(_ start: Int, _ end: Int) -> Match? {
+    if isDecimalMark(end), isDigit(end + 1) {
+      if isDigit(end + 2), let match = trailing(start, end + 3) { return match }
+      if let match = trailing(start, end + 2) { return match }
+    }
+    return trailing(start, end)
+  }
+
+  /// `(?:[.,][–—-]+)?` after the group ending at `group`: every dash, fewer, none; then the rest.
+  private func trailing(_ start: Int, _ group: Int) -> Match? {
+    if isDecimalMark(group) {
+      var end = group + 1
+      while let dash = Self.dashLength(bytes, end) { end += dash }
+      while end > group + 1 {
+        if let match = marker(start, group, after: end) { return match }
+        end -= bytes[end - 1] == UInt8(ascii: "-") ? 1 : 3
+      }
+    }
+    return marker(start, group, after: group)
+  }
+
+  /// `([ \u00A0]?)(marker)` after the number ending at `end`: with the space, then without.
+  private func marker(_ start: Int, _ group: Int, after end: Int) -> Match? {
+    let space = spacing(at: end)
+    if space > 0, let markerEnd = marker(at: end + space) {
+      return Match(marker: end + space..<markerEnd, amount: start..<group, touches: false)
+    }
+    return marker(at: end).map { Match(marker: end..<$0, amount: start..<group, touches: true) }
+  }
+
+  /// Where the repetition `[.,'’\u00A0 ]\d{3}` after `end` ends, if it matches there.
+  private func repetition(after end: Int) -> Int? {
+    let separator = separatorLength(at: end)
+    guard separator > 0, isDigit(end + separator), isDigit(end + separator + 1),
+      isDigit(end + separator + 2)
+    else { return nil }
+    return end + separator + 3
+  }
+
+  /// Where the repetition ending at `end` starts: the separators' last bytes tell them apart
+  /// (`'`, `.`, `,`, a space; the no-break space's A0, `’`'s 99).
+  private func repetitionStart(before end: Int) -> Int {
+    let last = end - 4
+    switch bytes[last] {
+    case 0xA0: return last - 1
+    case 0x99: return last - 2
+    default: return last
+    }
   }
 
   // MARK: - The expressions' parts
@@ -81,57 +173,17 @@ struct PriceScanner {
   /// Where a marker starting at `index` ends: `US$`, `CA?$`, `AU?$`, `NZ$`, a sign, or a code
   /// between word boundaries.
   private func marker(at index: Int) -> Int? {
+    guard index < bytes.count else { return nil }
+    let first = bytes[index]
+    if first == UInt8(ascii: "$") { return index + 1 }
+    if first == 0xC2 || first == 0xE2 { return Self.signLength(bytes, index).map { index + $0 } }
+    guard first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return nil }
     for prefix in Self.dollarPrefixes where matches(prefix, at: index) {
       return index + prefix.count
     }
-    if let sign = Self.signLength(bytes, index) { return index + sign }
     guard index + 3 <= bytes.count, isBoundary(index), isBoundary(index + 3) else { return nil }
-    let code = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+    let code = UInt32(first) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
     return Self.codes.contains(code) ? index + 3 : nil
-  }
-
-  /// The ways `number` matches at `index`, in the order the expression tries them: the
-  /// amount (group) and where the whole number (with a trailing `.–`) ends.
-  private func numbers(at index: Int) -> [(group: Range<Int>, end: Int)] {
-    var run = index
-    while isDigit(run) { run += 1 }
-    guard run > index else { return [] }
-    var ends: [Int] = []
-    // `\d{1,3}(?:[.,'’\u00A0 ]\d{3})+`: only the whole run of at most three digits can be
-    // followed by a separator; the repetitions are greedy, most first.
-    if run - index <= 3 {
-      var groups: [Int] = []
-      var end = run
-      while case let separator = separatorLength(at: end), separator > 0,
-        (0..<3).allSatisfy({ isDigit(end + separator + $0) })
-      {
-        end += separator + 3
-        groups.append(end)
-      }
-      ends += groups.reversed().flatMap(decimals)
-    }
-    // `\d+`: the whole run, then shorter (after which a digit follows: no cents, no dash).
-    ends += decimals(after: run)
-    ends += (index + 1..<run).reversed()
-    return ends.flatMap { end in trailing(after: end).map { (index..<end, $0) } }
-  }
-
-  /// `(?:[.,]\d{1,2})?` after `end`: two digits, one, none.
-  private func decimals(after end: Int) -> [Int] {
-    guard isDecimalMark(end), isDigit(end + 1) else { return [end] }
-    return isDigit(end + 2) ? [end + 3, end + 2, end] : [end + 2, end]
-  }
-
-  /// `(?:[.,][–—-]+)?` after `end`: every dash, fewer, then none.
-  private func trailing(after end: Int) -> [Int] {
-    guard isDecimalMark(end) else { return [end] }
-    var dashes: [Int] = []
-    var index = end + 1
-    while let dash = Self.dashLength(bytes, index) {
-      index += dash
-      dashes.append(index)
-    }
-    return dashes.reversed() + [end]
   }
 
   private func matches(_ literal: [UInt8], at index: Int) -> Bool {
@@ -199,7 +251,7 @@ extension PriceScanner {
     FeedPrice.codes.map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
 
   /// `[$€£¥₹]`'s length at `index`, nil when none.
-  fileprivate static func signLength(_ bytes: [UInt8], _ index: Int) -> Int? {
+  fileprivate static func signLength(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int? {
     guard index < bytes.count else { return nil }
     switch bytes[index] {
     case UInt8(ascii: "$"): return 1
@@ -214,7 +266,7 @@ extension PriceScanner {
   }
 
   /// `[–—-]`'s length at `index`, nil when none.
-  fileprivate static func dashLength(_ bytes: [UInt8], _ index: Int) -> Int? {
+  fileprivate static func dashLength(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int? {
     guard index < bytes.count else { return nil }
     if bytes[index] == UInt8(ascii: "-") { return 1 }
     guard index + 2 < bytes.count, bytes[index] == 0xE2, bytes[index + 1] == 0x80,
@@ -226,7 +278,7 @@ extension PriceScanner {
   /// The length of the non-ASCII character at `index` when the scanner can class it: one the
   /// expressions name (a sign, the no-break space, `’`, `–`, `—`), `×` or `÷` (none of them a
   /// word character), or a Latin-1 letter (`À` to `ÿ`: word characters, no digits). 0 otherwise.
-  fileprivate static func knownLength(_ bytes: [UInt8], _ index: Int) -> Int {
+  fileprivate static func knownLength(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
     if let sign = signLength(bytes, index) { return sign }
     if let dash = dashLength(bytes, index) { return dash }
     guard index + 1 < bytes.count else { return 0 }

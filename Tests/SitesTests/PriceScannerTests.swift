@@ -42,14 +42,14 @@ import Testing
   /// Latin-1; the price is the expressions' all the same.
   @Test func textsItCannotClassAreLeftToTheExpressions() throws {
     for text in ["١٢٣ $", "𝟘 $5", "Цена 500 €", "ＵＳＤ 5", "µ 5 EUR", "ª5 EUR"] {
-      #expect(PriceScanner(text) == nil, "\(text)")
+      #expect(PriceScanner.matches(in: text) == nil, "\(text)")
       let scanned = FeedPrice.first(in: text)
       let unscanned = FeedPrice.first(in: text, scanning: false)
       #expect(scanned?.amount == unscanned?.amount && scanned?.currency == unscanned?.currency)
     }
     let price = try #require(FeedPrice.first(in: "Velo CHF 2'350.– (Zürich)"))
     #expect(price.amount == 2350 && price.currency == "CHF")
-    #expect(PriceScanner("Velo CHF 2'350.– (Zürich)") != nil, "Latin-1 letters are read")
+    #expect(PriceScanner.matches(in: "Velo CHF 2'350.– (Zürich)") != nil, "Latin-1 read")
   }
 
   /// Compares the scanner with the expressions over `texts`: how many it read itself, and how
@@ -61,12 +61,12 @@ import Testing
       let unscanned = FeedPrice.first(in: text, scanning: false)
       #expect(scanned?.amount == unscanned?.amount, "\(text)")
       #expect(scanned?.currency == unscanned?.currency, "\(text)")
-      guard let scanner = PriceScanner(text) else { continue }
+      guard let scanned = PriceScanner.matches(in: text) else { continue }
       read += 1
       let after = expressionMatch(FeedPrice.markerFirst, text, marker: 1, spacing: 2, amount: 3)
       let before = expressionMatch(FeedPrice.numberFirst, text, marker: 3, spacing: 2, amount: 1)
-      #expect(scanner.markerFirst() == after, "marker first: \(text)")
-      #expect(scanner.numberFirst() == before, "number first: \(text)")
+      #expect(scanned.markerFirst == after, "marker first: \(text)")
+      #expect(scanned.numberFirst == before, "number first: \(text)")
       if after != nil || before != nil { found += 1 }
     }
     return (read, found)
