@@ -202,6 +202,39 @@ enum FeedPrice {
 
   /// `1,200` and `1.200` are thousands; `99.50`, `99,5` and `1.200,50` have cents.
   static func amount(_ written: String) -> Double? {
+    if let exact = asciiAmount(written) { return exact }
+    return writtenAmount(written)
+  }
+
+  /// ``amount(_:)`` of an amount of ASCII digits and `,` `.` `'` and space, read by bytes: the
+  /// same rule (the last `,` or `.` starts cents when one or two digits follow it) and the same
+  /// `Double` (an integer of at most 15 digits divided by 1, 10 or 100 is rounded once, as the
+  /// decimal text is). Nil for anything else, which ``writtenAmount(_:)`` reads.
+  private static func asciiAmount(_ written: String) -> Double? {
+    var (whole, digits, afterMark) = (0, 0, -1)
+    for byte in written.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        whole = whole * 10 + Int(byte - UInt8(ascii: "0"))
+        digits += 1
+        if afterMark >= 0 { afterMark += 1 }
+      case UInt8(ascii: ","), UInt8(ascii: "."): afterMark = 0
+      case UInt8(ascii: "'"), UInt8(ascii: " "): continue
+      default: return nil
+      }
+      guard digits <= 15 else { return nil }
+    }
+    guard digits > 0 else { return nil }
+    // Cents when the last mark has one or two digits after it (none: the mark ends the text,
+    // and `Double("12.")` reads 12 all the same).
+    switch afterMark {
+    case 1: return Double(whole) / 10
+    case 2: return Double(whole) / 100
+    default: return Double(whole)
+    }
+  }
+
+  static func writtenAmount(_ written: String) -> Double? {
     var text = written.filter { !"'’ \u{A0}".contains($0) }
     if let last = text.lastIndex(where: { $0 == "," || $0 == "." }) {
       let after = text.distance(from: text.index(after: last), to: text.endIndex)

@@ -38,6 +38,25 @@ import Testing
     #expect(found > 10_000)
   }
 
+  /// The amount read by bytes is the amount read through `Double(String)`: made-up amounts of
+  /// digits, marks and separators, and every amount the fixtures' prices hold.
+  @Test func theAmountReadByBytesIsTheWrittenAmount() throws {
+    let pieces = ["0", "1", "5", "9", "12", "345", "6789", ",", ".", "'", " ", "’", "\u{A0}"]
+    var random = UInt64(0xA40)
+    var texts = ["12.", "0.5", "1.200,50", "99,5", "1,200", "2'350", "1 234", "9999999999999999"]
+    for _ in 0..<50_000 {
+      var text = ""
+      for _ in 0..<(1 + Int(random % 7)) {
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        text += pieces[Int((random >> 33) % UInt64(pieces.count))]
+      }
+      texts.append(text)
+    }
+    for text in texts {
+      #expect(FeedPrice.amount(text) == FeedPrice.writtenAmount(text), "\(text)")
+    }
+  }
+
   /// Texts the scanner leaves to the expressions: a digit of another script, a letter past
   /// Latin-1; the price is the expressions' all the same.
   @Test func textsItCannotClassAreLeftToTheExpressions() throws {
