@@ -19,7 +19,10 @@ struct PollBenchmark {
   func run() {
     print(
       "\nA poll of a changed \(Self.items)-item RSS feed where nothing is new (whole processes)")
-    guard let clarissa = Bench.siblingBinary("clarissa"), let xmllint = Bench.onPath("xmllint")
+    // CLARISSA_BENCH_CLARISSA names another build's binary to measure the same way (main's).
+    let other = ProcessInfo.processInfo.environment["CLARISSA_BENCH_CLARISSA"]
+    guard let clarissa = other ?? Bench.siblingBinary("clarissa"),
+      let xmllint = Bench.onPath("xmllint")
     else {
       print("  needs the release clarissa beside this benchmark and xmllint on PATH")
       return
@@ -35,6 +38,7 @@ struct PollBenchmark {
     }
     defer { server.stop() }
     server.serve(variants[0], file: files[0])
+    print("  clarissa: \(clarissa)")
     print(
       "  the feed: \(variants[1].count / 1000) kB, \(Self.items) items (RSS 2.0, HTML"
         + " descriptions), served from \(server.url)")

@@ -8,7 +8,11 @@ enum Act {
     _ judgements: [Judgement], of planned: PlannedSearch, reading: SearchReading,
     asked: Set<String>, outcome: RunResult.SearchOutcome, options: RunOptions
   ) -> (RunResult.SearchOutcome, SearchRecord) {
-    let accepted = judgements.compactMap { $0.verdict != .filtered ? $0.listing : nil }
+    var accepted: [Listing] = []
+    accepted.reserveCapacity(judgements.count)
+    for judgement in judgements where judgement.verdict != .filtered {
+      accepted.append(judgement.listing)
+    }
     let answered = !reading.batches.isEmpty
     var outcome = counted(outcome, judgements, of: planned, reading: reading)
     var record = SearchRecord(
