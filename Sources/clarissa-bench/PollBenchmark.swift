@@ -1,4 +1,7 @@
+import ClarissaCore
+import Feeds
 import Foundation
+import Sites
 import WebServer
 
 /// A poll of a changed 20,000-item feed where nothing is new, as a user's `clarissa run` makes
@@ -120,5 +123,27 @@ struct PollBenchmark {
       "  a second store filled with 1,000,000 other listings in"
         + " \(Bench.format(Date().timeIntervalSince(start))) s (one-off)")
     return true
+  }
+}
+
+extension PollBenchmark {
+  /// The poll's reading alone, in this process and repeated (for `perf record`): the changed
+  /// corpus parsed (descriptions deferred), then read into listings by the generic feed adapter
+  /// as a run reads it; the fastest time of each printed.
+  func profileRead(times: Int) {
+    let corpus = ClassifiedsCorpus(count: Self.items, variant: 1).bytes()
+    let request = RequestSpec(url: "http://127.0.0.1/feed.xml", mode: "feed")
+    let response = SourceResponse(request: request, body: corpus)
+    let site = GenericFeedSite()
+    var limits = Limits()
+    limits.itemsPerSource = Self.items
+    let parse = Bench.fastest(runs: times) { _ = try? FeedParser.parse(corpus, text: .deferred) }
+    let read = Bench.fastest(runs: times) {
+      let listings = (try? site.listings(from: response))?.listings ?? []
+      _ = ListingCheck.answer(listings, limits: limits)
+    }
+    print(
+      "the \(Self.items)-item corpus (\(corpus.count / 1000) kB), fastest of \(times): parse"
+        + " \(Bench.format(parse)) ms; parse, listings and their checks \(Bench.format(read)) ms")
   }
 }

@@ -35,6 +35,7 @@ if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folde
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
 if which == "profile-poll" { FeedBenchmark(folder: folder).profilePoll(times: 20) }
+if which == "profile-poll20k" { PollBenchmark(folder: folder).profileRead(times: 10) }
 if which == "profile-config" { ConfigBenchmark(folder: folder).profileLoad(times: 30) }
 if which == "cold-tables" {
   let start = Date()
