@@ -7,35 +7,21 @@ extension FeedDate {
   /// (``rfc822(_:)``: tokens, names looked up), without its strings; nil for anything else, which
   /// the general reader then reads (`FeedDateTests` holds both to the same answers).
   static func canonicalRFC822(_ bytes: [UInt8]) -> Date? {
-    var index = 0
+    var cursor = DateCursor(bytes: bytes)
     if bytes.count > 5, isWeekday(bytes[0..<3]), bytes[3] == UInt8(ascii: ","),
       bytes[4] == 0x20
     {
-      index = 5
+      cursor.index = 5
     }
-    func number(_ digits: Int) -> Int? {
-      guard index + digits <= bytes.count else { return nil }
-      var value = 0
-      for byte in bytes[index..<(index + digits)] {
-        guard isDigit(byte) else { return nil }
-        value = value * 10 + Int(byte - 0x30)
-      }
-      index += digits
-      return value
-    }
-    func skip(_ byte: UInt8) -> Bool {
-      guard index < bytes.count, bytes[index] == byte else { return false }
-      index += 1
-      return true
-    }
-    let dayDigits = index + 1 < bytes.count && isDigit(bytes[index + 1]) ? 2 : 1
-    guard let day = number(dayDigits), day >= 1, skip(0x20), index + 4 <= bytes.count,
-      let month = month(bytes[index..<(index + 3)])
+    let dayDigits = cursor.index + 1 < bytes.count && isDigit(bytes[cursor.index + 1]) ? 2 : 1
+    guard let day = cursor.number(dayDigits), day >= 1, cursor.skip(" "),
+      cursor.index + 4 <= bytes.count, let month = month(bytes[cursor.index..<(cursor.index + 3)])
     else { return nil }
-    index += 3
-    guard skip(0x20), let year = number(4), skip(0x20), let hour = number(2),
-      skip(UInt8(ascii: ":")), let minute = number(2), skip(UInt8(ascii: ":")),
-      let second = number(2), skip(0x20), let offset = zone(bytes[index...])
+    cursor.index += 3
+    guard cursor.skip(" "), let year = cursor.number(4), cursor.skip(" "),
+      let hour = cursor.number(2), cursor.skip(":"), let minute = cursor.number(2),
+      cursor.skip(":"), let second = cursor.number(2), cursor.skip(" "),
+      let offset = zone(bytes[cursor.index...])
     else { return nil }
     return makeDate(year, month, day, hour, minute, Double(second), offset: offset)
   }
@@ -74,5 +60,31 @@ extension FeedDate {
 
   private static func isLetter(_ byte: UInt8) -> Bool {
     byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
+  }
+}
+
+/// A position in a date's bytes, read forward: fixed-width numbers and expected characters.
+struct DateCursor {
+  let bytes: [UInt8]
+  var index = 0
+
+  /// The `digits`-digit number at the position, which moves past it; nil (not moving) when
+  /// those bytes are not all digits.
+  mutating func number(_ digits: Int) -> Int? {
+    guard index + digits <= bytes.count else { return nil }
+    var value = 0
+    for byte in bytes[index..<(index + digits)] {
+      guard FeedDate.isDigit(byte) else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+    }
+    index += digits
+    return value
+  }
+
+  /// Whether `character` (ASCII) stands at the position, which then moves past it.
+  mutating func skip(_ character: Unicode.Scalar) -> Bool {
+    guard index < bytes.count, UInt32(bytes[index]) == character.value else { return false }
+    index += 1
+    return true
   }
 }
