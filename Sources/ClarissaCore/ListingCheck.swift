@@ -60,7 +60,12 @@ public enum ListingCheck {
     checked.area = listing.area.map(SafeText.line)
     checked.currency = listing.currency.map(SafeText.line)
     checked.category = listing.category.map(SafeText.line)
-    checked.imageURLs = listing.imageURLs.prefix(50).map(SafeText.line)
+    // Rebuilt only when something changes: one array fewer a listing on the run's path.
+    if listing.imageURLs.count > 50
+      || listing.imageURLs.contains(where: { SafeText.needsCleaning($0, multiline: false) })
+    {
+      checked.imageURLs = listing.imageURLs.prefix(50).map(SafeText.line)
+    }
     if let price = listing.price, !(price.isFinite && abs(price) <= largestPrice) {
       checked.price = nil
       checked.currency = nil

@@ -16,10 +16,11 @@ public enum FeedDate {
     if bytes.prefix(4).allSatisfy(isDigit), bytes[4] == UInt8(ascii: "-") {
       return iso8601(bytes)
     }
+    if let date = FeedDate.canonicalRFC822(bytes) { return date }
     return rfc822(String(decoding: bytes, as: UTF8.self))
   }
 
-  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
   private static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
   }
@@ -27,44 +28,33 @@ public enum FeedDate {
   // MARK: - ISO 8601
 
   private static func iso8601(_ s: [UInt8]) -> Date? {
-    var index = 0
-    func number(_ digits: Int) -> Int? {
-      guard index + digits <= s.count else { return nil }
-      var value = 0
-      for byte in s[index..<(index + digits)] {
-        guard isDigit(byte) else { return nil }
-        value = value * 10 + Int(byte - 0x30)
-      }
-      index += digits
-      return value
-    }
-    func skip(_ character: Character) -> Bool {
-      guard index < s.count, s[index] == character.asciiValue else { return false }
-      index += 1
-      return true
-    }
-    guard let year = number(4), skip("-"), let month = number(2), skip("-"), let day = number(2)
+    var cursor = DateCursor(bytes: s)
+    guard let year = cursor.number(4), cursor.skip("-"), let month = cursor.number(2),
+      cursor.skip("-"), let day = cursor.number(2)
     else { return nil }
     var hour = 0
     var minute = 0
     var second = 0.0
-    if skip("T") || skip("t") || skip(" ") {
-      guard let h = number(2), skip(":"), let m = number(2) else { return nil }
+    if cursor.skip("T") || cursor.skip("t") || cursor.skip(" ") {
+      guard let h = cursor.number(2), cursor.skip(":"), let m = cursor.number(2) else {
+        return nil
+      }
       hour = h
       minute = m
-      if skip(":") {
-        guard let whole = number(2) else { return nil }
+      if cursor.skip(":") {
+        guard let whole = cursor.number(2) else { return nil }
         second = Double(whole)
-        if skip(".") || skip(",") {
+        if cursor.skip(".") || cursor.skip(",") {
           var scale = 0.1
-          while index < s.count, isDigit(s[index]) {
-            second += Double(s[index] - 0x30) * scale
+          while cursor.index < s.count, isDigit(s[cursor.index]) {
+            second += Double(s[cursor.index] - 0x30) * scale
             scale /= 10
-            index += 1
+            cursor.index += 1
           }
         }
       }
     }
+    var index = cursor.index
     while index < s.count, s[index] == 0x20 { index += 1 }
     var offset = 0
     if index < s.count {
@@ -76,11 +66,11 @@ public enum FeedDate {
 
   // MARK: - RFC 822 and relatives
 
-  private static let months = [
+  static let months = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
   ]
 
-  private static func rfc822(_ text: String) -> Date? {
+  static func rfc822(_ text: String) -> Date? {
     let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
       .map(String.init)
     var day: Int?
@@ -156,7 +146,7 @@ public enum FeedDate {
 
   // MARK: - Calendar arithmetic (proleptic Gregorian, no Foundation calendar needed)
 
-  private static func makeDate(
+  static func makeDate(
     _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Double,
     offset: Int
   ) -> Date? {

@@ -16,13 +16,14 @@ enum EntityRepair {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "!") {
-        if let end = skipSection(bytes, at: index, open: "<![CDATA[", close: "]]>")
-          ?? skipSection(bytes, at: index, open: "<!--", close: "-->")
+        if let end = skipSection(bytes, at: index, cdata)
+          ?? skipSection(bytes, at: index, comment)
         {
           index = end
           continue
         }
-      } else if byte == UInt8(ascii: "&"), let (name, end) = entityName(bytes, at: index),
+      } else if byte == UInt8(ascii: "&"), !isXMLEntity(bytes, at: index),
+        let (name, end) = entityName(bytes, at: index),
         !xmlEntities.contains(name), let codePoint = htmlCodePoint(name)
       {
         if output.isEmpty { output.reserveCapacity(bytes.count) }
@@ -38,6 +39,19 @@ enum EntityRepair {
     guard count > 0 else { return nil }
     output.append(contentsOf: bytes[copied...])
     return (output, count)
+  }
+
+  /// `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&apos;` at `index`, told by bytes (most references
+  /// in a feed are these: no name string is made for them).
+  private static func isXMLEntity(_ bytes: [UInt8], at index: Int) -> Bool {
+    xmlEntityBytes.contains { name in
+      index + name.count <= bytes.count
+        && name.indices.allSatisfy { bytes[index + $0] == name[$0] }
+    }
+  }
+
+  private static let xmlEntityBytes = ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].map {
+    Array($0.utf8)
   }
 
   private static func entityName(_ bytes: [UInt8], at index: Int) -> (String, Int)? {
@@ -65,14 +79,16 @@ enum EntityRepair {
     }
   }
 
+  private static let cdata = (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))
+  private static let comment = (open: Array("<!--".utf8), close: Array("-->".utf8))
+
   private static func skipSection(
-    _ bytes: [UInt8], at index: Int, open: String, close: String
+    _ bytes: [UInt8], at index: Int, _ section: (open: [UInt8], close: [UInt8])
   ) -> Int? {
-    let openBytes = Array(open.utf8)
+    let (openBytes, closeBytes) = section
     guard index + openBytes.count <= bytes.count,
       bytes[index..<(index + openBytes.count)].elementsEqual(openBytes)
     else { return nil }
-    let closeBytes = Array(close.utf8)
     var cursor = index + openBytes.count
     while cursor + closeBytes.count <= bytes.count {
       if bytes[cursor] == closeBytes[0],

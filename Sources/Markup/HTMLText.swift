@@ -201,7 +201,12 @@ extension HTMLText {
   /// no `>` closes) as text: libxml2 would drop it, and the rest of the text with it, where
   /// feedparser keeps it as text.
   static func openDeclarationsEscaped(_ html: String) -> String {
-    guard html.contains("<!") else { return html }
+    // A byte scan first: Foundation's search, which the loop below needs for its matches,
+    // costs more than the HTML parser on a short description, and finds nothing where the
+    // bytes `<!` are not.
+    guard holdsBytes(UInt8(ascii: "<"), UInt8(ascii: "!"), in: html), html.contains("<!") else {
+      return html
+    }
     var out = ""
     var rest = html[...]
     while let open = rest.range(of: "<!") {
@@ -214,6 +219,16 @@ extension HTMLText {
       rest = after
     }
     return out + rest
+  }
+
+  /// Whether `first` is followed by `second` somewhere in `text`'s UTF-8 bytes.
+  static func holdsBytes(_ first: UInt8, _ second: UInt8, in text: String) -> Bool {
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if previous == first && byte == second { return true }
+      previous = byte
+    }
+    return false
   }
 
   /// Whether `normalize` would change nothing (most titles): no space at either end, no runs of

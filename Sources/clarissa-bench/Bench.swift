@@ -97,11 +97,21 @@ enum Bench {
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  /// Runs a program to completion, output discarded; its exit status.
-  @discardableResult
   /// Runs a program to its end with output discarded, by `posix_spawn` (Foundation's `Process`
-  /// adds ~25 ms of its own, which is not the program's start-up).
+  /// adds ~25 ms of its own, which is not the program's start-up); its exit status.
+  @discardableResult
   static func spawn(_ path: String, _ arguments: [String]) -> Int32 {
+    spawnMeasured(path, arguments)?.status ?? -1
+  }
+
+  /// A finished child process: its exit status and wall time.
+  struct Child {
+    var status: Int32
+    var milliseconds: Double
+  }
+
+  /// Runs a program to its end as ``spawn(_:_:)`` does, timing it; nil when it cannot start.
+  static func spawnMeasured(_ path: String, _ arguments: [String]) -> Child? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -110,9 +120,27 @@ enum Bench {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
     waitpid(pid, &status, 0)
-    return (status >> 8) & 0xFF
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    return Child(status: (status >> 8) & 0xFF, milliseconds: elapsed)
+  }
+
+  /// A program's peak resident memory in KB, run to its end under GNU time (`/usr/bin/time -f
+  /// %M`); nil without it. Not from this process's `wait4`: a child spawned from a large process
+  /// starts with that process's memory counted in its peak (Linux keeps the high-water mark
+  /// across `exec`), GNU time's own small process does not.
+  static func peakKB(_ path: String, _ arguments: [String]) -> Int? {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("clarissa-bench-peak-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    guard spawn(time, ["-f", "%M", "-o", output, path] + arguments) >= 0,
+      let text = try? String(contentsOfFile: output, encoding: .utf8)
+    else { return nil }
+    return text.split(separator: "\n").last.flatMap { Int($0) }
   }
 }

@@ -4,7 +4,7 @@ import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|sites|serve|slow-clients|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|slow-clients|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-config` (the work alone,
 // repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
@@ -26,6 +26,9 @@ if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
 if which == "feeds" || which == "all" { FeedBenchmark(folder: folder).run() }
 if which == "filters" || which == "all" { FilterBenchmark().run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
+// A poll of a changed 20,000-item feed by whole `clarissa run` processes, beside xmllint and
+// rss2email 3.14 (a few minutes: it fills a 1,000,000-listing store of its own).
+if which == "poll20k" || which == "all" { PollBenchmark(folder: folder).run() }
 if which == "sites" || which == "all" { SiteBenchmark().run() }
 if which == "serve" || which == "all" { ServeBenchmark(folder: folder).run() }
 // The HTTP server against 2,000 slow clients, then throughput and memory (a few minutes).
@@ -33,6 +36,7 @@ if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folde
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
 if which == "profile-poll" { FeedBenchmark(folder: folder).profilePoll(times: 20) }
+if which == "profile-poll20k" { PollBenchmark(folder: folder).profileRead(times: 10) }
 if which == "profile-config" { ConfigBenchmark(folder: folder).profileLoad(times: 30) }
 if which == "cold-tables" {
   let start = Date()

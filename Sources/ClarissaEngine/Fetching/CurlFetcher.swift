@@ -144,6 +144,13 @@ final class CurlTransfer: @unchecked Sendable {
       failure = FetchError(.tooLarge, "the answer is larger than \(limits.maxBytes) bytes")
       return false
     }
+    if body.isEmpty, let announced = responseHeaders["content-length"].flatMap({ Int($0) }),
+      announced > data.count
+    {
+      // Room for the whole body at once (never more than the limit): a 15 MB feed grown by
+      // doubling is copied about 30 MB and, while it is, held twice.
+      body.reserveCapacity(min(announced, limits.maxBytes))
+    }
     body.append(contentsOf: data)
     return true
   }

@@ -9,7 +9,11 @@ enum Act {
     _ judgements: [Judgement], of planned: PlannedSearch, reading: SearchReading,
     asked: Set<String>, outcome: RunResult.SearchOutcome, options: RunOptions
   ) -> (RunResult.SearchOutcome, SearchRecord) {
-    let accepted = judgements.filter { $0.verdict != .filtered }.map(\.listing)
+    var accepted: [Listing] = []
+    accepted.reserveCapacity(judgements.count)
+    for judgement in judgements where judgement.verdict != .filtered {
+      accepted.append(judgement.listing)
+    }
     let answered = !reading.batches.isEmpty
     var outcome = counted(outcome, judgements, of: planned, reading: reading)
     var record = SearchRecord(
@@ -75,21 +79,31 @@ enum Act {
     var outcome = outcome
     outcome.failures += reading.failures
     outcome.notes += reading.notes
-    let primed = judgements.filter {
-      if case .primed = $0.verdict { return true } else { return false }
+    // Counted in one pass, not filtered into copies: a poll of 20,000 known listings would
+    // copy every judgement twice.
+    var (matched, primed) = (0, 0)
+    var (fresh, freshSources, rotatedSources) = (0, Set<String>(), Set<String>())
+    for judgement in judgements where judgement.verdict != .filtered {
+      matched += 1
+      guard case .primed(let reason) = judgement.verdict else { continue }
+      primed += 1
+      if reason == .unstableIDs {
+        rotatedSources.insert(judgement.source)
+      } else {
+        fresh += 1
+        freshSources.insert(judgement.source)
+      }
     }
     outcome.fetched = reading.batches.reduce(0) { $0 + $1.listings.count }
-    outcome.matched = judgements.filter { $0.verdict != .filtered }.count
-    outcome.primed = planned.prime ? outcome.matched : primed.count
-    let rotated = primed.filter { $0.verdict == .primed(.unstableIDs) }
-    let fresh = primed.filter { $0.verdict != .primed(.unstableIDs) }
-    if !planned.prime, !fresh.isEmpty {
-      let sources = Set(fresh.map(\.source)).count
+    outcome.matched = matched
+    outcome.primed = planned.prime ? outcome.matched : primed
+    if !planned.prime, fresh > 0 {
+      let sources = freshSources.count
       outcome.notes.append(
-        "\(fresh.count) listings from \(sources == 1 ? "a source" : "sources") "
+        "\(fresh) listings from \(sources == 1 ? "a source" : "sources") "
           + "answering for the first time recorded, not notified")
     }
-    for source in Set(rotated.map(\.source)).sorted() {
+    for source in rotatedSources.sorted() {
       let count = reading.batches.first { $0.url == source }?.listings.count ?? 0
       outcome.notes.append(
         "\(source): all \(CheckedNumber.grouped(count)) ids changed since the last answer: the "

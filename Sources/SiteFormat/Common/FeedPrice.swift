@@ -10,7 +10,7 @@ package enum FeedPrice {
     "$": nil, "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
   ]
   /// Codes seen on classified feeds; others are written with a sign.
-  private static let codes = [
+  static let codes = [
     "USD", "EUR", "GBP", "CHF", "CAD", "AUD", "NZD", "JPY", "SEK", "NOK", "DKK", "PLN", "CZK",
     "HUF", "INR", "MXN", "BRL", "ZAR", "SGD", "HKD",
   ]
@@ -32,10 +32,10 @@ package enum FeedPrice {
   private static let spacing = #"([ \u00A0]?)"#
 
   /// A marker and the amount after it: groups marker, spacing, amount.
-  private static let markerFirst = try? NSRegularExpression(
+  static let markerFirst = try? NSRegularExpression(
     pattern: "(\(marker))\(spacing)\(number)")
   /// An amount and the marker after it: groups amount, spacing, marker.
-  private static let numberFirst = try? NSRegularExpression(
+  static let numberFirst = try? NSRegularExpression(
     pattern: "\(number)\(spacing)(\(marker))")
 
   /// The first price in the title, else in the description.
@@ -61,14 +61,19 @@ package enum FeedPrice {
 
   /// The first price in `text`: at the first marker that has an amount beside it, the amount
   /// after or before it (see ``choose(_:_:marker:)``). `scanning` first asks
-  /// ``mayHoldPrice(text:)`` and starts the search at ``earliestMatch(in:)`` (tests turn it off
-  /// to check that neither ever loses a price).
+  /// ``mayHoldPrice(text:)``, then finds both expressions' first matches with ``PriceScanner``,
+  /// or, in a text it cannot read, runs them from ``earliestMatch(in:)``. Tests turn `scanning`
+  /// off to check that none of that ever changes a price: the expressions alone, from the start.
   package static func first(in text: String, scanning: Bool = true) -> (
     amount: Double, currency: String?
   )? {
-    guard let markerFirst, let numberFirst, !text.isEmpty,
-      !scanning || mayHoldPrice(text: text)
-    else { return nil }
+    guard !text.isEmpty, !scanning || mayHoldPrice(text: text) else { return nil }
+    if scanning, let (after, before) = PriceScanner.matches(in: text) {
+      return chosen(
+        after: after.map { candidate($0, in: text) }, before: before.map { candidate($0, in: text) }
+      )
+    }
+    guard let markerFirst, let numberFirst else { return nil }
     let whole = NSRange(text.startIndex..., in: text)
     let start = scanning ? min(earliestMatch(in: text), whole.length) : 0
     // Transparent bounds: `\b` before a code still sees the text before the start.
@@ -83,6 +88,14 @@ package enum FeedPrice {
     let before = numberFirst.firstMatch(in: text, options: options, range: range).map {
       candidate($0, in: text, marker: 3, spacing: 2, amount: 1)
     }
+    return chosen(after: after, before: before)
+  }
+
+  /// The price of the two first matches (nil when none, `.some(nil)` when a match's number
+  /// does not read as an amount).
+  private static func chosen(after: Candidate??, before: Candidate??) -> (
+    amount: Double, currency: String?
+  )? {
     switch (after, before) {
     case (nil, nil): return nil
     case (let found??, nil), (nil, let found??):
@@ -97,7 +110,8 @@ package enum FeedPrice {
     }
   }
 
-  /// An amount beside a marker: where the marker is (UTF-16 offset), which it is, and whether
+  /// An amount beside a marker: where the marker is (a UTF-16 offset from the expressions, a
+  /// byte offset from the scanner: only compared within one text), which it is, and whether
   /// the amount touches it (`$450`) or stands a space apart (`3080 $`).
   private struct Candidate {
     var markerAt: Int
@@ -116,6 +130,19 @@ package enum FeedPrice {
     return Candidate(
       markerAt: match.range(at: marker).location, marker: String(text[markerRange]),
       amount: value, touches: match.range(at: spacing).length == 0)
+  }
+
+  private static func candidate(_ match: PriceScanner.Match, in text: String) -> Candidate? {
+    func part(_ range: Range<Int>) -> String {
+      let utf8 = text.utf8
+      let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      return String(Substring(utf8[start..<utf8.index(start, offsetBy: range.count)]))
+    }
+    return amount(part(match.amount)).map {
+      Candidate(
+        markerAt: match.marker.lowerBound, marker: part(match.marker), amount: $0,
+        touches: match.touches)
+    }
   }
 
   /// The amount a marker prices when one stands on each side of it (`RTX 3080 $450`): the one
@@ -175,6 +202,39 @@ package enum FeedPrice {
 
   /// `1,200` and `1.200` are thousands; `99.50`, `99,5` and `1.200,50` have cents.
   package static func amount(_ written: String) -> Double? {
+    if let exact = asciiAmount(written) { return exact }
+    return writtenAmount(written)
+  }
+
+  /// ``amount(_:)`` of an amount of ASCII digits and `,` `.` `'` and space, read by bytes: the
+  /// same rule (the last `,` or `.` starts cents when one or two digits follow it) and the same
+  /// `Double` (an integer of at most 15 digits divided by 1, 10 or 100 is rounded once, as the
+  /// decimal text is). Nil for anything else, which ``writtenAmount(_:)`` reads.
+  private static func asciiAmount(_ written: String) -> Double? {
+    var (whole, digits, afterMark) = (0, 0, -1)
+    for byte in written.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        whole = whole * 10 + Int(byte - UInt8(ascii: "0"))
+        digits += 1
+        if afterMark >= 0 { afterMark += 1 }
+      case UInt8(ascii: ","), UInt8(ascii: "."): afterMark = 0
+      case UInt8(ascii: "'"), UInt8(ascii: " "): continue
+      default: return nil
+      }
+      guard digits <= 15 else { return nil }
+    }
+    guard digits > 0 else { return nil }
+    // Cents when the last mark has one or two digits after it (none: the mark ends the text,
+    // and `Double("12.")` reads 12 all the same).
+    switch afterMark {
+    case 1: return Double(whole) / 10
+    case 2: return Double(whole) / 100
+    default: return Double(whole)
+    }
+  }
+
+  package static func writtenAmount(_ written: String) -> Double? {
     var text = written.filter { !"'’ \u{A0}".contains($0) }
     if let last = text.lastIndex(where: { $0 == "," || $0 == "." }) {
       let after = text.distance(from: text.index(after: last), to: text.endIndex)
