@@ -31,7 +31,13 @@ extension RequestScheduler {
     // A cool-down another worker set during this run (a shared pace says so).
     var cooledElsewhere: String?
     for (index, job) in jobs.enumerated() {
-      defer { if let last = outcomes.last { each?(last, newCooldown) } }
+      defer {
+        if let each, let last = outcomes.last {
+          each(last, newCooldown)
+          // Heard and read by the caller: the body is not kept for the rest of the run.
+          outcomes[outcomes.count - 1] = last.withoutBody
+        }
+      }
       if let reason = Self.skipReason(job, refused: newCooldown) ?? cooledElsewhere {
         outcomes.append(FetchOutcome(job: job, status: .skipped(reason), attempts: 0))
         continue

@@ -58,6 +58,17 @@ public struct FetchOutcome: Sendable {
   public var attempts: Int
   /// What was wrong with the answer's headers (a `Retry-After` out of range), for the report.
   public var notes: [String] = []
+
+  /// The same outcome without the answer's body: what the scheduler keeps of an outcome once
+  /// `each` has heard of it, so that a 15 MB feed is freed as soon as it is read, not at the end
+  /// of the run.
+  var withoutBody: FetchOutcome {
+    guard case .answered(var response) = status else { return self }
+    var kept = self
+    response.body = []
+    kept.status = .answered(response)
+    return kept
+  }
 }
 
 /// How the scheduler behaves; the defaults are the polite ones.
@@ -129,7 +140,8 @@ public struct RequestScheduler: Sendable {
   /// that is not refused again do its other requests follow.
   /// Returns one outcome per job, and the cool-downs to store (a renewed one included). `each`
   /// hears of every outcome the moment it is known, with its host's cool-down set so far this
-  /// run (from any host's task: the caller serialises).
+  /// run (from any host's task: the caller serialises); with `each`, the outcomes returned keep
+  /// no answer's body (the caller had it).
   public func run(
     _ jobs: [FetchJob], validators: [String: Validators], cooldowns: [String: Cooldown],
     retrying: Set<String> = [], now: Date,
