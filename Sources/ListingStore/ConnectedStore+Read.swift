@@ -99,7 +99,7 @@ extension ConnectedStore {
 
   private static func lookUpSQL(_ sql: SQLDialect) -> String {
     """
-    SELECT s.first_seen, s.last_seen,
+    SELECT s.first_seen, \(LastSeen.sighting("s")),
       (SELECT \(sql.joinedBySeparator("c.channel")) FROM
         (SELECT channel FROM deliveries d
          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
