@@ -20,10 +20,13 @@ extension ConnectedStore {
     return try locked { database in
       try database.transaction {
         var counts = StoreCounts()
-        // Outside an answer by their own time; in one, by its time (``LastSeen``).
+        // Outside an answer by their own time; in one, by its time (``LastSeen``): from the
+        // answers, not through every sighting in one.
+        let sql = database.dialect
         let stale = try database.rows(
           "SELECT search, site, id FROM sightings WHERE NOT in_answer AND last_seen < ? "
-            + "UNION ALL SELECT s.search, s.site, s.id FROM answers a JOIN sightings s "
+            + "UNION ALL SELECT s.search, s.site, s.id FROM answers a \(sql.orderedJoin) "
+            + "sightings s\(sql.indexedBy("sightings_answer")) "
             + "ON s.search = a.search AND s.in_answer WHERE a.answered_at < ?", [cutoff, cutoff]
         ) { [StoreValue.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
         for key in stale {

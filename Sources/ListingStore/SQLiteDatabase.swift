@@ -116,6 +116,23 @@ final class SQLiteDatabase: StoreConnection {
     }
   }
 
+  /// A deferred transaction: a shared lock taken once for every statement of `body`, which
+  /// must only read (a write in it could not wait for another writer).
+  func reading<T>(_ body: () throws -> T) throws -> T {
+    if depth > 0 { return try body() }
+    try execute("BEGIN")
+    depth += 1
+    defer { depth -= 1 }
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
   private func prepared(_ sql: String) throws -> OpaquePointer {
     if let statement = statements[sql] { return statement }
     var statement: OpaquePointer?
