@@ -20,8 +20,14 @@ extension ConnectedStore {
     return try locked { database in
       try database.transaction {
         var counts = StoreCounts()
+        // Outside an answer by their own time; in one, by its time (``LastSeen``): from the
+        // answers, not through every sighting in one.
+        let sql = database.dialect
         let stale = try database.rows(
-          "SELECT search, site, id FROM sightings WHERE last_seen < ?", [cutoff]
+          "SELECT search, site, id FROM sightings WHERE NOT in_answer AND last_seen < ? "
+            + "UNION ALL SELECT s.search, s.site, s.id FROM answers a \(sql.orderedJoin) "
+            + "sightings s\(sql.indexedBy("sightings_answer")) "
+            + "ON s.search = a.search AND s.in_answer WHERE a.answered_at < ?", [cutoff, cutoff]
         ) { [StoreValue.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
         for key in stale {
           for table in ["deliveries", "held", "recent", "sightings"] {
@@ -29,6 +35,8 @@ extension ConnectedStore {
             counts.add(database.changes, table)
           }
         }
+        // Their listings were seen last when those answers came: none of them is newer.
+        try database.run("DELETE FROM answers WHERE answered_at < ?", [cutoff])
         let gone = try database.rows(
           "SELECT site, id FROM listings l WHERE last_seen < ? AND NOT EXISTS "
             + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id)", [cutoff]

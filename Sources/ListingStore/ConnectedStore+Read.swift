@@ -79,27 +79,32 @@ extension ConnectedStore {
   }
 
   public func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting] {
-    try locked { database in
-      var result: [ListingKey: Sighting] = [:]
-      for key in keys {
-        try database.run(
-          Self.lookUpSQL(database.dialect), [.text(search), .text(key.site), .text(key.id)]
-        ) { row in
-          result[key] = Sighting(
-            firstSeen: Date(timeIntervalSince1970: row.double(0)),
-            lastSeen: Date(timeIntervalSince1970: row.double(1)),
-            deliveredTo: row.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) }
-              ?? [],
-            held: row.int(3) != 0, announcedPrice: row.optionalDouble(4))
-        }
+    try locked { database in try database.reading { try Self.lookUp(search, keys, database) } }
+  }
+
+  /// ``lookUp(search:keys:)`` in one read transaction: its database locks taken once, not per
+  /// listing (1.7 ms for 360 known listings in `.ci/bench state` when taken per listing).
+  private static func lookUp(_ search: String, _ keys: [ListingKey], _ database: Connection)
+    throws -> [ListingKey: Sighting]
+  {
+    var result: [ListingKey: Sighting] = [:]
+    let sql = lookUpSQL(database.dialect)
+    for key in keys {
+      try database.run(sql, [.text(search), .text(key.site), .text(key.id)]) { row in
+        result[key] = Sighting(
+          firstSeen: Date(timeIntervalSince1970: row.double(0)),
+          lastSeen: Date(timeIntervalSince1970: row.double(1)),
+          deliveredTo: row.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) }
+            ?? [],
+          held: row.int(3) != 0, announcedPrice: row.optionalDouble(4))
       }
-      return result
     }
+    return result
   }
 
   private static func lookUpSQL(_ sql: SQLDialect) -> String {
     """
-    SELECT s.first_seen, s.last_seen,
+    SELECT s.first_seen, \(LastSeen.sighting("s")),
       (SELECT \(sql.joinedBySeparator("c.channel")) FROM
         (SELECT channel FROM deliveries d
          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'

@@ -27,22 +27,7 @@ extension ConnectedStore {
   /// The writes of ``record(_:)``, inside its transaction.
   private static func write(_ record: SearchRecord, in database: Connection) throws {
     let now = StoreValue.time(record.now)
-    // In key order: workers writing the same listings take their locks in one order.
-    for listing in record.seen.sorted(by: { $0.key < $1.key }) {
-      // Unchanged: a lookup that sets when it was seen; otherwise every field is written.
-      let hash = ListingFields.contentHash(listing)
-      try database.run(
-        ListingFields.touchUnchanged, [now, .text(listing.site), .text(listing.id), .text(hash)])
-      if database.changes == 0 { try Self.upsert(listing, hash: hash, at: now, in: database) }
-      try database.run(
-        "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
-          + "announced_price) VALUES(?, ?, ?, ?, ?, ?, ?) "
-          + "ON CONFLICT(search, site, id) DO UPDATE SET last_seen = excluded.last_seen",
-        [
-          .text(record.search), .text(listing.site), .text(listing.id), now, now,
-          .textOrNull(record.reposts[listing.key]), .doubleOrNull(listing.price),
-        ])
-    }
+    try Self.writeAnswer(record, at: now, in: database)
     for listing in record.owed {
       try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
     }
@@ -75,7 +60,7 @@ extension ConnectedStore {
 
   /// The listing's fields as seen now with their content hash, and a price row when its price
   /// is new or changed.
-  private static func upsert(
+  static func upsert(
     _ listing: Listing, hash: String, at now: StoreValue, in database: Connection
   ) throws {
     let key: [StoreValue] = [.text(listing.site), .text(listing.id)]

@@ -31,7 +31,7 @@ extension ConnectedStore {
       """
       SELECT l.id, s.first_seen FROM listings l\(sql.indexedBy("listings_fingerprint"))
       \(sql.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
-      WHERE l.site = ? AND l.fingerprint = ? AND l.id != ? AND s.last_seen >= ?
+      WHERE l.site = ? AND l.fingerprint = ? AND l.id != ? AND \(LastSeen.sighting("s")) >= ?
       ORDER BY s.first_seen LIMIT 1
       """,
       [
@@ -53,7 +53,7 @@ extension ConnectedStore {
         SELECT s.first_seen, \(listingColumns) FROM listing_images i
         \(join) listings l ON l.site = i.site AND l.id = i.id
         \(join) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
-        WHERE i.site = ? AND i.image = ? AND i.id != ? AND s.last_seen >= ?
+        WHERE i.site = ? AND i.image = ? AND i.id != ? AND \(LastSeen.sighting("s")) >= ?
         """,
         [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
       ) { row -> Original? in

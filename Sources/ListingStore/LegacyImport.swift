@@ -117,7 +117,7 @@ struct LegacyImport {
       [.text(key.site), .text(key.id), .time(first), .time(last)])
     try database.run(
       "INSERT INTO sightings(search, site, id, first_seen, last_seen) VALUES(?, ?, ?, ?, ?) "
-        + "ON CONFLICT DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)",
+        + "ON CONFLICT DO UPDATE SET \(ListingStore.laterLastSeen)",
       [.text(search), .text(key.site), .text(key.id), .time(first), .time(last)])
   }
 

@@ -14,11 +14,6 @@ enum ListingFields {
       keepingText: keepingText)
   }
 
-  /// Sets when a listing was last seen if its stored content hash is `hash` (the listing is
-  /// unchanged); `changes` then says 1. Values: last seen, site, id, hash.
-  static let touchUnchanged =
-    "UPDATE listings SET last_seen = ? WHERE site = ? AND id = ? AND content_hash = ?"
-
   /// Sixteen hex digits naming everything a run stores of a listing (and so its fingerprint and
   /// photo ids): ``ListingField/contentHash(_:)``, the description as the site gave it, HTML
   /// while pending. A listing first stored with its text made therefore differs once from its

@@ -85,7 +85,8 @@ extension ConnectedStore {
     return try locked { database in
       guard
         let head = try database.rows(
-          "SELECT l.first_seen, l.last_seen, l.viewed_at, \(Self.listingColumns) FROM listings l "
+          "SELECT l.first_seen, \(LastSeen.listing("l")), l.viewed_at, \(Self.listingColumns) "
+            + "FROM listings l "
             + "WHERE l.site = ? AND l.id = ?", values
         ) { row in
           (
@@ -115,8 +116,8 @@ extension ConnectedStore {
   {
     let values: [StoreValue] = [.text(key.site), .text(key.id)]
     let rows = try database.rows(
-      "SELECT search, first_seen, last_seen, repost_of FROM sightings WHERE site = ? AND id = ? "
-        + "ORDER BY search", values
+      "SELECT search, first_seen, \(LastSeen.sighting("s")), repost_of FROM sightings s "
+        + "WHERE site = ? AND id = ? ORDER BY search", values
     ) { ($0.text(0), $0.double(1), $0.double(2), $0.optionalText(3)) }
     return try rows.map { row in
       let search = StoreValue.text(row.0)

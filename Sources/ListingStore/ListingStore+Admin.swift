@@ -52,14 +52,30 @@ extension ListingStore: StoreSummary {
     try locked { database in
       try database.transaction {
         var counts = StoreCounts()
+        try Self.keepLastSeen(of: search, database)
         for table in ["sightings", "deliveries", "held", "recent", "sources"] {
           try database.run("DELETE FROM \(table) WHERE search = ?", [.text(search)])
           counts.add(database.changes, table)
         }
+        try database.run("DELETE FROM answers WHERE search = ?", [.text(search)])
         try database.run("DELETE FROM searches WHERE name = ?", [.text(search)])
         counts.add(database.changes, "searches")
         return counts
       }
     }
+  }
+
+  /// Writes down in each listing of `search` when that search last saw it (``LastSeen``), before
+  /// its sightings go: the listing stays last seen then.
+  private static func keepLastSeen(of search: String, _ database: SQLiteDatabase) throws {
+    let seen = LastSeen.sighting("s")
+    try database.run(
+      """
+      UPDATE listings SET last_seen = (SELECT \(seen) FROM sightings s
+        WHERE s.search = ?1 AND s.site = listings.site AND s.id = listings.id)
+      WHERE (site, id) IN (SELECT s.site, s.id FROM sightings s
+        JOIN listings l ON l.site = s.site AND l.id = s.id
+        WHERE s.search = ?1 AND \(seen) > l.last_seen)
+      """, [.text(search)])
   }
 }

@@ -53,7 +53,8 @@ extension ListingStore {
     throws
   {
     try database.run(
-      "SELECT \(listingColumns), l.first_seen, l.last_seen, l.viewed_at FROM listings l "
+      "SELECT \(listingColumns), l.first_seen, \(LastSeen.listing("l")), l.viewed_at "
+        + "FROM listings l "
         + "ORDER BY site, id"
     ) { row in
       var object = StoreLine.listing(Self.listing(row, from: 0))
@@ -72,8 +73,8 @@ extension ListingStore {
         return entry
       }
       object["sightings"] = try database.rows(
-        "SELECT search, first_seen, last_seen, announced_price, repost_of FROM sightings "
-          + "WHERE site = ? AND id = ? ORDER BY search", key
+        "SELECT search, first_seen, \(LastSeen.sighting("s")), announced_price, repost_of "
+          + "FROM sightings s WHERE site = ? AND id = ? ORDER BY search", key
       ) { sighting -> [String: Any] in
         var object: [String: Any] = [
           "search": sighting.text(0), "firstSeen": StoreLine.time(sighting.double(1)) ?? "",

@@ -103,6 +103,12 @@ extension ListingStore {
     }
   }
 
+  /// A sighting's last seen on import: the later of the one it has (``LastSeen``, taken out of
+  /// its search's answer to hold it) and the imported one.
+  static var laterLastSeen: String {
+    "last_seen = max(\(LastSeen.sighting("sightings")), excluded.last_seen), in_answer = FALSE"
+  }
+
   /// The later of a column and the imported value (either may be null).
   private static func newer(_ column: String) -> String {
     "max(coalesce(\(column), excluded.\(column)), coalesce(excluded.\(column), \(column)))"
@@ -148,7 +154,7 @@ extension ListingStore {
           + "repost_of) VALUES(?1, ?2, ?3, ?4, ?5, "
           + "coalesce(?6, (SELECT price FROM listings WHERE site = ?2 AND id = ?3)), ?7) "
           + "ON CONFLICT DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), "
-          + "last_seen = max(last_seen, excluded.last_seen)",
+          + Self.laterLastSeen,
         [.text(try sighting.required("search"))] + key
           + [
             .time(try sighting.requiredDate("firstSeen")),

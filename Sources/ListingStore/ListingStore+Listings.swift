@@ -79,7 +79,7 @@ extension ConnectedStore {
           + " \(join) listings l ON l.site = s.site AND l.id = s.id"
       let (conditions, values) = Self.conditions(query, dialect)
       let sql = """
-        SELECT s.search, s.first_seen, s.last_seen, s.repost_of, l.viewed_at,
+        SELECT s.search, s.first_seen, \(LastSeen.sighting("s")), s.repost_of, l.viewed_at,
           (SELECT \(dialect.joinedBySeparator("c.channel")) FROM (SELECT DISTINCT channel
             FROM deliveries d WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
               AND d.state = 'delivered' ORDER BY d.channel) c),

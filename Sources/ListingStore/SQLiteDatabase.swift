@@ -102,8 +102,18 @@ final class SQLiteDatabase: StoreConnection {
   /// second writer waits at the start, never half-way); a throw rolls it back. Nested calls
   /// join the outer transaction.
   func transaction<T>(_ body: () throws -> T) throws -> T {
+    try inTransaction("BEGIN IMMEDIATE", body)
+  }
+
+  /// A deferred transaction: a shared lock taken once for every statement of `body`, which
+  /// must only read (a write in it could not wait for another writer).
+  func reading<T>(_ body: () throws -> T) throws -> T {
+    try inTransaction("BEGIN", body)
+  }
+
+  private func inTransaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
     if depth > 0 { return try body() }
-    try execute("BEGIN IMMEDIATE")
+    try execute(begin)
     depth += 1
     defer { depth -= 1 }
     do {

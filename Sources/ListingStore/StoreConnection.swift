@@ -95,6 +95,14 @@ protocol StoreConnection: AnyObject {
   var changes: Int { get }
   /// Runs `body` in one transaction; a throw rolls it back. Nested calls join the outer one.
   func transaction<T>(_ body: () throws -> T) throws -> T
+  /// Runs `body`, which only reads, in one read transaction where that saves taking the
+  /// database's locks once per statement (SQLite); nested calls join the outer one.
+  func reading<T>(_ body: () throws -> T) throws -> T
+}
+
+extension StoreConnection {
+  /// Each statement on its own (PostgreSQL: a lookup is a round trip either way).
+  func reading<T>(_ body: () throws -> T) throws -> T { try body() }
 }
 
 extension StoreConnection {

@@ -72,7 +72,11 @@ extension StoreRule {
       "SELECT search, id, channel FROM deliveries WHERE state = 'failed' AND attempts < 1"),
     StoreRule(
       "sightings last seen before they were first seen",
-      "SELECT search, site, id FROM sightings WHERE last_seen < first_seen"),
+      "SELECT search, site, id FROM sightings s WHERE \(LastSeen.sighting("s")) < first_seen"),
+    StoreRule(
+      "sightings in an answer their search does not have",
+      "SELECT search, site, id FROM sightings s WHERE in_answer AND NOT EXISTS "
+        + "(SELECT 1 FROM answers a WHERE a.search = s.search)"),
     StoreRule("listings with images that are not a JSON list") {
       "SELECT site, id, images FROM listings WHERE \($0.notJSONList("images"))"
     },

@@ -6,7 +6,7 @@ enum StoreSchema {
   static var current: Int { migrations.count }
 
   static let migrations: [String] = [
-    version1, version2, version3, version4, version5, version6, version7,
+    version1, version2, version3, version4, version5, version6, version7, version8,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -237,5 +237,20 @@ enum StoreSchema {
   /// photos or price rows). Null (an import, an older store) makes the next sighting write all.
   private static let version7 = """
     ALTER TABLE listings ADD COLUMN content_hash TEXT;
+    """
+
+  /// Last seen per answer (``LastSeen``): each search's last answer, when it came; a sighting in
+  /// it is seen then, so that a poll whose answer holds the same listings writes one row. Only
+  /// sightings outside an answer are found by their own time (the partial index); those in one
+  /// by their search.
+  private static let version8 = """
+    CREATE TABLE answers(
+      search TEXT PRIMARY KEY,
+      answered_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    ALTER TABLE sightings ADD COLUMN in_answer INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX sightings_last_seen;
+    CREATE INDEX sightings_last_seen ON sightings(last_seen) WHERE NOT in_answer;
+    CREATE INDEX sightings_answer ON sightings(search) WHERE in_answer;
     """
 }

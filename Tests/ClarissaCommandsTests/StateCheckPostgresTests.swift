@@ -66,9 +66,17 @@ import Testing
         problem: "1 deliveries marked delivered without a time (for example '"),
       Damage(
         name: "a sighting last seen before it was first seen",
-        sql: "UPDATE sightings SET last_seen = first_seen - 1 WHERE (search, site, id) IN "
+        // Out of its search's answer, whose time it would be last seen at otherwise.
+        sql: "UPDATE sightings SET last_seen = first_seen - 1, in_answer = FALSE "
+          + "WHERE (search, site, id) IN "
           + "(SELECT search, site, id FROM sightings ORDER BY search, id LIMIT 1)",
         problem: "1 sightings last seen before they were first seen (for example '"),
+      Damage(
+        name: "a sighting in an answer its search does not have",
+        sql: "INSERT INTO sightings(search, site, id, first_seen, last_seen, in_answer) "
+          + "SELECT 'lost', site, id, first_seen, last_seen, TRUE FROM sightings "
+          + "ORDER BY search, id LIMIT 1",
+        problem: "1 sightings in an answer their search does not have (for example 'lost "),
       Damage(
         name: "images that are not a JSON list",
         sql: "UPDATE listings SET images = 'not json' WHERE (site, id) IN "
@@ -83,12 +91,12 @@ import Testing
       Damage(
         name: "a schema newer than this clarissa's",
         sql: "INSERT INTO clarissa_schema(version, migrated_at, by_clarissa) VALUES (99, 0, 'x')",
-        problem: "schema version 99, where this clarissa writes 3 "
+        problem: "schema version 99, where this clarissa writes 4 "
           + "(upgrade this clarissa to check it)"),
       Damage(
         name: "a schema older than this clarissa's",
-        sql: "DELETE FROM clarissa_schema WHERE version = 3",
-        problem: "schema version 2, where this clarissa writes 3 "
+        sql: "DELETE FROM clarissa_schema WHERE version = 4",
+        problem: "schema version 3, where this clarissa writes 4 "
           + "(the next worker to start upgrades it)"),
       Damage(
         name: "the schema's table dropped", sql: "DROP TABLE clarissa_schema",

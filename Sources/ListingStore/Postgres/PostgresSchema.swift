@@ -8,7 +8,19 @@
     /// The version this build writes.
     static var current: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2, version3]
+    static let migrations: [String] = [version1, version2, version3, version4]
+
+    /// Version 4: the SQLite store's schema 8, last seen per answer (``LastSeen``).
+    private static let version4 = """
+      CREATE TABLE answers(
+        search text PRIMARY KEY,
+        answered_at double precision NOT NULL
+      );
+      ALTER TABLE sightings ADD COLUMN in_answer boolean NOT NULL DEFAULT false;
+      DROP INDEX sightings_last_seen;
+      CREATE INDEX sightings_last_seen ON sightings(last_seen) WHERE NOT in_answer;
+      CREATE INDEX sightings_answer ON sightings(search) WHERE in_answer;
+      """
 
     /// Version 3: the SQLite store's schema 7, a listing's content hash: a listing seen again
     /// unchanged costs a lookup, not a rewrite.

@@ -5,7 +5,7 @@
 
   /// `clarissa state migrate`: a SQLite store copied into PostgreSQL, or back, table by table in
   /// one transaction on the receiving side. The two schemas hold the same columns (PostgreSQL's
-  /// version 1 is SQLite's 6, its version 3 SQLite's 7), so values are copied as they are; the unviewed counts are not
+  /// version 1 is SQLite's 6, its versions 3 and 4 SQLite's 7 and 8), so values are copied as they are; the unviewed counts are not
   /// copied but kept by the receiving side's triggers as the rows arrive.
   public enum StoreMigration {
     /// What was copied, per table, in order.
@@ -45,8 +45,10 @@
         [
           ("search", .text), ("site", .text), ("id", .text), ("first_seen", .real),
           ("last_seen", .real), ("repost_of", .text), ("announced_price", .real),
+          ("in_answer", .flag),
         ]
       ),
+      ("answers", [("search", .text), ("answered_at", .real)]),
       (
         "deliveries",
         [
