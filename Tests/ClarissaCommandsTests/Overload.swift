@@ -36,7 +36,10 @@ final class Overload: @unchecked Sendable {
     hook = try LoopbackServer { _, _ in .init(status: 200) }
     for _ in 0..<settings.hosts {
       feeds.append(
-        try LoopbackServer { [unowned self] request, _ in
+        // Weak: a request still being answered when the harness is gone (a worker polled as the
+        // test ended; the server's stop does not wait for its handlers) gets a 503.
+        try LoopbackServer { [weak self] request, _ in
+          guard let self else { return .init(status: 503) }
           Thread.sleep(forTimeInterval: self.settings.latency)
           let name = request.path.split(separator: "/").last.map { String($0.dropLast(4)) }
           let feed = name.flatMap { Int($0) } ?? 0
