@@ -34,10 +34,13 @@ struct XMLFeedReader {
   static func read(
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
-    let stream = try markup { try XMLStreamReader(bytes: bytes, url: url, limits: limits) }
-    let document = try read(
-      url: url, text: text, truncated: { stream.error != nil }, next: stream.next)
-    return (document, stream.error, stream.notes)
+    try markup {
+      try XMLStreamReader.reading(bytes: bytes, url: url, limits: limits) { stream in
+        let document = try read(
+          url: url, text: text, truncated: { stream.error != nil }, next: stream.next)
+        return (document, stream.error, stream.notes)
+      }
+    }
   }
 
   /// Reads a damaged document through libxml2's recovery mode.
