@@ -74,8 +74,9 @@ public final class XMLStreamReader {
     reader = nil
   }
 
-  /// The next event, or nil at the end of the document or at the first fatal error.
-  public func next() -> XMLEvent? {
+  /// The next event, or nil at the end of the document or at the first fatal error; with
+  /// `skippingText`, text and white space are passed over (no string is made of them).
+  public func next(skippingText: Bool = false) -> XMLEvent? {
     if let pending = pendingEnd {
       pendingEnd = nil
       return pending
@@ -96,6 +97,7 @@ public final class XMLStreamReader {
           name: Self.string(xmlTextReaderConstLocalName(reader)) ?? "",
           namespace: Self.string(xmlTextReaderConstNamespaceUri(reader)))
       case Self.text, Self.cdata, Self.whitespace, Self.significantWhitespace:
+        if skippingText { continue }
         return .text(Self.string(xmlTextReaderConstValue(reader)) ?? "")
       default:
         continue
