@@ -70,6 +70,7 @@ public final class XMLStreamReader {
   /// Frees libxml2's reader before the bytes it reads go away; `next()` returns nil from here.
   private func end() {
     _ = finish()
+    pendingEnd = nil
     if let reader { xmlFreeTextReader(reader) }
     reader = nil
   }

@@ -53,6 +53,12 @@ import Testing
   @Test func theReaderEndsWithItsBodyAndAnEmptyDocumentSaysItCouldNotStart() throws {
     let reader = try XMLStreamReader.reading(bytes: Array("<a>t</a>".utf8)) { $0 }
     #expect(reader.next() == nil)
+    // Left just after an empty element's start, whose end was still to come.
+    let left = try XMLStreamReader.reading(bytes: Array("<a><b/></a>".utf8)) { reader in
+      _ = (reader.next(), reader.next())
+      return reader
+    }
+    #expect(left.next() == nil)
     #expect(reader.error == nil)
     let empty = try XMLStreamReader.reading(bytes: []) { reader in
       (reader.next(), reader.error)
