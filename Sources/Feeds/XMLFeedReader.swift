@@ -34,10 +34,14 @@ struct XMLFeedReader {
   static func read(
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
-    let stream = try markup { try XMLStreamReader(bytes: bytes, url: url, limits: limits) }
-    let document = try read(
-      url: url, text: text, truncated: { stream.error != nil }, next: stream.next)
-    return (document, stream.error, stream.notes)
+    try markup {
+      try XMLStreamReader.reading(bytes: bytes, url: url, limits: limits) { stream in
+        let document = try read(
+          url: url, text: text, truncated: { stream.error != nil },
+          next: { stream.next(skippingText: $0) })
+        return (document, stream.error, stream.notes)
+      }
+    }
   }
 
   /// Reads a damaged document through libxml2's recovery mode.
@@ -45,15 +49,15 @@ struct XMLFeedReader {
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
     let tree = try markup { try XMLRecoveringReader(bytes: bytes, url: url, limits: limits) }
-    let document = try read(url: url, text: text, truncated: { false }, next: tree.next)
+    let document = try read(url: url, text: text, truncated: { false }, next: { _ in tree.next() })
     return (document, tree.error, tree.notes)
   }
 
   private static func read(
-    url: String, text: TextConversion, truncated: () -> Bool, next: () -> XMLEvent?
+    url: String, text: TextConversion, truncated: () -> Bool, next: (Bool) -> XMLEvent?
   ) throws -> FeedDocument {
     var reader = XMLFeedReader(url: url, text: text)
-    while let event = next() {
+    while let event = next(reader.ignoresText) {
       try reader.consume(event)
     }
     return try reader.finish(truncated: truncated())
@@ -103,6 +107,12 @@ struct XMLFeedReader {
       closeElement()
       depth -= 1
     }
+  }
+
+  /// Whether text here is read: inside an item's field (not in a script or style of it), or a
+  /// channel's title or link. Elsewhere the stream is asked to make no string of it.
+  private var ignoresText: Bool {
+    field == nil ? channelField == nil : skippedDepth > 0
   }
 
   private mutating func openField(_ element: XMLElement) {

@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Turns HTML named entities that XML does not define (`&nbsp;`, `&eacute;`, `&mdash;`) into
 /// numeric character references, outside CDATA sections and comments, the way a browser reads
@@ -7,11 +8,115 @@ enum EntityRepair {
   private static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
 
   /// The repaired bytes and how many entities were replaced, or nil when nothing needed it.
-  static func replacingHTMLEntities(in bytes: [UInt8]) -> (bytes: [UInt8], count: Int)? {
+  /// The references, CDATA sections and comments are found with `memchr` (vectorized); `byteByByte` reads every byte in turn instead, as this repair first did:
+  /// tests compare the two.
+  static func replacingHTMLEntities(in bytes: [UInt8], byteByByte: Bool = false) -> (
+    bytes: [UInt8], count: Int
+  )? {
     guard bytes.contains(UInt8(ascii: "&")) else { return nil }
+    var repair = Repaired(bytes)
+    if byteByByte {
+      readByteByByte(bytes, into: &repair)
+    } else {
+      bytes.withUnsafeBufferPointer { read($0, into: &repair) }
+    }
+    return repair.finish()
+  }
+
+  /// The output being made: the input's runs between replaced references, and each replacement.
+  private struct Repaired {
+    let input: [UInt8]
     var output: [UInt8] = []
     var count = 0
     var copied = 0
+
+    init(_ input: [UInt8]) { self.input = input }
+
+    /// Replaces the reference at `index` when it is an HTML entity XML does not define; the
+    /// index to read on from.
+    mutating func replace(at index: Int) -> Int {
+      guard !isXMLEntity(input, at: index), let (name, end) = entityName(input, at: index),
+        !xmlEntities.contains(name), let codePoint = htmlCodePoint(name)
+      else { return index + 1 }
+      if output.isEmpty { output.reserveCapacity(input.count) }
+      output.append(contentsOf: input[copied..<index])
+      output.append(contentsOf: Array("&#\(codePoint);".utf8))
+      copied = end
+      count += 1
+      return end
+    }
+
+    mutating func finish() -> (bytes: [UInt8], count: Int)? {
+      guard count > 0 else { return nil }
+      output.append(contentsOf: input[copied...])
+      return (output, count)
+    }
+  }
+
+  /// Every reference outside CDATA sections and comments, found by `memchr`, as are the sections
+  /// (by their `!`, rarer in feeds than `<`); the next section is kept until the reading passes
+  /// its start.
+  private static func read(_ buffer: UnsafeBufferPointer<UInt8>, into repair: inout Repaired) {
+    let scan = ByteScan(buffer)
+    var index = 0
+    var next = scan.section(from: 0)
+    while index < buffer.count {
+      let reference = scan.find(UInt8(ascii: "&"), from: index)
+      if let section = next, section.start < reference {
+        index = scan.end(of: section.marks.close, from: section.start + section.marks.open.count)
+        next = scan.section(from: index)
+      } else if reference < buffer.count {
+        index = repair.replace(at: reference)
+      } else {
+        return
+      }
+    }
+  }
+
+  /// Searches of a buffer by `memchr`.
+  private struct ByteScan {
+    let buffer: UnsafeBufferPointer<UInt8>
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+    /// The first `byte` at or after `start`; the buffer's end when there is none.
+    func find(_ byte: UInt8, from start: Int) -> Int {
+      guard let base = buffer.baseAddress, start < buffer.count,
+        let found = memchr(base + start, Int32(byte), buffer.count - start)
+      else { return buffer.count }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    func holds(_ marker: [UInt8], at index: Int) -> Bool {
+      index + marker.count <= buffer.count
+        && marker.indices.allSatisfy { buffer[index + $0] == marker[$0] }
+    }
+
+    /// The first CDATA section or comment opening at or after `start`, with its marks.
+    func section(from start: Int) -> (start: Int, marks: (open: [UInt8], close: [UInt8]))? {
+      var bang = find(UInt8(ascii: "!"), from: start + 1)
+      while bang < buffer.count {
+        if buffer[bang - 1] == UInt8(ascii: "<") {
+          if holds(cdata.open, at: bang - 1) { return (bang - 1, cdata) }
+          if holds(comment.open, at: bang - 1) { return (bang - 1, comment) }
+        }
+        bang = find(UInt8(ascii: "!"), from: bang + 1)
+      }
+      return nil
+    }
+
+    /// Just after the first `marker` at or after `start`; the buffer's end when there is none.
+    func end(of marker: [UInt8], from start: Int) -> Int {
+      var found = find(marker[0], from: start)
+      while found < buffer.count, !holds(marker, at: found) {
+        found = find(marker[0], from: found + 1)
+      }
+      return min(found + marker.count, buffer.count)
+    }
+  }
+
+  /// The first way: every byte in turn.
+  private static func readByteByByte(_ bytes: [UInt8], into repair: inout Repaired) {
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
@@ -22,36 +127,32 @@ enum EntityRepair {
           index = end
           continue
         }
-      } else if byte == UInt8(ascii: "&"), !isXMLEntity(bytes, at: index),
-        let (name, end) = entityName(bytes, at: index),
-        !xmlEntities.contains(name), let codePoint = htmlCodePoint(name)
-      {
-        if output.isEmpty { output.reserveCapacity(bytes.count) }
-        output.append(contentsOf: bytes[copied..<index])
-        output.append(contentsOf: Array("&#\(codePoint);".utf8))
-        copied = end
-        count += 1
-        index = end
+      } else if byte == UInt8(ascii: "&") {
+        index = repair.replace(at: index)
         continue
       }
       index += 1
     }
-    guard count > 0 else { return nil }
-    output.append(contentsOf: bytes[copied...])
-    return (output, count)
   }
 
   /// `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&apos;` at `index`, told by bytes (most references
   /// in a feed are these: no name string is made for them).
-  private static func isXMLEntity(_ bytes: [UInt8], at index: Int) -> Bool {
-    xmlEntityBytes.contains { name in
-      index + name.count <= bytes.count
-        && name.indices.allSatisfy { bytes[index + $0] == name[$0] }
+  static func isXMLEntity(_ bytes: [UInt8], at index: Int) -> Bool {
+    func follows(_ name: StaticString) -> Bool {
+      let count = name.utf8CodeUnitCount
+      guard index + count < bytes.count else { return false }
+      let start = name.utf8Start
+      for offset in 0..<count where bytes[index + 1 + offset] != start[offset] { return false }
+      return true
     }
-  }
-
-  private static let xmlEntityBytes = ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].map {
-    Array($0.utf8)
+    guard index + 1 < bytes.count else { return false }
+    switch bytes[index + 1] {
+    case UInt8(ascii: "l"): return follows("lt;")
+    case UInt8(ascii: "g"): return follows("gt;")
+    case UInt8(ascii: "a"): return follows("amp;") || follows("apos;")
+    case UInt8(ascii: "q"): return follows("quot;")
+    default: return false
+    }
   }
 
   private static func entityName(_ bytes: [UInt8], at index: Int) -> (String, Int)? {

@@ -7,32 +7,50 @@ import CLibXML2
 /// HTML entities that real feeds use without declaring them (`&nbsp;`, `&eacute;`) are turned
 /// into character references first, where a browser would have understood them; bytes that are
 /// not UTF-8 in a document that declares no other encoding are read as Windows-1252.
+///
+/// libxml2 reads the bytes where they are (a 15 MB feed is not copied): a reader lives only
+/// inside ``reading(bytes:url:limits:_:)``, which ends it when its body returns.
 public final class XMLStreamReader {
-  private let buffer: UnsafeMutableBufferPointer<CChar>
-  private let reader: xmlTextReaderPtr?
+  private var reader: xmlTextReaderPtr?
   private let errors = ErrorSink()
   private var pendingEnd: XMLEvent?
   private var finished = false
   /// Repairs made before parsing (entities replaced, encoding guessed), for reports.
-  public private(set) var notes: [String] = []
+  public let notes: [String]
   /// The first fatal problem, once `next()` has returned nil because of it.
   public private(set) var error: MarkupError?
 
-  /// Prepares to read `bytes`; throws for oversized bodies and entity declarations.
-  public init(bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits()) throws {
+  /// Prepares `bytes` (throws for oversized bodies and entity declarations), then gives `body`
+  /// a reader of them; the reader ends when `body` returns (`next()` then returns nil).
+  public static func reading<T>(
+    bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits(),
+    _ body: (XMLStreamReader) throws -> T
+  ) throws -> T {
     let prepared = try PreparedXML(bytes, limits: limits)
-    let input = prepared.bytes
-    let encoding = prepared.encoding
-    notes = prepared.notes
     MarkupLibrary.initialize()
-    // libxml2 reads the memory in place: the copy lives as long as the reader.
-    let storage = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(input.count, 1))
-    input.withUnsafeBytes { raw in
-      UnsafeMutableRawBufferPointer(storage).copyMemory(from: raw)
+    // An empty buffer may have no address: libxml2 is given one byte's, and a length of 0.
+    let input = prepared.bytes.isEmpty ? [0] : prepared.bytes
+    return try input.withUnsafeBufferPointer { buffer in
+      let stream = XMLStreamReader(
+        buffer.baseAddress, count: prepared.bytes.count, url: url, encoding: prepared.encoding,
+        notes: prepared.notes)
+      defer { stream.end() }
+      return try body(stream)
     }
-    buffer = storage
+  }
+
+  private init(
+    _ bytes: UnsafePointer<UInt8>?, count: Int, url: String, encoding: String?, notes: [String]
+  ) {
+    self.notes = notes
     let options = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_COMPACT.rawValue)
-    let reader = xmlReaderForMemory(storage.baseAddress, Int32(input.count), url, encoding, options)
+    let reader = bytes.flatMap { bytes in
+      Int32(exactly: count).flatMap { length in
+        bytes.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+          xmlReaderForMemory($0, length, url, encoding, options)
+        }
+      }
+    }
     self.reader = reader
     let errors = self.errors
     if let reader {
@@ -47,11 +65,19 @@ public final class XMLStreamReader {
 
   deinit {
     if let reader { xmlFreeTextReader(reader) }
-    buffer.deallocate()
   }
 
-  /// The next event, or nil at the end of the document or at the first fatal error.
-  public func next() -> XMLEvent? {
+  /// Frees libxml2's reader before the bytes it reads go away; `next()` returns nil from here.
+  private func end() {
+    _ = finish()
+    pendingEnd = nil
+    if let reader { xmlFreeTextReader(reader) }
+    reader = nil
+  }
+
+  /// The next event, or nil at the end of the document or at the first fatal error; with
+  /// `skippingText`, text and white space are passed over (no string is made of them).
+  public func next(skippingText: Bool = false) -> XMLEvent? {
     if let pending = pendingEnd {
       pendingEnd = nil
       return pending
@@ -72,6 +98,7 @@ public final class XMLStreamReader {
           name: Self.string(xmlTextReaderConstLocalName(reader)) ?? "",
           namespace: Self.string(xmlTextReaderConstNamespaceUri(reader)))
       case Self.text, Self.cdata, Self.whitespace, Self.significantWhitespace:
+        if skippingText { continue }
         return .text(Self.string(xmlTextReaderConstValue(reader)) ?? "")
       default:
         continue

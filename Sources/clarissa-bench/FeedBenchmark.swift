@@ -71,10 +71,12 @@ struct FeedBenchmark {
       items = (try? FeedParser.parse(corpus))?.items.count ?? -1
     }
     let stream = Bench.measure(runs: 5) { () -> Int in
-      guard let reader = try? XMLStreamReader(bytes: corpus) else { return 0 }
-      var count = 0
-      while reader.next() != nil { count += 1 }
-      return count
+      let count = try? XMLStreamReader.reading(bytes: corpus) { reader in
+        var count = 0
+        while reader.next() != nil { count += 1 }
+        return count
+      }
+      return count ?? 0
     }
     let mb = Double(corpus.count) / 1e6
     print(

@@ -6,10 +6,11 @@ import Sites
 //
 //   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|slow-clients|all]
 //
-// For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-config` (the work alone,
-// repeated), `cold-config` (three loads in a fresh process, timed), `cold-tables` (the first use
-// of the Craigslist tables in a fresh process), `write-config PATH` (the 1,000-search config, to
-// profile `clarissa validate` on it).
+// For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-poll20k`,
+// `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
+// timed), `cold-tables` (the first use of the Craigslist tables in a fresh process),
+// `write-config PATH` (the 1,000-search config, to profile `clarissa validate` on it),
+// `write-poll20k FOLDER` (poll20k's three feeds, to profile a whole `clarissa run` on them).
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
@@ -52,6 +53,15 @@ if which == "state-run", let path = CommandLine.arguments.dropFirst(2).first {
 // The measured part of `serve`, likewise in a fresh process.
 if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
   ServeBenchmark.measure(path)
+}
+// The poll benchmark's feed (variant 0, then the two changed ones) written where asked, for
+// profiling a whole `clarissa run` served by any loopback server.
+if which == "write-poll20k", let path = CommandLine.arguments.dropFirst(2).first {
+  for variant in 0...2 {
+    let bytes = ClassifiedsCorpus(count: PollBenchmark.items, variant: variant).bytes()
+    _ = FileManager.default.createFile(
+      atPath: "\(path)/poll20k-\(variant).xml", contents: Data(bytes))
+  }
 }
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }
 // The 1,000-search config written where asked, for profiling `clarissa validate` on it.

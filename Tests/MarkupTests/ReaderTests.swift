@@ -6,10 +6,13 @@ import Testing
 /// would understand them.
 @Suite struct ReaderTests {
   @Test func elementsAttributesNamespacesAndEmptyElements() throws {
-    let reader = try XMLStreamReader(
-      bytes: Array("<a xmlns:m=\"urn:m\"><m:b k=\"v\"/>t</a>".utf8))
-    var events: [XMLEvent] = []
-    while let event = reader.next() { events.append(event) }
+    let (events, error) = try XMLStreamReader.reading(
+      bytes: Array("<a xmlns:m=\"urn:m\"><m:b k=\"v\"/>t</a>".utf8)
+    ) { reader in
+      var events: [XMLEvent] = []
+      while let event = reader.next() { events.append(event) }
+      return (events, reader.error)
+    }
     #expect(
       events == [
         .start(XMLElement(name: "a", namespace: nil, attributes: [])),
@@ -21,25 +24,47 @@ import Testing
         .text("t"),
         .end(name: "a", namespace: nil),
       ])
-    #expect(reader.error == nil)
+    #expect(error == nil)
   }
 
   @Test func htmlEntitiesAreUnderstoodOutsideCDATAOnly() throws {
-    let reader = try XMLStreamReader(
-      bytes: Array("<a>caf&eacute;&nbsp;<![CDATA[&nbsp;]]></a>".utf8))
-    var text = ""
-    while let event = reader.next() { if case .text(let t) = event { text += t } }
+    let (text, notes) = try XMLStreamReader.reading(
+      bytes: Array("<a>caf&eacute;&nbsp;<![CDATA[&nbsp;]]></a>".utf8)
+    ) { reader in
+      var text = ""
+      while let event = reader.next() { if case .text(let t) = event { text += t } }
+      return (text, reader.notes)
+    }
     #expect(text == "café\u{A0}&nbsp;")
-    #expect(reader.notes == ["replaced 2 HTML entities that XML does not define"])
+    #expect(notes == ["replaced 2 HTML entities that XML does not define"])
   }
 
   @Test func malformedXMLReportsLibxml2sMessageWithPosition() throws {
-    let reader = try XMLStreamReader(bytes: Array("<a>\n<b></a>".utf8))
-    while reader.next() != nil {}
-    let error = try #require(reader.error)
+    let found = try XMLStreamReader.reading(bytes: Array("<a>\n<b></a>".utf8)) { reader in
+      while reader.next() != nil {}
+      return reader.error
+    }
+    let error = try #require(found)
     #expect(error.kind == .malformed)
     #expect(error.line == 2)
     #expect(error.message.contains("mismatch"))
+  }
+
+  @Test func theReaderEndsWithItsBodyAndAnEmptyDocumentSaysItCouldNotStart() throws {
+    let reader = try XMLStreamReader.reading(bytes: Array("<a>t</a>".utf8)) { $0 }
+    #expect(reader.next() == nil)
+    // Left just after an empty element's start, whose end was still to come.
+    let left = try XMLStreamReader.reading(bytes: Array("<a><b/></a>".utf8)) { reader in
+      _ = (reader.next(), reader.next())
+      return reader
+    }
+    #expect(left.next() == nil)
+    #expect(reader.error == nil)
+    let empty = try XMLStreamReader.reading(bytes: []) { reader in
+      (reader.next(), reader.error)
+    }
+    #expect(empty.0 == nil)
+    #expect(empty.1 != nil)
   }
 
   @Test func recoveringReaderKeepsWhatFollowsAnError() throws {

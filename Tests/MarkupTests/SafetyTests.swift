@@ -5,10 +5,11 @@ import Testing
 /// Hostile documents are refused before libxml2 expands anything, and nothing reaches the network.
 @Suite struct SafetyTests {
   static func events(_ text: String, limits: MarkupLimits = MarkupLimits()) throws -> [XMLEvent] {
-    let reader = try XMLStreamReader(bytes: Array(text.utf8), limits: limits)
-    var events: [XMLEvent] = []
-    while let event = reader.next() { events.append(event) }
-    return events
+    try XMLStreamReader.reading(bytes: Array(text.utf8), limits: limits) { reader in
+      var events: [XMLEvent] = []
+      while let event = reader.next() { events.append(event) }
+      return events
+    }
   }
 
   /// The classic: nine levels of ten, 3 GB from under 1 KB.

@@ -64,7 +64,7 @@ enum Judge {
     _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
     options: RunOptions, explaining: Bool
   ) throws -> [Judgement] {
-    let (unique, sourceOf) = deduplicated(reading.batches)
+    let (unique, sources) = deduplicated(reading.batches)
     let sightings = try memory.lookUp(search: planned.search.name, keys: unique.map(\.key))
     // A source (a city, a feed) answering for the first time is primed like a new search; a
     // listing that a known source returns too is new all the same.
@@ -76,8 +76,7 @@ enum Judge {
         rotated.formUnion(batch.listings.map(\.id))
       }
     }
-    return unique.map { listing in
-      let source = sourceOf[listing.id] ?? ""
+    return zip(unique, sources).map { listing, source in
       if let sighting = sightings[listing.key], !explaining {
         guard
           let event = Change.event(
@@ -157,16 +156,22 @@ enum Judge {
     }
   }
 
-  /// Listings once each (the first source to return an id wins), with the source of each.
-  static func deduplicated(_ batches: [SourceBatch]) -> ([Listing], [String: String]) {
+  /// Listings once each (the first source to return an id wins), with the source of each
+  /// (`sources[i]` returned `listings[i]`). A source's answer without an id seen before is
+  /// taken whole: the first (a feed's 20,000 listings) is not copied.
+  static func deduplicated(_ batches: [SourceBatch]) -> (listings: [Listing], sources: [String]) {
+    var seen = Set<String>(minimumCapacity: batches.reduce(0) { $0 + $1.listings.count })
     var unique: [Listing] = []
-    var sourceOf: [String: String] = [:]
+    var sources: [String] = []
     for batch in batches {
-      for listing in batch.listings where sourceOf[listing.id] == nil {
-        sourceOf[listing.id] = batch.url
-        unique.append(listing)
+      let fresh = batch.listings.map { seen.insert($0.id).inserted }
+      if !fresh.contains(false) {
+        if unique.isEmpty { unique = batch.listings } else { unique += batch.listings }
+      } else {
+        unique += zip(batch.listings, fresh).compactMap { $1 ? $0 : nil }
       }
+      sources += repeatElement(batch.url, count: unique.count - sources.count)
     }
-    return (unique, sourceOf)
+    return (unique, sources)
   }
 }
