@@ -52,7 +52,7 @@ extension ConnectedStore {
     _ listing: Listing, in record: SearchRecord, isMember: Bool, at now: StoreValue,
     _ database: Connection
   ) throws {
-    let hash = ListingFields.contentHash(listing)
+    let hash = ListingField.contentHash(listing)
     let stored = try database.rows(
       "SELECT content_hash FROM listings WHERE site = ? AND id = ?",
       [.text(listing.site), .text(listing.id)]

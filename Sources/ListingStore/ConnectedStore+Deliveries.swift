@@ -39,7 +39,7 @@ extension ConnectedStore {
           // walked all of the search's sightings: 2.2 s for 20 deliveries among a million).
           + "(SELECT \(sql.jsonArray("r.id")) FROM (SELECT s.id FROM sightings s"
           + "\(sql.indexedBy("sightings_repost_of")) WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
-          + "ORDER BY s.first_seen, s.id) r), \(Self.listingColumns) "
+          + "ORDER BY s.first_seen, s.id) r), \(ListingColumns.selected) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
           + "WHERE (d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?1)) "
           // A listing owed twice to a channel (new, and since changed) is sent once, as it is
@@ -50,7 +50,7 @@ extension ConnectedStore {
           + mine + (of ?? "") + "ORDER BY d.owed_at, d.\(sql.rowid)",
         values
       ) {
-        var listing = Self.listing($0, from: 7)
+        var listing = ListingColumns.listing($0, from: 7)
         let reposts = StoreJSON.strings($0.text(6)) ?? []
         listing.alsoPostedAs = reposts.isEmpty ? nil : reposts
         if let kind = ListingEventKind(rawValue: $0.text(4)), kind != .new {
@@ -140,12 +140,12 @@ extension ConnectedStore {
       var result: [RecentListing] = []
       for search in searches {
         result += try database.rows(
-          "SELECT r.found, r.event, r.old_price, \(Self.listingColumns) FROM recent r "
+          "SELECT r.found, r.event, r.old_price, \(ListingColumns.selected) FROM recent r "
             + "JOIN listings l ON l.site = r.site AND l.id = r.id WHERE r.search = ? "
             + "ORDER BY r.found DESC, l.posted DESC, r.\(database.dialect.rowid) DESC LIMIT ?",
           [.text(search), .int(limit)]
         ) { row in
-          var listing = Self.listing(row, from: 3)
+          var listing = ListingColumns.listing(row, from: 3)
           listing.event = row.optionalText(1).flatMap(ListingEventKind.init(rawValue:)).map {
             ListingEvent(kind: $0, oldPrice: row.optionalDouble(2))
           }

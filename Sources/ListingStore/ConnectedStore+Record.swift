@@ -78,7 +78,7 @@ extension ConnectedStore {
     }
     try database.run(
       ListingFields.upsert(
-        times: "last_seen = excluded.last_seen", keepingText: listing.isDescriptionPending),
+        times: ListingFields.seenNow, keepingText: listing.isDescriptionPending),
       key + ListingFields.values(listing) + [now, now, .text(hash)])
     try ListingFields.storeImages(listing, in: database)
   }
@@ -153,11 +153,11 @@ extension ConnectedStore {
   public func held() throws -> [HeldListing] {
     try locked { database in
       try database.rows(
-        "SELECT h.search, h.held_at, \(Self.listingColumns) FROM held h "
+        "SELECT h.search, h.held_at, \(ListingColumns.selected) FROM held h "
           + "JOIN listings l ON l.site = h.site AND l.id = h.id ORDER BY h.held_at, h.search"
       ) {
         HeldListing(
-          search: $0.text(0), listing: Self.listing($0, from: 2),
+          search: $0.text(0), listing: ListingColumns.listing($0, from: 2),
           heldAt: Date(timeIntervalSince1970: $0.double(1)))
       }
     }
@@ -176,14 +176,5 @@ extension ConnectedStore {
         }
       }
     }
-  }
-
-  /// The columns a ``Listing`` is read from, for a query that joins `listings l`
-  /// (``ListingColumns/selected``).
-  static var listingColumns: String { ListingColumns.selected }
-
-  /// A listing from ``listingColumns``, starting at column `first`.
-  static func listing(_ row: some StoreRow, from first: Int32) -> Listing {
-    ListingColumns.listing(row, from: first)
   }
 }

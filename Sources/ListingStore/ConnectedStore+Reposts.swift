@@ -50,14 +50,14 @@ extension ConnectedStore {
     for image in Set(Fingerprint.images(listing)) {
       found += try database.rows(
         """
-        SELECT s.first_seen, \(listingColumns) FROM listing_images i
+        SELECT s.first_seen, \(ListingColumns.selected) FROM listing_images i
         \(join) listings l ON l.site = i.site AND l.id = i.id
         \(join) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
         WHERE i.site = ? AND i.image = ? AND i.id != ? AND \(LastSeen.sighting("s")) >= ?
         """,
         [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
       ) { row -> Original? in
-        let other = Self.listing(row, from: 1)
+        let other = ListingColumns.listing(row, from: 1)
         guard Fingerprint.sameItem(listing, other) else { return nil }
         return Original(id: other.id, firstSeen: Date(timeIntervalSince1970: row.double(0)))
       }.compactMap { $0 }

@@ -7,19 +7,22 @@ enum ListingFields {
   /// hash, `times` saying what becomes of the times of one already there. The description is
   /// kept when the listing's text is pending (``ListingColumns/upsert(extra:update:keepingText:)``).
   static func upsert(times: String, keepingText: Bool) -> String {
+    if times == seenNow { return keepingText ? seenKeepingText : seen }
+    return made(times: times, keepingText: keepingText)
+  }
+
+  /// What a run's upsert does to the times of a listing already there.
+  static let seenNow = "last_seen = excluded.last_seen"
+  // A run's two statements, made once: a run writes one for every new or changed listing.
+  private static let seen = made(times: seenNow, keepingText: false)
+  private static let seenKeepingText = made(times: seenNow, keepingText: true)
+
+  private static func made(times: String, keepingText: Bool) -> String {
     ListingColumns.upsert(
       extra: ["fingerprint", "first_seen", "last_seen", "content_hash"],
       update: "fingerprint = excluded.fingerprint, content_hash = excluded.content_hash, "
         + times,
       keepingText: keepingText)
-  }
-
-  /// Sixteen hex digits naming everything a run stores of a listing (and so its fingerprint and
-  /// photo ids): ``ListingField/contentHash(_:)``, the description as the site gave it, HTML
-  /// while pending. A listing first stored with its text made therefore differs once from its
-  /// next, pending, sighting, which is then stored with the text kept and this hash.
-  static func contentHash(_ listing: Listing) -> String {
-    ListingField.contentHash(listing)
   }
 
   /// The values of a listing's facts after its key (``ListingColumns/values(_:)``), then its

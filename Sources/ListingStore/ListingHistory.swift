@@ -85,12 +85,12 @@ extension ConnectedStore {
     return try locked { database in
       guard
         let head = try database.rows(
-          "SELECT l.first_seen, \(LastSeen.listing("l")), l.viewed_at, \(Self.listingColumns) "
+          "SELECT l.first_seen, \(LastSeen.listing("l")), l.viewed_at, \(ListingColumns.selected) "
             + "FROM listings l "
             + "WHERE l.site = ? AND l.id = ?", values
         ) { row in
           (
-            row.double(0), row.double(1), Self.listing(row, from: 3),
+            row.double(0), row.double(1), ListingColumns.listing(row, from: 3),
             row.optionalDouble(2).map(Date.init(timeIntervalSince1970:))
           )
         }.first

@@ -53,11 +53,11 @@ extension ListingStore {
     throws
   {
     try database.run(
-      "SELECT \(listingColumns), l.first_seen, \(LastSeen.listing("l")), l.viewed_at "
+      "SELECT \(ListingColumns.selected), l.first_seen, \(LastSeen.listing("l")), l.viewed_at "
         + "FROM listings l "
         + "ORDER BY site, id"
     ) { row in
-      var object = StoreLine.listing(Self.listing(row, from: 0))
+      var object = StoreLine.listing(ListingColumns.listing(row, from: 0))
       object["firstSeen"] = StoreLine.time(row.double(14))
       object["lastSeen"] = StoreLine.time(row.double(15))
       object["viewedAt"] = StoreLine.time(row.optionalDouble(16))

@@ -83,7 +83,7 @@ extension ConnectedStore {
           (SELECT \(dialect.joinedBySeparator("c.channel")) FROM (SELECT DISTINCT channel
             FROM deliveries d WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
               AND d.state = 'delivered' ORDER BY d.channel) c),
-          \(Self.listingColumns)
+          \(ListingColumns.selected)
         FROM \(from)
         WHERE \(conditions)
         ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ? OFFSET ?
@@ -91,7 +91,7 @@ extension ConnectedStore {
       return try database.rows(sql, values + [.int(query.limit), .int(query.offset)]) { row in
         let repost = row.optionalText(3)
         return FoundListing(
-          search: row.text(0), listing: Self.listing(row, from: 6),
+          search: row.text(0), listing: ListingColumns.listing(row, from: 6),
           firstSeen: Date(timeIntervalSince1970: row.double(1)),
           lastSeen: Date(timeIntervalSince1970: row.double(2)),
           event: repost == nil ? "new" : "repost", repostOf: repost,

@@ -232,7 +232,7 @@ enum StoreSchema {
     END;
     """
 
-  /// A listing's content hash (``ListingFields/contentHash(_:)``): a run that sees a listing
+  /// A listing's content hash (``ListingField/contentHash(_:)``): a run that sees a listing
   /// again compares it and, when it is equal, writes only when the listing was seen (no fields,
   /// photos or price rows). Null (an import, an older store) makes the next sighting write all.
   private static let version7 = """

@@ -62,8 +62,8 @@ import Testing
 
   @Test func theHashCoversEveryStoredFieldAndTellsHTMLFromText() {
     let bike = StoreAdminTests.listing("b1")
-    let same = ListingFields.contentHash(bike)
-    #expect(ListingFields.contentHash(StoreAdminTests.listing("b1")) == same)
+    let same = ListingField.contentHash(bike)
+    #expect(ListingField.contentHash(StoreAdminTests.listing("b1")) == same)
     var changes: [Listing] = []
     for change: (inout Listing) -> Void in [
       { $0.url += "?" }, { $0.title += "!" }, { $0.description += "." }, { $0.price = nil },
@@ -75,7 +75,7 @@ import Testing
       change(&changed)
       changes.append(changed)
     }
-    let hashes = changes.map(ListingFields.contentHash)
+    let hashes = changes.map(ListingField.contentHash)
     #expect(!hashes.contains(same))
     #expect(Set(hashes).count == hashes.count)
   }
