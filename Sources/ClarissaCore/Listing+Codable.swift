@@ -68,6 +68,7 @@ extension Listing: Codable {
     case (_, .number(let number)): try container.encodeIfPresent(number, forKey: key)
     case (_, .time(let date)): try container.encodeIfPresent(date, forKey: key)
     case (_, .texts(let texts)): try container.encode(texts, forKey: key)
+    case (_, .textMap(let map)): if !map.isEmpty { try container.encode(map, forKey: key) }
     }
   }
 
@@ -81,18 +82,8 @@ extension Listing: Codable {
     case .number: .number(try container.decodeIfPresent(Double.self, forKey: key))
     case .time: .time(try container.decodeIfPresent(Date.self, forKey: key))
     case .texts: .texts(try container.decodeIfPresent([String].self, forKey: key) ?? [])
-    }
-  }
-}
-
-extension ListingField.Value {
-  /// Whether it holds nothing (an absent text, number or time; a list is never absent).
-  var isAbsent: Bool {
-    switch self {
-    case .text(let text): text == nil
-    case .number(let number): number == nil
-    case .time(let date): date == nil
-    case .texts: false
+    case .textMap:
+      .textMap(try container.decodeIfPresent([String: String].self, forKey: key) ?? [:])
     }
   }
 }

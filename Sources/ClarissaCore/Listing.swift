@@ -37,6 +37,24 @@ public struct Listing: Sendable, Equatable {
   public var imageURLs: [String]
   /// The site's category code (`ele`, `apa`).
   public var category: String?
+  /// Rooms, as the site counts them (decimal: "2,5 Zi." is 2.5).
+  public var rooms: Double? = nil
+  /// Bedrooms.
+  public var bedrooms: Double? = nil
+  /// Bathrooms (a half bath counts a half).
+  public var bathrooms: Double? = nil
+  /// Floor area in square metres, whatever unit the site gave it in (``floorAreaUnit``).
+  public var floorArea: Double? = nil
+  /// The unit the site gives floor areas in (``AreaUnit``), so that it is shown in it unless
+  /// the config says otherwise.
+  public var floorAreaUnit: AreaUnit? = nil
+  /// The postcode, when the site says.
+  public var postcode: String? = nil
+  /// The street address or the place as the site writes it (not the poster's ``location``).
+  public var address: String? = nil
+  /// The site's other facts (name -> text: "Etage" -> "3", "pets" -> "cats ok"), shown on the
+  /// listing's page.
+  public var facts: [String: String] = [:]
   /// The site's own word that this post and others in the same answer are one item (Craigslist
   /// sapi's negative group number, scoped by the answer's address). It means nothing outside
   /// that answer, so it is neither stored nor encoded.
@@ -73,6 +91,20 @@ public struct Listing: Sendable, Equatable {
 extension Listing {
   /// Whether the description still waits for its HTML to be converted (``descriptionHTML``).
   public var isDescriptionPending: Bool { descriptionHTML != nil }
+}
+
+/// A unit of floor area: the unit a site gives areas in, or the one a config shows them in.
+public enum AreaUnit: String, Sendable, Equatable, Codable, CaseIterable {
+  /// Square metres.
+  case squareMetres = "m2"
+  /// Square feet.
+  case squareFeet = "ft2"
+
+  /// Square metres in one of this unit.
+  public var squareMetres: Double { self == .squareMetres ? 1 : 0.09290304 }
+
+  /// The unit's symbol as shown ("m²", "ft²").
+  public var symbol: String { self == .squareMetres ? "m²" : "ft²" }
 }
 
 /// A latitude and longitude in degrees.

@@ -10,6 +10,13 @@ public enum ListingCheck {
   /// Posted dates outside these are dropped: the years 1970 to 9999.
   public static let postedRange: ClosedRange<Double> = 0...253_402_300_799
 
+  /// Rooms, bedrooms and bathrooms beyond this are no home anyone lists.
+  public static let largestCount = 1_000.0
+  /// Floor areas beyond this (square metres) are a misread number.
+  public static let largestFloorArea = 10_000_000.0
+  /// The other facts a listing keeps, at most.
+  public static let mostFacts = 50
+
   /// A source's listings as the run keeps them: at most `limits.itemsPerSource`, each through
   /// ``ListingCheck``; with a note for each bound that bit.
   public static func answer(_ listings: [Listing], limits: Limits) -> ([Listing], [String]) {
@@ -78,7 +85,43 @@ public enum ListingCheck {
     {
       checked.coordinates = nil
     }
+    checkFacts(&checked, limits: limits, cut: &cut)
     return (checked, cut)
+  }
+
+  /// Rooms, areas, the postcode, the address and the other facts: numbers within what they can
+  /// mean, texts made one line and bounded like a place, at most ``mostFacts`` other facts.
+  private static func checkFacts(_ checked: inout Listing, limits: Limits, cut: inout [String]) {
+    func count(_ value: Double?) -> Double? {
+      value.flatMap { $0.isFinite && $0 >= 0 && $0 <= largestCount ? $0 : nil }
+    }
+    checked.rooms = count(checked.rooms)
+    checked.bedrooms = count(checked.bedrooms)
+    checked.bathrooms = count(checked.bathrooms)
+    checked.floorArea = checked.floorArea.flatMap {
+      $0.isFinite && $0 > 0 && $0 <= largestFloorArea ? $0 : nil
+    }
+    func place(_ text: String?) -> String? {
+      guard let text else { return nil }
+      let line = SafeText.line(text)
+      guard let shorter = SafeText.cut(line, to: limits.placeLength) else {
+        return line.isEmpty ? nil : line
+      }
+      if !cut.contains("place") { cut.append("place") }
+      return shorter
+    }
+    checked.postcode = place(checked.postcode)
+    checked.address = place(checked.address)
+    guard !checked.facts.isEmpty else { return }
+    var facts: [String: String] = [:]
+    for (name, text) in checked.facts.sorted(by: { $0.key < $1.key }) {
+      guard facts.count < mostFacts else { break }
+      let name = SafeText.line(name)
+      let text = SafeText.line(text)
+      guard !name.isEmpty, !text.isEmpty else { continue }
+      facts[SafeText.cut(name, to: 60) ?? name] = SafeText.cut(text, to: limits.placeLength) ?? text
+    }
+    checked.facts = facts
   }
 
   /// `listing` with its text fields through ``SafeText`` and nothing cut: for what is shown of a
@@ -95,6 +138,13 @@ public enum ListingCheck {
     shown.currency = listing.currency.map(SafeText.line)
     shown.category = listing.category.map(SafeText.line)
     shown.alsoPostedAs = listing.alsoPostedAs?.map(SafeText.line)
+    shown.postcode = listing.postcode.map(SafeText.line)
+    shown.address = listing.address.map(SafeText.line)
+    if !listing.facts.isEmpty {
+      shown.facts = Dictionary(
+        listing.facts.map { (SafeText.line($0.key), SafeText.line($0.value)) },
+        uniquingKeysWith: { first, _ in first })
+    }
     return shown
   }
 

@@ -23,6 +23,9 @@ public struct ListingField: Sendable {
     case time
     /// A list of texts (a JSON array in the stores, `[]` when empty).
     case texts
+    /// Texts by name (a JSON object in the stores, `{}` when empty; left out of an export and
+    /// of the JSON when empty).
+    case textMap
   }
 
   /// A column's value, as the listing holds it.
@@ -31,6 +34,7 @@ public struct ListingField: Sendable {
     case number(Double?)
     case time(Date?)
     case texts([String])
+    case textMap([String: String])
   }
 
   /// One stored column: its name in both stores and in `state export`.
@@ -99,33 +103,71 @@ public struct ListingField: Sendable {
       set: { $0.imageURLs = $1.texts }),
     .single(
       "category", .optionalText, get: { .text($0.category) }, set: { $0.category = $1.text }),
+    // What the listing describes (issue 27: SQLite schema 9, PostgreSQL 5).
+    .single(
+      "rooms", .number, since: facts, get: { .number($0.rooms) }, set: { $0.rooms = $1.number }),
+    .single(
+      "bedrooms", .number, since: facts, get: { .number($0.bedrooms) },
+      set: { $0.bedrooms = $1.number }),
+    .single(
+      "bathrooms", .number, since: facts, get: { .number($0.bathrooms) },
+      set: { $0.bathrooms = $1.number }),
+    .single(
+      "floor_area", .number, json: "floorArea", since: facts, get: { .number($0.floorArea) },
+      set: { $0.floorArea = $1.number }),
+    .single(
+      "floor_area_unit", .optionalText, json: "floorAreaUnit", since: facts,
+      get: { .text($0.floorAreaUnit?.rawValue) },
+      set: { $0.floorAreaUnit = $1.text.flatMap(AreaUnit.init(rawValue:)) }),
+    .single(
+      "postcode", .optionalText, since: facts, get: { .text($0.postcode) },
+      set: { $0.postcode = $1.text }),
+    .single(
+      "address", .optionalText, since: facts, get: { .text($0.address) },
+      set: { $0.address = $1.text }),
+    .single(
+      "facts", .textMap, since: facts, get: { .textMap($0.facts) }, set: { $0.facts = $1.textMap }),
   ]
+
+  /// The schema versions that added rooms, areas, places and the other facts.
+  static let facts = (sqlite: 9, postgres: 5)
+
+  /// Whether a later schema added it (its part in the content hash is named and only there when
+  /// it has a value, so that a store's hashes stay what they were until a site gives the fact).
+  var isLater: Bool { since.sqlite > 1 }
 
   /// Every column of every fact, in order.
   public static let allColumns: [Column] = all.flatMap(\.columns)
 
   /// Sixteen hex digits naming every fact of a listing as a run stores it: equal hashes, nothing
   /// to write. Each fact in order (a text as it is, a value that may be absent as `=value` or
-  /// nothing), the lists' texts last.
+  /// nothing), the lists' texts last; then each later fact that has a value, as
+  /// `name=value` (a map's entries by name).
   public static func contentHash(_ listing: Listing) -> String {
     var parts: [String] = []
     var lists: [String] = []
+    var later: [String] = []
     for field in all {
       if let part = field.hashPart {
         parts.append(part(listing))
         continue
       }
       for (column, value) in zip(field.columns, field.values(listing)) {
+        if field.isLater {
+          if let text = value.hashText { later.append(column.name + "=" + text) }
+          continue
+        }
         switch (column.kind, value) {
         case (.text, .text(let text)), (.textOrEmpty, .text(let text)): parts.append(text ?? "")
         case (_, .text(let text)): parts.append(text.map { "=" + $0 } ?? "")
         case (_, .number(let number)): parts.append(number.map { "=\($0)" } ?? "")
         case (_, .time(let date)): parts.append(date.map { "=\($0.timeIntervalSince1970)" } ?? "")
         case (_, .texts(let texts)): lists += texts
+        case (_, .textMap(let map)): lists += map.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
         }
       }
     }
-    return ContentHash.hex(parts + lists)
+    return ContentHash.hex(parts + lists + later)
   }
 }
 
@@ -138,4 +180,33 @@ extension ListingField.Value {
   public var time: Date? { if case .time(let date) = self { date } else { nil } }
   /// The texts, if a list (else none).
   public var texts: [String] { if case .texts(let texts) = self { texts } else { [] } }
+  /// The texts by name, if a map (else none).
+  public var textMap: [String: String] { if case .textMap(let map) = self { map } else { [:] } }
+
+  /// Whether it holds nothing (an absent text, number or time, an empty map; a list is never
+  /// absent).
+  public var isAbsent: Bool {
+    switch self {
+    case .text(let text): text == nil
+    case .number(let number): number == nil
+    case .time(let date): date == nil
+    case .texts: false
+    case .textMap(let map): map.isEmpty
+    }
+  }
+
+  /// The value as a later fact's part of the content hash; nil when absent.
+  var hashText: String? {
+    switch self {
+    case .text(let text): text
+    case .number(let number): number.map { "\($0)" }
+    case .time(let date): date.map { "\($0.timeIntervalSince1970)" }
+    case .texts(let texts): texts.isEmpty ? nil : texts.joined(separator: "\u{1F}")
+    case .textMap(let map):
+      map.isEmpty
+        ? nil
+        : map.sorted { $0.key < $1.key }.map { "\($0.key)\u{1F}\($0.value)" }
+          .joined(separator: "\u{1E}")
+    }
+  }
 }

@@ -69,6 +69,15 @@ struct ImportedLine {
     return list
   }
 
+  /// A member that maps names to texts (a listing's other facts).
+  func textMap(_ key: String) throws -> [String: String] {
+    guard let value = object[key], !(value is NSNull) else { return [:] }
+    guard let map = value as? [String: String] else {
+      throw missing(key, "an object of texts by name")
+    }
+    return map
+  }
+
   /// The objects of a list member (prices, sightings).
   func objects(_ key: String) throws -> [ImportedLine] {
     guard let value = object[key], !(value is NSNull) else { return [] }

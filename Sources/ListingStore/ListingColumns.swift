@@ -13,6 +13,7 @@ enum ListingColumns {
     case .optionalText: postgres ? "text" : "TEXT"
     case .number, .time: postgres ? "double precision" : "REAL"
     case .texts: postgres ? "text NOT NULL DEFAULT '[]'" : "TEXT NOT NULL DEFAULT '[]'"
+    case .textMap: postgres ? "text NOT NULL DEFAULT '{}'" : "TEXT NOT NULL DEFAULT '{}'"
     }
   }
 
@@ -38,6 +39,9 @@ enum ListingColumns {
   static let selected = (["site", "id"] + ListingField.allColumns.map(\.name))
     .map { "l." + $0 }.joined(separator: ", ")
 
+  /// How many columns ``selected`` names: a query's columns after it start at `first + width`.
+  static let width = Int32(2 + ListingField.allColumns.count)
+
   /// A listing from the columns of ``selected``, starting at column `first`.
   static func listing(_ row: some StoreRow, from first: Int32) -> Listing {
     var listing = Listing(id: row.text(first + 1), site: row.text(first), url: "", title: "")
@@ -61,6 +65,7 @@ enum ListingColumns {
     case .number: .number(row.optionalDouble(column))
     case .time: .time(row.optionalDouble(column).map(Date.init(timeIntervalSince1970:)))
     case .texts: .texts(StoreJSON.strings(row.text(column)) ?? [])
+    case .textMap: .textMap(StoreJSON.textMap(row.text(column)) ?? [:])
     }
   }
 
@@ -73,6 +78,7 @@ enum ListingColumns {
         case .number(let number): .doubleOrNull(number)
         case .time(let date): .time(date)
         case .texts(let texts): .text(StoreJSON.text(texts))
+        case .textMap(let map): .text(StoreJSON.text(map))
         }
       }
     }
@@ -108,6 +114,7 @@ enum ListingColumns {
         case .number(let number): object[column.name] = number
         case .time(let date): object[column.name] = StoreLine.time(date?.timeIntervalSince1970)
         case .texts(let texts): object[column.name] = texts
+        case .textMap(let map): object[column.name] = map.isEmpty ? nil : map
         }
       }
     }
@@ -128,6 +135,7 @@ enum ListingColumns {
         case .number: .number(try line.number(column.name))
         case .time: .time(try line.date(column.name))
         case .texts: .texts(try line.strings(column.name))
+        case .textMap: .textMap(try line.textMap(column.name))
         }
       }
       field.set(&listing, values)

@@ -58,9 +58,10 @@ extension ListingStore {
         + "ORDER BY site, id"
     ) { row in
       var object = StoreLine.listing(ListingColumns.listing(row, from: 0))
-      object["firstSeen"] = StoreLine.time(row.double(14))
-      object["lastSeen"] = StoreLine.time(row.double(15))
-      object["viewedAt"] = StoreLine.time(row.optionalDouble(16))
+      let after = ListingColumns.width
+      object["firstSeen"] = StoreLine.time(row.double(after))
+      object["lastSeen"] = StoreLine.time(row.double(after + 1))
+      object["viewedAt"] = StoreLine.time(row.optionalDouble(after + 2))
       let key: [SQLiteDatabase.Value] = [.text(row.text(0)), .text(row.text(1))]
       object["prices"] = try database.rows(
         "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",

@@ -141,6 +141,22 @@ enum StoreJSON {
   static func strings(_ text: String) -> [String]? {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String]
   }
+
+  /// A map of texts as a JSON object, its members by name (the same map, the same text).
+  static func text(_ map: [String: String]) -> String {
+    var out = "{"
+    for (index, entry) in map.sorted(by: { $0.key < $1.key }).enumerated() {
+      if index > 0 { out += "," }
+      JSONText.write(entry.key, to: &out)
+      out += ":"
+      JSONText.write(entry.value, to: &out)
+    }
+    return out + "}"
+  }
+
+  static func textMap(_ text: String) -> [String: String]? {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
+  }
 }
 
 extension ListingStore: ConnectedStore, BrowsableStore {}

@@ -6,7 +6,7 @@ enum StoreSchema {
   static var current: Int { migrations.count }
 
   static let migrations: [String] = [
-    version1, version2, version3, version4, version5, version6, version7, version8,
+    version1, version2, version3, version4, version5, version6, version7, version8, version9,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -253,4 +253,8 @@ enum StoreSchema {
     CREATE INDEX sightings_last_seen ON sightings(last_seen) WHERE NOT in_answer;
     CREATE INDEX sightings_answer ON sightings(search) WHERE in_answer;
     """
+
+  /// What a listing describes (issue 27): rooms, bedrooms, bathrooms, floor area and its unit,
+  /// postcode, address and the site's other facts, from ``ListingField/all``.
+  private static let version9 = ListingColumns.added(in: 9, postgres: false)
 }

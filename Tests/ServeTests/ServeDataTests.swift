@@ -117,7 +117,7 @@ import WebServer
     let fixture = try ServeFixture(listings: ["desks": Self.listings(2)])
     let health = try #require(try json(fixture, "/healthz") as? [String: Any])
     #expect(health["status"] as? String == "ok")
-    #expect((health["store"] as? [String: Any])?["schemaVersion"] as? Int == 8)
+    #expect((health["store"] as? [String: Any])?["schemaVersion"] as? Int == StoreSchema.current)
     #expect(health["lastAttempt"] as? String == "2026-09-21T14:13:20Z")
   }
 

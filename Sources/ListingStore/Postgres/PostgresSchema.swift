@@ -8,9 +8,12 @@
     /// The version this build writes.
     static var current: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2, version3, version4]
+    static let migrations: [String] = [version1, version2, version3, version4, version5]
 
     /// Version 4: the SQLite store's schema 8, last seen per answer (``LastSeen``).
+    /// What a listing describes (issue 27), from ``ListingField/all`` (SQLite's version 9).
+    private static let version5 = ListingColumns.added(in: 5, postgres: true)
+
     private static let version4 = """
       CREATE TABLE answers(
         search text PRIMARY KEY,
