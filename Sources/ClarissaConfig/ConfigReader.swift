@@ -52,7 +52,7 @@ final class ConfigReader {
 
   static let topLevelKeys = [
     "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "limits",
-    "searches", "sites",
+    "geocoder", "searches", "sites",
   ]
 
   init(
@@ -120,6 +120,7 @@ final class ConfigReader {
     if let node = table["http"] { config.http = readHTTP(node) }
     if let node = table["output"] { config.output = readOutput(node) }
     if let node = table["limits"] { config.limits = readLimits(node) }
+    if let node = table["geocoder"] { config.geocoder = readGeocoder(node) }
     // The folder of the user's own site definitions: read before the config (its sites are
     // names the searches may use), so here only its type is checked.
     if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }

@@ -79,6 +79,18 @@ public enum ConfigSchema {
         let range = ConfigReader.limitKeys.first { $0.key == key }?.range ?? 1...1
         return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
       }
+    case "geocoder":
+      let url: [String: Any] = ["type": "string", "pattern": "^(https?://|\\$\\{)"]
+      var long = section(ConfigReader.geocoderKeys, prefix: "geocoder") { key in
+        switch key {
+        case "url": url
+        case "per_run": ["type": "integer", "minimum": 1, "maximum": 1000]
+        case "delay", "retry_not_found": duration(zeroAllowed: false)
+        default: expandable(text)
+        }
+      }
+      long["required"] = ["url"]
+      return ["oneOf": [url, long]]
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
     case "sites": return ["type": "string", "minLength": 1]

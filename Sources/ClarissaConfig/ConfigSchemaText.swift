@@ -55,6 +55,9 @@ enum ConfigSchemaText {
       "longest title kept, in characters; longer ones are cut with … (default 300)",
     "limits.place_length": "longest place text kept, in characters (default 200)",
     "limits.description_length": "longest description kept, in characters (default 10000)",
+    "top.geocoder":
+      "optional: a Nominatim-compatible search URL (or a mapping with 'url') used to find the "
+      + "coordinates of listings that give only an address; none by default",
     "top.searches": "the searches; each is a mapping with at least a unique 'name'",
     "top.sites":
       "a folder of your own site definitions (*.yaml, docs/adding-a-site.md), relative to the "
@@ -86,6 +89,13 @@ enum ConfigSchemaText {
       + "larger, so 0s means each site's floor",
     "http.jitter": "up to this much random time added to each delay (default 2s); 0s for none",
     "http.max_hosts": "hosts fetched from at the same time, 1-64 (default 4)",
+    "geocoder.url": "the search endpoint, such as https://nominatim.openstreetmap.org/search",
+    "geocoder.email":
+      "sent as email= (Nominatim's usage policy asks heavy users to say who they are)",
+    "geocoder.per_run": "addresses asked at most in one run, 1-1000 (default 30); the rest wait",
+    "geocoder.delay": "the least time between two requests, at least 1s (the default)",
+    "geocoder.retry_not_found":
+      "how long an address the geocoder did not find is not asked again (default 30d)",
     "output.atom":
       "folder for an Atom feed per search (<folder>/<search>.xml) and all.xml, relative to "
       + "the config's folder",

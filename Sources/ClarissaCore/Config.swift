@@ -18,6 +18,9 @@ public struct Config: Sendable {
   public var output: OutputSettings
   /// Bounds on what one source, search or channel may bring in a run.
   public var limits: Limits = Limits()
+  /// Where the coordinates of listings that give only an address are looked up; nil (the
+  /// default): nowhere, nothing leaves the machine for it.
+  public var geocoder: GeocoderSettings? = nil
 
   /// Creates a config.
   public init(

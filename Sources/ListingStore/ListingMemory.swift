@@ -293,6 +293,25 @@ public protocol ListingMemory: AnyObject, Sendable {
   @discardableResult func prune(now: Date, retention: TimeInterval) throws -> StoreCounts
   /// Per search, its listings nobody has viewed (the JSON report says it after a run).
   func unviewedCounts() throws -> [String: Int]
+  /// What the geocoder answered for these addresses (``Geocode``); an address never asked, or
+  /// one that found nothing before `retryingBefore`, is absent.
+  func geocodes(_ queries: [String], retryingBefore: Date) throws -> [String: Geocode]
+  /// Keeps the geocoder's answer for an address (nil: it found nothing).
+  func rememberGeocode(_ query: String, _ coordinates: Coordinates?, at now: Date) throws
+}
+
+/// What the geocoder answered for an address: its coordinates, or none found.
+public struct Geocode: Sendable, Equatable {
+  /// Where the address is; nil when the geocoder found nothing.
+  public var coordinates: Coordinates?
+  /// When it was asked.
+  public var askedAt: Date
+
+  /// Creates an answer.
+  public init(coordinates: Coordinates?, askedAt: Date) {
+    self.coordinates = coordinates
+    self.askedAt = askedAt
+  }
 }
 
 /// What `clarissa serve`, `listings` and the API read and change, beside the run's

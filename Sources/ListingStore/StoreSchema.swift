@@ -7,6 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
+    version10,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -257,4 +258,16 @@ enum StoreSchema {
   /// What a listing describes (issue 27): rooms, bedrooms, bathrooms, floor area and its unit,
   /// postcode, address and the site's other facts, from ``ListingField/all``.
   private static let version9 = ListingColumns.added(in: 9, postgres: false)
+
+  /// The geocoder's answers (``GeocoderSettings``): an address's coordinates, or none found
+  /// (null), when asked; what is kept is asked again only after `retryNotFound` when nothing
+  /// was found.
+  private static let version10 = """
+    CREATE TABLE geocodes(
+      query TEXT PRIMARY KEY,
+      latitude REAL,
+      longitude REAL,
+      asked_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """
 }

@@ -54,7 +54,11 @@ import Testing
 
     let info = try Self.clarissa(["state", "info", "--state", db])
     #expect(info.status == 0)
-    #expect(info.stdout.contains("schema version 9\nlistings: 2 remembered, 2 prices seen, 0 held"))
+    // The version moves with each migration: a number, then the store's counts.
+    #expect(
+      info.stdout.range(
+        of: #"schema version [0-9]+\nlistings: 2 remembered, 2 prices seen, 0 held"#,
+        options: .regularExpression) != nil)
     #expect(info.stdout.contains("  bikes   1         12:00     never\n"))
     #expect(info.stdout.contains("  mail     0          0     1\n  phone    1          0     0\n"))
     #expect(info.stdout.contains("  a.example  12:00 tomorrow  blocked\n"))

@@ -82,7 +82,7 @@ import Testing
     #expect(
       Set(top.keys) == [
         "version", "defaults", "cities", "blackout", "notify", "state",
-        "http", "output", "limits", "searches", "sites",
+        "http", "output", "limits", "geocoder", "searches", "sites",
       ])
     let searches = try #require(top["searches"] as? [String: Any])
     let search = try #require(searches["items"] as? [String: Any])

@@ -12,6 +12,8 @@ struct RunState {
   var fresh: [String: Set<ListingKey>] = [:]
   /// The deliveries of the run (nil for a dry run).
   var delivery: Deliver?
+  /// The user's geocoder, for listings with an address and no coordinates; nil: none.
+  var geocoding: Geocoding?
 }
 
 extension RunResult {

@@ -63,6 +63,11 @@ public struct Runner: Sendable {
         dryRun: options.dryRun),
       delivery: writing
         ? Deliver(config: config, channels: channels, memory: memory, now: options.now) : nil)
+    run.geocoding = config.geocoder.map {
+      Geocoding(
+        settings: $0, fetcher: scheduler.fetcher, userAgent: config.http.userAgent,
+        timeout: config.http.timeout.timeInterval)
+    }
     if let shared {
       try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
     } else {
@@ -102,6 +107,11 @@ public struct Runner: Sendable {
       guard let entry = entries[name],
         let index = run.result.searches.firstIndex(where: { $0.name == name })
       else { return }
+      var searchReading = searchReading
+      if let geocoding = run.geocoding {
+        searchReading = await geocoding.locate(
+          searchReading, memory: memory, now: options.now, asking: !options.dryRun)
+      }
       let (outcome, judgements) = try judgeAndRecord(
         entry, reading: searchReading, asked: asked, outcome: run.result.searches[index],
         memory: memory, options: options)

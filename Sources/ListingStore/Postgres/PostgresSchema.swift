@@ -8,10 +8,22 @@
     /// The version this build writes.
     static var current: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2, version3, version4, version5]
+    static let migrations: [String] = [
+      version1, version2, version3, version4, version5, version6,
+    ]
 
     /// Version 4: the SQLite store's schema 8, last seen per answer (``LastSeen``).
     /// What a listing describes (issue 27), from ``ListingField/all`` (SQLite's version 9).
+    /// The geocoder's answers (SQLite's version 10).
+    private static let version6 = """
+      CREATE TABLE geocodes(
+        query text PRIMARY KEY,
+        latitude double precision,
+        longitude double precision,
+        asked_at double precision NOT NULL
+      );
+      """
+
     private static let version5 = ListingColumns.added(in: 5, postgres: true)
 
     private static let version4 = """
