@@ -8,7 +8,9 @@ struct HousingText: Equatable {
   var bedrooms: Double?
   /// Square metres, read from square feet.
   var floorArea: Double?
+}
 
+extension HousingText {
   init(_ text: String) {
     for word in text.split(whereSeparator: { $0.isWhitespace || $0 == "-" }) {
       let lower = word.lowercased()

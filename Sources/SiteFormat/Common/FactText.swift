@@ -66,21 +66,49 @@ package enum FactText {
     {
       return nil
     }
-    let written = String(characters[start..<end])
-    guard let value = NumberText.parse(written, decimal: separator(in: written) ?? decimal),
-      value.isFinite
-    else { return nil }
+    let written = Array(characters[start..<end])
+    let decimal = separator(in: written) ?? decimal
+    guard let value = value(of: written, decimal: decimal) else { return nil }
     return (value, end)
 
     func digit(_ index: Int) -> Bool { index < characters.count && isDigit(characters[index]) }
   }
 
+  /// The number `written` is: digits in groups of three after the first (`1.200`, `1 200 000`),
+  /// then the decimal separator and a fraction; nil for any other shape (`1.2.3`, `1.0001`) and
+  /// for a number beyond a finite double.
+  private static func value(of written: [Character], decimal: Character) -> Double? {
+    var groups = [""]
+    var marks: [Character] = []
+    for character in written {
+      if isDigit(character) {
+        groups[groups.count - 1].append(character)
+      } else {
+        marks.append(character)
+        groups.append("")
+      }
+    }
+    var fraction = ""
+    if marks.last == decimal {
+      fraction = "." + groups.removeLast()
+      marks.removeLast()
+    }
+    guard !marks.contains(decimal) else { return nil }
+    if !marks.isEmpty {
+      guard groups[0].count <= 3, groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
+        return nil
+      }
+    }
+    guard let value = Double(groups.joined() + fraction), value.isFinite else { return nil }
+    return value
+  }
+
   /// The last `.` or `,` of a number when one or two digits end it ("2,5", "82,17"): a decimal
   /// separator, whatever the site declares.
-  private static func separator(in number: String) -> Character? {
-    guard let last = number.lastIndex(where: { separators.contains($0) }) else { return nil }
-    let after = number[number.index(after: last)...].count
-    return (1...2).contains(after) ? number[last] : nil
+  private static func separator(in number: [Character]) -> Character? {
+    guard let last = number.lastIndex(where: { $0 == "." || $0 == "," }) else { return nil }
+    let after = number.count - last - 1
+    return (1...2).contains(after) && number[(last + 1)...].allSatisfy(isDigit) ? number[last] : nil
   }
 
   /// The unit named right after a number (spaces between allowed).
