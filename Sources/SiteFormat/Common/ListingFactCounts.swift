@@ -2,7 +2,7 @@ import ClarissaCore
 
 /// How many of an answer's listings have each fact (`sites check`, the sites' table in
 /// Sites/README.md): "coordinates 30/30, rooms 30/30, floor_area 30/30, ...".
-package struct ListingFactCounts: Equatable {
+package struct ListingFactCounts {
   /// The listings counted.
   package let total: Int
   /// Each fact in a fixed order (then the site's other facts by name), with how many listings
@@ -23,20 +23,11 @@ package struct ListingFactCounts: Equatable {
     self.counts = counts
   }
 
-  /// `rooms 26/27, floor_area 26/27, ...`; nil when there are no listings.
-  package var line: String? {
-    guard total > 0 else { return nil }
-    return counts.map { "\($0.name) \($0.count)/\(total)" }.joined(separator: ", ")
-  }
-
-  /// Only the facts some listing has, as `line` writes them; "none" when no listing has any.
+  /// The facts some listing has, `rooms 26/27, floor_area 26/27`; "none" when no listing has any.
   package var found: String {
     let some = counts.filter { $0.count > 0 }
     return some.isEmpty
       ? "none" : some.map { "\($0.name) \($0.count)/\(total)" }.joined(separator: ", ")
   }
 
-  package static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.total == rhs.total && lhs.counts.elementsEqual(rhs.counts) { $0 == $1 }
-  }
 }

@@ -129,8 +129,10 @@ public enum DefinitionCheck {
           + "\(result.found(by: field))/\(result.items)  \(path)  "
           + "(\(field.location.line):\(field.location.column))")
     }
-    if let facts = ListingFactCounts(result.listings).line {
-      lines.append("listings with each fact: \(facts)")
+    // What the listings describe (rooms, area, place, other facts): the facts some have.
+    let facts = ListingFactCounts(result.listings)
+    if facts.counts.contains(where: { $0.count > 0 }) {
+      lines.append("listings with each fact: \(facts.found)")
     }
     lines += result.notes.map { "note: \($0)" }
     lines += several(result, step: step).map { "note: \($0)" }
