@@ -128,9 +128,10 @@ struct StructuredResults {
     }
   }
 
-  /// A JSON number that can count rooms.
+  /// A JSON number (or a numeric text) that can count rooms.
   private static func count(_ value: Any?) -> Double? {
-    (value as? NSNumber).flatMap { JSONKind.boolean($0) == nil ? $0.doubleValue : nil }
+    if let text = value as? String { return FactText.count(text, decimal: ".") }
+    return (value as? NSNumber).flatMap { JSONKind.boolean($0) == nil ? $0.doubleValue : nil }
       .flatMap(FactText.count)
   }
 
