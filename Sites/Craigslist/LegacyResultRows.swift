@@ -5,7 +5,8 @@ import SiteFormat
 
 /// Craigslist search pages from about 2015 to 2022: `li.result-row[data-pid]` with
 /// `a.result-title` (title and link), `time.result-date[datetime]` (local time of the area),
-/// `span.result-price`, `span.result-hood` ("(place)") and `a.result-image[data-ids]` photos.
+/// `span.result-price`, `span.result-hood` ("(place)"), `span.housing` ("2br - 850ft2 -") and
+/// `a.result-image[data-ids]` photos.
 enum LegacyResultRows {
   static func read(_ rows: [HTMLNode], response: SourceResponse) -> ListingBatch {
     let context = response.request.context
@@ -37,12 +38,15 @@ enum LegacyResultRows {
         .flatMap { Self.localDate($0, in: zone) }
       let images = (row.first("a", class: "result-image")?.attribute("data-ids") ?? "")
         .split(separator: ",").compactMap { SapiRow.imageURL($0, size: "300x300") }
-      listings.append(
-        Listing(
-          id: id, site: "craigslist", url: url, title: HTMLText.normalize(titleLink.textContent),
-          price: price, currency: price == nil ? nil : context["currency"], posted: posted,
-          location: hood?.isEmpty == false ? hood : nil, area: SearchPageReader.areaName(context),
-          imageURLs: images, category: context["category"]))
+      var listing = Listing(
+        id: id, site: "craigslist", url: url, title: HTMLText.normalize(titleLink.textContent),
+        price: price, currency: price == nil ? nil : context["currency"], posted: posted,
+        location: hood?.isEmpty == false ? hood : nil, area: SearchPageReader.areaName(context),
+        imageURLs: images, category: context["category"])
+      if let housing = row.first("span", class: "housing") {
+        HousingText(housing.textContent).apply(to: &listing)
+      }
+      listings.append(listing)
     }
     return ListingBatch(listings: listings, notes: notes)
   }

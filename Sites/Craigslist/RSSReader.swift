@@ -19,13 +19,14 @@ enum RSSReader {
       let price = title.price
       // The price comes from the title alone: the description stays pending HTML.
       let (text, html) = FeedListings.description(of: item)
-      listings.append(
-        Listing(
-          id: id, site: "craigslist", url: link, title: title.name, description: text,
-          descriptionHTML: html, price: price,
-          currency: price == nil ? nil : response.request.context["currency"],
-          posted: item.published, location: title.place, area: area(of: link),
-          imageURLs: item.enclosures.map(\.url), category: category(of: link)))
+      var listing = Listing(
+        id: id, site: "craigslist", url: link, title: title.name, description: text,
+        descriptionHTML: html, price: price,
+        currency: price == nil ? nil : response.request.context["currency"],
+        posted: item.published, location: title.place, area: area(of: link),
+        imageURLs: item.enclosures.map(\.url), category: category(of: link))
+      title.housing.apply(to: &listing)
+      listings.append(listing)
     }
     return ListingBatch(listings: listings, notes: notes)
   }
@@ -52,15 +53,18 @@ struct TitleShape {
   let name: String
   let place: String?
   let price: Double?
+  /// `3bd 1930ft2` at the end.
+  let housing: HousingText
 
   private static let pattern: NSRegularExpression? = try? NSRegularExpression(
-    pattern: #"^(.*?)(?:\s+\(([^()]*)\))?(?:\s+([$£€¥]\s?[\d,.]+))?(?:\s+\d+bd)?(?:\s+\d+ft2)?\s*$"#
+    pattern:
+      #"^(.*?)(?:\s+\(([^()]*)\))?(?:\s+([$£€¥]\s?[\d,.]+))?((?:\s+\d+bd)?(?:\s+\d+ft2)?)\s*$"#
   )
 
   init(_ title: String) {
     let range = NSRange(title.startIndex..., in: title)
     guard let match = Self.pattern?.firstMatch(in: title, range: range) else {
-      (name, place, price) = (title, nil, nil)
+      (name, place, price, housing) = (title, nil, nil, HousingText(""))
       return
     }
     func group(_ index: Int) -> String? {
@@ -70,5 +74,6 @@ struct TitleShape {
     name = base.isEmpty ? title : base
     place = group(2)
     price = group(3).flatMap(PriceText.parse)
+    housing = HousingText(group(4) ?? "")
   }
 }

@@ -99,6 +99,9 @@ struct SapiRow {
   var uuid: String?
   var slug: String?
   var images: [String] = []
+  /// Housing's `[5, bedrooms, square feet]` (0 for either: not given).
+  var bedrooms: Double?
+  var squareFeet: Double?
   /// The row's negative duplicate-group number: rows of one answer that share it are posts of
   /// one item (reposts, cross-posts), in Craigslist's own judgement.
   var duplicateGroup: Int?
@@ -156,6 +159,9 @@ struct SapiRow {
     case 6: slug = tagged.dropFirst().first as? String
     case 4:
       images = tagged.dropFirst().compactMap { $0 as? String }.compactMap { Self.imageURL($0[...]) }
+    case 5 where tagged.count >= 3:
+      bedrooms = Self.given(tagged[1]).flatMap(FactText.count)
+      squareFeet = Self.given(tagged[2])
     default: break
     }
   }
@@ -170,6 +176,11 @@ struct SapiRow {
     return "https://images.craigslist.org/\(parts[0])_\(parts[1])_\(size).jpg"
   }
 
+  /// A housing figure above 0 (sapi writes 0 for one the poster left out).
+  private static func given(_ value: Any) -> Double? {
+    SapiDecoder.integer(value).flatMap { $0 > 0 ? Double($0) : nil }
+  }
+
   private static func entry(_ table: [Any], _ index: Int) -> Any? {
     index > 0 && index < table.count ? table[index] : nil
   }
@@ -182,9 +193,15 @@ struct SapiRow {
       slug.map { "https://\(hostname).craigslist.org/\(path)/d/\($0)/\(postingID).html" }
       ?? uuid.map { "https://www.craigslist.org/view/d/posting/\($0)" }
       ?? "https://\(hostname).craigslist.org/\(path)/\(postingID).html"
-    return Listing(
+    var listing = Listing(
       id: String(postingID), site: "craigslist", url: url, title: title ?? "", price: price,
       currency: price == nil ? nil : currency, posted: posted, location: locationText,
       area: areaName, coordinates: coordinates, imageURLs: images, category: category)
+    listing.bedrooms = bedrooms
+    if let squareFeet, let area = FactText.area(squareFeet, in: .squareFeet) {
+      listing.floorArea = area
+      listing.floorAreaUnit = .squareFeet
+    }
+    return listing
   }
 }

@@ -40,13 +40,17 @@ enum SearchPageReader {
       let price = priceText.flatMap(PriceText.parse) ?? extra?.price
       let place = element.first("div", class: "location")?.textContent.trimmingCharacters(
         in: .whitespacesAndNewlines)
-      listings.append(
-        Listing(
-          id: id, site: "craigslist", url: link, title: HTMLText.normalize(title), price: price,
-          currency: price == nil ? nil : context["currency"],
-          location: place?.isEmpty == false ? place : nil,
-          area: areaName(context), coordinates: extra?.coordinates, imageURLs: extra?.images ?? [],
-          category: context["category"]))
+      var listing = Listing(
+        id: id, site: "craigslist", url: link, title: HTMLText.normalize(title), price: price,
+        currency: price == nil ? nil : context["currency"],
+        location: place?.isEmpty == false ? place : nil,
+        area: areaName(context), coordinates: extra?.coordinates, imageURLs: extra?.images ?? [],
+        category: context["category"])
+      listing.bedrooms = extra?.bedrooms
+      listing.bathrooms = extra?.bathrooms
+      listing.postcode = extra?.postcode
+      listing.address = extra?.address
+      listings.append(listing)
     }
     return ListingBatch(listings: listings, notes: notes)
   }
@@ -78,6 +82,12 @@ struct StructuredResults {
     var coordinates: Coordinates?
     var images: [String]
     var price: Double?
+    /// `Apartment`/`House`: `numberOfBedrooms`, `numberOfBathroomsTotal`, and the postal
+    /// address's `postalCode` and `streetAddress` when not empty.
+    var bedrooms: Double?
+    var bathrooms: Double?
+    var postcode: String?
+    var address: String?
   }
 
   private var byName: [String: [Entry]] = [:]
@@ -107,9 +117,27 @@ struct StructuredResults {
       let price =
         (offers?["price"] as? NSNumber)?.doubleValue
         ?? (offers?["price"] as? String).flatMap(PriceText.parse)
+      let address = item["address"] as? [String: Any]
       byName[name, default: []].append(
-        Entry(coordinates: coordinates, images: images, price: price))
+        Entry(
+          coordinates: coordinates, images: images, price: price,
+          bedrooms: Self.count(item["numberOfBedrooms"]),
+          bathrooms: Self.count(item["numberOfBathroomsTotal"]),
+          postcode: Self.text(address?["postalCode"]),
+          address: Self.text(address?["streetAddress"])))
     }
+  }
+
+  /// A JSON number (or a numeric text) that can count rooms.
+  private static func count(_ value: Any?) -> Double? {
+    if let text = value as? String { return FactText.count(text, decimal: ".") }
+    return (value as? NSNumber).flatMap { JSONKind.boolean($0) == nil ? $0.doubleValue : nil }
+      .flatMap(FactText.count)
+  }
+
+  private static func text(_ value: Any?) -> String? {
+    (value as? String).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+      .flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// The next entry with this name (names repeat: the queue keeps page order).

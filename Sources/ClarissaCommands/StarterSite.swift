@@ -40,6 +40,10 @@ enum StarterSite {
             location: {path: './/*[contains(@class, "location")]', optional: true}
             posted: {path: './/time/@datetime', filters: [{date: [iso8601, relative]}], optional: true}
             images: {path: './/img/@src', optional: true}
+            # What a home is, when the site says: rooms ("2,5 Zi."), floor_area ("50 m²",
+            # "850 ft²"; a bare number in 'floor_area_unit:'), postcode, address, and the
+            # site's other facts by name (facts: {floor: './/*[@class="floor"]'}).
+            floor_area: {path: './/*[contains(@class, "size")]', optional: true}
 
     """
   }

@@ -70,6 +70,16 @@ struct SiteCase: Decodable, CustomTestStringConvertible, Sendable {
   }
 
   static var everyCase: [SiteCase] { Registry.sites.ids.flatMap(all(for:)) }
+
+  /// The recorded answer as `site` receives it.
+  func response(of site: any FeedSource) throws -> SourceResponse {
+    let body = try Fixtures.bytes("\(self.site)/\(file)")
+    let request = site.request(
+      forSavedResponseIn: mode, city: city,
+      parameters: (parameters ?? [:]).mapValues(\.parameter), url: url)
+    let received = receivedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
+    return SourceResponse(request: request, body: body, finalURL: url, receivedAt: received)
+  }
 }
 
 /// Every recorded response of every registered site reads to its golden listings.
@@ -77,13 +87,7 @@ struct SiteCase: Decodable, CustomTestStringConvertible, Sendable {
   @Test(arguments: SiteCase.everyCase)
   func recordedResponseGivesGoldenListings(_ fixture: SiteCase) throws {
     let site = try #require(Registry.sites.site(fixture.site))
-    let body = try Fixtures.bytes("\(fixture.site)/\(fixture.file)")
-    let request = site.request(
-      forSavedResponseIn: fixture.mode, city: fixture.city,
-      parameters: (fixture.parameters ?? [:]).mapValues(\.parameter), url: fixture.url)
-    let received = fixture.receivedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
-    let response = SourceResponse(
-      request: request, body: body, finalURL: fixture.url, receivedAt: received)
+    let response = try fixture.response(of: site)
     if let expectedError = fixture.error {
       #expect(throws: SiteError.self) { try site.listings(from: response) }
       do {

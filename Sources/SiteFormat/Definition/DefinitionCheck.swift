@@ -109,23 +109,30 @@ public enum DefinitionCheck {
         "collect \(name): \(values.count) value(s): " + values.prefix(5).joined(separator: ", ")
           + (values.count > 5 ? ", ..." : ""))
     }
-    for (index, values) in result.values.enumerated() {
+    let fields = step.read.fields + step.read.facts
+    let width = max(11, fields.map(\.key.count).max() ?? 0) + 1
+    for index in result.values.indices {
       lines.append("item \(index + 1)")
-      for field in step.read.fields {
-        let shown = (values[field.name] ?? []).map(\.shown)
+      for field in fields {
+        let shown = result.values(of: field, item: index).map(\.shown)
         lines.append(
-          "  \(field.name.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))"
+          "  \(field.key.padding(toLength: width, withPad: " ", startingAt: 0))"
             + (shown.isEmpty ? "(nothing)" : shown.prefix(3).joined(separator: " | ")))
       }
     }
     lines.append("")
     lines.append("\(result.items) items, \(result.listings.count) listings")
-    for field in step.read.fields {
-      let found = result.found[field.name] ?? 0
+    for field in fields {
       let path = field.selector?.text ?? "value: \(field.value ?? "")"
       lines.append(
-        "  \(field.name.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))"
-          + "\(found)/\(result.items)  \(path)  (\(field.location.line):\(field.location.column))")
+        "  \(field.key.padding(toLength: width, withPad: " ", startingAt: 0))"
+          + "\(result.found(by: field))/\(result.items)  \(path)  "
+          + "(\(field.location.line):\(field.location.column))")
+    }
+    // What the listings describe (rooms, area, place, other facts): the facts some have.
+    let facts = ListingFactCounts(result.listings)
+    if facts.counts.contains(where: { $0.count > 0 }) {
+      lines.append("listings with each fact: \(facts.found)")
     }
     lines += result.notes.map { "note: \($0)" }
     lines += several(result, step: step).map { "note: \($0)" }
@@ -135,10 +142,12 @@ public enum DefinitionCheck {
   /// Fields (but `images`, which keeps all) whose path found several values in an item: the
   /// listing keeps the first.
   private static func several(_ result: PageReader.Result, step: RequestStep) -> [String] {
-    step.read.fields.filter { $0.name != .images }.compactMap { field in
-      let items = result.values.filter { ($0[field.name]?.count ?? 0) > 1 }.count
+    (step.read.fields + step.read.facts).filter { $0.name != .images }.compactMap { field in
+      let items = result.values.indices.filter {
+        result.values(of: field, item: $0).count > 1
+      }.count
       guard items > 0 else { return nil }
-      return "field '\(field.name.rawValue)' found several values in \(items) of the "
+      return "\(field.shownName) found several values in \(items) of the "
         + "\(result.items) items; the listing keeps the first ({join: ' '} keeps them all)"
     }
   }
@@ -146,9 +155,10 @@ public enum DefinitionCheck {
   /// A field that found nothing in any item: a warning at its line.
   private static func silent(_ result: PageReader.Result, step: RequestStep) -> [Diagnostic] {
     guard result.items > 0 else { return [] }
-    return step.read.fields.filter { $0.selector != nil && result.found[$0.name] == nil }.map {
+    let fields = step.read.fields + step.read.facts
+    return fields.filter { $0.selector != nil && result.found(by: $0) == 0 }.map {
       .warning(
-        "field '\($0.name.rawValue)' ('\($0.selector?.text ?? "")') found nothing in any of the "
+        "\($0.shownName) ('\($0.selector?.text ?? "")') found nothing in any of the "
           + "\(result.items) items"
           + ($0.optional
             ? "" : "; mend the path, or mark the field 'optional: true' if the site leaves it out"),

@@ -22,9 +22,10 @@ extension DefinitionReader {
     }
     let jsonIn = format == .html ? keys["json_in"].flatMap { selector($0, json: false) } : nil
     let json = format == .json || jsonIn != nil
+    let (fields, facts) = self.fields(keys["fields"], json: json)
     let spec = ReadSpec(
       format: format, jsonIn: jsonIn, items: keys["items"].flatMap { selector($0, json: json) },
-      fields: fields(keys["fields"], json: json),
+      fields: fields, facts: facts,
       collect: collect(keys["collect"], json: json),
       empty: keys["empty"].flatMap { selector($0, json: json) },
       blocked: keys["blocked"].flatMap { selector($0, json: json) }, location: nodes.location(node))
@@ -80,17 +81,42 @@ extension DefinitionReader {
     }
   }
 
-  private func fields(_ node: Node?, json: Bool) -> [FieldSpec] {
-    guard let node else { return [] }
+  /// The fields, and apart from them the facts (`facts:`, a mapping of fields by fact name).
+  private func fields(_ node: Node?, json: Bool) -> (fields: [FieldSpec], facts: [FieldSpec]) {
+    guard let node else { return ([], []) }
     let names = FieldSpec.Name.allCases.map(\.rawValue)
     let allowed = names + FieldSpec.deprecatedNames.keys.sorted()
-    guard let keys = nodes.mapping(node, "'fields'", allowed: allowed) else { return [] }
-    return keys.list.compactMap { entry in
-      guard let name = FieldSpec.Name(rawValue: entry.key) ?? deprecated(entry, in: keys)
+    guard let keys = nodes.mapping(node, "'fields'", allowed: allowed) else { return ([], []) }
+    let fields = keys.list.compactMap { entry -> FieldSpec? in
+      guard let name = FieldSpec.Name(rawValue: entry.key) ?? deprecated(entry, in: keys),
+        name != .facts
       else { return nil }
       return field(name, entry.value, json: json)
     }
+    return (fields, keys["facts"].map { facts($0, json: json) } ?? [])
   }
+
+  /// `facts:`: each entry a field (a path, or a mapping with filters) named by its fact.
+  private func facts(_ node: Node, json: Bool) -> [FieldSpec] {
+    guard let keys = nodes.mapping(node, "'facts'", allowed: []) else { return [] }
+    return keys.list.compactMap { entry in
+      let name = entry.key.trimmingCharacters(in: .whitespaces)
+      guard !name.isEmpty, name.count <= Self.longestFactName,
+        !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
+      else {
+        nodes.error(
+          "a fact's name must be one line of 1 to \(Self.longestFactName) characters, found "
+            + "'\(entry.key.prefix(80))'", entry.keyNode)
+        return nil
+      }
+      var spec = field(.facts, entry.value, json: json, shown: "fact '\(name)'")
+      spec?.fact = name
+      return spec
+    }
+  }
+
+  /// Longer fact names are cut when a listing is checked: a definition may not write them.
+  package static let longestFactName = 60
 
   /// The field an old name stands for, with a warning at the name (an error when the new name
   /// is written too).
@@ -109,7 +135,10 @@ extension DefinitionReader {
     return name
   }
 
-  private func field(_ name: FieldSpec.Name, _ node: Node, json: Bool) -> FieldSpec? {
+  private func field(
+    _ name: FieldSpec.Name, _ node: Node, json: Bool, shown: String? = nil
+  ) -> FieldSpec? {
+    let what = shown ?? "field '\(name.rawValue)'"
     let location = nodes.location(node)
     if node.scalar != nil {
       guard let selector = selector(node, json: json) else { return nil }
@@ -117,10 +146,9 @@ extension DefinitionReader {
         name: name, selector: selector, value: nil, filters: [], optional: false,
         location: location)
     }
-    guard let keys = nodes.mapping(node, "field '\(name.rawValue)'", allowed: Self.fieldKeys)
-    else { return nil }
+    guard let keys = nodes.mapping(node, what, allowed: Self.fieldKeys) else { return nil }
     if (keys["path"] == nil) == (keys["value"] == nil) {
-      nodes.error("field '\(name.rawValue)' needs 'path' or 'value' (one of them)", node)
+      nodes.error("\(what) needs 'path' or 'value' (one of them)", node)
       return nil
     }
     let selector = keys["path"].flatMap { self.selector($0, json: json) }

@@ -10,7 +10,7 @@ package struct DefinitionReader {
   package static let formats = [1]
   package static let topKeys = [
     "format", "id", "name", "status", "summary", "language", "time_zone", "currency",
-    "politeness", "parameters", "cities", "categories", "requests", "search_url",
+    "floor_area_unit", "politeness", "parameters", "cities", "categories", "requests", "search_url",
   ]
 
   /// The definition in `bytes`, or the diagnostics that stop it (warnings come with either).
@@ -64,7 +64,11 @@ package struct DefinitionReader {
       summary: nodes.text(top["summary"], "'summary'") ?? "",
       language: nodes.word(top["language"], "'language'", in: ["de", "en"]) ?? "en",
       timeZone: timeZone ?? TimeZone(identifier: "UTC") ?? .current,
-      currency: currency(top["currency"]), politeness: politeness(top["politeness"]),
+      currency: currency(top["currency"]),
+      floorAreaUnit: nodes.word(
+        top["floor_area_unit"], "'floor_area_unit'", in: AreaUnit.allCases.map(\.rawValue)
+      ).flatMap(AreaUnit.init) ?? .squareMetres,
+      politeness: politeness(top["politeness"]),
       parameters: parameters, cities: cities, categories: categories, steps: steps,
       searchURL: searchURL)
   }

@@ -31,6 +31,10 @@ public enum DefinitionSchema {
         "language": ["enum": ["de", "en"], "description": "for relative dates and decimals"],
         "time_zone": text("IANA zone of dates written without one"),
         "currency": ["type": "string", "pattern": "^[A-Z]{3}$"],
+        "floor_area_unit": [
+          "enum": AreaUnit.allCases.map(\.rawValue),
+          "description": "the unit of floor areas that name none (m2 unless said)",
+        ],
         "politeness": object(
           [
             "delay": duration, "jitter": duration, "interval": duration,
@@ -136,6 +140,7 @@ public enum DefinitionSchema {
         "fields": [
           "type": "object", "additionalProperties": false,
           "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0, field) })
+            .merging(["facts": facts]) { $1 }
             .merging(
               FieldSpec.deprecatedNames.mapValues { name in
                 field.merging(["deprecated": true, "description": "now '\(name.rawValue)'"]) {
@@ -145,6 +150,15 @@ public enum DefinitionSchema {
             ) { first, _ in first },
         ],
       ], required: ["as"])
+  }
+
+  /// `facts:`: the site's other facts, a field per fact name.
+  private static var facts: [String: Any] {
+    [
+      "type": "object", "description": "the site's other facts: name -> a field",
+      "propertyNames": ["minLength": 1, "maxLength": DefinitionReader.longestFactName],
+      "additionalProperties": field,
+    ]
   }
 
   private static var field: [String: Any] {

@@ -9,7 +9,10 @@ package struct ListingBuilder {
 
   package typealias Values = [FieldSpec.Name: [FieldValue]]
 
-  package func listing(_ values: Values) -> Result<Listing, ItemProblem> {
+  /// The listing of one item: its fields' values, and its facts' by fact name.
+  package func listing(_ values: Values, facts: [String: [FieldValue]] = [:])
+    -> Result<Listing, ItemProblem>
+  {
     guard let id = text(values, .id) else { return .failure(ItemProblem("no id")) }
     guard let title = text(values, .title) else {
       return .failure(ItemProblem("no title (id \(id))"))
@@ -29,11 +32,52 @@ package struct ListingBuilder {
     if let latitude = number(values, .latitude), let longitude = number(values, .longitude) {
       listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
     }
+    describe(&listing, values, facts: facts)
     var seen = Set<String>()
     listing.imageURLs = (values[.images] ?? []).compactMap {
       FilterRunner.absolute($0.text, base: pageURL)
     }.filter { seen.insert($0).inserted }
     return .success(listing)
+  }
+
+  /// Rooms, areas, postcode, address and the other facts: each field's first value, counts and
+  /// areas read from text with the site's decimal separator and `floor_area_unit`.
+  private func describe(
+    _ listing: inout Listing, _ values: Values, facts: [String: [FieldValue]]
+  ) {
+    listing.rooms = count(values, .rooms)
+    listing.bedrooms = count(values, .bedrooms)
+    listing.bathrooms = count(values, .bathrooms)
+    if let area = floorArea(values) {
+      listing.floorArea = area.squareMetres
+      listing.floorAreaUnit = area.unit
+    }
+    listing.postcode = text(values, .postcode)
+    listing.address = text(values, .address)
+    for (name, found) in facts {
+      if let text = found.first?.text, !text.isEmpty {
+        listing.facts[name] = PageReader.collapsed(text)
+      }
+    }
+  }
+
+  private func count(_ values: Values, _ name: FieldSpec.Name) -> Double? {
+    switch values[name]?.first {
+    case .number(let number)?, .price(let number, _)?: return FactText.count(number)
+    case .text(let text)?: return FactText.count(text, decimal: definition.decimalSeparator)
+    default: return nil
+    }
+  }
+
+  private func floorArea(_ values: Values) -> (squareMetres: Double, unit: AreaUnit)? {
+    let unit = definition.floorAreaUnit
+    switch values[.floorArea]?.first {
+    case .number(let number)?, .price(let number, _)?:
+      return FactText.area(number, in: unit).map { ($0, unit) }
+    case .text(let text)?:
+      return FactText.area(text, decimal: definition.decimalSeparator, unit: unit)
+    default: return nil
+    }
   }
 
   /// The field's first value (the rule for a path that finds several: `join` keeps them all),

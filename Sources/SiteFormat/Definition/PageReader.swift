@@ -30,6 +30,9 @@ package struct PageReader {
     var found: [FieldSpec.Name: Int] = [:]
     /// Per item, each field's values after the filters (for `clarissa sites check`).
     var values: [[FieldSpec.Name: [FieldValue]]] = []
+    /// Per fact, the items in which it found something; per item, each fact's values.
+    var factsFound: [String: Int] = [:]
+    var factValues: [[String: [FieldValue]]] = []
     /// For a JSON answer in which `items` found nothing (and `empty` did not say so): where the
     /// path stops finding and what is there (``ReadSpec/itemsNote(_:)`` says it). A run reads
     /// it as an empty answer; `inspect` and `sites check` fail with it.
@@ -56,8 +59,17 @@ package struct PageReader {
         if !found.isEmpty { result.found[field.name, default: 0] += 1 }
         fields[field.name] = found
       }
+      var facts: [String: [FieldValue]] = [:]
+      for fact in spec.facts {
+        guard let name = fact.fact else { continue }
+        let found = value(fact, in: item)
+        if !found.isEmpty { result.factsFound[name, default: 0] += 1 }
+        facts[name] = found
+      }
       result.values.append(fields)
-      switch ListingBuilder(definition: definition, pageURL: pageURL).listing(fields) {
+      result.factValues.append(facts)
+      let builder = ListingBuilder(definition: definition, pageURL: pageURL)
+      switch builder.listing(fields, facts: facts) {
       case .success(let listing): result.listings.append(listing)
       case .failure(let why): result.notes.append("item \(index + 1): \(why); skipped")
       }
@@ -87,11 +99,13 @@ package struct PageReader {
   /// Fields that found nothing in any item of a page with several.
   private func silentFields(_ result: Result) -> [String] {
     guard result.items >= 2 else { return [] }
-    return spec.fields.filter { !$0.optional && $0.selector != nil && result.found[$0.name] == nil }
-      .map {
-        "field '\($0.name.rawValue)' (\($0.location)) found nothing in any of the "
-          + "\(result.items) items: the site may have changed its page"
-      }
+    return (spec.fields + spec.facts).filter {
+      !$0.optional && $0.selector != nil && result.found(by: $0) == 0
+    }
+    .map {
+      "\($0.shownName) (\($0.location)) found nothing in any of the "
+        + "\(result.items) items: the site may have changed its page"
+    }
   }
 
   private func document(_ body: [UInt8]) throws(SiteError) -> Item {
@@ -176,6 +190,30 @@ package struct PageReader {
   package static func collapsed(_ text: String) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
   }
+}
+
+extension PageReader.Result {
+  /// In how many items `field` (a field or a fact) found something.
+  package func found(by field: FieldSpec) -> Int {
+    field.fact.map { factsFound[$0] ?? 0 } ?? found[field.name] ?? 0
+  }
+
+  /// What `field` found in item `index`.
+  package func values(of field: FieldSpec, item index: Int) -> [FieldValue] {
+    guard index < values.count else { return [] }
+    if let fact = field.fact { return factValues[index][fact] ?? [] }
+    return values[index][field.name] ?? []
+  }
+}
+
+extension FieldSpec {
+  /// `field 'price'`, `fact 'Etage'`: as messages name it.
+  package var shownName: String {
+    fact.map { "fact '\($0)'" } ?? "field '\(name.rawValue)'"
+  }
+
+  /// `price`, `facts.Etage`: as `sites check` lists it.
+  package var key: String { fact.map { "facts.\($0)" } ?? name.rawValue }
 }
 
 extension ReadSpec {

@@ -18,6 +18,8 @@ package struct SiteDefinition: Sendable {
   package var timeZone: TimeZone
   /// The currency of prices that name none.
   package var currency: String?
+  /// The unit of floor areas that name none (`floor_area_unit:`; square metres when unsaid).
+  package var floorAreaUnit: AreaUnit = .squareMetres
   package var politeness: Politeness
   package var parameters: [SiteParameter]
   package var cities: DeclaredNames
@@ -71,6 +73,8 @@ package struct ReadSpec: Sendable {
   /// The items of the answer (one listing each). Nil for a step that only collects.
   package var items: Selector?
   package var fields: [FieldSpec]
+  /// The site's other facts (`fields.facts`), each a field named by the fact it gives.
+  package var facts: [FieldSpec] = []
   /// Values a later step's templates use, by name (`pk`).
   package var collect: [(name: String, selector: Selector)]
   /// A page that says "nothing found" (so an empty page is not taken for a changed one).
@@ -89,10 +93,20 @@ package struct FieldSpec: Sendable {
     /// listing's `area`. Once written `area`: still read, with a warning.
     case district
     case latitude, longitude, images, category
+    /// Rooms, bedrooms and bathrooms: counts, decimal ("2,5 Zi." is 2.5).
+    case rooms, bedrooms, bathrooms
+    /// Floor area with its unit ("50 m²", "850ft2"); a bare number is in `floor_area_unit`.
+    case floorArea = "floor_area"
+    case postcode, address
+    /// The site's other facts: a mapping of a fact's name to a field (read apart, in
+    /// ``ReadSpec/facts``).
+    case facts
   }
   /// The field name `district` had first; read with a deprecation warning at its position.
   package static let deprecatedNames = ["area": Name.district]
   package var name: Name
+  /// For a fact (`name` is `.facts`): the fact's name as the definition writes it ("Etage").
+  package var fact: String? = nil
   /// Nil for a constant (`value:`).
   package var selector: Selector?
   package var value: String?
