@@ -18,6 +18,9 @@ public struct Config: Sendable {
   public var output: OutputSettings
   /// Bounds on what one source, search or channel may bring in a run.
   public var limits: Limits = Limits()
+  /// Named points (`places: {work: [52.520, 13.405]}`), in file order, for `near` and the
+  /// distances shown.
+  public var places: [NamedPlace] = []
 
   /// Creates a config.
   public init(
