@@ -112,7 +112,9 @@ struct ListingsCommand: ParsableCommand {
       return
     }
     switch format {
-    case .text: print(ListingsOutput.text(found, now: now), terminator: "")
+    case .text:
+      print(
+        ListingsOutput.text(found, now: now, places: options.searchPlaces()), terminator: "")
     case .json: print(ListingsOutput.json(found))
     case .csv: print(ListingsOutput.csv(found), terminator: "")
     }

@@ -41,6 +41,15 @@ struct StateOptions: ParsableArguments {
     return (configuration, state ?? options.statePath(configuration))
   }
 
+  /// Each search's places by name (``Search/places``), for the distances shown beside its
+  /// listings; none when the config is not there or has errors (the store is read all the same).
+  func searchPlaces() -> [String: [NamedPlace]] {
+    guard FileManager.default.fileExists(atPath: config),
+      let options = try? SourceOptions.parse(["--config", config])
+    else { return [:] }
+    return options.readConfig(colored: false).loaded.config?.placesBySearch ?? [:]
+  }
+
   /// The PostgreSQL store named by `--state` or `state.url`, with how to reach it (as the
   /// config says, when it was read); nil for a file.
   func sharedStore() throws -> (url: String, sharing: StoreSharing)? {

@@ -109,7 +109,7 @@ enum ConfigSchemaText {
     "channel.digest": "true: one message per run listing every new listing (default false)",
     "channel.title":
       "message title template; {title} {price} {location} {url} {search} {city} {site} "
-      + "{posted} {age} {description} {id} {count}",
+      + "{posted} {age} {description} {id} {count} {facts} {distances}",
     "channel.body": "message body template; the same {field} placeholders as 'title'",
     "search":
       "one search: 'name' required; the site's parameters are allowed beside the common keys",

@@ -22,6 +22,11 @@ public struct Config: Sendable {
   /// distances shown.
   public var places: [NamedPlace] = []
 
+  /// Each search's ``Search/places`` by its name, for reports that show distances.
+  public var placesBySearch: [String: [NamedPlace]] {
+    Dictionary(searches.map { ($0.name, $0.places) }, uniquingKeysWith: { first, _ in first })
+  }
+
   /// Creates a config.
   public init(
     version: Int = 1, cityGroups: [String: [String]] = [:],

@@ -3,7 +3,9 @@ import Foundation
 
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {
-  static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
+  static func block(
+    _ listing: Listing, now: Date, paint: Paint, places: [NamedPlace] = []
+  ) -> [String] {
     let listing = ListingCheck.shown(listing)
     var facts: [String] = []
     if let price = listing.price {
@@ -12,7 +14,8 @@ public enum RunReport {
     if let place = listing.location ?? listing.area { facts.append(place) }
     if let posted = listing.posted { facts.append(Age.describe(from: posted, to: now)) }
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
-    return ["  " + head + listing.title, "    " + paint.dim(listing.url)]
+    let described = ListingFacts.line(listing, places: places).map { ["    " + $0] } ?? []
+    return ["  " + head + listing.title] + described + ["    " + paint.dim(listing.url)]
   }
 
   /// The JSON report (schema in docs/run-report.md).

@@ -8,6 +8,9 @@ import ListingStore
 /// moment it did.
 public struct Runner: Sendable {
   let config: Config
+
+  /// Each search's places, whose distances the reports show beside its listings.
+  public var placesBySearch: [String: [NamedPlace]] { config.placesBySearch }
   let sites: SiteCatalog
   let scheduler: RequestScheduler
   let statePath: String
