@@ -7,6 +7,7 @@ extension ConfigReader {
   /// `places: {work: [52.520, 13.405]}`: latitude first, as people say it.
   func readPlaces(_ node: Node?) -> [NamedPlace] {
     guard let node, !node.isNull, let table = table(node, "'places'") else { return [] }
+    placeNames = Set(table.entries.map(\.key))
     return table.entries.compactMap { entry in
       let what = "place '\(entry.key)'"
       guard let items = entry.value.sequence, items.count == 2 else {
@@ -63,7 +64,9 @@ extension ConfigReader {
     }
     guard let table = table(field.node, what) else { return [] }
     return table.entries.compactMap { entry in
-      guard var place = places.first(where: { $0.name == entry.key }) else {
+      let place = places.first { $0.name == entry.key }
+      // A place written with an error has its own message.
+      if place == nil, !placeNames.contains(entry.key) {
         let names = places.map(\.name)
         let defined =
           names.isEmpty
@@ -73,9 +76,9 @@ extension ConfigReader {
         error(
           "unknown place '\(entry.key)' in \(what)" + Suggestions.hint(for: entry.key, in: names)
             + " (\(defined))", at: entry.keyNode)
-        return nil
       }
-      guard let (radius, unit) = distance(entry.value, "'near.\(entry.key)' in \(field.origin)")
+      guard let (radius, unit) = distance(entry.value, "'near.\(entry.key)' in \(field.origin)"),
+        var place
       else { return nil }
       place.unit = unit == .metres ? .kilometres : unit
       return PlaceRadius(place: place, radius: radius)
@@ -142,7 +145,9 @@ extension ConfigReader {
       return nil
     }
     let bytes = Array(data)
-    let (area, problems) = GeoJSONReader.read(bytes, file: shown)
+    var (area, problems) = GeoJSONReader.read(bytes, file: shown)
+    // `explain` names the area as the config writes it.
+    area?.name = written
     if !problems.isEmpty {
       extraSources[shown] = String(decoding: bytes, as: UTF8.self)
       let used = location(node)

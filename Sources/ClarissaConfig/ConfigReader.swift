@@ -26,6 +26,8 @@ final class ConfigReader {
   /// a broken window is not told the window does not exist.
   var blackoutNames: Set<String> = []
   var channelNames: Set<String> = []
+  /// Every place name written under `places:`, even those with errors.
+  var placeNames: Set<String> = []
   /// Every city group, channel and blackout window a search used.
   var usedNames: Set<UsedName> = []
   /// Each site's verdict on each city name, asked once per load (a shared group of cities is

@@ -162,11 +162,11 @@ private struct Reading {
       return nil
     }
     var corners: [Coordinates] = []
-    var valid = true
+    // The first bad position of a ring is reported; the rest are usually the same mistake.
     for item in items {
-      if let corner = position(item) { corners.append(corner) } else { valid = false }
+      guard let corner = position(item) else { return nil }
+      corners.append(corner)
     }
-    guard valid else { return nil }
     if let first = corners.first, let last = corners.last, first != last {
       warning(
         "\(name) is not closed (its last position differs from its first); it is read as "
@@ -198,8 +198,7 @@ private struct Reading {
     guard place.isOnGlobe else {
       let swapped = abs(longitude) <= 90 && abs(latitude) <= 180
       error(
-        "position [\(ListingFacts.number(longitude, digits: 6)), "
-          + "\(ListingFacts.number(latitude, digits: 6))] is off the globe (longitude -180 to "
+        "position [\(longitude), \(latitude)] is off the globe (longitude -180 to "
           + "180, latitude -90 to 90)"
           + (swapped ? "; GeoJSON writes [longitude, latitude], longitude first" : ""), at: node)
       return nil
