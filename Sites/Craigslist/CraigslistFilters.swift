@@ -150,7 +150,8 @@ extension CraigslistFilter {
         let filter = all.first(where: { $0.name == name }),
         case .integer(let range) = filter.kind
       else { return }
-      let whole = value.rounded(rule)
+      // Square feet worked out from square metres land a hair off the whole number written.
+      let whole = ((value * 1e6).rounded() / 1e6).rounded(rule)
       guard whole >= Double(range.lowerBound), whole <= Double(range.upperBound) else { return }
       pairs.append((filter.query, String(Int(whole))))
     }

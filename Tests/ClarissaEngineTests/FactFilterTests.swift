@@ -155,4 +155,23 @@ import Testing
     #expect(ListingFacts.distances(Self.listing(), from: [Self.work]) == nil)
     #expect(ListingFacts.distances(listing, from: []) == nil)
   }
+
+  @Test func messagesCarryTheFactsAndDistances() throws {
+    let listing = Self.listing(rooms: 2, squareMetres: 50, at: (52.5096, 13.3759))
+    var search = Search(name: "flats", site: "test")
+    search.places = [Self.work]
+    let each = Channel(name: "phone", kind: .ntfy, url: "ntfy://flats")
+    let one = try #require(MessageTemplate.messages(for: [listing], search: search, channel: each).first)
+    #expect(one.message.body.contains("2 rooms · 50 m² · 2.3 km from work\n"), "\(one.message.body)")
+    let digest = Channel(name: "mail", kind: .ntfy, url: "ntfy://flats", grouping: .digest)
+    let both = try #require(
+      MessageTemplate.messages(for: [listing, Self.listing()], search: search, channel: digest).first)
+    #expect(both.message.body.contains("\n  2 rooms · 50 m² · 2.3 km from work\n"))
+    #expect(!both.message.body.contains("\n  \n"), "no empty line for a listing without facts")
+    var written = each
+    written.bodyTemplate = "{facts} / {distances}"
+    let custom = try #require(
+      MessageTemplate.messages(for: [listing], search: search, channel: written).first)
+    #expect(custom.message.body == "2 rooms · 50 m² / 2.3 km from work")
+  }
 }
