@@ -77,7 +77,8 @@ enum ListingsOutput {
     if let address = ListingFacts.place(listing) { lines.append("  address: \(address)") }
     var shown: [NamedPlace] = []
     for search in history.searches {
-      for place in places[search.search] ?? [] where !shown.contains(where: { $0.name == place.name }) {
+      for place in places[search.search] ?? []
+      where !shown.contains(where: { $0.name == place.name }) {
         shown.append(place)
       }
     }

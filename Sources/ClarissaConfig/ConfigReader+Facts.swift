@@ -106,7 +106,8 @@ extension ConfigReader {
   /// `50 m2`, `50m²`, `540 ft2`: a number and its unit, which must be written.
   func areaValue(_ node: Node, _ what: @autoclosure () -> String) -> (Double, AreaUnit)? {
     guard let scalar = node.scalar, !node.isNull else {
-      error("expected an area such as '50 m2' for \(what()), found \(node.kindDescription)", at: node)
+      error(
+        "expected an area such as '50 m2' for \(what()), found \(node.kindDescription)", at: node)
       return nil
     }
     let (number, unitText) = Self.splitNumber(scalar.value)

@@ -120,7 +120,9 @@ extension ConfigReader {
     let resolved = resolvedPath(path)
     if let known = areas[resolved] { return known }
     let shown =
-      path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString)
+      path.hasPrefix("/")
+      ? path
+      : ((file as NSString).deletingLastPathComponent as NSString)
         .appendingPathComponent(path)
     let area = readArea(resolved, shown: shown, written: path, at: node)
     areas[resolved] = .some(area)

@@ -265,7 +265,8 @@ public enum ConfigSchema {
       return object
     case "missing": return choice(MissingFacts.self)
     case "near":
-      let distance = "^ *[0-9]+(\\.[0-9]+)? *(\(DistanceUnit.allCases.map(\.rawValue).joined(separator: "|"))) *$"
+      let distance =
+        "^ *[0-9]+(\\.[0-9]+)? *(\(DistanceUnit.allCases.map(\.rawValue).joined(separator: "|"))) *$"
       return [
         "type": "object", "minProperties": 1,
         "additionalProperties": ["type": "string", "pattern": distance],

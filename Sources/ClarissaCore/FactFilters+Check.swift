@@ -30,7 +30,10 @@ extension FactFilters {
       (.rooms, rooms, listing.rooms, .squareMetres),
       (.bedrooms, bedrooms, listing.bedrooms, .squareMetres),
       (.floorArea, floorArea, listing.floorArea, floorAreaUnit),
-      (.pricePerArea, pricePerArea, pricePerArea == nil ? nil : price(per: listing), pricePerAreaUnit),
+      (
+        .pricePerArea, pricePerArea, pricePerArea == nil ? nil : price(per: listing),
+        pricePerAreaUnit
+      ),
     ]
     for (fact, range, value, unit) in ranged {
       guard let range else { continue }

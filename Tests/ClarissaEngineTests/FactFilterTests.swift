@@ -53,7 +53,8 @@ import Testing
       $0.bedrooms = FactRange(min: 1)
       $0.missing = .drop
     }
-    #expect(Self.verdict(Self.listing(), search) == (false, "bedrooms unknown: dropped (missing: drop)"))
+    #expect(
+      Self.verdict(Self.listing(), search) == (false, "bedrooms unknown: dropped (missing: drop)"))
     #expect(
       Self.verdict(Self.listing(bedrooms: 1), search)
         == (true, "no inclusive filter; bedrooms 1 ≥ min 1"))
@@ -113,7 +114,10 @@ import Testing
         == (true, "no inclusive filter; 2.3 km from work ≤ 3 km or 3.3 mi from gym > 2 mi"))
     #expect(
       Self.verdict(Self.listing(), all)
-        == (true, "no inclusive filter; distance from work, gym (no coordinates) unknown: kept (missing: keep)"))
+        == (
+          true,
+          "no inclusive filter; distance from work, gym (no coordinates) unknown: kept (missing: keep)"
+        ))
   }
 
   @Test func withinKeepsWhatIsInsideOneOfTheAreas() {
@@ -161,11 +165,14 @@ import Testing
     var search = Search(name: "flats", site: "test")
     search.places = [Self.work]
     let each = Channel(name: "phone", kind: .ntfy, url: "ntfy://flats")
-    let one = try #require(MessageTemplate.messages(for: [listing], search: search, channel: each).first)
-    #expect(one.message.body.contains("2 rooms · 50 m² · 2.3 km from work\n"), "\(one.message.body)")
+    let one = try #require(
+      MessageTemplate.messages(for: [listing], search: search, channel: each).first)
+    #expect(
+      one.message.body.contains("2 rooms · 50 m² · 2.3 km from work\n"), "\(one.message.body)")
     let digest = Channel(name: "mail", kind: .ntfy, url: "ntfy://flats", grouping: .digest)
     let both = try #require(
-      MessageTemplate.messages(for: [listing, Self.listing()], search: search, channel: digest).first)
+      MessageTemplate.messages(for: [listing, Self.listing()], search: search, channel: digest)
+        .first)
     #expect(both.message.body.contains("\n  2 rooms · 50 m² · 2.3 km from work\n"))
     #expect(!both.message.body.contains("\n  \n"), "no empty line for a listing without facts")
     var written = each

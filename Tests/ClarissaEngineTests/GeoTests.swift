@@ -83,7 +83,9 @@ import Testing
     ("open-ring.geojson", 0.0, 2.0, true),  // on the closing edge left out of the file
     ("open-ring.geojson", 5.0, 2.0, false),
   ])
-  func pointsFallWhereTheDrawingSays(file: String, longitude: Double, latitude: Double, inside: Bool)
+  func pointsFallWhereTheDrawingSays(
+    file: String, longitude: Double, latitude: Double, inside: Bool
+  )
     throws
   {
     let area = try Self.area(file)
@@ -126,7 +128,8 @@ import Testing
       let point = Self.at(
         52.5 + Double.random(in: -0.12...0.12, using: &generator),
         13.4 + Double.random(in: -0.12...0.12, using: &generator))
-      let distance = ((point.latitude - 52.5) * (point.latitude - 52.5)
+      let distance =
+        ((point.latitude - 52.5) * (point.latitude - 52.5)
         + (point.longitude - 13.4) * (point.longitude - 13.4)).squareRoot()
       // Away from the rings' chords, the circle says where the point is.
       guard abs(distance - 0.1) > 1e-4, abs(distance - 0.03) > 1e-3 else { continue }
@@ -136,16 +139,34 @@ import Testing
 
   /// Every problem of a GeoJSON text, at its line and column.
   @Test(arguments: [
-    (#"{"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]],]}"#, "1:63", "expected a JSON value"),
-    ("{\n  \"type\": \"Polygon\",\n  \"coordinates\": [[[0, 0], [1, 0], [1, 1]]\n}", "4:1", "expected ',' or ']'"),
+    (
+      #"{"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]],]}"#, "1:63",
+      "expected a JSON value"
+    ),
+    (
+      "{\n  \"type\": \"Polygon\",\n  \"coordinates\": [[[0, 0], [1, 0], [1, 1]]\n}", "4:1",
+      "expected ',' or ']'"
+    ),
     (#"{"type": "Point", "coordinates": [0, 0]}"#, "1:10", "a Point encloses no area"),
-    (#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 0]]]}"#, "1:37", "at least three different corners"),
-    (#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 95], [0, 0]]]}"#, "1:54", "off the globe"),
-    (#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, "a"], [0, 0]]]}"#, "1:54", "expected a position"),
+    (
+      #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 0]]]}"#, "1:37",
+      "at least three different corners"
+    ),
+    (
+      #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 95], [0, 0]]]}"#, "1:54",
+      "off the globe"
+    ),
+    (
+      #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, "a"], [0, 0]]]}"#, "1:54",
+      "expected a position"
+    ),
     (#"{"type": "Feature", "geometry": null}"#, "1:1", "needs a \"geometry\""),
     (#"{"type": "Polygone"}"#, "1:10", "did you mean 'Polygon'?"),
     (#"{"type": "FeatureCollection", "features": []}"#, "1:1", "holds no Polygon"),
-    (#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]} x"#, "1:72", "unexpected text"),
+    (
+      #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]} x"#, "1:72",
+      "unexpected text"
+    ),
     ("{\"type\": \"Polygon\", \"name\": \"caf\u{E9}\t\"}", "1:34", "a control character"),
     (#"{"type": "Polygon", "coordinates": [[[01, 0]]]}"#, "1:39", "leading zeros"),
     (String(repeating: "[", count: 70), "1:65", "nested deeper than 64"),

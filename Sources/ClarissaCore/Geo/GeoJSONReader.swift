@@ -42,7 +42,8 @@ public enum GeoJSONReader {
         "'\(file)' holds no Polygon or MultiPolygon; 'within' needs an area", at: root)
     }
     let failed = reading.diagnostics.contains { $0.severity == .error }
-    let area = failed ? nil : GeoArea(name: file, polygons: reading.polygons.map(GeoArea.Polygon.init))
+    let area =
+      failed ? nil : GeoArea(name: file, polygons: reading.polygons.map(GeoArea.Polygon.init))
     return (area, reading.diagnostics)
   }
 }
@@ -77,7 +78,8 @@ private struct Reading {
       return
     }
     guard let typeNode = node["type"], case .string(let type) = typeNode.value else {
-      error("\(what) needs a \"type\" (Polygon, MultiPolygon, Feature, FeatureCollection)", at: node)
+      error(
+        "\(what) needs a \"type\" (Polygon, MultiPolygon, Feature, FeatureCollection)", at: node)
       return
     }
     switch type {

@@ -263,7 +263,9 @@ package struct JSONNodeParser {
       let high = try hex4()
       if (0xD800..<0xDC00).contains(high), current == UInt8(ascii: "\\") {
         advance()
-        guard current == UInt8(ascii: "u") else { throw problem("expected '\\u' after a high surrogate") }
+        guard current == UInt8(ascii: "u") else {
+          throw problem("expected '\\u' after a high surrogate")
+        }
         advance()
         let low = try hex4()
         if (0xDC00..<0xE000).contains(low),

@@ -42,7 +42,9 @@ extension RunReport {
       if !search.delivered.isEmpty {
         lines.append(
           paint.bold("\(search.name): \(search.delivered.count) found earlier, delivered now"))
-        for listing in search.delivered { lines += block(listing, now: result.time, paint: paint, places: places) }
+        for listing in search.delivered {
+          lines += block(listing, now: result.time, paint: paint, places: places)
+        }
       }
       if listingsOnly { continue }
       // Workers sharing the store: what the others took is one line below, not one each.
