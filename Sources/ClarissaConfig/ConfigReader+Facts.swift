@@ -83,7 +83,10 @@ extension ConfigReader {
       return nil
     }
     guard let table = table(field.node, what) else { return nil }
-    checkKeys(table, allowed: allowed, in: what)
+    let commas = decimalCommas(table, key, origin: field.origin)
+    checkKeys(
+      Table(node: table.node, entries: table.entries.filter { !commas.contains($0.key) }),
+      allowed: allowed, in: what)
     var found: [String: Double] = [:]
     for name in bounds {
       guard let node = table[name] else { continue }
@@ -101,6 +104,25 @@ extension ConfigReader {
       return nil
     }
     return FactRange(min: found["min"], max: found["max"])
+  }
+
+  /// `{min: 2,5}` reads as `min: 2` and a key `5`: the decimal comma of "2,5 Zi.", reported
+  /// as such; the digit-only keys it made.
+  private func decimalCommas(_ table: Table, _ key: String, origin: String) -> Set<String> {
+    var found: Set<String> = []
+    var previous: Table.Entry?
+    for entry in table.entries {
+      defer { previous = entry }
+      guard entry.value.isNull, entry.key.allSatisfy(\.isNumber), let before = previous,
+        let written = before.value.scalar?.value, written.last?.isNumber == true
+      else { continue }
+      found.insert(entry.key)
+      error(
+        "'\(key).\(before.key)' in \(origin) reads as \(written) and a key '\(entry.key)': in "
+          + "'{...}' a comma starts the next entry; write \(written).\(entry.key) with a "
+          + "decimal point", at: entry.keyNode)
+    }
+    return found
   }
 
   /// `50 m2`, `50m²`, `540 ft2`: a number and its unit, which must be written.

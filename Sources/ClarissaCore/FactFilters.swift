@@ -33,24 +33,9 @@ public struct FactFilters: Sendable {
   }
 }
 
-/// Inclusive bounds on a number; either may be absent.
-public struct FactRange: Sendable, Equatable {
-  /// Lowest value kept.
-  public var min: Double?
-  /// Highest value kept.
-  public var max: Double?
-
-  /// Creates bounds.
-  public init(min: Double? = nil, max: Double? = nil) {
-    self.min = min
-    self.max = max
-  }
-
-  /// Whether `value` lies within the bounds.
-  public func contains(_ value: Double) -> Bool {
-    (min.map { value >= $0 } ?? true) && (max.map { value <= $0 } ?? true)
-  }
-}
+/// Inclusive bounds on a fact (rooms, m², price per m²); either may be absent. The same
+/// bounds as a price range, compared the same way.
+public typealias FactRange = PriceRange
 
 /// A point the config names under `places:` (`work: [52.520, 13.405]`), and the unit its
 /// distances are shown in.
