@@ -16,44 +16,81 @@ extension FactFilters {
 
   /// Applies the filters in order; records each decision when `decisions` is not nil.
   private func check(_ listing: Listing, recording decisions: inout [FactDecision]?) -> Bool {
+    // The values are made only when the decision is recorded (for `explain`).
     func decide(
-      _ fact: FactDecision.Fact, _ values: [Double]?, range: FactRange? = nil,
-      unit: AreaUnit = .squareMetres, passed: Bool
+      _ fact: @autoclosure () -> FactDecision.Fact, known: Bool,
+      _ values: @autoclosure () -> [Double]?,
+      range: FactRange? = nil, unit: AreaUnit = .squareMetres, passed: Bool
     ) -> Bool {
-      let passed = values == nil ? missing == .keep : passed
-      decisions?.append(
-        FactDecision(
-          fact: fact, values: values, range: range, passed: passed, missing: missing, unit: unit))
+      let passed = known ? passed : missing == .keep
+      if decisions != nil {
+        decisions?.append(
+          FactDecision(
+            fact: fact(), values: known ? values() : nil, range: range, passed: passed,
+            missing: missing, unit: unit))
+      }
       return passed
     }
-    let ranged: [(FactDecision.Fact, FactRange?, Double?, AreaUnit)] = [
-      (.rooms, rooms, listing.rooms, .squareMetres),
-      (.bedrooms, bedrooms, listing.bedrooms, .squareMetres),
-      (.floorArea, floorArea, listing.floorArea, floorAreaUnit),
-      (
-        .pricePerArea, pricePerArea, pricePerArea == nil ? nil : price(per: listing),
-        pricePerAreaUnit
-      ),
-    ]
-    for (fact, range, value, unit) in ranged {
-      guard let range else { continue }
-      let passed = value.map(range.contains) ?? false
-      if !decide(fact, value.map { [$0] }, range: range, unit: unit, passed: passed) {
+    // One after the other, not from a list: this runs for every listing of every answer.
+    if let rooms,
+      !decide(
+        .rooms, known: listing.rooms != nil, listing.rooms.map { [$0] }, range: rooms,
+        passed: listing.rooms.map(rooms.contains) ?? false)
+    {
+      return false
+    }
+    if let bedrooms,
+      !decide(
+        .bedrooms, known: listing.bedrooms != nil, listing.bedrooms.map { [$0] }, range: bedrooms,
+        passed: listing.bedrooms.map(bedrooms.contains) ?? false)
+    {
+      return false
+    }
+    if let floorArea,
+      !decide(
+        .floorArea, known: listing.floorArea != nil, listing.floorArea.map { [$0] },
+        range: floorArea, unit: floorAreaUnit,
+        passed: listing.floorArea.map(floorArea.contains) ?? false)
+    {
+      return false
+    }
+    if let pricePerArea {
+      let value = price(per: listing)
+      if !decide(
+        .pricePerArea, known: value != nil, value.map { [$0] }, range: pricePerArea,
+        unit: pricePerAreaUnit,
+        passed: value.map(pricePerArea.contains) ?? false)
+      {
         return false
       }
     }
     if !near.isEmpty {
-      let distances = listing.coordinates.map { here in
-        near.map { $0.place.coordinates.distance(to: here).metres }
+      let here = listing.coordinates
+      var passed = nearMode == .all
+      for entry in near {
+        guard let here else { break }
+        let close = entry.place.coordinates.distance(to: here) <= entry.radius
+        if close != passed {
+          passed = close
+          break
+        }
       }
-      let within = zip(near, distances ?? []).map { $1 <= $0.radius.metres }
-      let passed = nearMode == .all ? !within.contains(false) : within.contains(true)
-      if !decide(.near(near, nearMode), distances, passed: passed) { return false }
+      if !decide(
+        .near(near, nearMode), known: here != nil,
+        here.map { here in near.map { $0.place.coordinates.distance(to: here).metres } },
+        passed: passed)
+      {
+        return false
+      }
     }
     if !within.isEmpty {
       let inside = listing.coordinates.map { here in within.contains { $0.contains(here) } }
-      let values = inside.map { [$0 ? 1.0 : 0] }
-      if !decide(.within(within.map(\.name)), values, passed: inside ?? false) { return false }
+      if !decide(
+        .within(within.map(\.name)), known: inside != nil, inside.map { [$0 ? 1 : 0] },
+        passed: inside ?? false)
+      {
+        return false
+      }
     }
     return true
   }

@@ -8,7 +8,9 @@ import ClarissaCore
 public enum ListingFilter {
   /// Whether `listing` passes `search`'s filters and price range.
   public static func accepts(_ listing: Listing, for search: Search) -> Bool {
-    verdict(listing, for: search).accepted
+    if let range = search.price, let price = listing.price, !range.contains(price) { return false }
+    if !search.facts.isEmpty, !search.facts.accepts(listing) { return false }
+    return textVerdict(listing, for: search).accepted
   }
 
   /// The decision and the filter that made it, for `explain`: the text filters' reason, then

@@ -43,12 +43,14 @@ struct FactFilterBenchmark {
         }
       ),
     ]
+    // A first pass over the listings, so that the reference does not pay for touching them.
+    _ = listings.reduce(0) { $0 + ($1.price ?? 0 > 1_500 ? 1 : 0) }
     var reference = 0.0
     for (name, change) in cases {
       var search = Search(name: "bench", site: "bench", price: price)
       change(&search.facts)
       var kept = 0
-      let time = Bench.measure(runs: 5) { () -> Int in
+      let time = Bench.measure(runs: 9) { () -> Int in
         kept = listings.reduce(0) { $0 + (ListingFilter.accepts($1, for: search) ? 1 : 0) }
         return kept
       }
