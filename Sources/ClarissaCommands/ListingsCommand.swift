@@ -114,7 +114,8 @@ struct ListingsCommand: ParsableCommand {
     switch format {
     case .text:
       print(
-        ListingsOutput.text(found, now: now, places: options.searchPlaces()), terminator: "")
+        ListingsOutput.text(found, now: now, searches: options.configuredSearches()), terminator: ""
+      )
     case .json: print(ListingsOutput.json(found))
     case .csv: print(ListingsOutput.csv(found), terminator: "")
     }

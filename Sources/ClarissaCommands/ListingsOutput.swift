@@ -8,9 +8,9 @@ enum ListingsOutput {
   static let csvHeader =
     "first_seen,search,event,repost_of,id,site,price,currency,title,location,url,delivered_to"
 
-  /// `places` are each search's places by name, whose distances follow a listing's facts.
+  /// `searches` (by name) word each listing's facts and distances as its search does.
   static func text(
-    _ found: [FoundListing], now: Date, places: [String: [NamedPlace]] = [:]
+    _ found: [FoundListing], now: Date, searches: [String: Search] = [:]
   ) -> String {
     guard !found.isEmpty else { return "no listings\n" }
     let zone = TimeZone.current
@@ -23,7 +23,10 @@ enum ListingsOutput {
       lines.append(
         "\(ReportClock.time(item.firstSeen, now: now, timeZone: zone))  \(item.search)  \(price)  "
           + "\(listing.title)\(place.isEmpty ? "" : " · \(place)")\(repost)")
-      if let facts = ListingFacts.line(listing, places: places[item.search] ?? []) {
+      let search = searches[item.search]
+      if let facts = search.map({ ListingFacts.line(listing, for: $0) })
+        ?? ListingFacts.summary(listing)
+      {
         lines.append("    \(facts)")
       }
       lines.append("    \(listing.url)")
@@ -57,10 +60,10 @@ enum ListingsOutput {
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
-  /// `places` are each search's places by name: the distances from those of the searches that
-  /// saw the listing are shown.
+  /// `searches` (by name): the distances from the places of those that saw the listing are
+  /// shown, the floor area in the unit the first of them writes.
   static func show(
-    _ history: ListingHistory, now: Date, places: [String: [NamedPlace]] = [:]
+    _ history: ListingHistory, now: Date, searches: [String: Search] = [:]
   ) -> String {
     let zone = TimeZone.current
     let time = { (date: Date) in ReportClock.time(date, now: now, timeZone: zone) }
@@ -73,14 +76,13 @@ enum ListingsOutput {
       "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen)), "
         + (history.viewedAt.map { "viewed \(time($0))" } ?? "not viewed"),
     ]
-    if let facts = ListingFacts.summary(listing) { lines.append("  facts: \(facts)") }
+    let seen = history.searches.compactMap { searches[$0.search] }
+    let unit = seen.lazy.compactMap(\.facts.shownAreaUnit).first
+    if let facts = ListingFacts.summary(listing, unit: unit) { lines.append("  facts: \(facts)") }
     if let address = ListingFacts.place(listing) { lines.append("  address: \(address)") }
     var shown: [NamedPlace] = []
-    for search in history.searches {
-      for place in places[search.search] ?? []
-      where !shown.contains(where: { $0.name == place.name }) {
-        shown.append(place)
-      }
+    for place in seen.flatMap(\.places) where !shown.contains(where: { $0.name == place.name }) {
+      shown.append(place)
     }
     if let distances = ListingFacts.distances(listing, from: shown) {
       lines.append("  distances: \(distances)")

@@ -103,7 +103,7 @@ struct Run: AsyncParsableCommand {
     do {
       let pending = try await runner.run(options)
       // Shown first: this is the terminal channel's delivery, which the commit then records.
-      present(pending.result, places: configuration.placesBySearch)
+      present(pending.result, searches: configuration.searchesByName)
       result = try pending.commit()
     } catch let error as RunError {
       Terminal.error("error: \(error.message)\n")
@@ -126,14 +126,14 @@ struct Run: AsyncParsableCommand {
   }
 
   /// Shows the report: this is the terminal channel's delivery, before the state records it.
-  private func present(_ result: RunResult, places: [String: [NamedPlace]]) {
+  private func present(_ result: RunResult, searches: [String: Search]) {
     switch format {
     case .json: Terminal.output(RunReport.json(result))
     case .markdown: Terminal.output(RunReport.markdown(result))
     case .text:
       let text = RunReport.text(
         result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet,
-        places: places)
+        searches: searches)
       Terminal.output(text)
     }
   }

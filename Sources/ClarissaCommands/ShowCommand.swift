@@ -50,7 +50,7 @@ struct ShowCommand: ParsableCommand {
     print(
       format == .json
         ? ListingsOutput.json(found)
-        : ListingsOutput.show(found, now: now, places: options.searchPlaces()),
+        : ListingsOutput.show(found, now: now, searches: options.configuredSearches()),
       terminator: format == .json ? "\n" : "")
   }
 }

@@ -41,13 +41,13 @@ struct StateOptions: ParsableArguments {
     return (configuration, state ?? options.statePath(configuration))
   }
 
-  /// Each search's places by name (``Search/places``), for the distances shown beside its
-  /// listings; none when the config is not there or has errors (the store is read all the same).
-  func searchPlaces() -> [String: [NamedPlace]] {
+  /// The config's searches by name, for the facts and distances shown beside their listings;
+  /// none when the config is not there or has errors (the store is read all the same).
+  func configuredSearches() -> [String: Search] {
     guard FileManager.default.fileExists(atPath: config),
       let options = try? SourceOptions.parse(["--config", config])
     else { return [:] }
-    return options.readConfig(colored: false).loaded.config?.placesBySearch ?? [:]
+    return options.readConfig(colored: false).loaded.config?.searchesByName ?? [:]
   }
 
   /// The PostgreSQL store named by `--state` or `state.url`, with how to reach it (as the

@@ -22,9 +22,10 @@ public struct Config: Sendable {
   /// distances shown.
   public var places: [NamedPlace] = []
 
-  /// Each search's ``Search/places`` by its name, for reports that show distances.
-  public var placesBySearch: [String: [NamedPlace]] {
-    Dictionary(searches.map { ($0.name, $0.places) }, uniquingKeysWith: { first, _ in first })
+  /// The searches by name, for reports that show a listing's facts and distances as its
+  /// search words them (``ListingFacts/line(_:for:)``).
+  public var searchesByName: [String: Search] {
+    Dictionary(searches.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// Creates a config.

@@ -26,6 +26,12 @@ public struct FactFilters: Sendable {
   /// No fact filter.
   public init() {}
 
+  /// The unit the search writes areas in (its `floor_area`, else `price_per_area`), for showing
+  /// floor areas; nil when it writes none.
+  public var shownAreaUnit: AreaUnit? {
+    floorArea != nil ? floorAreaUnit : pricePerArea != nil ? pricePerAreaUnit : nil
+  }
+
   /// Whether the search filters on no fact and no place.
   public var isEmpty: Bool {
     rooms == nil && bedrooms == nil && floorArea == nil && pricePerArea == nil && near.isEmpty

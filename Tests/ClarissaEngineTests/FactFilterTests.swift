@@ -173,12 +173,22 @@ import Testing
     let both = try #require(
       MessageTemplate.messages(for: [listing, Self.listing()], search: search, channel: digest)
         .first)
-    #expect(both.message.body.contains("\n  2 rooms · 50 m² · 2.3 km from work\n"))
+    #expect(
+      both.message.body.hasPrefix(
+        "• Flat — 1,000\n  2 rooms · 50 m² · 2.3 km from work\n  https://"), "\(both.message.body)"
+    )
     #expect(!both.message.body.contains("\n  \n"), "no empty line for a listing without facts")
     var written = each
     written.bodyTemplate = "{facts} / {distances}"
     let custom = try #require(
       MessageTemplate.messages(for: [listing], search: search, channel: written).first)
     #expect(custom.message.body == "2 rooms · 50 m² / 2.3 km from work")
+    // A search filtering on square feet shows them in square feet.
+    search.facts.floorArea = FactRange(min: 40)
+    search.facts.floorAreaUnit = .squareFeet
+    let feet = try #require(
+      MessageTemplate.messages(for: [listing], search: search, channel: written).first)
+    #expect(feet.message.body == "2 rooms · 538 ft² / 2.3 km from work")
+    #expect(ListingFacts.line(listing, for: search) == "2 rooms · 538 ft² · 2.3 km from work")
   }
 }

@@ -10,6 +10,12 @@ extension ListingFacts {
     }.joined(separator: " · ")
   }
 
+  /// The facts and the distances as `search` words them: the floor area in the unit its
+  /// filters write (else the site's), the distances from its places.
+  public static func line(_ listing: Listing, for search: Search) -> String? {
+    line(listing, places: search.places, unit: search.facts.shownAreaUnit)
+  }
+
   /// The facts and the distances, as one line ("2 rooms · 50 m² · 2.1 km from work"), nil when
   /// the listing has neither.
   public static func line(_ listing: Listing, places: [NamedPlace], unit: AreaUnit? = nil)

@@ -4,7 +4,7 @@ import Foundation
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {
   static func block(
-    _ listing: Listing, now: Date, paint: Paint, places: [NamedPlace] = []
+    _ listing: Listing, now: Date, paint: Paint, search: Search? = nil
   ) -> [String] {
     let listing = ListingCheck.shown(listing)
     var facts: [String] = []
@@ -14,7 +14,8 @@ public enum RunReport {
     if let place = listing.location ?? listing.area { facts.append(place) }
     if let posted = listing.posted { facts.append(Age.describe(from: posted, to: now)) }
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
-    let described = ListingFacts.line(listing, places: places).map { ["    " + $0] } ?? []
+    let line = search.map { ListingFacts.line(listing, for: $0) } ?? ListingFacts.summary(listing)
+    let described = line.map { ["    " + $0] } ?? []
     return ["  " + head + listing.title] + described + ["    " + paint.dim(listing.url)]
   }
 

@@ -9,8 +9,8 @@ import ListingStore
 public struct Runner: Sendable {
   let config: Config
 
-  /// Each search's places, whose distances the reports show beside its listings.
-  public var placesBySearch: [String: [NamedPlace]] { config.placesBySearch }
+  /// The searches by name, for the reports' facts and distances.
+  public var searchesByName: [String: Search] { config.searchesByName }
   let sites: SiteCatalog
   let scheduler: RequestScheduler
   let statePath: String

@@ -44,8 +44,8 @@ public enum MessageTemplate {
       let lines = listings.map { listing -> String in
         let each = Self.fields(listing, search: search, count: listings.count, now: now)
         let line =
-          (listing.event == nil ? "• {title}{pricePart}\n  {url}" : "• {change}: {title}\n  {url}")
-          + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}")
+          (listing.event == nil ? "• {title}{pricePart}" : "• {change}: {title}")
+          + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}") + "\n  {url}"
           + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
         return render(channel.bodyTemplate ?? line, each)
       }
@@ -72,7 +72,7 @@ public enum MessageTemplate {
     let place = listing.location ?? listing.area ?? ""
     let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""
     let also = (listing.alsoPostedAs ?? []).joined(separator: ", ")
-    let facts = ListingFacts.summary(listing) ?? ""
+    let facts = ListingFacts.summary(listing, unit: search.facts.shownAreaUnit) ?? ""
     let distances = ListingFacts.distances(listing, from: search.places) ?? ""
     return [
       "facts": facts, "distances": distances,
