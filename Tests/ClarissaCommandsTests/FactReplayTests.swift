@@ -30,6 +30,11 @@ import Testing
     #expect(outcome.stdout.contains("&purveyor=owner&min_bedrooms=1&minSqft=538\n"))
     // A for-sale search is not sent housing parameters.
     #expect(outcome.stdout.contains("query=ipad&min_price=20&max_price=400\n"))
+    #expect(
+      outcome.stdout.contains(
+        "facts: near office/oakland (any), within areas/san-francisco.geojson  notify: terminal"))
+    #expect(outcome.stdout.contains("facts: bedrooms, floor_area (missing: drop)"))
+    #expect(outcome.stdout.contains("\nplaces: office, oakland, little-rock\n"))
   }
 
   @Test func theReportListingsAndShowGiveDistances() throws {
