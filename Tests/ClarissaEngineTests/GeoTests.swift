@@ -160,7 +160,8 @@ import Testing
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, "a"], [0, 0]]]}"#, "1:54",
       "expected a position"
     ),
-    (#"{"type": "Feature", "geometry": null}"#, "1:1", "needs a \"geometry\""),
+    (#"{"type": "Feature", "geometry": null}"#, "1:1", "holds no Polygon"),
+    (#"{"type": "Feature", "geometry": [1]}"#, "1:1", "needs a \"geometry\""),
     (#"{"type": "Polygone"}"#, "1:10", "did you mean 'Polygon'?"),
     (#"{"type": "FeatureCollection", "features": []}"#, "1:1", "holds no Polygon"),
     (

@@ -96,6 +96,11 @@ private struct Reading {
         }
       }
     case "Feature":
+      // RFC 7946 allows a Feature without a place (`"geometry": null`): it draws nothing.
+      if let geometry = node["geometry"], case .null = geometry.value {
+        warning("a Feature without geometry draws no area; it is left out", at: geometry)
+        return
+      }
       guard let geometry = node["geometry"], case .object = geometry.value else {
         error("a Feature needs a \"geometry\" object (a Polygon or MultiPolygon)", at: node)
         return
