@@ -5,7 +5,7 @@ import YAML
 /// `rooms`, `bedrooms`, `floor_area`, `price_per_area` and `missing` of a search (or
 /// `defaults`): bounds on what a listing describes.
 extension ConfigReader {
-  /// The keys these filters take, besides `min` and `max`.
+  /// The keys `price_per_area` takes.
   static let pricePerAreaKeys = ["min", "max", "per"]
 
   func readFactFields(_ scope: SearchLookup, into facts: inout FactFilters) {
@@ -30,7 +30,7 @@ extension ConfigReader {
 
   /// `rooms: {min: 2, max: 3.5}`: decimals, at least zero.
   private func readCount(_ field: Field, _ key: String) -> FactRange? {
-    readBounds(field, key, allowed: ["min", "max"], example: "{min: 2, max: 3.5}") { node, what in
+    readBounds(field, key, example: "{min: 2, max: 3.5}") { node, what in
       amount(node, what)
     }
   }
@@ -39,9 +39,7 @@ extension ConfigReader {
   /// the unit of the first bound written (for messages).
   private func readFloorArea(_ field: Field) -> (FactRange, AreaUnit)? {
     var units: [AreaUnit] = []
-    let range = readBounds(
-      field, "floor_area", allowed: ["min", "max"], example: "{min: 50 m2}"
-    ) { node, what in
+    let range = readBounds(field, "floor_area", example: "{min: 50 m2}") { node, what in
       guard let (value, unit) = areaValue(node, what) else { return nil }
       units.append(unit)
       return value * unit.squareMetres
@@ -56,8 +54,7 @@ extension ConfigReader {
       unit = areaUnit(node, "'price_per_area.per' in \(field.origin)") ?? unit
     }
     let range = readBounds(
-      field, "price_per_area", allowed: Self.pricePerAreaKeys, example: "{max: 20}",
-      bounds: ["min", "max"]
+      field, "price_per_area", allowed: Self.pricePerAreaKeys, example: "{max: 20}"
     ) { node, what in
       amount(node, what)
     }
@@ -67,8 +64,8 @@ extension ConfigReader {
   /// A mapping of `min` and `max` (each read by `value`), min not above max; nil when neither
   /// is set or a problem was reported.
   private func readBounds(
-    _ field: Field, _ key: String, allowed: [String], example: String,
-    bounds: [String] = ["min", "max"], value: (Node, String) -> Double?
+    _ field: Field, _ key: String, allowed: [String] = ["min", "max"], example: String,
+    value: (Node, String) -> Double?
   ) -> FactRange? {
     let what = "'\(key)' in \(field.origin)"
     guard field.node.mapping != nil else {
@@ -88,17 +85,19 @@ extension ConfigReader {
       Table(node: table.node, entries: table.entries.filter { !commas.contains($0.key) }),
       allowed: allowed, in: what)
     var found: [String: Double] = [:]
-    for name in bounds {
+    for name in ["min", "max"] {
       guard let node = table[name] else { continue }
       if let number = value(node, "'\(key).\(name)' in \(field.origin)") { found[name] = number }
     }
     if let min = found["min"], let max = found["max"], min > max, let node = table["max"] {
+      let written = { (name: String) in table[name]?.scalar?.value ?? "" }
       error(
-        "'\(key).max' is below '\(key).min' in \(field.origin)", at: node)
+        "'\(key).max' (\(written("max"))) is below '\(key).min' (\(written("min"))) in "
+          + field.origin, at: node)
       return nil
     }
     if found.isEmpty {
-      if bounds.allSatisfy({ table[$0] == nil }) {
+      if table["min"] == nil, table["max"] == nil {
         error("\(what) needs 'min' or 'max', as in '\(key): \(example)'", at: field.node)
       }
       return nil
