@@ -110,7 +110,7 @@ struct Run: AsyncParsableCommand {
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
     }
     for problem in result.outputProblems { Terminal.error("warning: \(problem)\n") }
-    try finish(result)
+    try finish(result, searches: configuration.searchesByName)
   }
 
   private func settings(_ configuration: Config) -> SchedulerSettings {
@@ -129,7 +129,7 @@ struct Run: AsyncParsableCommand {
   private func present(_ result: RunResult, searches: [String: Search]) {
     switch format {
     case .json: Terminal.output(RunReport.json(result))
-    case .markdown: Terminal.output(RunReport.markdown(result))
+    case .markdown: Terminal.output(RunReport.markdown(result, searches: searches))
     case .text:
       let text = RunReport.text(
         result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet,
@@ -138,13 +138,13 @@ struct Run: AsyncParsableCommand {
     }
   }
 
-  private func finish(_ result: RunResult) throws {
+  private func finish(_ result: RunResult, searches: [String: Search]) throws {
     let warnings =
       result.searches.flatMap { search in search.failures.map { "\(search.name): \($0)" } }
       + result.blocks
       + result.deliveryFailures
     GitHubActions.annotate(warnings, json: format == .json)
-    GitHubActions.appendSummary { RunReport.markdown(result) }
+    GitHubActions.appendSummary { RunReport.markdown(result, searches: searches) }
     // Every due search's hosts cooling down means nothing was checked: not green in CI.
     let coolingFails = result.everySourceCoolingDown && (exitCode || GitHubActions.active)
     if result.sourcesFailed || coolingFails

@@ -49,6 +49,15 @@ import Testing
         "Apple Smart Folio for iPad Pro 12.9-inch (3rd, 4th, 5th, 6th gen) Blk\n"
           + "    1.5 km from office · 11.8 km from oakland\n"), "\(run.stdout)")
     #expect(run.stdout.contains("40 mi from little-rock"), "\(run.stdout)")
+    let markdown = try CommandLineTests.run([
+      "run", "--config", Self.config, "--replay", Self.replay, "--state",
+      RunCommandTests.temporaryState(), "--dry-run", "--notify-first-run", "--format", "markdown",
+      "--search", "ipads-in-the-city",
+    ])
+    #expect(
+      markdown.stdout.contains(
+        "— $35 — SOMA / south beach — 1.5 km from office · 11.8 km from oakland"),
+      "\(markdown.stdout)")
     let listings = try CommandLineTests.run([
       "listings", "--config", Self.config, "--state", state, "--search", "ipads-in-the-city",
     ])
