@@ -131,3 +131,41 @@ struct CraigslistFilter: Sendable {
       example: "true"),
   ]
 }
+
+/// The search's own fact filters (`bedrooms`, `floor_area`) sent as Craigslist's housing
+/// parameters, so that its answer holds fewer rows to drop; clarissa still filters every
+/// listing itself (``FactFilters``), and a listing without the fact is Craigslist's to drop.
+extension CraigslistFilter {
+  /// The pairs for `search`: on housing categories only, and never beside the same parameter
+  /// written as a site parameter (`min_bedrooms: 2` wins). Bounds are widened to whole numbers
+  /// (at least 1.5 bedrooms asks for at least 1). Square feet only where every city is in the
+  /// US, where Craigslist counts areas in square feet.
+  static func factPairs(_ search: Search) -> [(String, String)] {
+    guard let category = search.category, CraigslistSite.section(of: category) == .housing else {
+      return []
+    }
+    var pairs: [(String, String)] = []
+    func add(_ name: String, _ value: Double?, rounded rule: FloatingPointRoundingRule) {
+      guard let value, search.parameters[name] == nil,
+        let filter = all.first(where: { $0.name == name }),
+        case .integer(let range) = filter.kind
+      else { return }
+      // Square feet worked out from square metres land a hair off the whole number written.
+      let whole = ((value * 1e6).rounded() / 1e6).rounded(rule)
+      guard whole >= Double(range.lowerBound), whole <= Double(range.upperBound) else { return }
+      pairs.append((filter.query, String(Int(whole))))
+    }
+    let bedrooms = search.facts.bedrooms
+    add("min_bedrooms", bedrooms?.min, rounded: .down)
+    add("max_bedrooms", bedrooms?.max, rounded: .up)
+    let inUS =
+      !search.cities.isEmpty
+      && search.cities.allSatisfy { CraigslistPlace($0.name)?.area.country == "US" }
+    if inUS, let area = search.facts.floorArea {
+      let squareFoot = AreaUnit.squareFeet.squareMetres
+      add("min_sqft", area.min.map { $0 / squareFoot }, rounded: .down)
+      add("max_sqft", area.max.map { $0 / squareFoot }, rounded: .up)
+    }
+    return pairs
+  }
+}

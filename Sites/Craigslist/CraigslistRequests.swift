@@ -88,7 +88,7 @@ extension CraigslistSite {
     for filter in CraigslistFilter.all {
       if let value = search.parameters[filter.name] { query += filter.pairs(value) }
     }
-    return query
+    return query + CraigslistFilter.factPairs(search)
   }
 
   private static func wholeNumber(_ value: Double) -> String {

@@ -20,6 +20,9 @@ struct ConfigSummary {
     for search in config.searches {
       lines.append("  " + row(search, nameWidth: width))
     }
+    if !config.places.isEmpty {
+      lines.append("places: " + config.places.map(\.name).joined(separator: ", "))
+    }
     if !config.channels.isEmpty {
       lines.append("channels:")
       for channel in config.channels.values.sorted(by: { $0.name < $1.name }) {
@@ -39,6 +42,23 @@ struct ConfigSummary {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The fact and place filters by their keys: "rooms, floor_area, near office/oakland (any)".
+  private func facts(_ facts: FactFilters) -> String {
+    var keys: [String] = []
+    if facts.rooms != nil { keys.append("rooms") }
+    if facts.bedrooms != nil { keys.append("bedrooms") }
+    if facts.floorArea != nil { keys.append("floor_area") }
+    if facts.pricePerArea != nil { keys.append("price_per_area") }
+    if !facts.near.isEmpty {
+      let mode = facts.near.count > 1 ? " (\(facts.nearMode.rawValue))" : ""
+      keys.append("near " + facts.near.map(\.place.name).joined(separator: "/") + mode)
+    }
+    if !facts.within.isEmpty {
+      keys.append("within " + facts.within.map(\.name).joined(separator: ", "))
+    }
+    return keys.joined(separator: ", ") + (facts.missing == .drop ? " (missing: drop)" : "")
+  }
+
   private func row(_ search: Search, nameWidth: Int) -> String {
     let name = search.name.padding(
       toLength: max(nameWidth, search.name.count), withPad: " ", startingAt: 0)
@@ -46,6 +66,7 @@ struct ConfigSummary {
     if !search.filters.isEmpty {
       parts.append("\(search.filters.count) filter\(search.filters.count == 1 ? "" : "s")")
     }
+    if !search.facts.isEmpty { parts.append("facts: " + facts(search.facts)) }
     parts.append(
       search.notify.isEmpty ? "report only" : "notify: " + search.notify.joined(separator: ", "))
     if !search.blackout.isEmpty {

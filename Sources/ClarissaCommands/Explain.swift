@@ -17,9 +17,11 @@ struct Explain: AsyncParsableCommand {
       delivered). Listings a run drops are not kept: --fetch asks the search's sites now, and \
       --replay DIR reads a recording (a run's --record DIR), each showing every listing.
 
-      Each listing is printed with the filter that decided (or the price range) and the verdict \
-      a run would reach, through the same stages: new, held, seen since a date (and where it \
-      was delivered), would be recorded silently, or ignored. Nothing is changed.
+      Each listing is printed with the filter that decided (or the price range), what each fact \
+      and place filter made of it (rooms 1.5 < min 2, floor area unknown: kept (missing: keep), \
+      3.4 km from work > 3 km), and the verdict a run would reach, through the same stages: \
+      new, held, seen since a date (and where it was delivered), would be recorded silently, or \
+      ignored. Nothing is changed.
 
       Examples:
         clarissa explain --search ipads

@@ -112,7 +112,10 @@ struct ListingsCommand: ParsableCommand {
       return
     }
     switch format {
-    case .text: print(ListingsOutput.text(found, now: now), terminator: "")
+    case .text:
+      print(
+        ListingsOutput.text(found, now: now, searches: options.configuredSearches()), terminator: ""
+      )
     case .json: print(ListingsOutput.json(found))
     case .csv: print(ListingsOutput.csv(found), terminator: "")
     }

@@ -8,7 +8,10 @@ enum ListingsOutput {
   static let csvHeader =
     "first_seen,search,event,repost_of,id,site,price,currency,title,location,url,delivered_to"
 
-  static func text(_ found: [FoundListing], now: Date) -> String {
+  /// `searches` (by name) word each listing's facts and distances as its search does.
+  static func text(
+    _ found: [FoundListing], now: Date, searches: [String: Search] = [:]
+  ) -> String {
     guard !found.isEmpty else { return "no listings\n" }
     let zone = TimeZone.current
     var lines: [String] = []
@@ -20,6 +23,12 @@ enum ListingsOutput {
       lines.append(
         "\(ReportClock.time(item.firstSeen, now: now, timeZone: zone))  \(item.search)  \(price)  "
           + "\(listing.title)\(place.isEmpty ? "" : " · \(place)")\(repost)")
+      let search = searches[item.search]
+      if let facts = search.map({ ListingFacts.line(listing, for: $0) })
+        ?? ListingFacts.summary(listing)
+      {
+        lines.append("    \(facts)")
+      }
       lines.append("    \(listing.url)")
     }
     return lines.joined(separator: "\n") + "\n"
@@ -51,7 +60,11 @@ enum ListingsOutput {
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
-  static func show(_ history: ListingHistory, now: Date) -> String {
+  /// `searches` (by name): the distances from the places of those that saw the listing are
+  /// shown, the floor area in the unit the first of them writes.
+  static func show(
+    _ history: ListingHistory, now: Date, searches: [String: Search] = [:]
+  ) -> String {
     let zone = TimeZone.current
     let time = { (date: Date) in ReportClock.time(date, now: now, timeZone: zone) }
     let listing = ListingCheck.shown(history.listing)
@@ -62,8 +75,19 @@ enum ListingsOutput {
         + ", place: \(listing.location ?? listing.area ?? "-")",
       "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen)), "
         + (history.viewedAt.map { "viewed \(time($0))" } ?? "not viewed"),
-      "prices:",
     ]
+    let seen = history.searches.compactMap { searches[$0.search] }
+    let unit = seen.lazy.compactMap(\.facts.shownAreaUnit).first
+    if let facts = ListingFacts.summary(listing, unit: unit) { lines.append("  facts: \(facts)") }
+    if let address = ListingFacts.place(listing) { lines.append("  address: \(address)") }
+    var shown: [NamedPlace] = []
+    for place in seen.flatMap(\.places) where !shown.contains(where: { $0.name == place.name }) {
+      shown.append(place)
+    }
+    if let distances = ListingFacts.distances(listing, from: shown) {
+      lines.append("  distances: \(distances)")
+    }
+    lines.append("prices:")
     lines += history.prices.map { "  \(time($0.at))  \(Money.format($0.price, $0.currency))" }
     if history.prices.isEmpty { lines.append("  none") }
     for search in history.searches {

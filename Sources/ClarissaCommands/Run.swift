@@ -103,14 +103,14 @@ struct Run: AsyncParsableCommand {
     do {
       let pending = try await runner.run(options)
       // Shown first: this is the terminal channel's delivery, which the commit then records.
-      present(pending.result)
+      present(pending.result, searches: configuration.searchesByName)
       result = try pending.commit()
     } catch let error as RunError {
       Terminal.error("error: \(error.message)\n")
       throw (error.kind == .usage ? ExitStatus.usage : ExitStatus.stateUnusable).exitCode
     }
     for problem in result.outputProblems { Terminal.error("warning: \(problem)\n") }
-    try finish(result)
+    try finish(result, searches: configuration.searchesByName)
   }
 
   private func settings(_ configuration: Config) -> SchedulerSettings {
@@ -126,24 +126,25 @@ struct Run: AsyncParsableCommand {
   }
 
   /// Shows the report: this is the terminal channel's delivery, before the state records it.
-  private func present(_ result: RunResult) {
+  private func present(_ result: RunResult, searches: [String: Search]) {
     switch format {
     case .json: Terminal.output(RunReport.json(result))
-    case .markdown: Terminal.output(RunReport.markdown(result))
+    case .markdown: Terminal.output(RunReport.markdown(result, searches: searches))
     case .text:
       let text = RunReport.text(
-        result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet)
+        result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet,
+        searches: searches)
       Terminal.output(text)
     }
   }
 
-  private func finish(_ result: RunResult) throws {
+  private func finish(_ result: RunResult, searches: [String: Search]) throws {
     let warnings =
       result.searches.flatMap { search in search.failures.map { "\(search.name): \($0)" } }
       + result.blocks
       + result.deliveryFailures
     GitHubActions.annotate(warnings, json: format == .json)
-    GitHubActions.appendSummary { RunReport.markdown(result) }
+    GitHubActions.appendSummary { RunReport.markdown(result, searches: searches) }
     // Every due search's hosts cooling down means nothing was checked: not green in CI.
     let coolingFails = result.everySourceCoolingDown && (exitCode || GitHubActions.active)
     if result.sourcesFailed || coolingFails

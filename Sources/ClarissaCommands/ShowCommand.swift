@@ -48,7 +48,9 @@ struct ShowCommand: ParsableCommand {
       throw ExitStatus.failure.exitCode
     }
     print(
-      format == .json ? ListingsOutput.json(found) : ListingsOutput.show(found, now: now),
+      format == .json
+        ? ListingsOutput.json(found)
+        : ListingsOutput.show(found, now: now, searches: options.configuredSearches()),
       terminator: format == .json ? "\n" : "")
   }
 }

@@ -80,7 +80,7 @@ struct Watch: AsyncParsableCommand {
       let pass = Task {
         let started = Date()
         let pending = try await runner.run(options)
-        Self.present(pending.result, quiet: quiet)
+        Self.present(pending.result, quiet: quiet, searches: runner.searchesByName)
         let result = try pending.commit()
         metrics.record(result, seconds: Date().timeIntervalSince(started), finished: Date())
         return result
@@ -152,9 +152,12 @@ struct Watch: AsyncParsableCommand {
     }
   }
 
-  private static func present(_ result: RunResult, quiet: Bool) {
+  private static func present(
+    _ result: RunResult, quiet: Bool, searches: [String: Search]
+  ) {
     let text = RunReport.text(
-      result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet)
+      result, colored: Terminal.wantsColor(fileDescriptor: STDOUT_FILENO), listingsOnly: quiet,
+      searches: searches)
     Terminal.output(quiet ? text : "[\(clock(result.time))] " + text)
   }
 

@@ -55,12 +55,14 @@ public enum ConfigLoader {
     let text = String(decoding: bytes, as: UTF8.self)
     var diagnostics = document.problems.map { diagnostic(for: $0, in: name) }
     var config: Config?
+    var sources = [name: text]
     if let root = document.root {
       let reader = ConfigReader(
         file: name, text: text, baseDirectory: baseDirectory, environment: environment, sites: sites
       )
       config = reader.read(root)
       diagnostics += reader.diagnostics
+      sources.merge(reader.extraSources) { own, _ in own }
     } else if document.problems.isEmpty {
       diagnostics.append(
         .error(
@@ -69,8 +71,7 @@ public enum ConfigLoader {
     }
     diagnostics = unique(diagnostics).sortedByLocation()
     return ConfigLoadResult(
-      config: diagnostics.hasErrors ? nil : config, diagnostics: diagnostics,
-      sources: [name: text])
+      config: diagnostics.hasErrors ? nil : config, diagnostics: diagnostics, sources: sources)
   }
 
   private static func failure(_ name: String, _ message: String) -> ConfigLoadResult {

@@ -8,7 +8,8 @@ extension ConfigReader {
   /// Fields a title or body template may use, as `{name}`.
   static let templateFields = [
     "title", "price", "location", "url", "search", "city", "site", "posted", "age",
-    "description", "id", "count", "event", "old_price", "change", "also_posted_as",
+    "description", "id", "count", "event", "old_price", "change", "also_posted_as", "facts",
+    "distances",
   ]
 
   func readChannels(_ node: Node?) -> [String: Channel] {

@@ -28,6 +28,8 @@ extension ConfigReader {
       search.interval = readInterval(f, site: site) ?? search.interval
     }
     search.filters = readAllFilters(scope)
+    readFactFields(scope, into: &search.facts)
+    search.places = readPlaceFields(scope, into: &search.facts, places: config.places)
     if let f = scope.field("notify") {
       search.notify = references(f, to: "channel", known: channelNames)
     }

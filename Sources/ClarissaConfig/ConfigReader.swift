@@ -14,13 +14,20 @@ final class ConfigReader {
   private lazy var lines: [[Unicode.Scalar]] = text.split(
     separator: "\n", omittingEmptySubsequences: false
   ).map { Array($0.unicodeScalars) }
-  private(set) var diagnostics: [Diagnostic] = []
+  var diagnostics: [Diagnostic] = []
+  /// Each GeoJSON area `within` names (by resolved path), read once per load; nil for a file
+  /// with problems.
+  var areas: [String: GeoArea?] = [:]
+  /// The text of other files that messages point into (a GeoJSON area), by display name.
+  var extraSources: [String: String] = [:]
   /// Each city group's entry, for pointing at a group's members from a search.
   var cityGroupNodes: [String: Table.Entry] = [:]
   /// Every window and channel name written, even those with errors, so that a search naming
   /// a broken window is not told the window does not exist.
   var blackoutNames: Set<String> = []
   var channelNames: Set<String> = []
+  /// Every place name written under `places:`, even those with errors.
+  var placeNames: Set<String> = []
   /// Every city group, channel and blackout window a search used.
   var usedNames: Set<UsedName> = []
   /// Each site's verdict on each city name, asked once per load (a shared group of cities is
@@ -52,7 +59,7 @@ final class ConfigReader {
 
   static let topLevelKeys = [
     "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "limits",
-    "geocoder", "searches", "sites",
+    "geocoder", "searches", "sites", "places",
   ]
 
   init(
@@ -124,6 +131,7 @@ final class ConfigReader {
     // The folder of the user's own site definitions: read before the config (its sites are
     // names the searches may use), so here only its type is checked.
     if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }
+    config.places = readPlaces(table["places"])
     config.searches = readSearches(table, config: config)
     if let (delay, node) = userDelay {
       explainFloors(below: delay, at: node, used: Set(config.searches.map(\.site)))

@@ -94,6 +94,13 @@ public enum ConfigSchema {
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
     case "sites": return ["type": "string", "minLength": 1]
+    case "places":
+      let latitude: [String: Any] = ["type": "number", "minimum": -90, "maximum": 90]
+      let longitude: [String: Any] = ["type": "number", "minimum": -180, "maximum": 180]
+      let point: [String: Any] = [
+        "type": "array", "items": [latitude, longitude], "minItems": 2, "maxItems": 2,
+      ]
+      return ["type": ["object", "null"], "additionalProperties": point]
     default: return [:]
     }
   }
@@ -257,8 +264,40 @@ public enum ConfigSchema {
       return ["type": "boolean"]
     case "interval": return duration(zeroAllowed: false)
     case "filters": return ["type": ["array", "null"], "items": filter]
+    case "rooms", "bedrooms": return bounds(["type": "number", "minimum": 0], prefix: "bounds")
+    case "floor_area":
+      let area = "^ *[0-9]+(\\.[0-9]+)? *(m2|m²|ft2|ft²) *$"
+      return bounds(["type": "string", "pattern": area], prefix: "floor_area")
+    case "price_per_area":
+      var object = bounds(["type": "number", "minimum": 0], prefix: "bounds")
+      var properties = object["properties"] as? [String: Any] ?? [:]
+      properties["per"] = describe(
+        ["enum": Array(ConfigReader.areaUnits.keys).sorted()], "price_per_area.per", "per")
+      object["properties"] = properties
+      return object
+    case "missing": return choice(MissingFacts.self)
+    case "near":
+      let distance =
+        "^ *[0-9]+(\\.[0-9]+)? *(\(DistanceUnit.allCases.map(\.rawValue).joined(separator: "|"))) *$"
+      return [
+        "type": "object", "minProperties": 1,
+        "additionalProperties": ["type": "string", "pattern": distance],
+      ]
+    case "near_mode": return choice(NearMode.self)
+    case "within": return textList
     default: return [:]
     }
+  }
+
+  /// `{min, max}`, at least one, each a `value`.
+  private static func bounds(_ value: [String: Any], prefix: String) -> [String: Any] {
+    [
+      "type": "object", "minProperties": 1, "additionalProperties": false,
+      "properties": [
+        "min": describe(value, "\(prefix).min", "min"),
+        "max": describe(value, "\(prefix).max", "max"),
+      ],
+    ]
   }
 
   private static var filter: [String: Any] {

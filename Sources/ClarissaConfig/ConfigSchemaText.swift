@@ -119,7 +119,7 @@ enum ConfigSchemaText {
     "channel.digest": "true: one message per run listing every new listing (default false)",
     "channel.title":
       "message title template; {title} {price} {location} {url} {search} {city} {site} "
-      + "{posted} {age} {description} {id} {count}",
+      + "{posted} {age} {description} {id} {count} {facts} {distances}",
     "channel.body": "message body template; the same {field} placeholders as 'title'",
     "search":
       "one search: 'name' required; the site's parameters are allowed beside the common keys",
@@ -176,5 +176,30 @@ enum ConfigSchemaText {
       "plain text only: words (whole words and phrases, * as a wildcard; default) or "
       + "substring (anywhere, inside words too)",
     "filter.case_sensitive": "match case (and accents, for plain text) exactly (default false)",
+    "top.places":
+      "named points, [latitude, longitude] in degrees (work: [52.520, 13.405]), for a search's "
+      + "'near' and the distances shown beside listings",
+    "search.rooms":
+      "rooms {min, max} (decimals: 2.5); a listing without rooms is kept unless missing: drop",
+    "search.bedrooms": "bedrooms {min, max}; a listing without them is kept unless missing: drop",
+    "search.floor_area":
+      "floor area {min, max}, each with its unit: 50 m2 or 540 ft2 (also m², ft²)",
+    "search.price_per_area":
+      "price per unit of floor area {min, max} in the listing's currency, per m2 unless "
+      + "'per: ft2' says",
+    "search.missing":
+      "keep (default): a listing lacking a fact a filter needs (rooms, floor area, coordinates) "
+      + "is kept; drop: it is dropped",
+    "search.near":
+      "how far from named places a listing may be: {work: 3 km, station: 500 m} (km, m, mi)",
+    "search.near_mode": "with several places in 'near': all (default) or any of them",
+    "search.within":
+      "GeoJSON files (Polygon, MultiPolygon, Feature, FeatureCollection; relative to the config's "
+      + "folder): a listing must be inside one of them",
+    "bounds.min": "lowest value kept (inclusive)",
+    "bounds.max": "highest value kept (inclusive)",
+    "floor_area.min": "smallest floor area kept, with its unit: 50 m2, 540 ft2",
+    "floor_area.max": "largest floor area kept, with its unit: 120 m2, 1300 ft2",
+    "price_per_area.per": "the area unit the price is per: m2 (default) or ft2",
   ]
 }

@@ -4,7 +4,8 @@ enum SearchKeys {
     "name", "site", "url", "query", "category", "cities", "search_in", "price", "has_image",
     "posted_today", "interval", "filters", "notify", "blackout", "enabled", "duplicates",
     "repost_window", "notify_on", "price_drop", "price_rise", "back_after",
-    "allow_private_redirects",
+    "allow_private_redirects", "rooms", "bedrooms", "floor_area", "price_per_area", "missing",
+    "near", "near_mode", "within",
   ]
 
   /// Keys only a search itself may set, never `defaults`.
@@ -21,6 +22,11 @@ enum SearchKeys {
     "max_price": "(write 'price: {max: ...}')",
     "price_min": "(write 'price: {min: ...}')",
     "price_max": "(write 'price: {max: ...}')",
+    "min_rooms": "(write 'rooms: {min: ...}')",
+    "max_rooms": "(write 'rooms: {max: ...}')",
+    "min_size": "(write 'floor_area: {min: ... m2}')",
+    "max_size": "(write 'floor_area: {max: ... m2}')",
+    "max_price_per_square": "(write 'price_per_area: {max: ...}')",
     // No real Craigslist response in the project shows the pet filters' names: not offered.
     "pets_dog": "(clarissa has no pet filter: Craigslist's pet parameter is not confirmed)",
     "pets_cat": "(clarissa has no pet filter: Craigslist's pet parameter is not confirmed)",
@@ -32,6 +38,8 @@ enum SearchKeys {
     "areas": "cities", "channels": "notify", "notifications": "notify", "quiet_hours": "blackout",
     "every": "interval", "frequency": "interval", "filter": "filters", "title_only": "search_in",
     "disabled": "enabled", "cat": "category", "exclude_reposts": "duplicates",
-    "reposts": "duplicates",
+    "reposts": "duplicates", "size": "floor_area", "sqm": "floor_area", "area_size": "floor_area",
+    "distance": "near", "radius": "near", "polygon": "within", "geojson": "within",
+    "beds": "bedrooms",
   ]
 }

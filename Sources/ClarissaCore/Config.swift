@@ -21,6 +21,15 @@ public struct Config: Sendable {
   /// Where the coordinates of listings that give only an address are looked up; nil (the
   /// default): nowhere, nothing leaves the machine for it.
   public var geocoder: GeocoderSettings? = nil
+  /// Named points (`places: {work: [52.520, 13.405]}`), in file order, for `near` and the
+  /// distances shown.
+  public var places: [NamedPlace] = []
+
+  /// The searches by name, for reports that show a listing's facts and distances as its
+  /// search words them (``ListingFacts/line(_:for:)``).
+  public var searchesByName: [String: Search] {
+    Dictionary(searches.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+  }
 
   /// Creates a config.
   public init(

@@ -52,6 +52,11 @@ public struct Search: Sendable {
   public var url: SearchURL?
   /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
   public var parameters: [String: ParameterValue]
+  /// Filters on rooms, bedrooms, floor area, price per area and place (`rooms`, `near` ...).
+  public var facts = FactFilters()
+  /// The places whose distance is shown beside each listing: those `near` names, else every
+  /// place of the config's `places:`.
+  public var places: [NamedPlace] = []
   /// Where the search is written.
   public var location: SourceLocation?
 

@@ -2,20 +2,38 @@ import ClarissaCore
 
 /// The filter semantics users rely on (ARCHITECTURE.md): with inclusive filters a listing must
 /// match at least one; a listing matching any exclusive filter is dropped; a price range drops
-/// listings priced outside it (a listing without a price is kept: nothing says it is outside).
+/// listings priced outside it (a listing without a price is kept: nothing says it is outside);
+/// the fact and place filters (``FactFilters``) drop a listing outside their bounds, and one
+/// lacking the fact unless the search keeps it (`missing: keep`, the default).
 public enum ListingFilter {
   /// Whether `listing` passes `search`'s filters and price range.
   public static func accepts(_ listing: Listing, for search: Search) -> Bool {
-    verdict(listing, for: search).accepted
+    if let range = search.price, let price = listing.price, !range.contains(price) { return false }
+    if !search.facts.isEmpty, !search.facts.accepts(listing) { return false }
+    return textVerdict(listing, for: search).accepted
   }
 
-  /// The decision and the filter that made it, for `explain`.
+  /// The decision and the filter that made it, for `explain`: the text filters' reason, then
+  /// what each fact filter made of the listing ("rooms 3 ≥ min 2, floor area unknown: kept
+  /// (missing: keep)"); when a fact drops it, that fact alone.
   public static func verdict(_ listing: Listing, for search: Search) -> (
     accepted: Bool, reason: String
   ) {
     if let range = search.price, let price = listing.price, !range.contains(price) {
       return (false, "price \(number(price)) outside \(describe(range))")
     }
+    guard !search.facts.isEmpty else { return textVerdict(listing, for: search) }
+    let facts = search.facts.decisions(listing)
+    if !facts.accepted, let last = facts.decisions.last { return (false, last.words) }
+    let (accepted, reason) = textVerdict(listing, for: search)
+    guard accepted else { return (accepted, reason) }
+    return (true, reason + "; " + facts.decisions.map(\.words).joined(separator: ", "))
+  }
+
+  /// The include and exclude filters' decision.
+  private static func textVerdict(_ listing: Listing, for search: Search) -> (
+    accepted: Bool, reason: String
+  ) {
     let text = FilterText(
       title: listing.title, description: listing.description, for: search.filters)
     for filter in search.filters where filter.effect == .exclude {

@@ -25,7 +25,10 @@ if which != "state-run" && which != "serve-run" {
 }
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
 if which == "feeds" || which == "all" { FeedBenchmark(folder: folder).run() }
-if which == "filters" || which == "all" { FilterBenchmark().run() }
+if which == "filters" || which == "all" {
+  FilterBenchmark().run()
+  FactFilterBenchmark().run()
+}
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 // A poll of a changed 20,000-item feed by whole `clarissa run` processes, beside xmllint and
 // rss2email 3.14 (a few minutes: it fills a 1,000,000-listing store of its own).

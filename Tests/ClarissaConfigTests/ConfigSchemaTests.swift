@@ -21,6 +21,7 @@ import Testing
     "city-group-cycle.yaml": "a group naming itself through other groups is a graph property",
     "duplicate-search-name.yaml": "uniqueness of one key across list items",
     "empty-window.yaml": "comparing two values ('from' equals 'to')",
+    "geojson-problems.yaml": "what the GeoJSON files 'within' names hold (read by clarissa)",
     "missing-env-var.yaml": "whether ${NAME} is set in the environment",
     "price-min-above-max.yaml": "comparing two values (min above max)",
     "unknown-blackout-ref.yaml": "a name defined elsewhere in the file (blackout windows)",
@@ -82,13 +83,16 @@ import Testing
     #expect(
       Set(top.keys) == [
         "version", "defaults", "cities", "blackout", "notify", "state",
-        "http", "output", "limits", "geocoder", "searches", "sites",
+        "http", "output", "limits", "geocoder", "searches", "sites", "places",
       ])
     let searches = try #require(top["searches"] as? [String: Any])
     let search = try #require(searches["items"] as? [String: Any])
     let keys = Set(try #require(search["properties"] as? [String: Any]).keys)
     let parameters = Registry.sites.all.flatMap { $0.parameters.map(\.name) }
-    for key in ["name", "site", "query", "filters", "notify"] + parameters {
+    let facts = [
+      "rooms", "bedrooms", "floor_area", "price_per_area", "missing", "near", "near_mode", "within",
+    ]
+    for key in ["name", "site", "query", "filters", "notify"] + facts + parameters {
       #expect(keys.contains(key), "'\(key)' is missing from the search schema")
     }
     #expect(search["additionalProperties"] as? Bool == false)

@@ -76,7 +76,9 @@ extension Runner {
     _ name: String, now: Date,
     _ body: (Search, RunOptions, any ListingMemory) async throws -> Explanation
   ) async throws -> Explanation {
-    let options = RunOptions(now: now, force: true, only: name, dryRun: true)
+    var options = RunOptions(now: now, force: true, only: name, dryRun: true)
+    // What a run reads of each answer, no more (`limits.items_per_source`).
+    options.limits = config.limits
     guard let search = config.searches.first(where: { $0.name == name }) else {
       throw RunError(
         kind: .usage,

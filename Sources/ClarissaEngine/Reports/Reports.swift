@@ -3,7 +3,9 @@ import Foundation
 
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {
-  static func block(_ listing: Listing, now: Date, paint: Paint) -> [String] {
+  static func block(
+    _ listing: Listing, now: Date, paint: Paint, search: Search? = nil
+  ) -> [String] {
     let listing = ListingCheck.shown(listing)
     var facts: [String] = []
     if let price = listing.price {
@@ -12,7 +14,9 @@ public enum RunReport {
     if let place = listing.location ?? listing.area { facts.append(place) }
     if let posted = listing.posted { facts.append(Age.describe(from: posted, to: now)) }
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
-    return ["  " + head + listing.title, "    " + paint.dim(listing.url)]
+    let line = search.map { ListingFacts.line(listing, for: $0) } ?? ListingFacts.summary(listing)
+    let described = line.map { ["    " + $0] } ?? []
+    return ["  " + head + listing.title] + described + ["    " + paint.dim(listing.url)]
   }
 
   /// The JSON report (schema in docs/run-report.md).
@@ -21,8 +25,9 @@ public enum RunReport {
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 
-  /// The Markdown report (for `$GITHUB_STEP_SUMMARY` and chat).
-  public static func markdown(_ result: RunResult) -> String {
+  /// The Markdown report (for `$GITHUB_STEP_SUMMARY` and chat); `searches` (by name) word each
+  /// listing's facts and distances as its search does.
+  public static func markdown(_ result: RunResult, searches: [String: Search] = [:]) -> String {
     var lines = ["## clarissa: \(result.newListings.count) new listings", ""]
     for search in result.searches
     where !search.new.isEmpty || !search.delivered.isEmpty || !search.failures.isEmpty {
@@ -37,10 +42,13 @@ public enum RunReport {
         for listing in listings {
           let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
           let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
+          let facts =
+            (searches[search.name].map { ListingFacts.line(listing, for: $0) }
+            ?? ListingFacts.summary(listing)).map { " — \(escape($0))" } ?? ""
           let others = search.alsoPosted(as: listing.id)
           let also = others.isEmpty ? "" : " (also posted as \(others.joined(separator: ", ")))"
           lines.append(
-            "- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(label)\(also)")
+            "- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(facts)\(label)\(also)")
         }
       }
       for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }

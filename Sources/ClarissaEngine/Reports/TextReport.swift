@@ -10,19 +10,21 @@ extension RunReport {
   /// The terminal report: new listings grouped by search, with price, place, age and link, then
   /// one line for each search that did not simply run (first run, not due, failed, cooling
   /// down, quiet hours), refusals and failed deliveries, and the summary. With `listingsOnly`,
-  /// only the listings (for `--quiet`).
+  /// only the listings (for `--quiet`). `searches` (by name) word each listing's facts and
+  /// distances as its search does.
   public static func text(
     _ result: RunResult, colored: Bool, listingsOnly: Bool = false,
-    timeZone: TimeZone = .current
+    timeZone: TimeZone = .current, searches: [String: Search] = [:]
   ) -> String {
     let paint = Paint(enabled: colored)
     var lines: [String] = []
     for search in result.searches {
+      let configured = searches[search.name]
       let fresh = search.held > 0 ? [] : search.new
       if !fresh.isEmpty {
         lines.append(paint.bold("\(search.name): \(fresh.count) new"))
         for listing in fresh {
-          lines += block(listing, now: result.time, paint: paint)
+          lines += block(listing, now: result.time, paint: paint, search: configured)
           let also = search.alsoPosted(as: listing.id)
           if !also.isEmpty {
             lines.append(paint.dim("    also posted as \(also.joined(separator: ", "))"))
@@ -34,13 +36,15 @@ extension RunReport {
         for listing in search.changed {
           let kind = listing.event?.kind.words ?? ""
           lines.append("  \(kind): \(Change.describe(listing) ?? "")")
-          lines += block(listing, now: result.time, paint: paint)
+          lines += block(listing, now: result.time, paint: paint, search: configured)
         }
       }
       if !search.delivered.isEmpty {
         lines.append(
           paint.bold("\(search.name): \(search.delivered.count) found earlier, delivered now"))
-        for listing in search.delivered { lines += block(listing, now: result.time, paint: paint) }
+        for listing in search.delivered {
+          lines += block(listing, now: result.time, paint: paint, search: configured)
+        }
       }
       if listingsOnly { continue }
       // Workers sharing the store: what the others took is one line below, not one each.

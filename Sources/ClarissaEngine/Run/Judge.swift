@@ -90,7 +90,11 @@ enum Judge {
       }
       // Only a listing the search has not seen pays for its text (explain resolves all).
       let listing = ListingDescription.resolve(listing)
-      let (accepted, reason) = ListingFilter.verdict(listing, for: planned.search)
+      // The words of the decision only for `explain`: a run needs the decision alone.
+      let (accepted, reason): (Bool, String?) =
+        explaining
+        ? ListingFilter.verdict(listing, for: planned.search)
+        : (ListingFilter.accepts(listing, for: planned.search), nil)
       let verdict: Verdict
       if !accepted {
         verdict = .filtered

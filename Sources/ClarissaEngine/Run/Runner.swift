@@ -8,6 +8,9 @@ import ListingStore
 /// moment it did.
 public struct Runner: Sendable {
   let config: Config
+
+  /// The searches by name, for the reports' facts and distances.
+  public var searchesByName: [String: Search] { config.searchesByName }
   let sites: SiteCatalog
   let scheduler: RequestScheduler
   let statePath: String

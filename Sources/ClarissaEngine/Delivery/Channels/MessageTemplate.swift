@@ -31,7 +31,8 @@ public enum MessageTemplate {
       return listings.map { listing in
         let fields = Self.fields(listing, search: search, count: 1, now: now)
         let title = render(channel.titleTemplate ?? defaultTitle(listing), fields)
-        let body = render(channel.bodyTemplate ?? "{placeAge}\n{url}\n{alsoLine}", fields)
+        let body = render(
+          channel.bodyTemplate ?? "{placeAge}\n{factsLine}\n{url}\n{alsoLine}", fields)
         let key = Message.key([listing], search: search.name, channel: channel.name)
         let link = listing.url.isEmpty ? nil : listing.url
         return (Message(title: title, body: tidy(body), link: link, key: key), [listing])
@@ -43,7 +44,8 @@ public enum MessageTemplate {
       let lines = listings.map { listing -> String in
         let each = Self.fields(listing, search: search, count: listings.count, now: now)
         let line =
-          (listing.event == nil ? "• {title}{pricePart}\n  {url}" : "• {change}: {title}\n  {url}")
+          (listing.event == nil ? "• {title}{pricePart}" : "• {change}: {title}")
+          + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}") + "\n  {url}"
           + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
         return render(channel.bodyTemplate ?? line, each)
       }
@@ -70,7 +72,11 @@ public enum MessageTemplate {
     let place = listing.location ?? listing.area ?? ""
     let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""
     let also = (listing.alsoPostedAs ?? []).joined(separator: ", ")
+    let facts = ListingFacts.summary(listing, unit: search.facts.shownAreaUnit) ?? ""
+    let distances = ListingFacts.distances(listing, from: search.places) ?? ""
     return [
+      "facts": facts, "distances": distances,
+      "factsLine": [facts, distances].filter { !$0.isEmpty }.joined(separator: " · "),
       "title": listing.title, "price": price, "url": listing.url, "search": search.name,
       "city": listing.area ?? "", "site": listing.site, "id": listing.id, "count": String(count),
       "description": listing.description, "age": age, "location": place,

@@ -1,0 +1,86 @@
+/// How one fact filter judged a listing, for `explain`: the fact, the listing's value (nil when
+/// it lacks it) and whether it passed.
+public struct FactDecision: Sendable, Equatable {
+  /// Which filter.
+  public enum Fact: Sendable, Equatable {
+    case rooms, bedrooms, floorArea, pricePerArea
+    /// `near`: the distance from each place (nil: no coordinates), in `near`'s order.
+    case near([PlaceRadius], NearMode)
+    /// `within`: the areas' names.
+    case within([String])
+  }
+
+  /// The filter.
+  public var fact: Fact
+  /// The listing's value (rooms, m², price per unit area; for `near` the distances, for
+  /// `within` 1 inside and 0 outside); nil when unknown.
+  public var values: [Double]?
+  /// The bounds, for the ranged facts.
+  public var range: FactRange?
+  /// Whether the listing passed (an unknown fact passes with `missing: keep`).
+  public var passed: Bool
+  /// The search's `missing`, for an unknown fact's words.
+  public var missing: MissingFacts
+  /// The unit areas are written in, for floor area and price per area.
+  public var unit: AreaUnit = .squareMetres
+
+  /// As `explain` says it: "rooms 1.5 < min 2", "floor area unknown: kept (missing: keep)",
+  /// "3.4 km from work > 3 km".
+  public var words: String {
+    guard let values else {
+      let verdict = missing == .keep ? "kept (missing: keep)" : "dropped (missing: drop)"
+      return "\(unknownName) unknown: \(verdict)"
+    }
+    switch fact {
+    case .rooms: return ranged("rooms", values[0], digits: 1, suffix: "")
+    case .bedrooms: return ranged("bedrooms", values[0], digits: 1, suffix: "")
+    case .floorArea:
+      return ranged(
+        "floor area", values[0] / unit.squareMetres, digits: 1, suffix: " \(unit.symbol)")
+    case .pricePerArea: return ranged("price per \(unit.symbol)", values[0], digits: 2, suffix: "")
+    case .near(let places, let mode):
+      let each = zip(places, values).map { place, metres in
+        let distance = Distance(metres: metres)
+        let unit = place.place.unit
+        let sign = distance <= place.radius ? "≤" : ">"
+        return "\(distance.words(in: unit)) from \(place.place.name) \(sign) "
+          + place.radius.words(in: unit)
+      }
+      return each.joined(separator: mode == .all ? ", " : " or ")
+    case .within(let names):
+      let list = names.joined(separator: " or ")
+      return values[0] > 0 ? "inside \(list)" : "outside \(list)"
+    }
+  }
+
+  private var unknownName: String {
+    switch fact {
+    case .rooms: "rooms"
+    case .bedrooms: "bedrooms"
+    case .floorArea: "floor area"
+    case .pricePerArea: "price per \(unit.symbol)"
+    case .near(let places, _):
+      "distance from \(places.map(\.place.name).joined(separator: ", ")) (no coordinates)"
+    case .within(let names): "place in \(names.joined(separator: " or ")) (no coordinates)"
+    }
+  }
+
+  /// "rooms 1.5 < min 2", "rooms 3 ≥ min 2", "rooms 3 in 2-4".
+  private func ranged(_ name: String, _ value: Double, digits: Int, suffix: String) -> String {
+    let shown = ListingFacts.number(value, digits: digits) + suffix
+    let scale = fact == .floorArea ? unit.squareMetres : 1
+    func bound(_ number: Double) -> String {
+      ListingFacts.number(number / scale, digits: digits) + suffix
+    }
+    let low = range?.min
+    let high = range?.max
+    if let low, value * scale < low { return "\(name) \(shown) < min \(bound(low))" }
+    if let high, value * scale > high { return "\(name) \(shown) > max \(bound(high))" }
+    switch (low, high) {
+    case (let low?, let high?): return "\(name) \(shown) within \(bound(low))-\(bound(high))"
+    case (let low?, nil): return "\(name) \(shown) ≥ min \(bound(low))"
+    case (nil, let high?): return "\(name) \(shown) ≤ max \(bound(high))"
+    default: return "\(name) \(shown)"
+    }
+  }
+}
