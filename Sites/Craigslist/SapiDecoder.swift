@@ -198,9 +198,15 @@ struct SapiRow {
       currency: price == nil ? nil : currency, posted: posted, location: locationText,
       area: areaName, coordinates: coordinates, imageURLs: images, category: category)
     listing.bedrooms = bedrooms
+    // A home's floor area when the post counts bedrooms; without them (land, a lot, parking)
+    // the square feet are the land's: kept as a fact, not a floor area a filter would read.
     if let squareFeet, let area = FactText.area(squareFeet, in: .squareFeet) {
-      listing.floorArea = area
-      listing.floorAreaUnit = .squareFeet
+      if bedrooms != nil {
+        listing.floorArea = area
+        listing.floorAreaUnit = .squareFeet
+      } else {
+        listing.facts["area"] = "\(CheckedNumber.grouped(Int(squareFeet))) ft²"
+      }
     }
     return listing
   }

@@ -111,7 +111,11 @@ public struct Runner: Sendable {
         let index = run.result.searches.firstIndex(where: { $0.name == name })
       else { return }
       var searchReading = searchReading
-      if let geocoding = run.geocoding {
+      // Only where a place decides or is shown: a search with `near`/`within`, or named places.
+      if let geocoding = run.geocoding,
+        !entry.search.facts.near.isEmpty || !entry.search.facts.within.isEmpty
+          || !config.places.isEmpty
+      {
         searchReading = await geocoding.locate(
           searchReading, memory: memory, now: options.now, asking: !options.dryRun)
       }
