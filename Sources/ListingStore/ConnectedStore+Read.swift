@@ -94,40 +94,50 @@ extension ConnectedStore {
     _ search: String, _ keys: [ListingKey], _ database: Connection, inBulk: Bool
   ) throws -> [ListingKey: Sighting] {
     let sql = database.dialect
-    var answer: [ListingKey: Sighting] = [:]
+    var result: [ListingKey: Sighting] = [:]
     if inBulk {
       try database.run(
         "SELECT s.site, s.id, \(sightingColumns(sql)) FROM sightings s"
           + "\(sql.indexedBy("sightings_answer")) WHERE s.search = ? AND s.in_answer",
         [.text(search)]
-      ) { answer[ListingKey(site: $0.text(0), id: $0.text(1))] = sighting($0, from: 2) }
+      ) { result[ListingKey(site: $0.text(0), id: $0.text(1))] = sighting($0, from: 2) }
     }
-    var result: [ListingKey: Sighting] = [:]
-    result.reserveCapacity(keys.count)
+    let answer = result.count
+    var found = 0
+    var others: [ListingKey: Sighting] = [:]
     let byKey =
       "SELECT \(sightingColumns(sql)) FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?"
     for key in keys {
-      if let found = answer[key] {
-        result[key] = found
+      if result.index(forKey: key) != nil {
+        found += 1
         continue
       }
       try database.run(byKey, [.text(search), .text(key.site), .text(key.id)]) {
-        result[key] = sighting($0, from: 0)
+        others[key] = sighting($0, from: 0)
       }
     }
+    // The answer's rows are the result as read when the keys asked for each once (a poll of the
+    // listings of the last answer: no second dictionary of them); otherwise only those asked.
+    if found != answer || Set(keys).count != keys.count {
+      let asked = Set(keys)
+      result = result.filter { asked.contains($0.key) }
+    }
+    result.merge(others) { known, _ in known }
     return result
   }
 
   /// What a lookup reads of a sighting (`s`, a row of `sightings`): first seen, last seen, the
-  /// channels that accepted it (in the order they did), whether it is held, the price last
-  /// announced.
+  /// channels that accepted it (in the order they did; asked only of a sighting with a delivery,
+  /// which spares most rows a sort), whether it is held, the price last announced.
   private static func sightingColumns(_ sql: SQLDialect) -> String {
     """
     s.first_seen, \(LastSeen.sighting("s")),
+      CASE WHEN EXISTS(SELECT 1 FROM deliveries d WHERE d.search = s.search AND d.site = s.site
+        AND d.id = s.id AND d.state = 'delivered') THEN
       (SELECT \(sql.joinedBySeparator("c.channel")) FROM
         (SELECT channel FROM deliveries d
          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
-         GROUP BY channel ORDER BY min(d.at), min(d.\(sql.rowid))) c),
+         GROUP BY channel ORDER BY min(d.at), min(d.\(sql.rowid))) c) END,
       EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id),
       s.announced_price
     """
