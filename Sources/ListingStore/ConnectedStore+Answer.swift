@@ -2,7 +2,7 @@ import ClarissaCore
 
 /// Recording what a search's answer held: "seen now" is written once for the answer
 /// (`answers`), not per listing (``LastSeen``). A listing still in the answer and unchanged
-/// costs a lookup of its content hash and no write; one new to the answer gets its sighting
+/// costs its content hash, compared with the one read with the answer's members, and no write; one new to the answer gets its sighting
 /// written, one that left it gets its sighting's last seen written down (the time of the answer
 /// it was last in), one whose fields changed is written whole.
 extension ConnectedStore {
@@ -13,31 +13,40 @@ extension ConnectedStore {
   {
     guard !record.seen.isEmpty else { return }
     let search = StoreValue.text(record.search)
-    // By the answer's index: SQLite's planner, without statistics, would rather read all the
-    // search's sightings by primary key (53 ms for a million in `.ci/bench state`).
-    let members = Set(
-      try database.rows(
-        "SELECT site, id FROM sightings\(database.dialect.indexedBy("sightings_answer")) "
-          + "WHERE search = ? AND in_answer", [search]
-      ) { ListingKey(site: $0.text(0), id: $0.text(1)) })
-    let left = members.subtracting(record.seen.map(\.key))
+    var members = try Self.members(of: search, in: database)
+    // Decided first, written after in key order (workers writing the same listings take their
+    // locks in one order): only what is written is sorted, and only its listings are moved.
+    var writes: [(key: ListingKey, seen: (index: Int, hash: String)?)] = []
+    for index in record.seen.indices {
+      let key = record.seen[index].key
+      let hash = ListingField.contentHash(record.seen[index])
+      guard let member = members.index(forKey: key) else {
+        // New to the answer: its stored hash is read when it is written.
+        writes.append((key, (index, hash)))
+        continue
+      }
+      members.values[member].seen = true
+      guard members.values[member].hash != hash else { continue }
+      members.values[member].hash = hash
+      writes.append((key, (index, hash)))
+    }
+    let before = writes.count
+    for (key, member) in members where !member.seen { writes.append((key, nil)) }
     let answered =
-      left.isEmpty
+      writes.count == before
       ? nil
       : try database.rows("SELECT answered_at FROM answers WHERE search = ?", [search]) {
         $0.double(0)
       }.first
-    // In key order: workers writing the same listings take their locks in one order. (Keys
-    // and positions are sorted, not listings: moving those was a third of the record's time.)
-    let steps =
-      record.seen.indices.map { (record.seen[$0].key, Optional($0)) }
-      + left.map { ($0, Int?.none) }
-    for (key, index) in steps.sorted(by: { $0.0 < $1.0 }) {
-      if let index {
-        try see(
-          record.seen[index], in: record, isMember: members.contains(key), at: now, database)
-      } else {
+    for (key, seen) in writes.sorted(by: { $0.key < $1.key }) {
+      guard let seen else {
         try leave(key, search: search, answered: answered, database)
+        continue
+      }
+      if members[key] != nil {
+        try upsert(record.seen[seen.index], hash: seen.hash, at: now, in: database)
+      } else {
+        try see(record.seen[seen.index], hash: seen.hash, in: record, at: now, database)
       }
     }
     try database.run(
@@ -45,20 +54,32 @@ extension ConnectedStore {
         + "ON CONFLICT(search) DO UPDATE SET answered_at = excluded.answered_at", [search, now])
   }
 
-  /// A listing of the answer: written whole when its content hash differs from the stored one
-  /// (new, changed, or no hash: an import, an older store); its sighting written when it was
-  /// not in the last answer.
+  /// The sightings of the search's last answer, each with its listing's content hash, in one
+  /// statement by the answer's index: SQLite's planner, without statistics, would rather read
+  /// all the search's sightings by primary key (53 ms for a million in `.ci/bench state`).
+  private static func members(of search: StoreValue, in database: Connection) throws
+    -> [ListingKey: (hash: String?, seen: Bool)]
+  {
+    var members: [ListingKey: (hash: String?, seen: Bool)] = [:]
+    try database.run(
+      "SELECT s.site, s.id, l.content_hash FROM sightings s"
+        + "\(database.dialect.indexedBy("sightings_answer")) LEFT JOIN listings l "
+        + "ON l.site = s.site AND l.id = s.id WHERE s.search = ? AND s.in_answer", [search]
+    ) { members[ListingKey(site: $0.text(0), id: $0.text(1))] = ($0.optionalText(2), false) }
+    return members
+  }
+
+  /// A listing new to the answer: written whole when its content hash differs from the stored
+  /// one (new, changed, or no hash: an import, an older store), and its sighting written.
   private static func see(
-    _ listing: Listing, in record: SearchRecord, isMember: Bool, at now: StoreValue,
+    _ listing: Listing, hash: String, in record: SearchRecord, at now: StoreValue,
     _ database: Connection
   ) throws {
-    let hash = ListingField.contentHash(listing)
     let stored = try database.rows(
       "SELECT content_hash FROM listings WHERE site = ? AND id = ?",
       [.text(listing.site), .text(listing.id)]
     ) { $0.optionalText(0) }.first
     if stored != hash { try upsert(listing, hash: hash, at: now, in: database) }
-    guard !isMember else { return }
     try database.run(
       "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
         + "announced_price, in_answer) VALUES(?, ?, ?, ?, ?, ?, ?, TRUE) "

@@ -79,40 +79,79 @@ extension ConnectedStore {
   }
 
   public func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting] {
-    try locked { database in try database.reading { try Self.lookUp(search, keys, database) } }
+    try locked { database in
+      try database.reading { try Self.lookUp(search, keys, database, inBulk: true) }
+    }
   }
 
   /// ``lookUp(search:keys:)`` in one read transaction: its database locks taken once, not per
   /// listing (1.7 ms for 360 known listings in `.ci/bench state` when taken per listing).
-  private static func lookUp(_ search: String, _ keys: [ListingKey], _ database: Connection)
-    throws -> [ListingKey: Sighting]
-  {
+  /// `inBulk`: the sightings of the search's last answer are read in one statement (by the
+  /// answer's index: as many rows as that answer had, however large the store), and only the keys
+  /// new to the answer one by one; otherwise every key is read alone. Both give the same
+  /// sightings (`StoreLookUpTests`).
+  static func lookUp(
+    _ search: String, _ keys: [ListingKey], _ database: Connection, inBulk: Bool
+  ) throws -> [ListingKey: Sighting] {
+    let sql = database.dialect
     var result: [ListingKey: Sighting] = [:]
-    let sql = lookUpSQL(database.dialect)
+    if inBulk {
+      try database.run(
+        "SELECT s.site, s.id, \(sightingColumns(sql)) FROM sightings s"
+          + "\(sql.indexedBy("sightings_answer")) WHERE s.search = ? AND s.in_answer",
+        [.text(search)]
+      ) { result[ListingKey(site: $0.text(0), id: $0.text(1))] = sighting($0, from: 2) }
+    }
+    let answer = result.count
+    var found = 0
+    var others: [ListingKey: Sighting] = [:]
+    let byKey =
+      "SELECT \(sightingColumns(sql)) FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?"
     for key in keys {
-      try database.run(sql, [.text(search), .text(key.site), .text(key.id)]) { row in
-        result[key] = Sighting(
-          firstSeen: Date(timeIntervalSince1970: row.double(0)),
-          lastSeen: Date(timeIntervalSince1970: row.double(1)),
-          deliveredTo: row.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) }
-            ?? [],
-          held: row.int(3) != 0, announcedPrice: row.optionalDouble(4))
+      if result.index(forKey: key) != nil {
+        found += 1
+        continue
+      }
+      try database.run(byKey, [.text(search), .text(key.site), .text(key.id)]) {
+        others[key] = sighting($0, from: 0)
       }
     }
+    // The answer's rows are the result as read when the keys asked for each once (a poll of the
+    // listings of the last answer: no second dictionary of them); otherwise only those asked.
+    if found != answer || Set(keys).count != keys.count {
+      let asked = Set(keys)
+      result = result.filter { asked.contains($0.key) }
+    }
+    result.merge(others) { known, _ in known }
     return result
   }
 
-  private static func lookUpSQL(_ sql: SQLDialect) -> String {
+  /// What a lookup reads of a sighting (`s`, a row of `sightings`): first seen, last seen, the
+  /// channels that accepted it (in the order they did; asked only of a sighting with a delivery,
+  /// which spares most rows a sort), whether it is held, the price last announced.
+  private static func sightingColumns(_ sql: SQLDialect) -> String {
     """
-    SELECT s.first_seen, \(LastSeen.sighting("s")),
+    s.first_seen, \(LastSeen.sighting("s")),
+      CASE WHEN EXISTS(SELECT 1 FROM deliveries d WHERE d.search = s.search AND d.site = s.site
+        AND d.id = s.id AND d.state = 'delivered') THEN
       (SELECT \(sql.joinedBySeparator("c.channel")) FROM
         (SELECT channel FROM deliveries d
          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
-         GROUP BY channel ORDER BY min(d.at), min(d.\(sql.rowid))) c),
+         GROUP BY channel ORDER BY min(d.at), min(d.\(sql.rowid))) c) END,
       EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id),
       s.announced_price
-    FROM sightings s WHERE s.search = ? AND s.site = ? AND s.id = ?
     """
+  }
+
+  /// The sighting of ``sightingColumns(_:)``, read from column `first` on.
+  private static func sighting(_ row: Connection.Row, from first: Int32) -> Sighting {
+    Sighting(
+      firstSeen: Date(timeIntervalSince1970: row.double(first)),
+      lastSeen: Date(timeIntervalSince1970: row.double(first + 1)),
+      deliveredTo: row.optionalText(first + 2).map {
+        $0.split(separator: "\u{1F}").map(String.init)
+      } ?? [],
+      held: row.int(first + 3) != 0, announcedPrice: row.optionalDouble(first + 4))
   }
 
   public func unviewedCounts() throws -> [String: Int] {
