@@ -7,6 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
+    version10,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -257,4 +258,10 @@ enum StoreSchema {
   /// What a listing describes (issue 27): rooms, bedrooms, bathrooms, floor area and its unit,
   /// postcode, address and the site's other facts, from ``ListingField/all``.
   private static let version9 = ListingColumns.added(in: 9, postgres: false)
+
+  /// `clarissa serve`'s map (`/map`): the listings that have coordinates, found without reading
+  /// the others when they are few (``ConnectedStore/mapped(_:)``).
+  private static let version10 = """
+    CREATE INDEX listings_located ON listings(site, id) WHERE latitude IS NOT NULL;
+    """
 }

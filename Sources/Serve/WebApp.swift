@@ -41,14 +41,17 @@ public final class WebApp: @unchecked Sendable {
   let guesses: GuessThrottle
   private let lock = NSLock()
   private var served: ServedConfig
+  /// Where the map gets Leaflet and its tiles.
+  let map: MapSettings
   /// Listings per page.
   static let pageSize = 48
 
-  /// An app over `store` showing `config`.
+  /// An app over `store` showing `config`, its map made with `map`.
   public init(
     store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
-    clock: @escaping @Sendable () -> Date = { Date() }
+    map: MapSettings = MapSettings(), clock: @escaping @Sendable () -> Date = { Date() }
   ) {
+    self.map = map
     self.guesses = GuessThrottle()
     self.store = store
     self.served = config
@@ -76,12 +79,15 @@ public final class WebApp: @unchecked Sendable {
         json: Self.wantsJSON(request))
     }
     metrics.served(response.status)
-    response.headers += Self.securityHeaders
+    // A page may set its own (the map's Referrer-Policy); the others come from here.
+    let own = Set(response.headers.map { $0.name.lowercased() })
+    response.headers += Self.securityHeaders.filter { !own.contains($0.name.lowercased()) }
     return response
   }
 
   private static let securityHeaders: [(name: String, value: String)] = [
-    // Scripts and styles only from here; photos from anywhere (they load when online).
+    // Scripts and styles only from here; photos (and the map's tiles) from anywhere: they load
+    // when online.
     (
       "Content-Security-Policy",
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; "
@@ -179,6 +185,7 @@ public final class WebApp: @unchecked Sendable {
     switch (request.method, path) {
     case ("GET", []): return try searchesPage()
     case ("GET", ["listings"]): return try listingsPage(request)
+    case ("GET", ["map"]): return try mapPage(request)
     case ("GET", let path) where path.count == 3 && path[0] == "listing":
       return try listingPage(ListingKey(site: path[1], id: path[2]))
     case ("POST", let path) where path.count == 3 && path[0] == "open":
@@ -189,6 +196,10 @@ public final class WebApp: @unchecked Sendable {
       return Self.asset(Assets.style, type: "text/css")
     case ("GET", ["assets", "app.js"]):
       return Self.asset(Assets.script, type: "text/javascript")
+    case ("GET", ["assets", "map.js"]):
+      return Self.asset(MapAssets.script, type: "text/javascript")
+    case ("GET", let path) where path.count >= 3 && path[0] == "assets" && path[1] == "leaflet":
+      return LeafletFiles.response(path.dropFirst(2).joined(separator: "/"), folder: map.leafletFolder)
     case (_, let path) where path.first == "api": return try api(request, Array(path.dropFirst()))
     case (let method, let path) where method != "GET" && method != "POST" || knownPath(path):
       throw RequestProblem(405, "\(method) is not allowed here")
@@ -198,7 +209,7 @@ public final class WebApp: @unchecked Sendable {
   }
 
   private func knownPath(_ path: [String]) -> Bool {
-    path.isEmpty || ["listings", "viewed", "metrics"].contains(path.first ?? "")
+    path.isEmpty || ["listings", "map", "viewed", "metrics"].contains(path.first ?? "")
       || (["listing", "open"].contains(path.first ?? "") && path.count == 3)
   }
 

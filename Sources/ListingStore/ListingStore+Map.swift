@@ -1,0 +1,104 @@
+import ClarissaCore
+import Foundation
+
+/// A listing on `clarissa serve`'s map: where it is and what its popup shows. Its ``listing``
+/// holds what the popup needs (key, address, title, price, coordinates, the first photo, the
+/// facts ``ListingFacts`` words); not the description nor the site's other facts.
+public struct MappedListing: Sendable, Equatable {
+  /// The listing, with the columns the map reads (its coordinates always set).
+  public var listing: Listing
+  /// The searches that saw it (of those the query asked), the newest sighting's first.
+  public var searches: [String]
+  /// When a person marked it viewed; nil while unviewed.
+  public var viewedAt: Date?
+  /// The price it was seen at before its last change; nil when it has had one price.
+  public var previousPrice: Double?
+}
+
+extension ConnectedStore {
+  /// Up to this many listings with coordinates are found from their own index, then sorted.
+  static var fewLocated: Int { 20_000 }
+
+  /// The listings the query finds that have coordinates, newest first, at most `query.limit`
+  /// rows (one per listing and search; each listing is returned once, with its searches). The
+  /// plan is chosen as ``listings(_:)`` chooses its own: from the located listings' index
+  /// (schema 10) when they are few, else the newest-first walk over the sightings.
+  public func mapped(_ query: ListingQuery) throws -> [MappedListing] {
+    let located = try locked { database in
+      try database.integer(
+        "SELECT count(*) FROM (SELECT 1 FROM listings"
+          + "\(database.dialect.indexedBy("listings_located")) WHERE latitude IS NOT NULL "
+          + "LIMIT \(Self.fewLocated + 1)) few")
+    }
+    if located == 0 { return [] }
+    let byLocated = located <= Self.fewLocated
+    return try locked { database in
+      let dialect = database.dialect
+      let join = dialect.orderedJoin
+      let from =
+        byLocated
+        ? "listings l\(dialect.indexedBy("listings_located")) \(join) sightings s "
+          + "ON s.site = l.site AND s.id = l.id"
+        : "sightings s"
+          + dialect.indexedBy(
+            query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
+          + " \(join) listings l ON l.site = s.site AND l.id = s.id"
+      let (conditions, values) = Self.conditions(query, dialect)
+      let sql = """
+        SELECT s.search, l.viewed_at,
+          (SELECT p.price FROM prices p WHERE p.site = l.site AND p.id = l.id
+            ORDER BY p.seen_at DESC LIMIT 1 OFFSET 1),
+          l.site, l.id, \(Self.mappedColumns.map { "l." + $0 }.joined(separator: ", "))
+        FROM \(from)
+        WHERE l.latitude IS NOT NULL AND l.longitude IS NOT NULL AND \(conditions)
+        ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ?
+        """
+      var found: [MappedListing] = []
+      var index: [ListingKey: Int] = [:]
+      try database.run(sql, values + [.int(query.limit)]) { row in
+        let key = ListingKey(site: row.text(3), id: row.text(4))
+        if let seen = index[key] {
+          found[seen].searches.append(row.text(0))
+          return
+        }
+        index[key] = found.count
+        found.append(
+          MappedListing(
+            listing: Self.mappedListing(row, key: key), searches: [row.text(0)],
+            viewedAt: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
+            previousPrice: row.optionalDouble(2)))
+      }
+      return found
+    }
+  }
+
+  /// The columns the map reads, after the key (column 5 on).
+  private static var mappedColumns: [String] {
+    [
+      "url", "title", "price", "currency", "latitude", "longitude", "images", "rooms", "bedrooms",
+      "bathrooms", "floor_area", "floor_area_unit", "postcode", "address", "location", "posted",
+    ]
+  }
+
+  private static func mappedListing(_ row: some StoreRow, key: ListingKey) -> Listing {
+    var listing = Listing(id: key.id, site: key.site, url: row.text(5), title: row.text(6))
+    listing.price = row.optionalDouble(7)
+    listing.currency = row.optionalText(8)
+    listing.coordinates = Coordinates(latitude: row.double(9), longitude: row.double(10))
+    let images = row.text(11)
+    // Most rows have none: no JSON to read for them.
+    if images != "[]", !images.isEmpty {
+      listing.imageURLs = Array((StoreJSON.strings(images) ?? []).prefix(1))
+    }
+    listing.rooms = row.optionalDouble(12)
+    listing.bedrooms = row.optionalDouble(13)
+    listing.bathrooms = row.optionalDouble(14)
+    listing.floorArea = row.optionalDouble(15)
+    listing.floorAreaUnit = row.optionalText(16).flatMap(AreaUnit.init(rawValue:))
+    listing.postcode = row.optionalText(17)
+    listing.address = row.optionalText(18)
+    listing.location = row.optionalText(19)
+    listing.posted = row.optionalDouble(20).map(Date.init(timeIntervalSince1970:))
+    return listing
+  }
+}
