@@ -83,8 +83,13 @@ enum MapAssets {
           if (markers.length === 0) say("No listing the filters find has coordinates.");
           else if (data.more) say("The newest " + count + " listings with coordinates; the filters find more: narrow them to see the others.");
           else say(count + (markers.length === 1 ? " listing" : " listings") + " with coordinates.");
-          if (markers.length) map.fitBounds(cluster.getBounds(), { padding: [30, 30], maxZoom: 15 });
-          if (focused) cluster.zoomToShowLayer(focused, function () { focused.openPopup(); });
+          // One listing asked for ("on the map" of its page): its popup open; else all in view.
+          if (focused) {
+            map.setView(focused.getLatLng(), 17, { animate: false });
+            cluster.zoomToShowLayer(focused, function () { focused.openPopup(); });
+          } else if (markers.length) {
+            map.fitBounds(cluster.getBounds(), { padding: [30, 30], maxZoom: 15 });
+          }
         })
         .catch(function (error) { say("The listings could not be loaded: " + error.message); });
     })();
