@@ -105,10 +105,10 @@ def tile_zoom(driver):
 
 def shoot_map(driver, base, folder, save):
     """The map at desktop size (a popup open) and phone size."""
-    data = api(base, "?search=manhattan-apartments")
-    focus = next((m for m in data["markers"] if m.get("facts") and m.get("photo")), None) or data["markers"][0]
+    data = api(base, "?search=ipads")
+    focus = next((m for m in data["markers"] if m["state"] == "drop" and m.get("photo")), None) or data["markers"][0]
     for name, (width, height), path in [
-            ("serve-map-desktop.png", (1280, 900), f"map?search=manhattan-apartments&focus={focus['key']}"),
+            ("serve-map-desktop.png", (1280, 900), f"map?search=ipads&focus={focus['key']}"),
             ("serve-map-phone.png", (390, 844), "map?search=ipads")]:
         driver.set_window_size(width, height)
         driver.get(base + path)

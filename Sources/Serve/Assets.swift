@@ -69,7 +69,7 @@ enum Assets {
     .legend .pin { display: inline-block; width: 14px; height: 14px; margin-right: .35rem; vertical-align: middle; }
     .pin-unviewed { background: #0b63ce; } .pin-viewed { background: #8e8e93; } .pin-drop { background: #0a7d3e; }
     .popup { color: #1d1d1f; font: 14px/1.35 system-ui, sans-serif; overflow-wrap: anywhere; }
-    .popup img { width: 100%; max-height: 9rem; object-fit: cover; border-radius: .4rem; }
+    .popup img { display: block; width: 100%; height: 8rem; object-fit: cover; border-radius: .4rem; }
     .popup .price { color: #0a7d3e; } .popup .meta { color: #6e6e73; } .popup form.open { padding: .4rem 0 0; }
     .other-facts { border-collapse: collapse; } .other-facts th, .other-facts td { text-align: left; padding: .15rem 1rem .15rem 0; vertical-align: top; overflow-wrap: anywhere; }
     .other-facts th { color: var(--muted); font-weight: normal; }

@@ -84,12 +84,10 @@ enum MapAssets {
           else if (data.more) say("The newest " + count + " listings with coordinates; the filters find more: narrow them to see the others.");
           else say(count + (markers.length === 1 ? " listing" : " listings") + " with coordinates.");
           // One listing asked for ("on the map" of its page): its popup open; else all in view.
-          if (focused) {
-            map.setView(focused.getLatLng(), 17, { animate: false });
-            cluster.zoomToShowLayer(focused, function () { focused.openPopup(); });
-          } else if (markers.length) {
-            map.fitBounds(cluster.getBounds(), { padding: [30, 30], maxZoom: 15 });
-          }
+          // (zoomToShowLayer waits for no animation: the view is set without one first.)
+          if (markers.length) map.fitBounds(cluster.getBounds(), { padding: [30, 30], maxZoom: 15, animate: !focused });
+          // The popup opens once the spiderfy animation is over, so that it pans the map into view.
+          if (focused) cluster.zoomToShowLayer(focused, function () { setTimeout(function () { focused.openPopup(); }, 300); });
         })
         .catch(function (error) { say("The listings could not be loaded: " + error.message); });
     })();
