@@ -2,8 +2,8 @@ import ClarissaCore
 import Foundation
 
 /// A listing on `clarissa serve`'s map: where it is and what its popup shows. Its ``listing``
-/// holds what the popup needs (key, address, title, price, coordinates, the first photo, the
-/// facts ``ListingFacts`` words); not the description nor the site's other facts.
+/// holds what the popup needs (key, address, title, price, coordinates, photos, the facts
+/// ``ListingFacts`` words); not the description nor the site's other facts.
 public struct MappedListing: Sendable, Equatable {
   /// The listing, with the columns the map reads (its coordinates always set).
   public var listing: Listing
@@ -24,14 +24,20 @@ extension ConnectedStore {
   /// plan is chosen as ``listings(_:)`` chooses its own: from the located listings' index
   /// (schema 10) when they are few, else the newest-first walk over the sightings.
   public func mapped(_ query: ListingQuery) throws -> [MappedListing] {
+    try mapped(query, fewLocated: Self.fewLocated)
+  }
+
+  /// ``mapped(_:)`` with the number of located listings below which their index is read first
+  /// (the tests try both plans).
+  func mapped(_ query: ListingQuery, fewLocated: Int) throws -> [MappedListing] {
     let located = try locked { database in
       try database.integer(
         "SELECT count(*) FROM (SELECT 1 FROM listings"
           + "\(database.dialect.indexedBy("listings_located")) WHERE latitude IS NOT NULL "
-          + "LIMIT \(Self.fewLocated + 1)) few")
+          + "LIMIT \(fewLocated + 1)) few")
     }
     if located == 0 { return [] }
-    let byLocated = located <= Self.fewLocated
+    let byLocated = located <= fewLocated
     return try locked { database in
       let dialect = database.dialect
       let join = dialect.orderedJoin
@@ -88,7 +94,7 @@ extension ConnectedStore {
     let images = row.text(11)
     // Most rows have none: no JSON to read for them.
     if images != "[]", !images.isEmpty {
-      listing.imageURLs = Array((StoreJSON.strings(images) ?? []).prefix(1))
+      listing.imageURLs = StoreJSON.strings(images) ?? []
     }
     listing.rooms = row.optionalDouble(12)
     listing.bedrooms = row.optionalDouble(13)
