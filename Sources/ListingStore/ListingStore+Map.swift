@@ -29,7 +29,7 @@ extension ConnectedStore {
 
   /// ``mapped(_:)`` with the number of located listings below which their index is read first
   /// (the tests try both plans).
-  func mapped(_ query: ListingQuery, fewLocated: Int) throws -> [MappedListing] {
+  package func mapped(_ query: ListingQuery, fewLocated: Int) throws -> [MappedListing] {
     let located = try locked { database in
       try database.integer(
         "SELECT count(*) FROM (SELECT 1 FROM listings"

@@ -31,7 +31,9 @@ enum LeafletFiles {
   /// `/assets/leaflet/NAME`: the file, or 404 saying which package to install.
   static func response(_ name: String, folder: String) -> WebResponse {
     guard let type = served[name] else {
-      return WebResponse.text("no such Leaflet file: only \(needed.joined(separator: ", ")) and its images\n", status: 404)
+      return WebResponse.text(
+        "no such Leaflet file: only \(needed.joined(separator: ", ")) and its images\n", status: 404
+      )
     }
     let file = path(folder, name)
     guard let handle = FileHandle(forReadingAtPath: file) else {

@@ -36,7 +36,8 @@ public struct MapSettings: Sendable, Equatable {
       return "'\(template)' is not an http: or https: address"
     }
     for part in ["{z}", "{x}", "{y}"] where !template.contains(part) {
-      return "'\(template)' does not name \(part) (a tile URL template such as \(openStreetMapTiles))"
+      return
+        "'\(template)' does not name \(part) (a tile URL template such as \(openStreetMapTiles))"
     }
     if template.unicodeScalars.contains(where: {
       $0.properties.generalCategory == .control || " \"'<>\\`".unicodeScalars.contains($0)

@@ -127,7 +127,8 @@ extension WebApp {
         <p>\(Pages.e(settings.leafletFolder)) lacks \(missing.map(Pages.e).joined(separator: ", ")).</p></section>
         """
     }
-    var response = Pages.layout("Map: \(name)", csrf: csrf, problems: config.problems, head: head, body)
+    var response = Pages.layout(
+      "Map: \(name)", csrf: csrf, problems: config.problems, head: head, body)
     // The tile server is told the origin of this page (OpenStreetMap's policy asks for a
     // Referer); the listings' photos and links in the popups still send none.
     response.headers.append(("Referrer-Policy", "strict-origin-when-cross-origin"))

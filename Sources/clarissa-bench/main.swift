@@ -4,7 +4,7 @@ import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|slow-clients|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|map|slow-clients|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-poll20k`,
 // `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
@@ -20,7 +20,7 @@ try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-if which != "state-run" && which != "serve-run" {
+if !["state-run", "serve-run", "map-run"].contains(which) {
   print("clarissa-bench (medians of repeated runs; build with -c release)\n")
 }
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
@@ -32,6 +32,8 @@ if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 if which == "poll20k" || which == "all" { PollBenchmark(folder: folder).run() }
 if which == "sites" || which == "all" { SiteBenchmark().run() }
 if which == "serve" || which == "all" { ServeBenchmark(folder: folder).run() }
+// The map's data for 10,000 listings with coordinates among a million.
+if which == "map" || which == "all" { MapBenchmark(folder: folder).run() }
 // The HTTP server against 2,000 slow clients, then throughput and memory (a few minutes).
 if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
@@ -53,6 +55,9 @@ if which == "state-run", let path = CommandLine.arguments.dropFirst(2).first {
 // The measured part of `serve`, likewise in a fresh process.
 if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
   ServeBenchmark.measure(path)
+}
+if which == "map-run", let path = CommandLine.arguments.dropFirst(2).first {
+  MapBenchmark.measure(path)
 }
 // The poll benchmark's feed (variant 0, then the two changed ones) written where asked, for
 // profiling a whole `clarissa run` served by any loopback server.

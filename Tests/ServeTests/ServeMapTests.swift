@@ -23,10 +23,13 @@ import WebServer
   func data(_ fixture: ServeFixture, _ target: String) throws -> [String: Any] {
     let response = fixture.get(target)
     #expect(response.status == 200, "\(target)")
-    return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
   }
 
-  func ids(_ markers: [[String: Any]]) -> Set<String> { Set(markers.compactMap { $0["id"] as? String }) }
+  func ids(_ markers: [[String: Any]]) -> Set<String> {
+    Set(markers.compactMap { $0["id"] as? String })
+  }
 
   @Test func theMarkersAreTheListingsWithCoordinatesThatTheFiltersFind() throws {
     var flat = Self.located("1", title: "Bright flat", price: 1_200)
@@ -67,7 +70,8 @@ import WebServer
     #expect(fixture.get("/api/map?min=cheap").status == 400)
     // Room for the searches' places and areas, empty until the config has them.
     let whole = try data(fixture, "/api/map")
-    #expect((whole["places"] as? [Any])?.isEmpty == true && (whole["areas"] as? [Any])?.isEmpty == true)
+    #expect(
+      (whole["places"] as? [Any])?.isEmpty == true && (whole["areas"] as? [Any])?.isEmpty == true)
     #expect(whole["count"] as? Int == 3 && whole["more"] as? Bool == false)
   }
 
@@ -135,7 +139,8 @@ import WebServer
     #expect(text.contains("href=\"/listings?search=desks\""), "the list is a link away")
     let script = fixture.get("/assets/leaflet/leaflet.js")
     #expect(script.status == 404)
-    #expect(fixture.text(script).contains("apt-get install libjs-leaflet libjs-leaflet.markercluster"))
+    #expect(
+      fixture.text(script).contains("apt-get install libjs-leaflet libjs-leaflet.markercluster"))
     #expect(fixture.get("/listings?search=desks").status == 200)
     #expect(fixture.get("/api/map").status == 200)
   }
@@ -202,7 +207,8 @@ import WebServer
     let list = fixture.text(fixture.get("/listings?search=flats&max=900&unviewed=1"))
     #expect(list.contains("href=\"/map?search=flats&amp;max=900.0&amp;unviewed=1\""))
     let map = fixture.text(fixture.get("/map?search=flats&max=900&unviewed=1"))
-    #expect(map.contains("id=\"as-list\" href=\"/listings?search=flats&amp;max=900.0&amp;unviewed=1\""))
+    #expect(
+      map.contains("id=\"as-list\" href=\"/listings?search=flats&amp;max=900.0&amp;unviewed=1\""))
     #expect(map.contains("<form method=\"get\" action=\"/map\""))
     #expect(fixture.text(fixture.get("/")).contains("href=\"/map?search=flats\""))
     // A listing's page: its facts, its other facts as a table, and "on the map".
@@ -216,18 +222,21 @@ import WebServer
     let unplaced = fixture.text(fixture.get("/listing/craigslist/8"))
     #expect(!unplaced.contains("on the map") && !unplaced.contains("other-facts"))
     // The focus reaches the map's script, checked as a key.
-    #expect(fixture.text(fixture.get("/map?focus=craigslist%3A7")).contains("data-focus=\"craigslist:7\""))
+    #expect(
+      fixture.text(fixture.get("/map?focus=craigslist%3A7")).contains("data-focus=\"craigslist:7\"")
+    )
   }
 
-  @Test(arguments: [
-    ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", nil),
-    ("http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png", nil),
-    ("https://{s}.tile.example/{z}/{x}/{y}@2x.png", nil),
-    ("ftp://tiles.example/{z}/{x}/{y}.png", "is not an http: or https: address"),
-    ("javascript:alert(1)//{z}{x}{y}", "is not an http: or https: address"),
-    ("https://tiles.example/{z}/{x}.png", "does not name {y}"),
-    ("https://tiles.example/{z}/{x}/{y}.png\" onload=\"x", "holds a space, a quote"),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", nil),
+      ("http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png", nil),
+      ("https://{s}.tile.example/{z}/{x}/{y}@2x.png", nil),
+      ("ftp://tiles.example/{z}/{x}/{y}.png", "is not an http: or https: address"),
+      ("javascript:alert(1)//{z}{x}{y}", "is not an http: or https: address"),
+      ("https://tiles.example/{z}/{x}.png", "does not name {y}"),
+      ("https://tiles.example/{z}/{x}/{y}.png\" onload=\"x", "holds a space, a quote"),
+    ] as [(String, String?)])
   func tileTemplatesAreChecked(template: String, problem: String?) {
     let found = MapSettings.problem(tiles: template)
     if let problem {
