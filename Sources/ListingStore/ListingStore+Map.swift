@@ -29,7 +29,7 @@ extension ConnectedStore {
 
   /// ``mapped(_:)`` with the number of located listings below which their index is read first
   /// (the tests try both plans).
-  package func mapped(_ query: ListingQuery, fewLocated: Int) throws -> [MappedListing] {
+  func mapped(_ query: ListingQuery, fewLocated: Int) throws -> [MappedListing] {
     let located = try locked { database in
       try database.integer(
         "SELECT count(*) FROM (SELECT 1 FROM listings"
@@ -40,15 +40,7 @@ extension ConnectedStore {
     let byLocated = located <= fewLocated
     return try locked { database in
       let dialect = database.dialect
-      let join = dialect.orderedJoin
-      let from =
-        byLocated
-        ? "listings l\(dialect.indexedBy("listings_located")) \(join) sightings s "
-          + "ON s.site = l.site AND s.id = l.id"
-        : "sightings s"
-          + dialect.indexedBy(
-            query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
-          + " \(join) listings l ON l.site = s.site AND l.id = s.id"
+      let from = Self.joined(from: byLocated ? "listings_located" : nil, query, dialect)
       let (conditions, values) = Self.conditions(query, dialect)
       let sql = """
         SELECT s.search, l.viewed_at,
@@ -106,5 +98,13 @@ extension ConnectedStore {
     listing.location = row.optionalText(19)
     listing.posted = row.optionalDouble(20).map(Date.init(timeIntervalSince1970:))
     return listing
+  }
+}
+
+extension ListingStore {
+  /// ``mapped(_:)`` by the newest-first walk over the sightings, whatever the located listings'
+  /// count (`.ci/bench map` sets it beside the plan chosen).
+  package func mappedByWalk(_ query: ListingQuery) throws -> [MappedListing] {
+    try mapped(query, fewLocated: 0)
   }
 }

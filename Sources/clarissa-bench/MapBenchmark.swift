@@ -17,32 +17,11 @@ struct MapBenchmark {
   func run() {
     print("\nclarissa serve's map (1,000,000 listings in one search, 10,000 with coordinates)")
     let path = folder.appendingPathComponent("map.db").path
-    let start = Date()
-    do {
-      try Self.fill(path)
-    } catch {
-      print("  cannot fill the store: \(error)")
-      return
-    }
-    print("  filled in \(Bench.format(Date().timeIntervalSince(start))) s (one-off)")
-    fflush(nil)
+    guard StateBenchmark.filled(path, listing: Self.listing) else { return }
     Bench.again(["map-run", path])
   }
 
   /// The `state` benchmark's million, every hundredth with a place and facts.
-  static func fill(_ path: String) throws {
-    let store = try ListingStore.open(path: path, readOnly: false)
-    let batch = 5_000
-    let total = StateBenchmark.total
-    for first in stride(from: 0, to: total, by: batch) {
-      let listings = (first..<min(first + batch, total)).map(listing)
-      try store.record(
-        SearchRecord(
-          search: "big", now: StateBenchmark.now.addingTimeInterval(Double(first - total) / 100),
-          seen: listings, reached: true))
-    }
-  }
-
   static func listing(_ index: Int) -> Listing {
     var listing = StateBenchmark.listing(index)
     guard index % located == 0 else { return listing }
@@ -79,7 +58,7 @@ struct MapBenchmark {
     query.searches = ["big"]
     query.limit = 10_001
     let byIndex = Bench.measure(runs: 11) { (try? store.mapped(query)) as Any }
-    let byWalk = Bench.measure(runs: 3) { (try? store.mapped(query, fewLocated: 0)) as Any }
+    let byWalk = Bench.measure(runs: 3) { (try? store.mappedByWalk(query)) as Any }
     let bound = Bench.measure(runs: 11) { get("/api/map?search=big&max=500") }
     print(
       "  the map's data (/api/map, \(markers) markers, \(answer.body.count / 1_000) KB): "
