@@ -74,7 +74,7 @@ extension ConnectedStore {
   private static var mappedColumns: [String] {
     [
       "url", "title", "price", "currency", "latitude", "longitude", "images", "rooms", "bedrooms",
-      "bathrooms", "floor_area", "floor_area_unit", "postcode", "address", "location", "posted",
+      "bathrooms", "floor_area", "floor_area_unit", "postcode", "address", "location",
     ]
   }
 
@@ -96,7 +96,6 @@ extension ConnectedStore {
     listing.postcode = row.optionalText(17)
     listing.address = row.optionalText(18)
     listing.location = row.optionalText(19)
-    listing.posted = row.optionalDouble(20).map(Date.init(timeIntervalSince1970:))
     return listing
   }
 }

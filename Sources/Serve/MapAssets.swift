@@ -34,7 +34,7 @@ enum MapAssets {
         var form = element("form", "open");
         form.method = "post";
         form.target = "_blank";
-        form.action = "/open/" + encodeURIComponent(m.site) + "/" + encodeURIComponent(m.id);
+        form.action = m.page.replace(/^\\/listing\\//, "/open/");
         var token = element("input");
         token.type = "hidden"; token.name = "csrf"; token.value = csrf ? csrf.content : "";
         form.appendChild(token);
@@ -60,7 +60,7 @@ enum MapAssets {
           link.href = page;
           box.appendChild(element("div", "popup-links")).appendChild(link);
         }
-        if (web(m.url)) box.appendChild(opener(m, marker));
+        if (web(m.url) && page) box.appendChild(opener(m, marker));
         return box;
       }
       var focus = holder.getAttribute("data-focus");

@@ -48,7 +48,8 @@ extension WebApp {
         throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store")
       }
       return Self.encoded(history)
-    case ("GET", ["map"]): return Self.encoded(try mapData(try Self.query(request.query)))
+    case ("GET", ["map"]):
+      return Self.json(bytes: try mapData(try Self.query(request.query)).json)
     case ("POST", ["viewed"]):
       return Self.json(["marked": try markViewed(api: request)])
     case (let method, let path)

@@ -27,10 +27,13 @@ extension WebApp {
   }
 
   static func encoded<T: Encodable>(_ value: T) -> WebResponse {
-    let data = ListingJSON.data(value) ?? Data("null".utf8)
-    return WebResponse(
-      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-      body: Array(data) + [10])
+    json(bytes: Array(ListingJSON.data(value) ?? Data("null".utf8)) + [10])
+  }
+
+  /// JSON already written.
+  static func json(bytes: [UInt8]) -> WebResponse {
+    WebResponse(
+      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: bytes)
   }
 
   /// `target` when it is a path on this server, else `/`: what a redirect built from a request

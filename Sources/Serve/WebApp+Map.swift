@@ -3,60 +3,6 @@ import Foundation
 import ListingStore
 import WebServer
 
-/// The map's data, `/api/map`: a marker per listing with coordinates that the filters find.
-struct MapData: Encodable {
-  /// One listing on the map, with what its popup shows (every text as text).
-  struct Marker: Encodable {
-    var key: String
-    var site: String
-    var id: String
-    var searches: [String]
-    var lat: Double
-    var lon: Double
-    var title: String
-    var price: String?
-    /// The last change of price in whole percent, when it was a drop.
-    var drop: Int?
-    /// "2 rooms · 1 bath · 50 m²" (``ListingFacts/summary(_:unit:)``).
-    var facts: String?
-    /// The postcode and address, else the poster's place.
-    var place: String?
-    /// The first photo (`http:`/`https:` only).
-    var photo: String?
-    /// `drop`, `unviewed` or `viewed`: the marker's colour.
-    var state: String
-    /// The listing's page in clarissa.
-    var page: String
-    /// The listing on its site (`http:`/`https:` only).
-    var url: String?
-  }
-
-  /// A named place of a search (to come: `places:` in the config); drawn as a point.
-  struct Place: Encodable {
-    var name: String
-    var lat: Double
-    var lon: Double
-  }
-
-  /// A search's area (to come: `within:`), as GeoJSON polygons' rings of [lon, lat].
-  struct Area: Encodable {
-    var name: String
-    var polygons: [[[[Double]]]]
-  }
-
-  var markers: [Marker]
-  /// Markers sent.
-  var count: Int
-  /// The most markers sent (``WebApp/mapLimit``).
-  var limit: Int
-  /// Whether the filters find more listings with coordinates than were sent.
-  var more: Bool
-  /// The searches' named places (none yet: the config does not have them).
-  var places: [Place] = []
-  /// The searches' areas (none yet).
-  var areas: [Area] = []
-}
-
 extension WebApp {
   /// The most markers the map shows: the newest listings first.
   static let mapLimit = 10_000
@@ -72,8 +18,7 @@ extension WebApp {
     let rows = found.reduce(0) { $0 + $1.searches.count }
     let more = rows > Self.mapLimit
     if found.count > Self.mapLimit { found = Array(found.prefix(Self.mapLimit)) }
-    let markers = found.compactMap(Self.marker)
-    return MapData(markers: markers, count: markers.count, limit: Self.mapLimit, more: more)
+    return MapData(markers: found.compactMap(Self.marker), limit: Self.mapLimit, more: more)
   }
 
   private static func marker(_ item: MappedListing) -> MapData.Marker? {
@@ -84,8 +29,7 @@ extension WebApp {
       drop = CheckedNumber.percent(from: before, to: now)
     }
     return MapData.Marker(
-      key: listing.site + ":" + listing.id, site: listing.site, id: listing.id,
-      searches: item.searches, lat: place.latitude, lon: place.longitude, title: listing.title,
+      key: listing.site + ":" + listing.id, searches: item.searches, lat: place.latitude, lon: place.longitude, title: listing.title,
       price: listing.price.map { Money.format($0, listing.currency) }, drop: drop,
       facts: ListingFacts.summary(listing), place: ListingFacts.place(listing) ?? listing.location,
       photo: listing.imageURLs.lazy.compactMap(webURL).first,

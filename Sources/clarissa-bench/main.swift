@@ -10,7 +10,8 @@ import Sites
 // `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
 // timed), `cold-tables` (the first use of the Craigslist tables in a fresh process),
 // `write-config PATH` (the 1,000-search config, to profile `clarissa validate` on it),
-// `write-poll20k FOLDER` (poll20k's three feeds, to profile a whole `clarissa run` on them).
+// `write-poll20k FOLDER` (poll20k's three feeds, to profile a whole `clarissa run` on them),
+// `write-map PATH` (the map's store of a million, then `map-run PATH` measures it).
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
@@ -67,6 +68,10 @@ if which == "write-poll20k", let path = CommandLine.arguments.dropFirst(2).first
     _ = FileManager.default.createFile(
       atPath: "\(path)/poll20k-\(variant).xml", contents: Data(bytes))
   }
+}
+// The map benchmark's store written where asked, to measure `map-run PATH` on it again and again.
+if which == "write-map", let path = CommandLine.arguments.dropFirst(2).first {
+  _ = StateBenchmark.filled(path, listing: MapBenchmark.listing)
 }
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }
 // The 1,000-search config written where asked, for profiling `clarissa validate` on it.

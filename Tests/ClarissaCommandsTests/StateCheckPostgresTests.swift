@@ -2,6 +2,8 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import ListingStore
+
 /// `clarissa state check` on a PostgreSQL store (the tests' own server): a sound store passes,
 /// each kind of damage made by hand in SQL is named and exits 5, and no state command counts
 /// as a worker.
@@ -91,12 +93,13 @@ import Testing
       Damage(
         name: "a schema newer than this clarissa's",
         sql: "INSERT INTO clarissa_schema(version, migrated_at, by_clarissa) VALUES (99, 0, 'x')",
-        problem: "schema version 99, where this clarissa writes 4 "
+        problem: "schema version 99, where this clarissa writes \(PostgresSchema.current) "
           + "(upgrade this clarissa to check it)"),
       Damage(
         name: "a schema older than this clarissa's",
-        sql: "DELETE FROM clarissa_schema WHERE version = 4",
-        problem: "schema version 3, where this clarissa writes 4 "
+        sql: "DELETE FROM clarissa_schema WHERE version = \(PostgresSchema.current)",
+        problem:
+          "schema version \(PostgresSchema.current - 1), where this clarissa writes \(PostgresSchema.current) "
           + "(the next worker to start upgrades it)"),
       Damage(
         name: "the schema's table dropped", sql: "DROP TABLE clarissa_schema",

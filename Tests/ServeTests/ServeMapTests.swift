@@ -27,8 +27,9 @@ import WebServer
       try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
   }
 
+  /// The markers' ids (their keys are `craigslist:ID`).
   func ids(_ markers: [[String: Any]]) -> Set<String> {
-    Set(markers.compactMap { $0["id"] as? String })
+    Set(markers.compactMap { ($0["key"] as? String)?.replacingOccurrences(of: "craigslist:", with: "") })
   }
 
   @Test func theMarkersAreTheListingsWithCoordinatesThatTheFiltersFind() throws {
@@ -47,7 +48,7 @@ import WebServer
     // marker naming both.
     let all = try markers(fixture, "/api/map")
     #expect(ids(all) == ["1", "3", "4"])
-    let shared = try #require(all.first { $0["id"] as? String == "1" })
+    let shared = try #require(all.first { $0["key"] as? String == "craigslist:1" })
     #expect(Set(shared["searches"] as? [String] ?? []) == ["flats", "rooms"])
     #expect(shared["facts"] as? String == "2.5 rooms · 50 m²")
     #expect(shared["place"] as? String == "10997 Wrangelstr. 5")
@@ -65,7 +66,7 @@ import WebServer
     #expect(ids(try markers(fixture, "/api/map?site=kleinanzeigen")).isEmpty)
     try fixture.store.markViewed([ListingKey(site: "craigslist", id: "3")], at: fixture.now)
     #expect(ids(try markers(fixture, "/api/map?unviewed=1")) == ["1", "4"])
-    let viewed = try markers(fixture, "/api/map?search=flats").first { $0["id"] as? String == "3" }
+    let viewed = try markers(fixture, "/api/map?search=flats").first { $0["key"] as? String == "craigslist:3" }
     #expect(viewed?["state"] as? String == "viewed")
     #expect(fixture.get("/api/map?min=cheap").status == 400)
     // Room for the searches' places and areas, empty until the config has them.
@@ -96,7 +97,7 @@ import WebServer
     let found = try #require(whole["markers"] as? [[String: Any]])
     #expect(found.count == 10_000 && whole["count"] as? Int == 10_000)
     #expect(whole["limit"] as? Int == 10_000 && whole["more"] as? Bool == true)
-    #expect(Set(found.compactMap { $0["id"] as? String }).count == 10_000)
+    #expect(ids(found).count == 10_000)
     // Beneath the bound, all of them and no more.
     let some = try data(fixture, "/api/map?max=100&q=desk+1")
     #expect(some["more"] as? Bool == false)
