@@ -158,6 +158,10 @@ def checks(driver, base, c, navigating):
         links = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content a.popup-page")
         href = links[0].get_attribute("href") if links else ""
         c.check("a marker's popup links to the listing's page", "/listing/craigslist/" in href, href)
+        opener = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content form.open")
+        action = opener[0].get_attribute("action") if opener else ""
+        c.check("and opens it on its site as the cards do (a POST to /open/)",
+                href != "" and action == href.replace("/listing/", "/open/"), action)
         title = driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-content .title").text if links else ""
         if links:
             navigating(driver, links[0].click)

@@ -138,17 +138,16 @@ enum StoreJSON {
     return out + "]"
   }
 
-  /// The list of strings a column holds; nil when it is no such list. A list without a
-  /// backslash (``text(_:)`` writes most photo lists so) is read by splitting at its quotes, which
+  /// The list of strings a column holds; nil when it is no such list. A list as ``text(_:)``
+  /// writes it, without a backslash (most photo lists), is read by splitting at its quotes, which
   /// no string in it can then hold; Foundation's parser, some 10 µs a list, reads the others.
   static func strings(_ text: String) -> [String]? {
+    if text == "[]" { return [] }
     if !text.utf8.contains(0x5C) {
       let parts = text.split(separator: "\"", omittingEmptySubsequences: false)
-      let between = stride(from: 0, to: parts.count, by: 2).map {
-        parts[$0].trimmingCharacters(in: .whitespacesAndNewlines)
-      }
-      if parts.count == 1, between == ["[]"] { return [] }
-      if parts.count % 2 == 1, between.first == "[", between.last == "]",
+      // Between the strings exactly `[`, `,` and `]` (a list with spaces goes to the parser).
+      let between = stride(from: 0, to: parts.count, by: 2).map { parts[$0] }
+      if parts.count % 2 == 1, parts.count > 1, between.first == "[", between.last == "]",
         between.dropFirst().dropLast().allSatisfy({ $0 == "," })
       {
         return stride(from: 1, to: parts.count, by: 2).map { String(parts[$0]) }

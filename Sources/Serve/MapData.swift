@@ -69,10 +69,12 @@ struct MapData {
     out += "],\"areas\":["
     out += areas.map { area in
       let polygons = area.polygons.map { rings in
-        "[" + rings.map { ring in
-          "[" + ring.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }
-            .joined(separator: ",") + "]"
-        }.joined(separator: ",") + "]"
+        "["
+          + rings.map { ring in
+            "["
+              + ring.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }
+              .joined(separator: ",") + "]"
+          }.joined(separator: ",") + "]"
       }
       return "{\"name\":\(Self.text(area.name)),\"polygons\":[\(polygons.joined(separator: ","))]}"
     }.joined(separator: ",")
@@ -88,17 +90,31 @@ struct MapData {
 }
 
 extension MapData.Marker {
+  /// Appends the marker's object (each piece appended in turn: no text made to be copied).
   func write(to out: inout String) {
-    out += "{\"key\":" + MapData.text(key)
-    out += ",\"searches\":[" + searches.map(MapData.text).joined(separator: ",") + "]"
-    out += ",\"lat\":" + MapData.number(lat) + ",\"lon\":" + MapData.number(lon)
-    out += ",\"title\":" + MapData.text(title)
-    for (name, value) in [
-      ("price", price), ("facts", facts), ("place", place), ("photo", photo), ("url", url),
-    ] {
-      if let value { out += ",\"\(name)\":" + MapData.text(value) }
+    func member(_ name: String, _ value: String?) {
+      guard let value else { return }
+      out += name
+      out += "\""
+      out += JSONString.escaped(value)
+      out += "\""
     }
+    member("{\"key\":", key)
+    out += ",\"searches\":["
+    for (index, search) in searches.enumerated() { member(index == 0 ? "" : ",", search) }
+    out += "],\"lat\":"
+    out += MapData.number(lat)
+    out += ",\"lon\":"
+    out += MapData.number(lon)
+    member(",\"title\":", title)
+    member(",\"price\":", price)
+    member(",\"facts\":", facts)
+    member(",\"place\":", place)
+    member(",\"photo\":", photo)
+    member(",\"url\":", url)
     if let drop { out += ",\"drop\":\(drop)" }
-    out += ",\"state\":" + MapData.text(state) + ",\"page\":" + MapData.text(page) + "}"
+    member(",\"state\":", state)
+    member(",\"page\":", page)
+    out += "}"
   }
 }

@@ -67,11 +67,24 @@ extension WebApp {
     return text
   }
 
-  /// A path segment, percent-encoded.
+  /// A path segment, percent-encoded. Most (sites, ids) are letters, digits and `-._~` only,
+  /// returned as they are: Foundation's encoder took a third of the map's 10,000 markers' time.
   static func segment(_ text: String) -> String {
+    if text.utf8.allSatisfy(isUnreserved) { return text }
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: "/?#%;")
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+  }
+
+  /// An ASCII letter or digit, `-`, `.`, `_` or `~` (RFC 3986's unreserved characters).
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
   }
 
   /// A query value, percent-encoded.

@@ -36,6 +36,13 @@ struct MapBenchmark {
     return listing
   }
 
+  /// For profilers: `/api/map` for the search, `times` times, on the store at `path`.
+  static func profile(_ path: String, times: Int) {
+    guard let store = try? ListingStore.open(path: path, readOnly: false) else { return }
+    let app = ServeBenchmark.app(store)
+    for _ in 0..<times { _ = app.handle(WebRequest(method: "GET", target: "/api/map?search=big")) }
+  }
+
   /// In the fresh process.
   static func measure(_ path: String) {
     guard let store = try? ListingStore.open(path: path, readOnly: false) else {

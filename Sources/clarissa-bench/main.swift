@@ -11,7 +11,8 @@ import Sites
 // timed), `cold-tables` (the first use of the Craigslist tables in a fresh process),
 // `write-config PATH` (the 1,000-search config, to profile `clarissa validate` on it),
 // `write-poll20k FOLDER` (poll20k's three feeds, to profile a whole `clarissa run` on them),
-// `write-map PATH` (the map's store of a million, then `map-run PATH` measures it).
+// `write-map PATH` (the map's store of a million, then `map-run PATH` measures it and
+// `profile-map PATH` asks its data 20 times).
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
@@ -59,6 +60,9 @@ if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
 }
 if which == "map-run", let path = CommandLine.arguments.dropFirst(2).first {
   MapBenchmark.measure(path)
+}
+if which == "profile-map", let path = CommandLine.arguments.dropFirst(2).first {
+  MapBenchmark.profile(path, times: 20)
 }
 // The poll benchmark's feed (variant 0, then the two changed ones) written where asked, for
 // profiling a whole `clarissa run` served by any loopback server.

@@ -54,4 +54,16 @@ import Testing
       #expect(try mapped(store, query, few: few).map(\.listing.id) == ["3"])
     }
   }
+
+  /// Photo lists read by splitting at quotes read as Foundation's parser reads them, and what
+  /// that shortcut cannot read goes to the parser.
+  @Test(arguments: [
+    "[]", "[\"https://a.example/1.jpg\"]", "[\"a\",\"b\",\"c\"]", "[\"\"]", "[ \"a\" ]",
+    "[\"a\" ,\"b\"]", "[\"with \\\"quote\\\"\"]", "[\"\\u00e9t\\u00e9\"]", "[\"été\"]", "[,\"a\"]",
+    "[\"a\"", "\"a\"", "{}", "", "[1]", "[\"a\"]x",
+  ])
+  func photoListsReadAsTheParserReadsThem(text: String) {
+    let parsed = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String]
+    #expect(StoreJSON.strings(text) == parsed, "\(text)")
+  }
 }

@@ -29,7 +29,10 @@ import WebServer
 
   /// The markers' ids (their keys are `craigslist:ID`).
   func ids(_ markers: [[String: Any]]) -> Set<String> {
-    Set(markers.compactMap { ($0["key"] as? String)?.replacingOccurrences(of: "craigslist:", with: "") })
+    Set(
+      markers.compactMap {
+        ($0["key"] as? String)?.replacingOccurrences(of: "craigslist:", with: "")
+      })
   }
 
   @Test func theMarkersAreTheListingsWithCoordinatesThatTheFiltersFind() throws {
@@ -66,7 +69,9 @@ import WebServer
     #expect(ids(try markers(fixture, "/api/map?site=kleinanzeigen")).isEmpty)
     try fixture.store.markViewed([ListingKey(site: "craigslist", id: "3")], at: fixture.now)
     #expect(ids(try markers(fixture, "/api/map?unviewed=1")) == ["1", "4"])
-    let viewed = try markers(fixture, "/api/map?search=flats").first { $0["key"] as? String == "craigslist:3" }
+    let viewed = try markers(fixture, "/api/map?search=flats").first {
+      $0["key"] as? String == "craigslist:3"
+    }
     #expect(viewed?["state"] as? String == "viewed")
     #expect(fixture.get("/api/map?min=cheap").status == 400)
     // Room for the searches' places and areas, empty until the config has them.
@@ -245,5 +250,17 @@ import WebServer
     } else {
       #expect(found == nil)
     }
+  }
+
+  /// Whole prices are grouped without a NumberFormatter (the map words 10,000): as it does.
+  @Test(arguments: [0, 7, 999, 1_000, 12_345, 999_999, 1_234_567, -1_234, 987_654_321_012])
+  func wholePricesAreWordedAsTheFormatterWordsThem(amount: Double) {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.locale = Locale(identifier: "en_US")
+    formatter.maximumFractionDigits = 0
+    let expected = formatter.string(from: NSNumber(value: amount)) ?? ""
+    #expect(Money.format(amount, "USD") == "$" + expected)
+    #expect(Money.format(amount, "CHF") == expected + " CHF")
   }
 }
