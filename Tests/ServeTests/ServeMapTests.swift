@@ -2,9 +2,10 @@ import ClarissaCore
 import FixtureSupport
 import Foundation
 import ListingStore
-import Serve
 import Testing
 import WebServer
+
+@testable import Serve
 
 /// The map: `/api/map`'s markers (the list's filters, its bound, listings without coordinates
 /// left out, hostile text), the page with and without Leaflet, and Leaflet's files served.
@@ -262,5 +263,25 @@ import WebServer
     let expected = formatter.string(from: NSNumber(value: amount)) ?? ""
     #expect(Money.format(amount, "USD") == "$" + expected)
     #expect(Money.format(amount, "CHF") == expected + " CHF")
+  }
+
+  /// Addresses the markers' photos and links are checked with: the shortcut for plain ones
+  /// agrees with the URL parser.
+  @Test(arguments: [
+    "https://images.craigslist.org/00h0h_4wHIC8zOZOa_600x450.jpg",
+    "https://sfbay.craigslist.org/sfc/ele/d/san-francisco-apple/7915891289.html",
+    "http://127.0.0.1:8080/tiles/1/2/3.png", "https://a.example/x?y=1&z=(2)#f",
+    "javascript:alert(1)", "https://", "http:///path", "https://:80/", "https://-a.example/",
+    "HTTPS://A.EXAMPLE/", "https://a b.example/", "https://a.example/%zz", "https://user@host/",
+    "https://[::1]:8080/", "https://é.example/", "ftp://a.example/", "https://a.example/\n",
+  ])
+  func webAddressesAreCheckedAsTheParserChecksThem(text: String) {
+    let parsed = URL(string: text).flatMap { url -> String? in
+      guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        url.host != nil
+      else { return nil }
+      return text
+    }
+    #expect(WebApp.webURL(text) == parsed, "\(text)")
   }
 }
