@@ -29,7 +29,8 @@ extension WebApp {
       drop = CheckedNumber.percent(from: before, to: now)
     }
     return MapData.Marker(
-      key: listing.site + ":" + listing.id, searches: item.searches, lat: place.latitude, lon: place.longitude, title: listing.title,
+      key: listing.site + ":" + listing.id, searches: item.searches, lat: place.latitude,
+      lon: place.longitude, title: listing.title,
       price: listing.price.map { Money.format($0, listing.currency) }, drop: drop,
       facts: ListingFacts.summary(listing), place: ListingFacts.place(listing) ?? listing.location,
       photo: listing.imageURLs.lazy.compactMap(webURL).first,
