@@ -58,6 +58,8 @@ FROM debian:bookworm-slim
 
 # One package a line: .ci/static-check reads this list. libc6, libstdc++6 and libgcc-s1, which
 # the binary also loads, are part of the base image. Unpinned for the reason given above.
+# libjs-leaflet and libjs-leaflet.markercluster (BSD-2-Clause) are the map of `clarissa serve`
+# (/map), served from /usr/share/javascript/leaflet; the rest works without them.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
     && apt-get -q update \
@@ -69,6 +71,8 @@ RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
       libpq5 \
       ca-certificates \
       tzdata \
+      libjs-leaflet \
+      libjs-leaflet.markercluster \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed numeric id, so that USER works where names cannot be resolved (runAsNonRoot checks).

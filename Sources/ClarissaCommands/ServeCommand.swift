@@ -17,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
       Serves a web interface over the state database: the searches with their unviewed \
       listings, last and next run, failures and cool-downs; each search's listings newest \
       first as cards; a listing's page with its price history and a button that opens it on \
-      its site and marks it viewed; filters; "mark all viewed". The same data is under /api/ \
+      its site and marks it viewed; filters; "mark all viewed"; a map of the listings that \
+      have coordinates (Leaflet from Debian's libjs-leaflet and libjs-leaflet.markercluster, \
+      tiles from OpenStreetMap unless --map-tiles says otherwise). The same data is under /api/ \
       as JSON; /healthz and /metrics (Prometheus) are for monitoring. docs/serve.md has it all.
 
       It reads the config for the searches' names and intervals; a config with errors is shown \
@@ -43,12 +45,14 @@ struct ServeCommand: AsyncParsableCommand {
 
   @OptionGroup var access: AccessOptions
 
+  @OptionGroup(title: "Map") var map: MapOptions
+
   func run() async throws {
     let signals = SignalFlags()
     let loaded = ServedSetup.config(source)
     let session = try ServedSetup.start(
       address: http, access: access, statePath: loaded.statePath, config: loaded.served,
-      sharing: loaded.sharing)
+      map: map.settings, sharing: loaded.sharing)
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -162,7 +166,8 @@ enum ServedSetup {
   /// Opens the store (its own connection), binds, checks the access rules, and serves.
   static func start(
     address: String, access: AccessOptions, statePath: String, config: ServedConfig,
-    metrics: Metrics = Metrics(), sharing: StoreSharing = StoreSharing()
+    map: MapSettings = MapSettings(), metrics: Metrics = Metrics(),
+    sharing: StoreSharing = StoreSharing()
   ) throws -> ServedSession {
     let token = try access.resolved()
     // The address first: a refusal touches no file.
@@ -211,7 +216,7 @@ enum ServedSetup {
         token: token,
         hosts: server.isLoopback
           ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : []),
-      metrics: metrics)
+      metrics: metrics, map: map)
     box.app = app
     server.start()
     return ServedSession(server: server, app: app)

@@ -46,6 +46,8 @@ struct Watch: AsyncParsableCommand {
 
   @OptionGroup var access: AccessOptions
 
+  @OptionGroup(title: "Map (with --http)") var map: MapOptions
+
   func run() async throws {
     let signals = SignalFlags()
     var current = try load()
@@ -55,7 +57,7 @@ struct Watch: AsyncParsableCommand {
       let served = ServedSetup.config(source, printing: false)
       let started = try ServedSetup.start(
         address: http, access: access, statePath: source.statePath(current.config),
-        config: served.served, metrics: metrics, sharing: served.sharing)
+        config: served.served, map: map.settings, metrics: metrics, sharing: served.sharing)
       session = started
       log("serving \(started.address)")
     }

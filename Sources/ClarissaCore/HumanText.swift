@@ -5,12 +5,19 @@ public enum Money {
   /// `$3,499`, `£1,250`, `1250 CHF`.
   public static func format(_ amount: Double, _ currency: String?) -> String {
     let whole = amount == amount.rounded()
-    let formatter = NumberFormatter()
-    formatter.numberStyle = .decimal
-    formatter.locale = Locale(identifier: "en_US")
-    formatter.maximumFractionDigits = whole ? 0 : 2
-    formatter.minimumFractionDigits = whole ? 0 : 2
-    let number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
+    let number: String
+    if whole, abs(amount) < 1e15 {
+      // Most prices: grouped here (a NumberFormatter is made per call, some 30 µs: the map
+      // words 10,000 prices).
+      number = grouped(Int64(amount))
+    } else {
+      let formatter = NumberFormatter()
+      formatter.numberStyle = .decimal
+      formatter.locale = Locale(identifier: "en_US")
+      formatter.maximumFractionDigits = whole ? 0 : 2
+      formatter.minimumFractionDigits = whole ? 0 : 2
+      number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
+    }
     switch currency {
     case "USD"?, "CAD"?, "AUD"?, "NZD"?: return "$" + number
     case "GBP"?: return "£" + number
@@ -18,6 +25,17 @@ public enum Money {
     case let code?: return "\(number) \(code)"
     case nil: return number
     }
+  }
+
+  /// `1234567` as en_US writes it: `1,234,567` (`-1,234` below zero).
+  static func grouped(_ value: Int64) -> String {
+    let digits = Array(String(value.magnitude))
+    var out = value < 0 ? "-" : ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+      out.append(digit)
+    }
+    return out
   }
 }
 

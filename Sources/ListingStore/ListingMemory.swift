@@ -320,6 +320,8 @@ public struct Geocode: Sendable, Equatable {
 public protocol BrowsableStore: ListingMemory {
   /// The listings the searches found, newest first.
   func listings(_ query: ListingQuery) throws -> [FoundListing]
+  /// The listings the query finds that have coordinates, newest first, each once (the map).
+  func mapped(_ query: ListingQuery) throws -> [MappedListing]
   /// Marks every listing the query finds viewed; returns how many were newly marked.
   @discardableResult func markViewed(matching query: ListingQuery, at now: Date) throws -> Int
   /// Marks listings viewed; returns how many were newly marked.

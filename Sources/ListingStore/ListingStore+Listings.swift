@@ -68,15 +68,7 @@ extension ConnectedStore {
     }
     return try locked { database in
       let dialect = database.dialect
-      let join = dialect.orderedJoin
-      let from =
-        byUnviewed
-        ? "listings l\(dialect.indexedBy("listings_unviewed")) \(join) sightings s "
-          + "ON s.site = l.site AND s.id = l.id"
-        : "sightings s"
-          + dialect.indexedBy(
-            query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
-          + " \(join) listings l ON l.site = s.site AND l.id = s.id"
+      let from = Self.joined(from: byUnviewed ? "listings_unviewed" : nil, query, dialect)
       let (conditions, values) = Self.conditions(query, dialect)
       let sql = """
         SELECT s.search, s.first_seen, \(LastSeen.sighting("s")), s.repost_of, l.viewed_at,
@@ -105,6 +97,24 @@ extension ConnectedStore {
 extension ConnectedStore {
   /// Up to this many unviewed listings are found from their own index, then sorted.
   static var fewUnviewed: Int { 20_000 }
+
+  /// `sightings s JOIN listings l` in the order that makes the plan: from the listings of the
+  /// partial index `listings` names (when it holds few: they are all read, then sorted), else
+  /// newest first along the sightings' index of first sighting (the search's, when it names
+  /// searches), stopping at the limit.
+  static func joined(from listings: String?, _ query: ListingQuery, _ dialect: SQLDialect)
+    -> String
+  {
+    let join = dialect.orderedJoin
+    if let listings {
+      return "listings l\(dialect.indexedBy(listings)) \(join) sightings s "
+        + "ON s.site = l.site AND s.id = l.id"
+    }
+    return "sightings s"
+      + dialect.indexedBy(
+        query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
+      + " \(join) listings l ON l.site = s.site AND l.id = s.id"
+  }
 
   /// The query's conditions on `sightings s JOIN listings l`, and their values.
   static func conditions(_ query: ListingQuery, _ dialect: SQLDialect) -> (String, [StoreValue]) {

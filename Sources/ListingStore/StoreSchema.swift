@@ -7,7 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10,
+    version10, version11,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -269,5 +269,11 @@ enum StoreSchema {
       longitude REAL,
       asked_at REAL NOT NULL
     ) WITHOUT ROWID;
+    """
+
+  /// `clarissa serve`'s map (`/map`): the listings that have coordinates, found without reading
+  /// the others when they are few (``ConnectedStore/mapped(_:)``).
+  private static let version11 = """
+    CREATE INDEX listings_located ON listings(site, id) WHERE latitude IS NOT NULL;
     """
 }

@@ -62,6 +62,17 @@ enum Assets {
     .pager { display: flex; gap: 1.5rem; justify-content: center; margin: 1.2rem 0; }
     .empty, .message { color: var(--muted); }
     .signin { display: flex; gap: .6rem; align-items: end; flex-wrap: wrap; }
+    .map { height: 70vh; min-height: 18rem; border-radius: .8rem; z-index: 0; }
+    .map-note, .map-links { color: var(--muted); margin: .3rem 0; }
+    .legend { display: flex; flex-wrap: wrap; gap: .3rem 1.1rem; list-style: none; padding: 0; margin: .5rem 0; color: var(--muted); font-size: .85rem; align-items: center; }
+    .pin { border-radius: 50%; border: 2px solid #fff; box-shadow: 0 0 0 1px rgba(0,0,0,.5); }
+    .legend .pin { display: inline-block; width: 14px; height: 14px; margin-right: .35rem; vertical-align: middle; }
+    .pin-unviewed { background: #0b63ce; } .pin-viewed { background: #8e8e93; } .pin-drop { background: #0a7d3e; }
+    .popup { color: #1d1d1f; font: 14px/1.35 system-ui, sans-serif; overflow-wrap: anywhere; }
+    .popup img { display: block; width: 100%; height: 8rem; object-fit: cover; border-radius: .4rem; }
+    .popup .price { color: #0a7d3e; } .popup .meta { color: #6e6e73; } .popup form.open { padding: .4rem 0 0; }
+    .other-facts { border-collapse: collapse; } .other-facts th, .other-facts td { text-align: left; padding: .15rem 1rem .15rem 0; vertical-align: top; overflow-wrap: anywhere; }
+    .other-facts th { color: var(--muted); font-weight: normal; }
     @media (max-width: 32rem) { main { padding: .6rem; } .cards { grid-template-columns: 1fr 1fr; gap: .5rem; } .info { padding: .4rem .5rem .2rem; } .price { font-size: 1rem; } .filters input[type=number] { width: 4.5rem; } }
     """
 

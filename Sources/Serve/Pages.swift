@@ -9,9 +9,10 @@ import WebServer
 enum Pages {
   static func e(_ text: String) -> String { MarkupText.escape(text) }
 
-  static func layout(_ title: String, csrf: String?, problems: String = "", _ body: String)
-    -> WebResponse
-  {
+  /// A page: `head` adds to its `<head>` (the map's style sheets and scripts).
+  static func layout(
+    _ title: String, csrf: String?, problems: String = "", head: String = "", _ body: String
+  ) -> WebResponse {
     let banner =
       problems.isEmpty
       ? ""
@@ -26,9 +27,10 @@ enum Pages {
       <title>\(e(title)) · clarissa</title>
       <link rel="stylesheet" href="/assets/style.css">
       <script src="/assets/app.js" defer></script>
+      \(head)
       </head>
       <body>
-      <header class="top"><a class="brand" href="/">clarissa</a><nav><a href="/">Searches</a><a href="/listings">All listings</a><a href="/listings?unviewed=1">Unviewed</a></nav></header>
+      <header class="top"><a class="brand" href="/">clarissa</a><nav><a href="/">Searches</a><a href="/listings">All listings</a><a href="/listings?unviewed=1">Unviewed</a><a href="/map">Map</a></nav></header>
       <main>
       \(banner)\(body)
       </main>

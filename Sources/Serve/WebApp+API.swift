@@ -48,10 +48,12 @@ extension WebApp {
         throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store")
       }
       return Self.encoded(history)
+    case ("GET", ["map"]):
+      return Self.json(bytes: try mapData(try Self.query(request.query)).json)
     case ("POST", ["viewed"]):
       return Self.json(["marked": try markViewed(api: request)])
     case (let method, let path)
-    where ["session", "searches", "listings", "viewed"].contains(path.first ?? ""):
+    where ["session", "searches", "listings", "map", "viewed"].contains(path.first ?? ""):
       throw RequestProblem(405, "\(method) is not allowed on /api/\(path.joined(separator: "/"))")
     default:
       throw RequestProblem(404, "no API at \(request.path); see docs/serve.md")

@@ -25,7 +25,7 @@ extension WebApp {
       rows += """
         <article class="search\(row.unviewed > 0 ? " has-unviewed" : "")" data-search="\(Pages.e(row.name))">
         <h2><a href="\(Pages.e(link))">\(Pages.e(row.name))</a> \(state.joined(separator: " "))</h2>
-        <p class="counts"><a class="unviewed-count" href="\(Pages.e(link))&amp;unviewed=1">\(row.unviewed) unviewed</a>\(row.site.isEmpty ? "" : " · \(Pages.e(row.site))")</p>
+        <p class="counts"><a class="unviewed-count" href="\(Pages.e(link))&amp;unviewed=1">\(row.unviewed) unviewed</a>\(row.site.isEmpty ? "" : " · \(Pages.e(row.site))") · <a class="map-link" href="/map?search=\(Pages.e(Self.queryValue(row.name)))">map</a></p>
         <p class="runs">last run \(Pages.time(row.lastRun, now: now))\(row.nextRun.map { " · next \(Pages.time($0, now: now, future: true))" } ?? "")</p>
         \(failures)\(cooling.isEmpty ? "" : "<ul class=\"cooling\">\(cooling)</ul>")
         </article>
@@ -62,8 +62,9 @@ extension WebApp {
     }
     if cards.isEmpty { cards = "<p class=\"empty\">No listings match.</p>" }
     let title = query.searches.count == 1 ? query.searches[0] : "All listings"
-    let filters = filterForm(query)
+    let filters = filterForm(query, action: "/listings")
     let current = Self.filterParameters(query)
+    let onMap = current.isEmpty ? "/map" : "/map?" + String(current.dropLast())
     var pager = ""
     if page > 1 {
       pager +=
@@ -81,7 +82,7 @@ extension WebApp {
       """
       <h1>\(Pages.e(title))</h1>
       \(filters)
-      <div class="toolbar"><span class="page">page \(page)</span>\(markAll)</div>
+      <div class="toolbar"><span class="page">page \(page) · <a id="on-map" href="\(Pages.e(onMap))">on the map</a></span>\(markAll)</div>
       <div class="cards">
       \(cards)</div>
       <nav class="pager">\(pager)</nav>
@@ -124,8 +125,8 @@ extension WebApp {
       """
   }
 
-  /// The filter form; its values are the query's.
-  private func filterForm(_ query: ListingQuery) -> String {
+  /// The filter form of `/listings` or `/map` (`action`); its values are the query's.
+  func filterForm(_ query: ListingQuery, action: String) -> String {
     let searches = config.searches.map(\.name)
     let sites = Array(Set(config.searches.map(\.site))).sorted()
     func options(_ values: [String], _ chosen: [String], all: String) -> String {
@@ -138,7 +139,7 @@ extension WebApp {
       value.map(CheckedNumber.text) ?? ""
     }
     return """
-      <form method="get" action="/listings" class="filters" id="filters">
+      <form method="get" action="\(action)" class="filters" id="filters">
       <label>Search <select name="search">\(options(searches, query.searches, all: "all searches"))</select></label>
       <label>Site <select name="site">\(options(sites, query.sites, all: "all sites"))</select></label>
       <label>Lowest price <input type="number" name="min" placeholder="min" step="any" value="\(Pages.e(number(query.minPrice)))"></label>
@@ -193,7 +194,16 @@ extension WebApp {
     ]
     if let posted = listing.posted { facts.append(("posted", Pages.time(posted, now: now))) }
     if let place = listing.location ?? listing.area { facts.append(("place", Pages.e(place))) }
-    if let coordinates = listing.coordinates { facts.append(("map", Pages.mapLink(coordinates))) }
+    if let coordinates = listing.coordinates {
+      let onMap = "/map?focus=\(Self.queryValue(key.site + ":" + key.id))"
+      facts.append(
+        (
+          "map",
+          "<a id=\"on-map\" href=\"\(Pages.e(onMap))\">on the map</a> · "
+            + Pages.mapLink(coordinates)
+        ))
+    }
+    facts += Pages.describedFacts(listing)
     if let category = listing.category { facts.append(("category", Pages.e(category))) }
     facts.append(
       (
@@ -202,7 +212,7 @@ extension WebApp {
           ?? "<span class=\"badge unviewed-badge\">not viewed</span>"
       ))
     if let url = WebApp.webURL(listing.url) {
-      facts.append(("address", "<span class=\"url\">\(Pages.e(url))</span>"))
+      facts.append(("link", "<span class=\"url\">\(Pages.e(url))</span>"))
     }
     let prices = history.prices.map {
       "<li>\(Pages.e(Money.format($0.price, $0.currency))) \(Pages.time($0.at, now: now))</li>"
@@ -241,6 +251,7 @@ extension WebApp {
       <div class="actions">\(Pages.openButton(key, csrf: csrf))\(markViewed)</div>
       \(photos.isEmpty ? "" : "<div class=\"photos\">\(photos)</div>")
       <dl class="facts">\(facts.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined())</dl>
+      \(Pages.otherFacts(listing.facts))
       \(listing.description.isEmpty ? "" : "<h2>Description</h2><div class=\"description\">\(Pages.e(listing.description))</div>")
       \(prices.isEmpty ? "" : "<h2>Prices seen</h2><ul class=\"prices\">\(prices)</ul>")
       <h2>Found by</h2><ul class=\"sightings\">\(searches)</ul>

@@ -41,14 +41,17 @@ public final class WebApp: @unchecked Sendable {
   let guesses: GuessThrottle
   private let lock = NSLock()
   private var served: ServedConfig
+  /// Where the map gets Leaflet and its tiles.
+  let map: MapSettings
   /// Listings per page.
   static let pageSize = 48
 
-  /// An app over `store` showing `config`.
+  /// An app over `store` showing `config`, its map made with `map`.
   public init(
     store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
-    clock: @escaping @Sendable () -> Date = { Date() }
+    map: MapSettings = MapSettings(), clock: @escaping @Sendable () -> Date = { Date() }
   ) {
+    self.map = map
     self.guesses = GuessThrottle()
     self.store = store
     self.served = config
@@ -76,12 +79,15 @@ public final class WebApp: @unchecked Sendable {
         json: Self.wantsJSON(request))
     }
     metrics.served(response.status)
-    response.headers += Self.securityHeaders
+    // A page may set its own (the map's Referrer-Policy); the others come from here.
+    let own = Set(response.headers.map { $0.name.lowercased() })
+    response.headers += Self.securityHeaders.filter { !own.contains($0.name.lowercased()) }
     return response
   }
 
   private static let securityHeaders: [(name: String, value: String)] = [
-    // Scripts and styles only from here; photos from anywhere (they load when online).
+    // Scripts and styles only from here; photos (and the map's tiles) from anywhere: they load
+    // when online.
     (
       "Content-Security-Policy",
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; "
@@ -179,6 +185,7 @@ public final class WebApp: @unchecked Sendable {
     switch (request.method, path) {
     case ("GET", []): return try searchesPage()
     case ("GET", ["listings"]): return try listingsPage(request)
+    case ("GET", ["map"]): return try mapPage(request)
     case ("GET", let path) where path.count == 3 && path[0] == "listing":
       return try listingPage(ListingKey(site: path[1], id: path[2]))
     case ("POST", let path) where path.count == 3 && path[0] == "open":
@@ -189,6 +196,11 @@ public final class WebApp: @unchecked Sendable {
       return Self.asset(Assets.style, type: "text/css")
     case ("GET", ["assets", "app.js"]):
       return Self.asset(Assets.script, type: "text/javascript")
+    case ("GET", ["assets", "map.js"]):
+      return Self.asset(MapAssets.script, type: "text/javascript")
+    case ("GET", let path) where path.count >= 3 && path[0] == "assets" && path[1] == "leaflet":
+      return LeafletFiles.response(
+        path.dropFirst(2).joined(separator: "/"), folder: map.leafletFolder)
     case (_, let path) where path.first == "api": return try api(request, Array(path.dropFirst()))
     case (let method, let path) where method != "GET" && method != "POST" || knownPath(path):
       throw RequestProblem(405, "\(method) is not allowed here")
@@ -198,7 +210,7 @@ public final class WebApp: @unchecked Sendable {
   }
 
   private func knownPath(_ path: [String]) -> Bool {
-    path.isEmpty || ["listings", "viewed", "metrics"].contains(path.first ?? "")
+    path.isEmpty || ["listings", "map", "viewed", "metrics"].contains(path.first ?? "")
       || (["listing", "open"].contains(path.first ?? "") && path.count == 3)
   }
 
@@ -278,116 +290,5 @@ public final class WebApp: @unchecked Sendable {
     var response = Pages.signIn(wrong: wrong)
     response.status = 401
     return response
-  }
-
-  // MARK: - Helpers
-
-  static func wantsJSON(_ request: WebRequest) -> Bool {
-    request.segments.first == "api" || request.segments.first == "healthz"
-  }
-
-  static func asset(_ text: String, type: String) -> WebResponse {
-    var response = WebResponse.text(text, type: type)
-    response.headers.append(("Cache-Control", "max-age=3600"))
-    return response
-  }
-
-  static func json(_ object: Any, status: Int = 200) -> WebResponse {
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]))
-      ?? Data("{}".utf8)
-    return WebResponse(
-      status: status,
-      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-      body: Array(data) + [10])
-  }
-
-  static func encoded<T: Encodable>(_ value: T) -> WebResponse {
-    let data = ListingJSON.data(value) ?? Data("null".utf8)
-    return WebResponse(
-      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-      body: Array(data) + [10])
-  }
-
-  /// `target` when it is a path on this server, else `/`: what a redirect built from a request
-  /// may lead to. Percent-decoded (as often as it decodes), it must begin with exactly one
-  /// `/` (not `//` nor `/\`, which a browser takes for another server) and hold no backslash,
-  /// line break or other control character (`/%0A/evil.example` would become
-  /// `//evil.example` once a line break is dropped).
-  static func local(_ target: String) -> String {
-    var forms = [target]
-    var last = target
-    while forms.count < 4, let decoded = last.removingPercentEncoding, decoded != last {
-      forms.append(decoded)
-      last = decoded
-    }
-    for form in forms {
-      let scalars = Array(form.unicodeScalars)
-      guard scalars.first == "/", scalars.count < 2 || (scalars[1] != "/" && scalars[1] != "\\"),
-        !scalars.contains(where: {
-          $0 == "\\" || $0.properties.generalCategory == .control || $0 == "\u{7F}"
-        })
-      else { return "/" }
-    }
-    return target
-  }
-
-  /// `http:` and `https:` URLs only: what a link or a redirect may lead to.
-  static func webURL(_ text: String) -> String? {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", url.host != nil
-    else { return nil }
-    return text
-  }
-
-  /// A path segment, percent-encoded.
-  static func segment(_ text: String) -> String {
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: "/?#%;")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-  }
-
-  /// A query value, percent-encoded.
-  static func queryValue(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-  }
-
-  /// `SITE:ID` as a key.
-  static func key(_ text: String) -> ListingKey? {
-    let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-    return parts.count == 2 ? ListingKey(site: parts[0], id: parts[1]) : nil
-  }
-
-  static func bearer(_ header: String) -> String? {
-    let parts = header.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return parts[1].trimmingCharacters(in: .whitespaces)
-  }
-
-  /// Compares secrets in time that does not depend on where they differ.
-  static func same(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8)
-    let y = Array(b.utf8)
-    var difference = UInt8(x.count == y.count ? 0 : 1)
-    for index in 0..<max(x.count, y.count) {
-      difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
-    }
-    return difference == 0
-  }
-
-  static func withoutToken(_ request: WebRequest) -> String {
-    let rest = request.query.pairs.filter { $0.name != "token" }
-      .map { "\(queryValue($0.name))=\(queryValue($0.value))" }.joined(separator: "&")
-    let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-    return rest.isEmpty ? path : "\(path)?\(rest)"
-  }
-
-  static func randomToken() -> String {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
-    }
-    .joined()
   }
 }

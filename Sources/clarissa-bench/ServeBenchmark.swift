@@ -18,15 +18,7 @@ struct ServeBenchmark {
   func run() {
     print("\nclarissa serve (1,000,000 listings in one search)")
     let path = folder.appendingPathComponent("serve.db").path
-    let start = Date()
-    do {
-      try StateBenchmark.fill(path)
-    } catch {
-      print("  cannot fill the store: \(error)")
-      return
-    }
-    print("  filled in \(Bench.format(Date().timeIntervalSince(start))) s (one-off)")
-    fflush(nil)
+    guard StateBenchmark.filled(path) else { return }
     Bench.again(["serve-run", path])
   }
 

@@ -23,14 +23,7 @@ struct StateBenchmark {
   func run() {
     print("\nListing store (SQLite, 1,000,000 remembered listings)")
     let path = folder.appendingPathComponent("clarissa.db").path
-    let start = Date()
-    do {
-      try Self.fill(path)
-    } catch {
-      print("  cannot fill the store: \(error)")
-      return
-    }
-    print("  filled in \(Bench.format(Date().timeIntervalSince(start))) s (one-off)")
+    guard Self.filled(path) else { return }
     let sizes = ["", "-wal"].map { suffix in
       ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
         / 1_000_000
@@ -43,8 +36,23 @@ struct StateBenchmark {
     Bench.again(["state-run", path])
   }
 
+  /// Fills the store at `path` (``fill(_:listing:)``) and says how long it took; false, saying
+  /// why, when it cannot.
+  static func filled(_ path: String, listing: (Int) -> Listing = listing) -> Bool {
+    let start = Date()
+    do {
+      try fill(path, listing: listing)
+    } catch {
+      print("  cannot fill the store: \(error)")
+      return false
+    }
+    print("  filled in \(Bench.format(Date().timeIntervalSince(start))) s (one-off)")
+    fflush(nil)
+    return true
+  }
+
   /// A million listings seen by one search, recorded as runs record them (in batches).
-  static func fill(_ path: String) throws {
+  static func fill(_ path: String, listing: (Int) -> Listing = listing) throws {
     let store = try ListingStore.open(path: path, readOnly: false)
     let batch = 5_000
     for first in stride(from: 0, to: total, by: batch) {

@@ -4,13 +4,15 @@ import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|slow-clients|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|map|slow-clients|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-poll20k`,
 // `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
 // timed), `cold-tables` (the first use of the Craigslist tables in a fresh process),
 // `write-config PATH` (the 1,000-search config, to profile `clarissa validate` on it),
-// `write-poll20k FOLDER` (poll20k's three feeds, to profile a whole `clarissa run` on them).
+// `write-poll20k FOLDER` (poll20k's three feeds, to profile a whole `clarissa run` on them),
+// `write-map PATH` (the map's store of a million, then `map-run PATH` measures it and
+// `profile-map PATH` asks its data 20 times).
 //
 // (`.ci/bench` does both and installs xmllint, the feed parser's reference, when missing.)
 
@@ -20,7 +22,7 @@ try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-if which != "state-run" && which != "serve-run" {
+if !["state-run", "serve-run", "map-run"].contains(which) {
   print("clarissa-bench (medians of repeated runs; build with -c release)\n")
 }
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
@@ -35,6 +37,8 @@ if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 if which == "poll20k" || which == "all" { PollBenchmark(folder: folder).run() }
 if which == "sites" || which == "all" { SiteBenchmark().run() }
 if which == "serve" || which == "all" { ServeBenchmark(folder: folder).run() }
+// The map's data for 10,000 listings with coordinates among a million.
+if which == "map" || which == "all" { MapBenchmark(folder: folder).run() }
 // The HTTP server against 2,000 slow clients, then throughput and memory (a few minutes).
 if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
@@ -57,6 +61,12 @@ if which == "state-run", let path = CommandLine.arguments.dropFirst(2).first {
 if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
   ServeBenchmark.measure(path)
 }
+if which == "map-run", let path = CommandLine.arguments.dropFirst(2).first {
+  MapBenchmark.measure(path)
+}
+if which == "profile-map", let path = CommandLine.arguments.dropFirst(2).first {
+  MapBenchmark.profile(path, times: 20)
+}
 // The poll benchmark's feed (variant 0, then the two changed ones) written where asked, for
 // profiling a whole `clarissa run` served by any loopback server.
 if which == "write-poll20k", let path = CommandLine.arguments.dropFirst(2).first {
@@ -65,6 +75,10 @@ if which == "write-poll20k", let path = CommandLine.arguments.dropFirst(2).first
     _ = FileManager.default.createFile(
       atPath: "\(path)/poll20k-\(variant).xml", contents: Data(bytes))
   }
+}
+// The map benchmark's store written where asked, to measure `map-run PATH` on it again and again.
+if which == "write-map", let path = CommandLine.arguments.dropFirst(2).first {
+  _ = StateBenchmark.filled(path, listing: MapBenchmark.listing)
 }
 if which == "cold-config" { ConfigBenchmark(folder: folder).profileLoad(times: 3) }
 // The 1,000-search config written where asked, for profiling `clarissa validate` on it.

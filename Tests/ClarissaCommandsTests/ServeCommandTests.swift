@@ -30,6 +30,19 @@ import WebServer
 
   /// accept() failing for want of file descriptors (a low `ulimit -n`) pauses accepting, says
   /// so once, and serving goes on once descriptors are free again.
+  @Test func aTileTemplateThatIsNoTileAddressIsRefusedAtStart() throws {
+    for (template, problem) in [
+      ("file:///etc/{z}/{x}/{y}", "is not an http: or https: address"),
+      ("https://tiles.example/{z}/{y}.png", "does not name {x}"),
+    ] {
+      let refused = try CommandLineTests.run([
+        "serve", "--http", "127.0.0.1:0", "--map-tiles", template,
+      ])
+      #expect(refused.status == 64, "\(refused.stderr)")
+      #expect(refused.stderr.contains("--map-tiles: '\(template)' \(problem)"), "\(refused.stderr)")
+    }
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func aPortInUseIsAClearFailureNotAUsageError() throws {
     let holder = try LoopbackServer { _, _ in .init(status: 200) }

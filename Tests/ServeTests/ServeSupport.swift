@@ -13,7 +13,10 @@ struct ServeFixture {
   let app: WebApp
   let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-  init(token: String? = nil, hosts: Set<String> = [], listings: [String: [Listing]]) throws {
+  init(
+    token: String? = nil, hosts: Set<String> = [], map: MapSettings = MapSettings(),
+    listings: [String: [Listing]]
+  ) throws {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("serve-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,7 +38,8 @@ struct ServeFixture {
       store: store,
       config: ServedConfig(
         path: "searches.yaml", searches: searches, problems: "", hasErrors: false),
-      access: WebApp.Access(token: token, hosts: hosts), clock: { fixed.addingTimeInterval(600) })
+      access: WebApp.Access(token: token, hosts: hosts), map: map,
+      clock: { fixed.addingTimeInterval(600) })
   }
 
   func get(_ target: String, headers: [(name: String, value: String)] = []) -> WebResponse {

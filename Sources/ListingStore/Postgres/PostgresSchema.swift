@@ -9,11 +9,14 @@
     static var current: Int { migrations.count }
 
     static let migrations: [String] = [
-      version1, version2, version3, version4, version5, version6,
+      version1, version2, version3, version4, version5, version6, version7,
     ]
 
-    /// Version 4: the SQLite store's schema 8, last seen per answer (``LastSeen``).
-    /// What a listing describes (issue 27), from ``ListingField/all`` (SQLite's version 9).
+    /// The map's listings with coordinates (SQLite's version 11).
+    private static let version7 = """
+      CREATE INDEX listings_located ON listings(site, id) WHERE latitude IS NOT NULL;
+      """
+
     /// The geocoder's answers (SQLite's version 10).
     private static let version6 = """
       CREATE TABLE geocodes(
@@ -24,8 +27,10 @@
       );
       """
 
+    /// What a listing describes (issue 27), from ``ListingField/all`` (SQLite's version 9).
     private static let version5 = ListingColumns.added(in: 5, postgres: true)
 
+    /// Version 4: the SQLite store's schema 8, last seen per answer (``LastSeen``).
     private static let version4 = """
       CREATE TABLE answers(
         search text PRIMARY KEY,

@@ -1,0 +1,139 @@
+import ClarissaCore
+import Foundation
+
+/// A listing on `clarissa serve`'s map: where it is and what its popup shows. Its ``listing``
+/// holds what the popup needs (key, address, title, price, coordinates, photos, the facts
+/// ``ListingFacts`` words); not the description nor the site's other facts.
+public struct MappedListing: Sendable, Equatable {
+  /// The listing, with the columns the map reads (its coordinates always set).
+  public var listing: Listing
+  /// The searches that saw it (of those the query asked), the newest sighting's first.
+  public var searches: [String]
+  /// When a person marked it viewed; nil while unviewed.
+  public var viewedAt: Date?
+  /// The price it was seen at before its last change; nil when it has had one price.
+  public var previousPrice: Double?
+}
+
+extension ConnectedStore {
+  /// Up to this many listings with coordinates are found from their own index, then sorted.
+  static var fewLocated: Int { 20_000 }
+
+  /// The listings the query finds that have coordinates, newest first, at most `query.limit`
+  /// rows (one per listing and search; each listing is returned once, with its searches). The
+  /// plan is chosen as ``listings(_:)`` chooses its own: from the located listings' index
+  /// (schema 11) when they are few, else the newest-first walk over the sightings.
+  public func mapped(_ query: ListingQuery) throws -> [MappedListing] {
+    try mapped(query, fewLocated: Self.fewLocated)
+  }
+
+  /// ``mapped(_:)`` with the number of located listings below which their index is read first
+  /// (the tests try both plans).
+  func mapped(_ query: ListingQuery, fewLocated: Int) throws -> [MappedListing] {
+    let located = try locked { database in
+      try database.integer(
+        "SELECT count(*) FROM (SELECT 1 FROM listings"
+          + "\(database.dialect.indexedBy("listings_located")) WHERE latitude IS NOT NULL "
+          + "LIMIT \(fewLocated + 1)) few")
+    }
+    if located == 0 { return [] }
+    let byLocated = located <= fewLocated
+    let rows = try locked { database in
+      let dialect = database.dialect
+      let from = Self.joined(from: byLocated ? "listings_located" : nil, query, dialect)
+      let (conditions, values) = Self.conditions(query, dialect)
+      // From the located listings' index, all the rows are read and sorted here: SQLite's sorter
+      // carried every column of each and took a third of the time.
+      let order =
+        byLocated ? "" : "ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ?"
+      let sql = """
+        SELECT s.search, l.viewed_at,
+          (SELECT p.price FROM prices p WHERE p.site = l.site AND p.id = l.id
+            ORDER BY p.seen_at DESC LIMIT 1 OFFSET 1),
+          l.site, l.id, \(Self.mappedColumns.map { "l." + $0 }.joined(separator: ", ")),
+          s.first_seen, l.posted
+        FROM \(from)
+        WHERE l.latitude IS NOT NULL AND l.longitude IS NOT NULL AND \(conditions) \(order)
+        """
+      return try database.rows(sql, values + (byLocated ? [] : [.int(query.limit)])) { row in
+        MappedRow(
+          search: row.text(0), firstSeen: row.double(20), posted: row.optionalDouble(21),
+          item: MappedListing(
+            listing: Self.mappedListing(row, key: ListingKey(site: row.text(3), id: row.text(4))),
+            searches: [row.text(0)],
+            viewedAt: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
+            previousPrice: row.optionalDouble(2)))
+      }
+    }
+    // Their places sorted, not the rows (a listing is a large value to move).
+    let order =
+      byLocated
+      ? Array(rows.indices.sorted { MappedRow.newer(rows[$0], rows[$1]) }.prefix(query.limit))
+      : Array(rows.indices)
+    var found: [MappedListing] = []
+    var index: [ListingKey: Int] = [:]
+    for row in order.lazy.map({ rows[$0] }) {
+      let key = row.item.listing.key
+      if let seen = index[key] {
+        found[seen].searches.append(row.search)
+      } else {
+        index[key] = found.count
+        found.append(row.item)
+      }
+    }
+    return found
+  }
+
+  /// The columns the map reads, after the key (column 5 on).
+  private static var mappedColumns: [String] {
+    [
+      "url", "title", "price", "currency", "latitude", "longitude", "images", "rooms", "bedrooms",
+      "bathrooms", "floor_area", "floor_area_unit", "postcode", "address", "location",
+    ]
+  }
+
+  private static func mappedListing(_ row: some StoreRow, key: ListingKey) -> Listing {
+    var listing = Listing(id: key.id, site: key.site, url: row.text(5), title: row.text(6))
+    listing.price = row.optionalDouble(7)
+    listing.currency = row.optionalText(8)
+    listing.coordinates = Coordinates(latitude: row.double(9), longitude: row.double(10))
+    let images = row.text(11)
+    // Most rows have none: no JSON to read for them.
+    if images != "[]", !images.isEmpty {
+      listing.imageURLs = StoreJSON.strings(images) ?? []
+    }
+    listing.rooms = row.optionalDouble(12)
+    listing.bedrooms = row.optionalDouble(13)
+    listing.bathrooms = row.optionalDouble(14)
+    listing.floorArea = row.optionalDouble(15)
+    listing.floorAreaUnit = row.optionalText(16).flatMap(AreaUnit.init(rawValue:))
+    listing.postcode = row.optionalText(17)
+    listing.address = row.optionalText(18)
+    listing.location = row.optionalText(19)
+    return listing
+  }
+}
+
+extension ListingStore {
+  /// ``mapped(_:)`` by the newest-first walk over the sightings, whatever the located listings'
+  /// count (`.ci/bench map` sets it beside the plan chosen).
+  package func mappedByWalk(_ query: ListingQuery) throws -> [MappedListing] {
+    try mapped(query, fewLocated: 0)
+  }
+}
+
+/// A row of the map's query, with what orders it: newest sighting first, then newest post (a
+/// post without a time last), then by search and id, as the SQL of the list orders its own.
+private struct MappedRow {
+  var search: String
+  var firstSeen: Double
+  var posted: Double?
+  var item: MappedListing
+
+  static func newer(_ a: MappedRow, _ b: MappedRow) -> Bool {
+    if a.firstSeen != b.firstSeen { return a.firstSeen > b.firstSeen }
+    if a.posted != b.posted { return (a.posted ?? -.infinity) > (b.posted ?? -.infinity) }
+    if a.search != b.search { return a.search < b.search }
+    return a.item.listing.id < b.item.listing.id
+  }
+}

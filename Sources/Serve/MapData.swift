@@ -1,0 +1,120 @@
+import ClarissaCore
+import Foundation
+
+/// The map's data, `/api/map`: a marker per listing with coordinates that the filters find.
+/// Written as JSON directly (``json``): Foundation's encoder took most of a second for 10,000
+/// markers.
+struct MapData {
+  /// One listing on the map, with what its popup shows (every text as text).
+  struct Marker {
+    /// `SITE:ID`.
+    var key: String
+    var searches: [String]
+    var lat: Double
+    var lon: Double
+    var title: String
+    var price: String?
+    /// The last change of price in whole percent, when it was a drop.
+    var drop: Int?
+    /// "2 rooms · 1 bath · 50 m²" (``ListingFacts/summary(_:unit:)``).
+    var facts: String?
+    /// The postcode and address, else the poster's place.
+    var place: String?
+    /// The first photo, when it is an `http:`/`https:` address.
+    var photo: String?
+    /// `drop`, `unviewed` or `viewed`: the marker's colour.
+    var state: String
+    /// The listing's page in clarissa (`/listing/SITE/ID`; `/open/SITE/ID` opens it on its site).
+    var page: String
+    /// The listing on its site (`http:`/`https:` only).
+    var url: String?
+  }
+
+  /// A named place of a search (to come: `places:` in the config); drawn as a point.
+  struct Place {
+    var name: String
+    var lat: Double
+    var lon: Double
+  }
+
+  /// A search's area (to come: `within:`), as polygons of rings of [lon, lat] (GeoJSON's order).
+  struct Area {
+    var name: String
+    var polygons: [[[[Double]]]]
+  }
+
+  var markers: [Marker]
+  /// The most markers sent (``WebApp/mapLimit``).
+  var limit: Int
+  /// Whether the filters find more listings with coordinates than were sent.
+  var more: Bool
+  /// The searches' named places (none yet: the config does not have them).
+  var places: [Place] = []
+  /// The searches' areas (none yet).
+  var areas: [Area] = []
+
+  /// Compact JSON: `{"count", "limit", "more", "markers": [...], "places": [...], "areas": [...]}`,
+  /// a marker's absent values left out.
+  var json: [UInt8] {
+    var out = "{\"count\":\(markers.count),\"limit\":\(limit),\"more\":\(more),\"markers\":["
+    out.reserveCapacity(markers.count * 400)
+    for (index, marker) in markers.enumerated() {
+      if index > 0 { out += "," }
+      marker.write(to: &out)
+    }
+    out += "],\"places\":["
+    out += places.map {
+      "{\"name\":\(Self.text($0.name)),\"lat\":\(Self.number($0.lat)),\"lon\":\(Self.number($0.lon))}"
+    }.joined(separator: ",")
+    out += "],\"areas\":["
+    out += areas.map { area in
+      let polygons = area.polygons.map { rings in
+        "["
+          + rings.map { ring in
+            "["
+              + ring.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }
+              .joined(separator: ",") + "]"
+          }.joined(separator: ",") + "]"
+      }
+      return "{\"name\":\(Self.text(area.name)),\"polygons\":[\(polygons.joined(separator: ","))]}"
+    }.joined(separator: ",")
+    out += "]}\n"
+    return Array(out.utf8)
+  }
+
+  static func text(_ value: String) -> String { "\"" + JSONString.escaped(value) + "\"" }
+
+  /// A finite number as JSON writes it (a coordinate is checked finite on the way in; anything
+  /// else would be no JSON, so it is written 0).
+  static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "0" }
+}
+
+extension MapData.Marker {
+  /// Appends the marker's object (each piece appended in turn: no text made to be copied).
+  func write(to out: inout String) {
+    func member(_ name: String, _ value: String?) {
+      guard let value else { return }
+      out += name
+      out += "\""
+      out += JSONString.escaped(value)
+      out += "\""
+    }
+    member("{\"key\":", key)
+    out += ",\"searches\":["
+    for (index, search) in searches.enumerated() { member(index == 0 ? "" : ",", search) }
+    out += "],\"lat\":"
+    out += MapData.number(lat)
+    out += ",\"lon\":"
+    out += MapData.number(lon)
+    member(",\"title\":", title)
+    member(",\"price\":", price)
+    member(",\"facts\":", facts)
+    member(",\"place\":", place)
+    member(",\"photo\":", photo)
+    member(",\"url\":", url)
+    if let drop { out += ",\"drop\":\(drop)" }
+    member(",\"state\":", state)
+    member(",\"page\":", page)
+    out += "}"
+  }
+}

@@ -1,0 +1,82 @@
+import ClarissaCore
+import Foundation
+import ListingStore
+import WebServer
+
+extension WebApp {
+  /// The most markers the map shows: the newest listings first.
+  static let mapLimit = 10_000
+
+  /// `/api/map`: the markers of what the filters find, newest first, at most ``mapLimit``.
+  func mapData(_ query: ListingQuery) throws -> MapData {
+    var asked = query
+    asked.limit = Self.mapLimit + 1
+    asked.offset = 0
+    var found = try store.mapped(asked)
+    // A listing seen by several searches is one row a search: `limit + 1` rows may hold fewer
+    // listings, and are then all of them only when fewer rows came.
+    let rows = found.reduce(0) { $0 + $1.searches.count }
+    let more = rows > Self.mapLimit
+    if found.count > Self.mapLimit { found = Array(found.prefix(Self.mapLimit)) }
+    return MapData(markers: found.compactMap(Self.marker), limit: Self.mapLimit, more: more)
+  }
+
+  private static func marker(_ item: MappedListing) -> MapData.Marker? {
+    let listing = item.listing
+    guard let place = listing.coordinates else { return nil }
+    var drop: Int?
+    if let before = item.previousPrice, let now = listing.price, now < before {
+      drop = CheckedNumber.percent(from: before, to: now)
+    }
+    return MapData.Marker(
+      key: listing.site + ":" + listing.id, searches: item.searches, lat: place.latitude,
+      lon: place.longitude, title: listing.title,
+      price: listing.price.map { Money.format($0, listing.currency) }, drop: drop,
+      facts: ListingFacts.summary(listing), place: ListingFacts.place(listing) ?? listing.location,
+      photo: listing.imageURLs.lazy.compactMap(webURL).first,
+      state: drop != nil ? "drop" : item.viewedAt == nil ? "unviewed" : "viewed",
+      page: Pages.listingPath(listing.key), url: webURL(listing.url))
+  }
+
+  /// `/map`: the filters, the map (its data from `/api/map` with the same query), a legend and
+  /// the link to the same listings as a list; or, without Leaflet, which packages to install.
+  func mapPage(_ request: WebRequest) throws -> WebResponse {
+    let query = try Self.query(request.query)
+    let settings = map
+    let parameters = String(Self.filterParameters(query).dropLast())
+    let suffix = parameters.isEmpty ? "" : "?" + parameters
+    let name = query.searches.count == 1 ? query.searches[0] : "all listings"
+    let missing = LeafletFiles.missing(in: settings.leafletFolder)
+    let focus = request.query.first("focus").flatMap(Self.key)
+    let list =
+      "<p class=\"map-links\"><a id=\"as-list\" href=\"\(Pages.e("/listings" + suffix))\">as a list</a></p>"
+    var body =
+      "<h1>Map: \(Pages.e(name))</h1>\n\(filterForm(query, action: "/map"))\n\(list)\n"
+    var head = ""
+    if missing.isEmpty {
+      head =
+        LeafletFiles.needed.map {
+          $0.hasSuffix(".css")
+            ? "<link rel=\"stylesheet\" href=\"/assets/leaflet/\($0)\">"
+            : "<script src=\"/assets/leaflet/\($0)\" defer></script>"
+        }.joined(separator: "\n") + "\n<script src=\"/assets/map.js\" defer></script>"
+      body += """
+        <p class="map-note" id="map-note">Loading the listings…</p>
+        <div id="map" class="map" data-api="\(Pages.e("/api/map" + suffix))" data-tiles="\(Pages.e(settings.tiles))" data-attribution="\(Pages.e(settings.attributionHTML))"\(focus.map { " data-focus=\"\(Pages.e($0.site + ":" + $0.id))\"" } ?? "")></div>
+        <ul class="legend"><li><span class="pin pin-unviewed"></span>unviewed</li><li><span class="pin pin-viewed"></span>viewed</li><li><span class="pin pin-drop"></span>price drop</li><li>Listings without coordinates are only in the list.</li></ul>
+        """
+    } else {
+      body += """
+        <section class="problems" id="map-missing"><h2>The map needs Leaflet</h2>
+        <p>Install Debian's packages: <code>apt-get install \(MapSettings.packages)</code>, or start clarissa with <code>--leaflet FOLDER</code> naming a folder that holds Leaflet 1.7 and Leaflet.markercluster 1.5.</p>
+        <p>\(Pages.e(settings.leafletFolder)) lacks \(missing.map(Pages.e).joined(separator: ", ")).</p></section>
+        """
+    }
+    var response = Pages.layout(
+      "Map: \(name)", csrf: csrf, problems: config.problems, head: head, body)
+    // The tile server is told the origin of this page (OpenStreetMap's policy asks for a
+    // Referer); the listings' photos and links in the popups still send none.
+    response.headers.append(("Referrer-Policy", "strict-origin-when-cross-origin"))
+    return response
+  }
+}
