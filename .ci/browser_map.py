@@ -91,6 +91,11 @@ def wait_for_markers(driver, timeout=15):
     return None
 
 
+def holder_attribute(driver, name):
+    from selenium.webdriver.common.by import By
+    return driver.find_element(By.ID, "map").get_attribute(name)
+
+
 def api(base, query):
     with urllib.request.urlopen(base + "api/map" + query, timeout=10) as answer:
         return json.load(answer)
@@ -149,6 +154,11 @@ def checks(driver, base, c, navigating):
     c.check("a cluster clicked opens (the map zooms in to it)", before is not None and after is not None and after > before,
             f"zoom {before} -> {after}")
 
+    # the config's named place is drawn
+    names = [t.get_attribute("textContent") for t in driver.find_elements(By.CSS_SELECTOR, ".leaflet-tooltip.place-name")]
+    c.check("the config's place is drawn on the map with its name",
+            holder_attribute(driver, "data-places") == "1" and "office" in names, f"{names}")
+
     # a popup links to the listing
     pins = [p for p in driver.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon.pin") if p.is_displayed()]
     c.check("single markers show once zoomed in", len(pins) > 0, str(len(pins)))
@@ -158,6 +168,9 @@ def checks(driver, base, c, navigating):
         links = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content a.popup-page")
         href = links[0].get_attribute("href") if links else ""
         c.check("a marker's popup links to the listing's page", "/listing/craigslist/" in href, href)
+        distance = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content .popup-distances")
+        c.check("and says how far it is from the config's place",
+                bool(distance) and distance[0].text.endswith("from office"), distance[0].text if distance else "none")
         opener = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content form.open")
         action = opener[0].get_attribute("action") if opener else ""
         c.check("and opens it on its site as the cards do (a POST to /open/)",

@@ -143,7 +143,8 @@ enum ServedSetup {
     let searches = config.searches.map {
       ServedConfig.Search(
         name: $0.name, site: $0.site, interval: $0.interval.timeInterval, enabled: $0.enabled,
-        hosts: $0.hosts(sites: catalog))
+        hosts: $0.hosts(sites: catalog), places: $0.places, areas: $0.facts.within,
+        areaUnit: $0.facts.shownAreaUnit)
     }
     return (
       ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: false),

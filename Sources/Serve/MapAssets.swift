@@ -53,6 +53,7 @@ enum MapAssets {
         if (m.price) box.appendChild(element("div", "price", m.price + (m.drop !== undefined ? " (" + m.drop + "%)" : "")));
         box.appendChild(element("div", "title", m.title));
         if (m.facts) box.appendChild(element("div", "popup-facts", m.facts));
+        if (m.distances) box.appendChild(element("div", "popup-distances", m.distances));
         if (m.place) box.appendChild(element("div", "meta", m.place));
         var page = local(m.page);
         if (page) {
@@ -78,6 +79,21 @@ enum MapAssets {
             return marker;
           });
           cluster.addLayers(markers);
+          // The searches' places (a ring and its name) and their areas, under the markers.
+          (data.places || []).forEach(function (p) {
+            L.circleMarker([p.lat, p.lon], { radius: 7, color: "#5b2a86", weight: 3, fillOpacity: 0.2, className: "place" })
+              .bindTooltip(String(p.name), { permanent: true, direction: "right", className: "place-name" })
+              .addTo(map);
+          });
+          (data.areas || []).forEach(function (a) {
+            var latlngs = a.polygons.map(function (rings) {
+              return rings.map(function (ring) { return ring.map(function (c) { return [c[1], c[0]]; }); });
+            });
+            L.polygon(latlngs, { color: "#5b2a86", weight: 2, fillOpacity: 0.05, className: "area" })
+              .bindTooltip(String(a.name), { sticky: true }).addTo(map);
+          });
+          holder.setAttribute("data-places", String((data.places || []).length));
+          holder.setAttribute("data-areas", String((data.areas || []).length));
           holder.setAttribute("data-markers", String(markers.length));
           var count = markers.length.toLocaleString("en-US");
           if (markers.length === 0) say("No listing the filters find has coordinates.");

@@ -18,6 +18,8 @@ struct MapData {
     var drop: Int?
     /// "2 rooms · 1 bath · 50 m²" (``ListingFacts/summary(_:unit:)``).
     var facts: String?
+    /// "2.1 km from work" from each place of the listing's searches.
+    var distances: String?
     /// The postcode and address, else the poster's place.
     var place: String?
     /// The first photo, when it is an `http:`/`https:` address.
@@ -30,14 +32,15 @@ struct MapData {
     var url: String?
   }
 
-  /// A named place of a search (to come: `places:` in the config); drawn as a point.
+  /// A named place of the searches shown (`places:`, as their `near` or their distances name
+  /// it); drawn as a point.
   struct Place {
     var name: String
     var lat: Double
     var lon: Double
   }
 
-  /// A search's area (to come: `within:`), as polygons of rings of [lon, lat] (GeoJSON's order).
+  /// A search's `within:` area, as polygons of rings of [lon, lat] (GeoJSON's order).
   struct Area {
     var name: String
     var polygons: [[[[Double]]]]
@@ -48,9 +51,9 @@ struct MapData {
   var limit: Int
   /// Whether the filters find more listings with coordinates than were sent.
   var more: Bool
-  /// The searches' named places (none yet: the config does not have them).
+  /// The named places of the searches shown.
   var places: [Place] = []
-  /// The searches' areas (none yet).
+  /// The `within:` areas of the searches shown.
   var areas: [Area] = []
 
   /// Compact JSON: `{"count", "limit", "more", "markers": [...], "places": [...], "areas": [...]}`,
@@ -109,6 +112,7 @@ extension MapData.Marker {
     member(",\"title\":", title)
     member(",\"price\":", price)
     member(",\"facts\":", facts)
+    member(",\"distances\":", distances)
     member(",\"place\":", place)
     member(",\"photo\":", photo)
     member(",\"url\":", url)

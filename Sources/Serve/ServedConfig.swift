@@ -16,14 +16,26 @@ public struct ServedConfig: Sendable {
     public var enabled: Bool
     /// The hosts its requests go to (for their cool-downs).
     public var hosts: [String]
+    /// The named places its distances are shown from (``ClarissaCore/Search/places``).
+    public var places: [NamedPlace]
+    /// Its `within:` areas, drawn on the map.
+    public var areas: [GeoArea]
+    /// The unit its floor areas are shown in (its filters' unit, else the site's).
+    public var areaUnit: AreaUnit?
 
     /// Creates a search's entry.
-    public init(name: String, site: String, interval: Double, enabled: Bool, hosts: [String]) {
+    public init(
+      name: String, site: String, interval: Double, enabled: Bool, hosts: [String],
+      places: [NamedPlace] = [], areas: [GeoArea] = [], areaUnit: AreaUnit? = nil
+    ) {
       self.name = name
       self.site = site
       self.interval = interval
       self.enabled = enabled
       self.hosts = hosts
+      self.places = places
+      self.areas = areas
+      self.areaUnit = areaUnit
     }
   }
 
@@ -35,6 +47,22 @@ public struct ServedConfig: Sendable {
   public var problems: String
   /// Whether the problems include an error (the config is not the one running).
   public var hasErrors: Bool
+
+  /// The named places of `names` (every search's when empty), each once by name, in order.
+  public func places(of names: [String]) -> [NamedPlace] {
+    var seen = Set<String>()
+    return chosen(names).flatMap(\.places).filter { seen.insert($0.name).inserted }
+  }
+
+  /// The areas of `names` (every search's when empty), each once by name.
+  public func areas(of names: [String]) -> [GeoArea] {
+    var seen = Set<String>()
+    return chosen(names).flatMap(\.areas).filter { seen.insert($0.name).inserted }
+  }
+
+  private func chosen(_ names: [String]) -> [Search] {
+    names.isEmpty ? searches : searches.filter { names.contains($0.name) }
+  }
 
   /// Creates the pages' view of a config.
   public init(path: String, searches: [Search], problems: String, hasErrors: Bool) {

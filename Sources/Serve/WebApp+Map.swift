@@ -18,10 +18,34 @@ extension WebApp {
     let rows = found.reduce(0) { $0 + $1.searches.count }
     let more = rows > Self.mapLimit
     if found.count > Self.mapLimit { found = Array(found.prefix(Self.mapLimit)) }
-    return MapData(markers: found.compactMap(Self.marker), limit: Self.mapLimit, more: more)
+    let served = config
+    // Each listing's distances from its searches' places (one list when all share them).
+    var placesBySearches: [[String]: [NamedPlace]] = [:]
+    let markers = found.compactMap { item -> MapData.Marker? in
+      let places =
+        placesBySearches[item.searches]
+        ?? {
+          let places = served.places(of: item.searches)
+          placesBySearches[item.searches] = places
+          return places
+        }()
+      return Self.marker(item, places: places)
+    }
+    return MapData(
+      markers: markers, limit: Self.mapLimit, more: more,
+      places: served.places(of: query.searches).map {
+        MapData.Place(name: $0.name, lat: $0.coordinates.latitude, lon: $0.coordinates.longitude)
+      },
+      areas: served.areas(of: query.searches).map { area in
+        MapData.Area(
+          name: area.name,
+          polygons: area.polygons.map { polygon in
+            polygon.rings.map { ring in ring.map { [$0.longitude, $0.latitude] } }
+          })
+      })
   }
 
-  private static func marker(_ item: MappedListing) -> MapData.Marker? {
+  private static func marker(_ item: MappedListing, places: [NamedPlace]) -> MapData.Marker? {
     let listing = item.listing
     guard let place = listing.coordinates else { return nil }
     var drop: Int?
@@ -32,7 +56,9 @@ extension WebApp {
       key: listing.site + ":" + listing.id, searches: item.searches, lat: place.latitude,
       lon: place.longitude, title: listing.title,
       price: listing.price.map { Money.format($0, listing.currency) }, drop: drop,
-      facts: ListingFacts.summary(listing), place: ListingFacts.place(listing) ?? listing.location,
+      facts: ListingFacts.summary(listing),
+      distances: ListingFacts.distances(listing, from: places),
+      place: ListingFacts.place(listing) ?? listing.location,
       photo: listing.imageURLs.lazy.compactMap(webURL).first,
       state: drop != nil ? "drop" : item.viewedAt == nil ? "unviewed" : "viewed",
       page: Pages.listingPath(listing.key), url: webURL(listing.url))

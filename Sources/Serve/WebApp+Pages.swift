@@ -204,6 +204,10 @@ extension WebApp {
         ))
     }
     facts += Pages.describedFacts(listing)
+    let places = config.places(of: history.searches.map(\.search))
+    if let distances = ListingFacts.distances(listing, from: places) {
+      facts.append(("distance", Pages.e(distances)))
+    }
     if let category = listing.category { facts.append(("category", Pages.e(category))) }
     facts.append(
       (

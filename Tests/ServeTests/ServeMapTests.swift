@@ -82,6 +82,57 @@ import WebServer
     #expect(whole["count"] as? Int == 3 && whole["more"] as? Bool == false)
   }
 
+  /// The searches' `places:` and `within:` areas are drawn, and each marker and listing page
+  /// says how far the listing is from its searches' places.
+  @Test func placesAreasAndDistancesComeFromTheSearchesConfig() throws {
+    let fixture = try ServeFixture(
+      listings: [
+        "flats": [Self.located("1", title: "Flat")], "rooms": [Self.located("2", title: "Room")],
+      ])
+    let work = NamedPlace(
+      name: "work", coordinates: Coordinates(latitude: 37.7749, longitude: -122.4194))
+    let square = GeoArea(
+      name: "areas/mission.geojson",
+      polygons: [
+        GeoArea.Polygon(rings: [
+          [
+            Coordinates(latitude: 37.75, longitude: -122.43),
+            Coordinates(latitude: 37.75, longitude: -122.40),
+            Coordinates(latitude: 37.77, longitude: -122.40),
+            Coordinates(latitude: 37.75, longitude: -122.43),
+          ]
+        ])
+      ])
+    var served = fixture.app.config
+    let flats = try #require(served.searches.firstIndex { $0.name == "flats" })
+    served.searches[flats].places = [work]
+    served.searches[flats].areas = [square]
+    fixture.app.config = served
+    let flatsData = try data(fixture, "/api/map?search=flats")
+    let places = try #require(flatsData["places"] as? [[String: Any]])
+    #expect(places.count == 1 && places.first?["name"] as? String == "work")
+    #expect(places.first?["lat"] as? Double == 37.7749)
+    let areas = try #require(flatsData["areas"] as? [[String: Any]])
+    #expect(areas.first?["name"] as? String == "areas/mission.geojson")
+    // GeoJSON's order: [longitude, latitude].
+    let ring = (areas.first?["polygons"] as? [[[[Double]]]])?.first?.first
+    #expect(ring?.first == [-122.43, 37.75])
+    // The marker of a search with places says how far; the other search's does not.
+    let flat = try #require(
+      try markers(fixture, "/api/map").first { $0["key"] as? String == "craigslist:1" })
+    let expected = try #require(
+      ListingFacts.distances(Self.located("1", title: "Flat"), from: [work]))
+    #expect(flat["distances"] as? String == expected)
+    #expect(expected.hasSuffix(" km from work"))
+    let room = try #require(
+      try markers(fixture, "/api/map").first { $0["key"] as? String == "craigslist:2" })
+    #expect(room["distances"] == nil)
+    #expect(try (data(fixture, "/api/map?search=rooms")["places"] as? [Any])?.isEmpty == true)
+    // The listing's page says it too.
+    let page = fixture.text(fixture.get("/listing/craigslist/1"))
+    #expect(page.contains("<dt>distance</dt><dd>\(expected)</dd>"), "\(page)")
+  }
+
   @Test func aPriceDropColoursItsMarker() throws {
     var desk = Self.located("42", title: "Oak desk", price: 120)
     let fixture = try ServeFixture(listings: ["desks": [desk]])
