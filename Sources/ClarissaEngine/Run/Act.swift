@@ -37,11 +37,7 @@ enum Act {
     let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
     (outcome.folded, record.reposts) = reposts(judgements)
     record.crossPosts = crossPosts(judgements)
-    if !record.crossPosts.isEmpty {
-      let count = record.crossPosts.count
-      outcome.notes.append(
-        "\(count) already on another site: recorded and linked, not notified")
-    }
+    outcome.onOtherSites = record.crossPosts.isEmpty ? nil : record.crossPosts.count
     outcome.new = fresh
     record.recent = fresh
     if planned.hold {
