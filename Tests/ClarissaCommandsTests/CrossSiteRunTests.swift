@@ -106,7 +106,9 @@ import Testing
     let flats = ["d-100", "k-7"].filter { sent.contains("Altbau \($0)") }
     #expect(flats.count == 1, "\(sent)")
     #expect(sent.contains("Altbau d-200"), "a flat of its own is announced")
-    let (announced, folded) = flats == ["d-100"] ? ("dachboden:d-100", "kellerfund:k-7") : ("kellerfund:k-7", "dachboden:d-100")
+    let (announced, folded) =
+      flats == ["d-100"]
+      ? ("dachboden:d-100", "kellerfund:k-7") : ("kellerfund:k-7", "dachboden:d-100")
 
     for (key, other) in [(announced, folded), (folded, announced)] {
       let show = try StateCommandTests.clarissa([
@@ -115,7 +117,8 @@ import Testing
       #expect(show.status == 0, "\(show.stderr)")
       let otherSite = String(other.prefix { $0 != ":" })
       #expect(
-        show.stdout.contains("\n  also on \(otherSite): \(other)  \(sites.base)/"), "\(show.stdout)")
+        show.stdout.contains("\n  also on \(otherSite): \(other)  \(sites.base)/"), "\(show.stdout)"
+      )
     }
     let json = try StateCommandTests.clarissa([
       "listings", "--config", config, "--state", state, "--format", "json",

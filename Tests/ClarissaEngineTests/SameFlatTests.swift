@@ -32,7 +32,10 @@ import Testing
   }
 
   static let cases: [(String, Listing, Bool)] = [
-    ("the same flat, pinned 100 m apart, 65 m² and €1,200", flat("b", site: "immoscout", north: 100, area: 65, price: 1_200), true),
+    (
+      "the same flat, pinned 100 m apart, 65 m² and €1,200",
+      flat("b", site: "immoscout", north: 100, area: 65, price: 1_200), true
+    ),
     ("151 m apart", flat("b", site: "immoscout", north: 151), false),
     ("rooms differ", flat("b", site: "immoscout", rooms: 3), false),
     ("area 1 m² apart (within 1 m²)", flat("b", site: "immoscout", area: 65.5), true),

@@ -133,7 +133,9 @@ enum Judge {
   static let unstableFloor = 50
 
   /// New listings that are the same item as one the search knows (seen before within the
-  /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`).
+  /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`);
+  /// those still new that are the same flat as a listing of another site become
+  /// ``Verdict/alsoOn(_:firstSeen:)`` (``crossSite(_:memory:since:)``).
   static func fold(
     _ judgements: [Judgement], of planned: PlannedSearch, memory: any ListingMemory,
     options: RunOptions
