@@ -104,6 +104,16 @@ import Testing
     #expect(try browsable.alsoOn([first.key, mine.key]).isEmpty)
   }
 
+  @Test func explainNamesTheOtherSitesListing() {
+    let entry = Explanation.Entry(
+      listing: Self.flat("i1", site: "immoscout"), accepted: true, reason: "",
+      verdict: .alsoOn(ListingKey(site: "kleinanzeigen", id: "k1"), firstSeen: Self.start))
+    #expect(
+      entry.status
+        == "the same flat as kleinanzeigen k1 (first seen 2026-05-03T09:20:00Z): not announced again"
+    )
+  }
+
   @Test func theLinksAreExportedAndImported() throws {
     let store = try StoreAdminTests.store()
     let first = Self.flat("k1")
