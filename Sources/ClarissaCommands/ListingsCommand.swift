@@ -96,7 +96,11 @@ struct ListingsCommand: ParsableCommand {
     query.unviewed = unviewed
     let read = { (store: ListingStore) throws -> [FoundListing] in
       try checkSearches(store)
-      return try store.listings(query)
+      var found = try store.listings(query)
+      guard format == .json else { return found }
+      let others = try store.alsoOn(found.map(\.listing.key))
+      for index in found.indices { found[index].alsoOn = others[found[index].listing.key] }
+      return found
     }
     let result =
       markViewed

@@ -80,6 +80,11 @@ enum ListingsOutput {
     let unit = seen.lazy.compactMap(\.facts.shownAreaUnit).first
     if let facts = ListingFacts.summary(listing, unit: unit) { lines.append("  facts: \(facts)") }
     if let address = ListingFacts.place(listing) { lines.append("  address: \(address)") }
+    for other in history.alsoOn ?? [] {
+      let (site, id) = (SafeText.line(other.key.site), SafeText.line(other.key.id))
+      let link = other.url.map { "  \(SafeText.line($0))" } ?? ""
+      lines.append("  also on \(site): \(site):\(id)\(link)")
+    }
     var shown: [NamedPlace] = []
     for place in seen.flatMap(\.places) where !shown.contains(where: { $0.name == place.name }) {
       shown.append(place)

@@ -33,6 +33,9 @@ public struct RunResult: Sendable, Codable {
     /// New ids that are the same item as another listing (reposts, cross-posts): recorded and
     /// linked to it, not announced (`duplicates: fold`).
     public var folded: [Repost] = []
+    /// New listings that are the same flat as one on another site (cross-site folding):
+    /// recorded and linked to it, not announced; nil when none.
+    public var onOtherSites: Int? = nil
     /// Listings seen before and announced again, each with its ``Listing/event`` (a price
     /// drop or rise, a return).
     public var changed: [Listing] = []

@@ -46,6 +46,9 @@ extension ConnectedStore {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }
+          try database.run(
+            "DELETE FROM cross_posts WHERE (site = ? AND id = ?) OR (other_site = ? AND other_id = ?)",
+            key + key)
         }
         try database.run("DELETE FROM cooldowns WHERE until <= ?", [.time(now)])
         counts.add(database.changes, "cooldowns")

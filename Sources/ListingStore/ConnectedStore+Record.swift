@@ -55,6 +55,7 @@ extension ConnectedStore {
           .textOrNull(listing.event?.kind.rawValue), .doubleOrNull(listing.event?.oldPrice),
         ])
     }
+    try Self.writeCrossPosts(record, at: now, in: database)
     try Self.remember(record, in: database)
   }
 

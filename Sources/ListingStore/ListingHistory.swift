@@ -57,6 +57,9 @@ public struct ListingHistory: Sendable, Codable, Equatable {
   public var searches: [SearchSighting]
   /// When a person marked it viewed; nil while unviewed.
   public var viewedAt: Date? = nil
+  /// The listings on other sites that are the same flat (``SameFlat``), both ways; nil when
+  /// none.
+  public var alsoOn: [AlsoOn]? = nil
 }
 
 extension ConnectedStore {
@@ -107,7 +110,7 @@ extension ConnectedStore {
       return ListingHistory(
         listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
         lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
-        viewedAt: head.3)
+        viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key])
     }
   }
 

@@ -196,6 +196,9 @@ public struct SearchRecord: Sendable {
   public var changed: [Listing] = []
   /// Of `seen`, reposts: the id (same site) of the listing each one repeats.
   public var reposts: [ListingKey: String] = [:]
+  /// Of `seen`, listings that are the same flat as one on another site (``SameFlat``): the key
+  /// of that listing, linked from now on both ways.
+  public var crossPosts: [ListingKey: ListingKey] = [:]
   /// The request URLs that answered: known from now on.
   public var answered: Set<String>
   /// The request URLs the search asks now (sources it no longer asks are forgotten).
@@ -259,6 +262,10 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// `since` that is the same item (``Fingerprint``): by title and price, or by a shared photo.
   func originals(search: String, of listings: [Listing], since: Date) throws -> [ListingKey:
     Original]
+  /// For each of `listings` that has coordinates (new to its search), the earliest-seen
+  /// listing on another site that any search saw since `since` and that is the same flat
+  /// (``SameFlat``).
+  func sameFlats(of listings: [Listing], since: Date) throws -> [ListingKey: CrossPost]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
   /// Records a search's part of the run as `decide` makes it from what the store remembers of
@@ -320,6 +327,8 @@ public struct Geocode: Sendable, Equatable {
 public protocol BrowsableStore: ListingMemory {
   /// The listings the searches found, newest first.
   func listings(_ query: ListingQuery) throws -> [FoundListing]
+  /// The listings on other sites each of `keys` is the same flat as, both ways.
+  func alsoOn(_ keys: [ListingKey]) throws -> [ListingKey: [AlsoOn]]
   /// The listings the query finds that have coordinates, newest first, each once (the map).
   func mapped(_ query: ListingQuery) throws -> [MappedListing]
   /// Marks every listing the query finds viewed; returns how many were newly marked.

@@ -8,7 +8,7 @@ extension ListingStore {
 
   /// Writes the store as JSON lines, one object each (no newline: `write` adds it), from one
   /// consistent view: a header, then searches, listings (with their price history and
-  /// sightings), deliveries, held, recent, validators and cool-downs.
+  /// sightings), deliveries, held, recent, validators, cool-downs and cross-site links.
   public func export(write: (String) throws -> Void) throws {
     try locked { database in
       try Self.snapshot(database) {

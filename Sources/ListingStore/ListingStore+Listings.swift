@@ -19,6 +19,8 @@ public struct FoundListing: Sendable, Codable, Equatable {
   public var deliveredTo: [String]
   /// When a person marked it viewed (opened it); nil while unviewed.
   public var viewedAt: Date?
+  /// The listings on other sites that are the same flat (``SameFlat``), when asked for and any.
+  public var alsoOn: [AlsoOn]? = nil
 }
 
 /// What `clarissa listings` asks for.

@@ -58,7 +58,7 @@ enum StoreLine {
 
   private static let listingKey = [column("search"), column("site"), column("id")]
 
-  /// Deliveries, held, recent, validators and cool-downs.
+  /// Deliveries, held, recent, validators, cool-downs and cross-site links.
   static let tables: [Table] = [
     Table(
       type: "delivery", table: "deliveries",
@@ -99,6 +99,14 @@ enum StoreLine {
         column("answer", required: false), column("urls", nil, .json, required: false),
       ],
       order: "host", conflict: ""),
+    // Cross-site links (``SameFlat``): after every listing, so both ends are there.
+    Table(
+      type: "crossPost", table: "cross_posts",
+      columns: [
+        column("site"), column("id"), column("other_site", "otherSite"),
+        column("other_id", "otherId"), column("found_at", "foundAt", .time),
+      ],
+      order: "site, id, other_site, other_id", conflict: ""),
   ]
 
   /// The line for `object`, `"type"` first, the other members in sorted order.

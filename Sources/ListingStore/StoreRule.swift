@@ -61,6 +61,11 @@ extension StoreRule {
       "SELECT site, id, seen_at FROM prices p WHERE NOT EXISTS "
         + "(SELECT 1 FROM listings l WHERE l.site = p.site AND l.id = p.id)"),
     StoreRule(
+      "cross-site links to or from a listing the store does not have",
+      "SELECT site, id, other_id FROM cross_posts c WHERE NOT EXISTS "
+        + "(SELECT 1 FROM listings l WHERE l.site = c.site AND l.id = c.id) OR NOT EXISTS "
+        + "(SELECT 1 FROM listings l WHERE l.site = c.other_site AND l.id = c.other_id)"),
+    StoreRule(
       "deliveries in an unknown state",
       "SELECT search, id, state FROM deliveries "
         + "WHERE state NOT IN ('owed', 'delivered', 'failed')"),

@@ -7,7 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11,
+    version10, version11, version12,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -275,5 +275,20 @@ enum StoreSchema {
   /// the others when they are few (``ConnectedStore/mapped(_:)``).
   private static let version11 = """
     CREATE INDEX listings_located ON listings(site, id) WHERE latitude IS NOT NULL;
+    """
+
+  /// Cross-site folding (``SameFlat``): a listing found to be the same flat as one on another
+  /// site, recorded when it was found. Read both ways (a's page names b, b's names a).
+  private static let version12 = """
+    CREATE TABLE cross_posts(
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      other_site TEXT NOT NULL,
+      other_id TEXT NOT NULL,
+      found_at REAL NOT NULL,
+      PRIMARY KEY(site, id, other_site, other_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX cross_posts_other ON cross_posts(other_site, other_id);
+    CREATE INDEX listings_latitude ON listings(latitude) WHERE latitude IS NOT NULL;
     """
 }

@@ -177,6 +177,19 @@ extension WebApp {
     }.joined()
   }
 
+  /// The listings on other sites that are the same flat: each one's page here and, when it is
+  /// a web address, its page on its site.
+  static func alsoOnLinks(_ others: [AlsoOn]) -> String {
+    others.map { other in
+      let here =
+        "<a class=\"also-on\" href=\"\(Pages.e(Pages.listingPath(other.key)))\">"
+        + "\(Pages.e(other.site)) \(Pages.e(other.id))</a>"
+      guard let url = other.url.flatMap(WebApp.webURL) else { return here }
+      return here
+        + " (<a href=\"\(Pages.e(url))\" rel=\"noopener noreferrer\">on \(Pages.e(other.site))</a>)"
+    }.joined(separator: ", ")
+  }
+
   /// `/listing/SITE/ID`: all the store knows of one listing.
   func listingPage(_ key: ListingKey) throws -> WebResponse {
     guard let history = try store.history(key) else {
@@ -217,6 +230,9 @@ extension WebApp {
       ))
     if let url = WebApp.webURL(listing.url) {
       facts.append(("link", "<span class=\"url\">\(Pages.e(url))</span>"))
+    }
+    if let others = history.alsoOn, !others.isEmpty {
+      facts.append(("also on", Self.alsoOnLinks(others)))
     }
     let prices = history.prices.map {
       "<li>\(Pages.e(Money.format($0.price, $0.currency))) \(Pages.time($0.at, now: now))</li>"

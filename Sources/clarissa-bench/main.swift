@@ -4,7 +4,7 @@ import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|map|slow-clients|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|map|same-flat|slow-clients|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-poll20k`,
 // `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
@@ -22,7 +22,7 @@ try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-if !["state-run", "serve-run", "map-run"].contains(which) {
+if !["state-run", "serve-run", "map-run", "same-flat-run"].contains(which) {
   print("clarissa-bench (medians of repeated runs; build with -c release)\n")
 }
 if which == "config" || which == "all" { ConfigBenchmark(folder: folder).run() }
@@ -39,6 +39,8 @@ if which == "sites" || which == "all" { SiteBenchmark().run() }
 if which == "serve" || which == "all" { ServeBenchmark(folder: folder).run() }
 // The map's data for 10,000 listings with coordinates among a million.
 if which == "map" || which == "all" { MapBenchmark(folder: folder).run() }
+// Cross-site folding's look-up among the same million, with and without its index.
+if which == "same-flat" || which == "all" { SameFlatBenchmark(folder: folder).run() }
 // The HTTP server against 2,000 slow clients, then throughput and memory (a few minutes).
 if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folder).run() }
 // For profilers: only the feed parse, repeated.
@@ -63,6 +65,9 @@ if which == "serve-run", let path = CommandLine.arguments.dropFirst(2).first {
 }
 if which == "map-run", let path = CommandLine.arguments.dropFirst(2).first {
   MapBenchmark.measure(path)
+}
+if which == "same-flat-run", let path = CommandLine.arguments.dropFirst(2).first {
+  SameFlatBenchmark.measure(path, label: CommandLine.arguments.dropFirst(3).first ?? "")
 }
 if which == "profile-map", let path = CommandLine.arguments.dropFirst(2).first {
   MapBenchmark.profile(path, times: 20)

@@ -19,11 +19,29 @@ import Testing
         "listings", "--state", original, "--search", "ipads", "--limit", "5", "--mark-viewed",
       ])
       #expect(marked.status == 0, "\(marked.stderr)")
+      // A cross-site link (cross-site folding) between two of its listings travels too.
+      let two =
+        try JSONSerialization.jsonObject(
+          with: Data(
+            try CommandLineTests.run([
+              "listings", "--state", original, "--limit", "2", "--format", "json",
+            ])
+            .stdout.utf8)) as? [[String: Any]]
+      let ids = (two ?? []).compactMap { ($0["listing"] as? [String: Any])?["id"] as? String }
+      try #require(ids.count == 2)
+      let link = folder.appendingPathComponent("link.jsonl").path
+      try
+        ("{\"type\":\"crossPost\",\"foundAt\":\"2026-05-03T19:00:00Z\",\"id\":\"\(ids[0])\","
+        + "\"otherId\":\"\(ids[1])\",\"otherSite\":\"craigslist\",\"site\":\"craigslist\"}\n")
+        .write(toFile: link, atomically: true, encoding: .utf8)
+      let imported = try CommandLineTests.run(["state", "import", link, "--state", original])
+      #expect(imported.status == 0, "\(imported.stderr)")
       let url = try LoopbackPostgres.shared().database()
       let there = try CommandLineTests.run(["state", "migrate", "--state", original, "--to", url])
       #expect(there.status == 0, "\(there.stderr)")
       #expect(there.stdout.contains("  listings: 360\n"))
       #expect(there.stdout.contains("  sightings: 360\n"))
+      #expect(there.stdout.contains("  cross_posts: 1\n"), "\(there.stdout)")
       let again = try CommandLineTests.run(["state", "migrate", "--state", original, "--to", url])
       #expect(again.status == 5)
       #expect(again.stderr.contains("already holds 360 listings"))

@@ -28,6 +28,9 @@ public struct Explanation: Sendable {
           "repost of \(original) (first seen \(MarkupText.timestamp(firstSeen))): not announced"
       case .repost(let original, nil):
         return "the same item as \(original), new in this run too: not announced twice"
+      case .alsoOn(let other, let firstSeen):
+        return "the same flat as \(other.site) \(other.id) (first seen "
+          + "\(MarkupText.timestamp(firstSeen))): not announced again"
       case .changed(let event):
         var changed = listing
         changed.event = event

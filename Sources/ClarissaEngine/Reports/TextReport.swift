@@ -107,6 +107,10 @@ extension RunReport {
           "\(name): \(count(reposts.count, "repost")) of listings seen before, not announced "
             + "(\(examples)\(reposts.count > 3 ? ", ..." : ""))"))
     }
+    if let elsewhere = search.onOtherSites {
+      lines.append(
+        paint.dim("\(name): \(elsewhere) already on another site, recorded, not announced"))
+    }
     for failure in search.failures { lines.append(paint.red("\(name): failed: \(failure)")) }
     return lines
   }

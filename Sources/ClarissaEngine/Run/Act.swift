@@ -36,6 +36,8 @@ enum Act {
     }
     let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
     (outcome.folded, record.reposts) = reposts(judgements)
+    record.crossPosts = crossPosts(judgements)
+    outcome.onOtherSites = record.crossPosts.isEmpty ? nil : record.crossPosts.count
     outcome.new = fresh
     record.recent = fresh
     if planned.hold {
@@ -69,6 +71,15 @@ enum Act {
       links[listing.key] = original
     }
     return (folded, links)
+  }
+
+  /// The listings found to be the same flat as one on another site, with that listing's key.
+  private static func crossPosts(_ judgements: [Judgement]) -> [ListingKey: ListingKey] {
+    var links: [ListingKey: ListingKey] = [:]
+    for judgement in judgements {
+      if case .alsoOn(let other, _) = judgement.verdict { links[judgement.listing.key] = other }
+    }
+    return links
   }
 
   /// The counts, failures and notes of a search's line.

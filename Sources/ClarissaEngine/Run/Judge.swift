@@ -28,6 +28,9 @@ public enum Verdict: Sendable, Equatable {
   /// repost or a cross-post, recorded and linked, not announced. `firstSeen` is nil when that
   /// listing is new in this run too.
   case repost(of: String, firstSeen: Date?)
+  /// New to the search, but the same flat (``SameFlat``) as a listing on another site that a
+  /// search saw first at `firstSeen`: recorded and linked to it, not announced.
+  case alsoOn(ListingKey, firstSeen: Date)
   /// Seen before, and changed in a way the search announces (`notify_on`): a price drop or
   /// rise past its threshold from the price last announced, or a return after `back_after`.
   case changed(ListingEvent)
@@ -130,7 +133,9 @@ enum Judge {
   static let unstableFloor = 50
 
   /// New listings that are the same item as one the search knows (seen before within the
-  /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`).
+  /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`);
+  /// those still new that are the same flat as a listing of another site become
+  /// ``Verdict/alsoOn(_:firstSeen:)`` (``crossSite(_:memory:since:)``).
   static func fold(
     _ judgements: [Judgement], of planned: PlannedSearch, memory: any ListingMemory,
     options: RunOptions
@@ -140,7 +145,7 @@ enum Judge {
     let since = options.now.addingTimeInterval(-planned.search.repostWindow.timeInterval)
     let stored = try memory.originals(search: planned.search.name, of: fresh, since: since)
     var run = Fingerprint.RunIndex()
-    return judgements.map { judgement in
+    let folded = judgements.map { judgement in
       var judgement = judgement
       switch judgement.verdict {
       case .new:
@@ -156,6 +161,26 @@ enum Judge {
         run.add(Fingerprint.Item(judgement.listing), firstSeen: sighting.firstSeen)
       default: break
       }
+      return judgement
+    }
+    return try crossSite(folded, memory: memory, since: since)
+  }
+
+  /// New listings with coordinates that are the same flat as a listing another site has
+  /// (``SameFlat``), seen by any search since `since`, become ``Verdict/alsoOn(_:firstSeen:)``.
+  static func crossSite(_ judgements: [Judgement], memory: any ListingMemory, since: Date)
+    throws -> [Judgement]
+  {
+    let located = judgements.filter { $0.verdict == .new && $0.listing.coordinates != nil }
+    guard !located.isEmpty else { return judgements }
+    let matches = try memory.sameFlats(of: located.map(\.listing), since: since)
+    guard !matches.isEmpty else { return judgements }
+    return judgements.map { judgement in
+      guard judgement.verdict == .new, let match = matches[judgement.listing.key] else {
+        return judgement
+      }
+      var judgement = judgement
+      judgement.verdict = .alsoOn(match.key, firstSeen: match.firstSeen)
       return judgement
     }
   }

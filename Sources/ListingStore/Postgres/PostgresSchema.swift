@@ -9,8 +9,22 @@
     static var current: Int { migrations.count }
 
     static let migrations: [String] = [
-      version1, version2, version3, version4, version5, version6, version7,
+      version1, version2, version3, version4, version5, version6, version7, version8,
     ]
+
+    /// Cross-site folding (SQLite's version 12).
+    private static let version8 = """
+      CREATE TABLE cross_posts(
+        site text NOT NULL,
+        id text NOT NULL,
+        other_site text NOT NULL,
+        other_id text NOT NULL,
+        found_at double precision NOT NULL,
+        PRIMARY KEY(site, id, other_site, other_id)
+      );
+      CREATE INDEX cross_posts_other ON cross_posts(other_site, other_id);
+      CREATE INDEX listings_latitude ON listings(latitude) WHERE latitude IS NOT NULL;
+      """
 
     /// The map's listings with coordinates (SQLite's version 11).
     private static let version7 = """

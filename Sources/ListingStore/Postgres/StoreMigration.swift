@@ -73,6 +73,13 @@
           ("status", .integer), ("answer", .text), ("urls", .text),
         ]
       ),
+      (
+        "cross_posts",
+        [
+          ("site", .text), ("id", .text), ("other_site", .text), ("other_id", .text),
+          ("found_at", .real),
+        ]
+      ),
     ]
 
     /// Copies the SQLite store into the PostgreSQL one, which must hold no listings yet.

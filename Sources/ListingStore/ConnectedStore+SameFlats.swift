@@ -1,0 +1,121 @@
+import ClarissaCore
+import Foundation
+
+/// Cross-site folding (``SameFlat``): the listing on another site that a new one is the same
+/// flat as, and the links kept between them.
+extension ConnectedStore {
+  public func sameFlats(of listings: [Listing], since: Date) throws -> [ListingKey: CrossPost] {
+    try locked { database in
+      var result: [ListingKey: CrossPost] = [:]
+      for listing in listings {
+        guard let point = listing.coordinates else { continue }
+        if let earliest = try Self.candidates(around: point, of: listing, since, database)
+          .filter({ SameFlat.matches(listing, $0.listing) })
+          .min(by: { ($0.firstSeen, $0.listing.key) < ($1.firstSeen, $1.listing.key) })
+        {
+          result[listing.key] = CrossPost(key: earliest.listing.key, firstSeen: earliest.firstSeen)
+        }
+      }
+      return result
+    }
+  }
+
+  /// The listings of other sites pinned in ``SameFlat/box(around:)`` that a search saw since
+  /// `since`, each with the earliest first sighting (by `listings_latitude`).
+  private static func candidates(
+    around point: Coordinates, of listing: Listing, _ since: Date, _ database: Connection
+  ) throws -> [(listing: Listing, firstSeen: Date)] {
+    let box = SameFlat.box(around: point)
+    let rows = try database.rows(
+      """
+      SELECT s.first_seen, \(ListingColumns.selected) FROM listings l
+      \(database.dialect.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id
+      WHERE l.latitude BETWEEN ? AND ? AND l.longitude BETWEEN ? AND ? AND l.site != ?
+      AND \(LastSeen.sighting("s")) >= ?
+      """,
+      [
+        .double(box.latitudes.lowerBound), .double(box.latitudes.upperBound),
+        .double(box.longitudes.lowerBound), .double(box.longitudes.upperBound),
+        .text(listing.site), .time(since),
+      ]
+    ) { (listing: ListingColumns.listing($0, from: 1), firstSeen: $0.double(0)) }
+    var earliest: [ListingKey: (listing: Listing, firstSeen: Double)] = [:]
+    for row in rows where row.firstSeen < earliest[row.listing.key]?.firstSeen ?? .infinity {
+      earliest[row.listing.key] = row
+    }
+    return earliest.values.map { ($0.listing, Date(timeIntervalSince1970: $0.firstSeen)) }
+  }
+
+  /// The cross-site links of a record, inside its transaction.
+  static func writeCrossPosts(_ record: SearchRecord, at now: StoreValue, in database: Connection)
+    throws
+  {
+    for (key, other) in record.crossPosts.sorted(by: { $0.key < $1.key }) {
+      try database.run(
+        "INSERT INTO cross_posts(site, id, other_site, other_id, found_at) VALUES(?, ?, ?, ?, ?) "
+          + "ON CONFLICT DO NOTHING",
+        [.text(key.site), .text(key.id), .text(other.site), .text(other.id), now])
+    }
+  }
+
+  /// The listings on other sites each of `keys` is the same flat as, both ways (a names b, b
+  /// names a), with their pages, in key order.
+  public func alsoOn(_ keys: [ListingKey]) throws -> [ListingKey: [AlsoOn]] {
+    try locked { database in try Self.alsoOn(keys, in: database) }
+  }
+
+  /// ``alsoOn(_:)`` on an open connection.
+  static func alsoOn(_ keys: [ListingKey], in database: Connection) throws -> [ListingKey: [AlsoOn]]
+  {
+    var result: [ListingKey: [AlsoOn]] = [:]
+    for key in Set(keys) {
+      let others = try database.rows(
+        """
+        SELECT c.other_site, c.other_id, l.url FROM cross_posts c
+        LEFT JOIN listings l ON l.site = c.other_site AND l.id = c.other_id
+        WHERE c.site = ? AND c.id = ?
+        UNION SELECT c.site, c.id, l.url FROM cross_posts c
+        LEFT JOIN listings l ON l.site = c.site AND l.id = c.id
+        WHERE c.other_site = ? AND c.other_id = ?
+        """,
+        [.text(key.site), .text(key.id), .text(key.site), .text(key.id)]
+      ) { AlsoOn(key: ListingKey(site: $0.text(0), id: $0.text(1)), url: $0.optionalText(2)) }
+      if !others.isEmpty { result[key] = others.sorted { $0.key < $1.key } }
+    }
+    return result
+  }
+}
+
+/// The listing on another site that a new one is the same flat as (``SameFlat``).
+public struct CrossPost: Sendable, Equatable {
+  /// Its key.
+  public var key: ListingKey
+  /// When a search first saw it.
+  public var firstSeen: Date
+
+  /// Creates an entry.
+  public init(key: ListingKey, firstSeen: Date) {
+    self.key = key
+    self.firstSeen = firstSeen
+  }
+}
+
+/// A listing on another site that is the same flat: its site, id, and page when stored.
+public struct AlsoOn: Sendable, Equatable, Codable {
+  /// Its site.
+  public var site: String
+  /// Its id there.
+  public var id: String
+  /// Its page on its site.
+  public var url: String?
+
+  /// Creates an entry.
+  public init(key: ListingKey, url: String?) {
+    self.site = key.site
+    self.id = key.id
+    self.url = url
+  }
+
+  /// Its key.
+  public var key: ListingKey { ListingKey(site: site, id: id) }
+}
