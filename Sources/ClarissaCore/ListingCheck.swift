@@ -51,9 +51,10 @@ public enum ListingCheck {
   ) {
     var checked = listing
     var cut: [String] = []
+    // Each field named once, however many of its texts were cut (a place and an address).
     func bound(_ text: String, _ limit: Int, _ field: String) -> String {
       guard let shorter = SafeText.cut(text, to: limit) else { return text }
-      cut.append(field)
+      if !cut.contains(field) { cut.append(field) }
       return shorter
     }
     checked.id = SafeText.line(listing.id)
@@ -85,13 +86,15 @@ public enum ListingCheck {
     {
       checked.coordinates = nil
     }
-    checkFacts(&checked, limits: limits, cut: &cut)
+    checkFacts(&checked, limits: limits, bound: bound)
     return (checked, cut)
   }
 
   /// Rooms, areas, the postcode, the address and the other facts: numbers within what they can
   /// mean, texts made one line and bounded like a place, at most ``mostFacts`` other facts.
-  private static func checkFacts(_ checked: inout Listing, limits: Limits, cut: inout [String]) {
+  private static func checkFacts(
+    _ checked: inout Listing, limits: Limits, bound: (String, Int, String) -> String
+  ) {
     func count(_ value: Double?) -> Double? {
       value.flatMap { $0.isFinite && $0 >= 0 && $0 <= largestCount ? $0 : nil }
     }
@@ -102,13 +105,8 @@ public enum ListingCheck {
       $0.isFinite && $0 > 0 && $0 <= largestFloorArea ? $0 : nil
     }
     func place(_ text: String?) -> String? {
-      guard let text else { return nil }
-      let line = SafeText.line(text)
-      guard let shorter = SafeText.cut(line, to: limits.placeLength) else {
-        return line.isEmpty ? nil : line
-      }
-      if !cut.contains("place") { cut.append("place") }
-      return shorter
+      guard let line = text.map(SafeText.line), !line.isEmpty else { return nil }
+      return bound(line, limits.placeLength, "place")
     }
     checked.postcode = place(checked.postcode)
     checked.address = place(checked.address)

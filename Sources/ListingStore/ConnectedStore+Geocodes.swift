@@ -12,8 +12,9 @@ extension ConnectedStore {
             "SELECT latitude, longitude, asked_at FROM geocodes WHERE query = ?", [.text(query)]
           ) { row in
             let askedAt = Date(timeIntervalSince1970: row.double(2))
-            let coordinates = zip(row.optionalDouble(0), row.optionalDouble(1)).map {
-              Coordinates(latitude: $0, longitude: $1)
+            var coordinates: Coordinates?
+            if let latitude = row.optionalDouble(0), let longitude = row.optionalDouble(1) {
+              coordinates = Coordinates(latitude: latitude, longitude: longitude)
             }
             // Nothing found long ago: absent, so asked again.
             guard coordinates != nil || askedAt >= retryingBefore else { return }
@@ -37,10 +38,4 @@ extension ConnectedStore {
         ])
     }
   }
-}
-
-/// Both present, or nothing.
-private func zip(_ first: Double?, _ second: Double?) -> (Double, Double)? {
-  guard let first, let second else { return nil }
-  return (first, second)
 }

@@ -22,14 +22,10 @@ extension WebApp {
     // Each listing's distances from its searches' places (one list when all share them).
     var placesBySearches: [[String]: [NamedPlace]] = [:]
     let markers = found.compactMap { item -> MapData.Marker? in
-      let places =
-        placesBySearches[item.searches]
-        ?? {
-          let places = served.places(of: item.searches)
-          placesBySearches[item.searches] = places
-          return places
-        }()
-      return Self.marker(item, places: places)
+      if placesBySearches[item.searches] == nil {
+        placesBySearches[item.searches] = served.places(of: item.searches)
+      }
+      return Self.marker(item, places: placesBySearches[item.searches] ?? [])
     }
     return MapData(
       markers: markers, limit: Self.mapLimit, more: more,
