@@ -92,7 +92,8 @@ struct ConfigSummary {
       case .priceDrop: "price drop (\(threshold(search.priceDrop)))"
       case .priceRise: "price rise (\(threshold(search.priceRise)))"
       case .back: "back after \(search.backAfter)"
-      case .new: kind.words
+      case .changed: "text changed"
+      case .new, .gone, .reposted: kind.words
       }
     }.joined(separator: ", ")
   }

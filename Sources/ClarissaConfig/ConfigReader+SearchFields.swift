@@ -211,9 +211,16 @@ extension ConfigReader {
         "expected a list such as '[new, price_drop]' for \(what), found a mapping", at: field.node)
       return [.new]
     }
+    let words = ListingEventKind.announceable.map(\.rawValue)
     let kinds = Set(
-      (field.node.sequence ?? [field.node]).compactMap {
-        choice($0, what, ListingEventKind.self)
+      (field.node.sequence ?? [field.node]).compactMap { node -> ListingEventKind? in
+        if let text = node.scalar?.value, ["gone", "reposted"].contains(text) {
+          error(
+            "'\(text)' in \(what) is told of starred listings only (clarissa star ID), whatever "
+              + "notify_on says (expected \(words.joined(separator: ", ")))", at: node)
+          return nil
+        }
+        return word(node, what, among: words).flatMap(ListingEventKind.init(rawValue:))
       })
     return kinds.isEmpty ? [.new] : kinds
   }

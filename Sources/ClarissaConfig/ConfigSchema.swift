@@ -237,7 +237,7 @@ public enum ConfigSchema {
     case "search_in": return choice(SearchScope.self)
     case "duplicates": return choice(DuplicateMode.self)
     case "notify_on":
-      let kind = choice(ListingEventKind.self)
+      let kind: [String: Any] = ["enum": ListingEventKind.announceable.map(\.rawValue)]
       return ["anyOf": [kind, ["type": "array", "items": kind]]]
     case "price_drop", "price_rise":
       let amount: [String: Any] = ["type": "number", "minimum": 0]

@@ -148,8 +148,9 @@ enum ConfigSchemaText {
       + "announced; notify: every new id is announced",
     "search.notify_on":
       "what is announced: new (default), price_drop, price_rise, back (a listing gone longer "
-      + "than back_after and up again); a change is announced once, against the price last "
-      + "announced",
+      + "than back_after and up again), changed (its title or description, with a word diff); "
+      + "a change is announced once, against the price last announced. Starred listings "
+      + "(clarissa star ID) are told of every change, gone, back and repost whatever this says",
     "search.price_drop":
       "how far a price must fall to count: {min_percent: 5, min_amount: 10} (both, the defaults)",
     "search.price_rise": "how far a price must rise to count, as price_drop",

@@ -20,6 +20,7 @@ extension Listing: Codable {
     try container.encodeIfPresent(descriptionHTML, forKey: Key("descriptionHTML"))
     try container.encodeIfPresent(event, forKey: Key("event"))
     try container.encodeIfPresent(alsoPostedAs, forKey: Key("alsoPostedAs"))
+    try container.encodeIfPresent(alert, forKey: Key("alert"))
     for field in ListingField.all {
       let values = field.values(self)
       guard field.columns.count == 1 else {
@@ -42,6 +43,7 @@ extension Listing: Codable {
     descriptionHTML = try container.decodeIfPresent(String.self, forKey: Key("descriptionHTML"))
     event = try container.decodeIfPresent(ListingEvent.self, forKey: Key("event"))
     alsoPostedAs = try container.decodeIfPresent([String].self, forKey: Key("alsoPostedAs"))
+    alert = try container.decodeIfPresent(ListingAlert.self, forKey: Key("alert"))
     for field in ListingField.all {
       let key = Key(field.json)
       guard field.columns.count == 1 else {

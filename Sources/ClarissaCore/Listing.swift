@@ -64,6 +64,10 @@ public struct Listing: Sendable, Equatable {
   /// cross-posts), where a message carries them; encoded only when known.
   public var alsoPostedAs: [String]? = nil
 
+  /// Marks and deal context (``ListingAlert``), filled at delivery and display time from the
+  /// store; encoded only when present.
+  public var alert: ListingAlert? = nil
+
   /// Creates a listing.
   public init(
     id: String, site: String, url: String, title: String, description: String = "",

@@ -98,8 +98,20 @@ public enum ListingEventKind: String, Sendable, CaseIterable, Codable, Comparabl
   case priceDrop = "price_drop"
   /// A seen listing's price rose.
   case priceRise = "price_rise"
-  /// A listing gone for longer than `back_after` is up again.
+  /// A listing gone for longer than `back_after` is up again (a starred listing: gone, then
+  /// back).
   case back
+  /// A seen listing's text (title or description) changed: announced with a word diff, for
+  /// every listing of a search that names it, and for starred listings always.
+  case changed
+  /// A starred listing its source answered without on two runs in a row (per source: a city
+  /// that failed does not count). Starred listings only.
+  case gone
+  /// A starred listing posted again under another id. Starred listings only.
+  case reposted
+
+  /// What `notify_on` may name; ``gone`` and ``reposted`` are told of starred listings only.
+  public static let announceable: [Self] = [.new, .priceDrop, .priceRise, .back, .changed]
 
   /// As a report says it: `price drop`.
   public var words: String { rawValue.replacingOccurrences(of: "_", with: " ") }

@@ -305,6 +305,13 @@ public protocol ListingMemory: AnyObject, Sendable {
   func geocodes(_ queries: [String], retryingBefore: Date) throws -> [String: Geocode]
   /// Keeps the geocoder's answer for an address (nil: it found nothing).
   func rememberGeocode(_ query: String, _ coordinates: Coordinates?, at now: Date) throws
+  /// The marks a person set on these listings (``ListingMarks``); unmarked ones are absent.
+  func marks(of keys: [ListingKey]) throws -> [ListingKey: ListingMarks]
+  /// The keys of the starred, hidden or noted listings, the most recently marked first.
+  func markedKeys(_ kind: MarkKind) throws -> [ListingKey]
+  /// Changes one mark on listings, in one transaction; returns how many listings' marks changed.
+  @discardableResult func setMark(_ mark: ListingMark, on keys: [ListingKey], at now: Date) throws
+    -> Int
 }
 
 /// What the geocoder answered for an address: its coordinates, or none found.

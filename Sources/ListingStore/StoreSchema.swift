@@ -7,7 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11, version12,
+    version10, version11, version12, version13,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -290,5 +290,23 @@ enum StoreSchema {
     ) WITHOUT ROWID;
     CREATE INDEX cross_posts_other ON cross_posts(other_site, other_id);
     CREATE INDEX listings_latitude ON listings(latitude) WHERE latitude IS NOT NULL;
+    """
+
+  /// Marks a person sets on a listing (issue 28, ``ListingMarks``): starred (watched: every
+  /// change, gone, back and repost told), hidden (never shown or announced again, reposts
+  /// included), a note. Apart from `listings`, keyed like it: a mark outlives a prune of the
+  /// listing's row and is exported with the state.
+  private static let version13 = """
+    CREATE TABLE marks(
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      starred_at REAL,
+      hidden_at REAL,
+      note TEXT,
+      noted_at REAL,
+      PRIMARY KEY(site, id)
+    ) WITHOUT ROWID;
+    CREATE INDEX marks_starred ON marks(site, id) WHERE starred_at IS NOT NULL;
+    CREATE INDEX marks_hidden ON marks(site, id) WHERE hidden_at IS NOT NULL;
     """
 }

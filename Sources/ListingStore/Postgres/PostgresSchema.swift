@@ -9,8 +9,23 @@
     static var current: Int { migrations.count }
 
     static let migrations: [String] = [
-      version1, version2, version3, version4, version5, version6, version7, version8,
+      version1, version2, version3, version4, version5, version6, version7, version8, version9,
     ]
+
+    /// Marks a person sets on a listing (SQLite's version 13).
+    private static let version9 = """
+      CREATE TABLE marks(
+        site text NOT NULL,
+        id text NOT NULL,
+        starred_at double precision,
+        hidden_at double precision,
+        note text,
+        noted_at double precision,
+        PRIMARY KEY(site, id)
+      );
+      CREATE INDEX marks_starred ON marks(site, id) WHERE starred_at IS NOT NULL;
+      CREATE INDEX marks_hidden ON marks(site, id) WHERE hidden_at IS NOT NULL;
+      """
 
     /// Cross-site folding (SQLite's version 12).
     private static let version8 = """
