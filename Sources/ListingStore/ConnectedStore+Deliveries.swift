@@ -141,7 +141,8 @@ extension ConnectedStore {
       for search in searches {
         result += try database.rows(
           "SELECT r.found, r.event, r.old_price, \(ListingColumns.selected) FROM recent r "
-            + "JOIN listings l ON l.site = r.site AND l.id = r.id WHERE r.search = ? "
+            + "JOIN listings l ON l.site = r.site AND l.id = r.id\(Self.markJoin) "
+            + "WHERE r.search = ? AND \(MarkFilter.notHidden.condition ?? "TRUE") "
             + "ORDER BY r.found DESC, l.posted DESC, r.\(database.dialect.rowid) DESC LIMIT ?",
           [.text(search), .int(limit)]
         ) { row in

@@ -77,7 +77,7 @@ extension ConnectedStore {
           try database.run(
             "SELECT starred_at, hidden_at, note, noted_at FROM marks WHERE site = ? AND id = ?",
             [.text(key.site), .text(key.id)]
-          ) { found[key] = Self.marks($0) }
+          ) { found[key] = Self.marks($0, from: 0) }
         }
         return found
       }
@@ -134,20 +134,12 @@ extension ConnectedStore {
     }
   }
 
-  private static func marks(of key: ListingKey, in database: Connection) throws -> ListingMarks? {
+  static func marks(of key: ListingKey, in database: Connection) throws -> ListingMarks? {
     var found: ListingMarks?
     try database.run(
       "SELECT starred_at, hidden_at, note, noted_at FROM marks WHERE site = ? AND id = ?",
       [.text(key.site), .text(key.id)]
-    ) { found = marks($0) }
+    ) { found = marks($0, from: 0) }
     return found
-  }
-
-  private static func marks(_ row: some StoreRow) -> ListingMarks {
-    ListingMarks(
-      starredAt: row.optionalDouble(0).map(Date.init(timeIntervalSince1970:)),
-      hiddenAt: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
-      note: row.optionalText(2),
-      notedAt: row.optionalDouble(3).map(Date.init(timeIntervalSince1970:)))
   }
 }

@@ -1,3 +1,4 @@
+import ClarissaCore
 import Foundation
 
 /// Retention: forgetting what no search has seen for a while, by index on the times.
@@ -8,7 +9,8 @@ extension ConnectedStore {
   /// Forgets what no search has seen for `retention`: the sightings (with their deliveries,
   /// held and recent rows), then listings no search sees any more (with their prices), ended
   /// cool-downs, and recent rows beyond ``recentKept`` per search. Each step goes by an index
-  /// on the time, never through all the history. Returns the rows removed, by table.
+  /// on the time, never through all the history. Starred listings keep their rows; marks are
+  /// never removed. Returns the rows removed, by table.
   @discardableResult
   public func prune(now: Date, retention: TimeInterval) throws -> StoreCounts {
     try pruneRows(now: now, retention: retention)
@@ -28,8 +30,21 @@ extension ConnectedStore {
             + "UNION ALL SELECT s.search, s.site, s.id FROM answers a \(sql.orderedJoin) "
             + "sightings s\(sql.indexedBy("sightings_answer")) "
             + "ON s.search = a.search AND s.in_answer WHERE a.answered_at < ?", [cutoff, cutoff]
-        ) { [StoreValue.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
-        for key in stale {
+        ) { ($0.text(0), ListingKey(site: $0.text(1), id: $0.text(2))) }
+        // A starred listing keeps its story (and its marks are never pruned).
+        let starred = Set(
+          try database.rows("SELECT site, id FROM marks WHERE starred_at IS NOT NULL") {
+            ListingKey(site: $0.text(0), id: $0.text(1))
+          })
+        for (search, listing) in stale {
+          let key: [StoreValue] = [.text(search), .text(listing.site), .text(listing.id)]
+          if starred.contains(listing) {
+            // Its answer goes below: the time it was seen is kept on the sighting itself.
+            try database.run(
+              "UPDATE sightings SET last_seen = \(LastSeen.sighting("sightings")), "
+                + "in_answer = FALSE WHERE search = ? AND site = ? AND id = ? AND in_answer", key)
+            continue
+          }
           for table in ["deliveries", "held", "recent", "sightings"] {
             try database.run("DELETE FROM \(table) WHERE search = ? AND site = ? AND id = ?", key)
             counts.add(database.changes, table)
@@ -39,7 +54,9 @@ extension ConnectedStore {
         try database.run("DELETE FROM answers WHERE answered_at < ?", [cutoff])
         let gone = try database.rows(
           "SELECT site, id FROM listings l WHERE last_seen < ? AND NOT EXISTS "
-            + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id)", [cutoff]
+            + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id) AND NOT EXISTS "
+            + "(SELECT 1 FROM marks m WHERE m.site = l.site AND m.id = l.id "
+            + "AND m.starred_at IS NOT NULL)", [cutoff]
         ) { [StoreValue.text($0.text(0)), .text($0.text(1))] }
         for key in gone {
           for table in ["prices", "listing_images", "listings"] {

@@ -60,6 +60,8 @@ public struct ListingHistory: Sendable, Codable, Equatable {
   /// The listings on other sites that are the same flat (``SameFlat``), both ways; nil when
   /// none.
   public var alsoOn: [AlsoOn]? = nil
+  /// The marks a person set on it (starred, hidden, a note); nil when none.
+  public var marks: ListingMarks? = nil
 }
 
 extension ConnectedStore {
@@ -110,7 +112,8 @@ extension ConnectedStore {
       return ListingHistory(
         listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
         lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
-        viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key])
+        viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key],
+        marks: try Self.marks(of: key, in: database))
     }
   }
 

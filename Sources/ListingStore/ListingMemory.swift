@@ -293,7 +293,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   func markFailed(
     search: String, key: ListingKey, channel: String, error: String, at now: Date
   ) throws -> Int
-  /// The newest `limit` listings found by each of `searches`, newest first.
+  /// The newest `limit` listings found by each of `searches`, newest first (for the Atom feeds
+  /// and the HTML page; hidden listings left out).
   func recent(searches: [String], limit: Int) throws -> [RecentListing]
   /// Forgets listings no search has seen for `retention` seconds, and ended cool-downs;
   /// returns the rows removed, by table.

@@ -21,6 +21,8 @@ public struct FoundListing: Sendable, Codable, Equatable {
   public var viewedAt: Date?
   /// The listings on other sites that are the same flat (``SameFlat``), when asked for and any.
   public var alsoOn: [AlsoOn]? = nil
+  /// The marks a person set on it (starred, hidden, a note); nil when none.
+  public var marks: ListingMarks? = nil
 }
 
 /// What `clarissa listings` asks for.
@@ -45,6 +47,8 @@ public struct ListingQuery: Sendable {
   public var limit = 50
   /// After skipping this many (a page further on).
   public var offset = 0
+  /// Which listings by their marks: by default the hidden ones are left out.
+  public var marked: MarkFilter = .notHidden
 
   /// Creates a query.
   public init() {}
@@ -74,23 +78,26 @@ extension ConnectedStore {
       let (conditions, values) = Self.conditions(query, dialect)
       let sql = """
         SELECT s.search, s.first_seen, \(LastSeen.sighting("s")), s.repost_of, l.viewed_at,
+          \(Self.markColumns),
           (SELECT \(dialect.joinedBySeparator("c.channel")) FROM (SELECT DISTINCT channel
             FROM deliveries d WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
               AND d.state = 'delivered' ORDER BY d.channel) c),
           \(ListingColumns.selected)
         FROM \(from)
         WHERE \(conditions)
-        ORDER BY s.first_seen DESC, l.posted DESC, s.search, s.id LIMIT ? OFFSET ?
+        ORDER BY \(Self.markOrder(query))s.first_seen DESC, l.posted DESC, s.search, s.id
+        LIMIT ? OFFSET ?
         """
       return try database.rows(sql, values + [.int(query.limit), .int(query.offset)]) { row in
         let repost = row.optionalText(3)
         return FoundListing(
-          search: row.text(0), listing: ListingColumns.listing(row, from: 6),
+          search: row.text(0), listing: ListingColumns.listing(row, from: 10),
           firstSeen: Date(timeIntervalSince1970: row.double(1)),
           lastSeen: Date(timeIntervalSince1970: row.double(2)),
           event: repost == nil ? "new" : "repost", repostOf: repost,
-          deliveredTo: row.optionalText(5).map { $0.split(separator: "\u{1F}").map(String.init) }
-            ?? [], viewedAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)))
+          deliveredTo: row.optionalText(9).map { $0.split(separator: "\u{1F}").map(String.init) }
+            ?? [], viewedAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)),
+          marks: Self.marks(row, from: 5))
       }
     }
   }
@@ -108,14 +115,19 @@ extension ConnectedStore {
     -> String
   {
     let join = dialect.orderedJoin
+    if let marked = query.marked.index {
+      // Starred or hidden: from the marks' own index (they are few), then their sightings.
+      return "marks m\(dialect.indexedBy(marked)) \(join) listings l "
+        + "ON l.site = m.site AND l.id = m.id \(join) sightings s ON s.site = l.site AND s.id = l.id"
+    }
     if let listings {
       return "listings l\(dialect.indexedBy(listings)) \(join) sightings s "
-        + "ON s.site = l.site AND s.id = l.id"
+        + "ON s.site = l.site AND s.id = l.id" + markJoin
     }
     return "sightings s"
       + dialect.indexedBy(
         query.searches.isEmpty ? "sightings_first_seen" : "sightings_search_first_seen")
-      + " \(join) listings l ON l.site = s.site AND l.id = s.id"
+      + " \(join) listings l ON l.site = s.site AND l.id = s.id" + markJoin
   }
 
   /// The query's conditions on `sightings s JOIN listings l`, and their values.
@@ -144,6 +156,7 @@ extension ConnectedStore {
       values.append(.double(max))
     }
     if query.unviewed { conditions.append("l.viewed_at IS NULL") }
+    if let marked = query.marked.condition { conditions.append(marked) }
     for word in query.words {
       conditions.append(
         "(\(dialect.contains("lower(l.title)", "?")) OR \(dialect.contains("lower(l.description)", "?")))"
@@ -165,7 +178,7 @@ extension ConnectedStore {
         try database.run(
           "UPDATE listings SET viewed_at = ? WHERE viewed_at IS NULL AND (site, id) IN "
             + "(SELECT s.site, s.id FROM sightings s JOIN listings l ON l.site = s.site "
-            + "AND l.id = s.id WHERE \(conditions))", [.time(now)] + values)
+            + "AND l.id = s.id\(Self.markJoin) WHERE \(conditions))", [.time(now)] + values)
         return database.changes
       }
     }

@@ -58,7 +58,7 @@ enum StoreLine {
 
   private static let listingKey = [column("search"), column("site"), column("id")]
 
-  /// Deliveries, held, recent, validators, cool-downs and cross-site links.
+  /// Deliveries, held, recent, validators, cool-downs, cross-site links and marks.
   static let tables: [Table] = [
     Table(
       type: "delivery", table: "deliveries",
@@ -107,7 +107,32 @@ enum StoreLine {
         column("other_id", "otherId"), column("found_at", "foundAt", .time),
       ],
       order: "site, id, other_site, other_id", conflict: ""),
+    // Marks (``ListingMarks``): a mark set in either store stays, from the earlier time; the
+    // later note wins.
+    Table(
+      type: "mark", table: "marks",
+      columns: [
+        column("site"), column("id"),
+        column("starred_at", "starredAt", .time, required: false),
+        column("hidden_at", "hiddenAt", .time, required: false),
+        column("note", required: false), column("noted_at", "notedAt", .time, required: false),
+      ],
+      order: "site, id",
+      conflict: " ON CONFLICT(site, id) DO UPDATE SET \(earlier("starred_at")), "
+        + "\(earlier("hidden_at")), \(laterNote("note")), \(laterNote("noted_at"))"),
   ]
+
+  /// `column` of the note written later (the imported one when the row has none).
+  private static func laterNote(_ column: String) -> String {
+    "\(column) = CASE WHEN excluded.noted_at > coalesce(marks.noted_at, 0) "
+      + "THEN excluded.\(column) ELSE marks.\(column) END"
+  }
+
+  /// `column` set to the earlier of the row's and the imported time (either may be null).
+  private static func earlier(_ column: String) -> String {
+    "\(column) = min(coalesce(marks.\(column), excluded.\(column)), "
+      + "coalesce(excluded.\(column), marks.\(column)))"
+  }
 
   /// The line for `object`, `"type"` first, the other members in sorted order.
   static func text(_ type: String, _ object: [String: Any]) throws -> String {

@@ -116,6 +116,7 @@ extension Runner {
       }
       var query = ListingQuery()
       query.searches = [name]
+      query.marked = .any  // the run judges hidden listings too
       // As many as its sources may give in one run.
       let sources = max(1, FetchStage.jobs(for: search, sites: sites).count)
       query.limit = config.limits.itemsPerSource * sources
