@@ -27,6 +27,7 @@ public struct Clarissa: AsyncParsableCommand {
 
         clarissa serve                    # http://127.0.0.1:8421/
         clarissa listings --unviewed
+        clarissa star 7931742798          # watch it; hide, note, listings --starred
         clarissa watch --http 127.0.0.1:8421   # watch and serve in one process
 
       Site adapters and what they read:
@@ -41,7 +42,8 @@ public struct Clarissa: AsyncParsableCommand {
     subcommands: [
       Init.self, Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
       NotifyCommand.self, StateCommand.self, ListingsCommand.self, ShowCommand.self,
-      SchemaCommand.self, ServeCommand.self,
+      SchemaCommand.self, ServeCommand.self, StarCommand.self, UnstarCommand.self,
+      HideCommand.self, UnhideCommand.self, NoteCommand.self,
     ]
   )
 

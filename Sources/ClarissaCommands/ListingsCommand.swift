@@ -20,12 +20,18 @@ struct ListingsCommand: ParsableCommand {
       Events the store knows: new, repost. --unviewed keeps the listings nobody has viewed \
       (opened in 'clarissa serve', or marked with --mark-viewed); the JSON form has viewedAt.
 
+      Hidden listings ('clarissa hide ID') are left out unless --hidden (only them, the latest \
+      hidden first) or --with-hidden asks for them; --starred lists the starred ('clarissa \
+      star ID'), the latest starred first. A marked listing has a line with its marks; the \
+      JSON form has marks (starredAt, hiddenAt, note, notedAt).
+
       Examples:
         clarissa listings
         clarissa listings --search ipads --since 2d
         clarissa listings --event repost --format json
         clarissa listings --text "air m2" --max-price 500 --format csv > ipads.csv
         clarissa listings --unviewed --mark-viewed   # what is new to you, then marked seen
+        clarissa listings --starred
       """
   )
 
@@ -61,6 +67,15 @@ struct ListingsCommand: ParsableCommand {
   @Flag(help: "Mark the listings printed as viewed (as opening them in 'clarissa serve' does).")
   var markViewed = false
 
+  @Flag(help: "Only starred listings ('clarissa star'), the latest starred first.")
+  var starred = false
+
+  @Flag(help: "Only hidden listings ('clarissa hide'), the latest hidden first.")
+  var hidden = false
+
+  @Flag(help: "Hidden listings too (they are left out by default).")
+  var withHidden = false
+
   @Option(help: "At most this many.")
   var limit = 50
 
@@ -79,6 +94,9 @@ struct ListingsCommand: ParsableCommand {
           + " (the store knows: new, repost)")
     }
     guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+    if [starred, hidden, withHidden].filter({ $0 }).count > 1 {
+      throw ValidationError("choose one of --starred, --hidden and --with-hidden")
+    }
   }
 
   func run() throws {
@@ -94,6 +112,7 @@ struct ListingsCommand: ParsableCommand {
     query.words = (text ?? "").split(separator: " ").map(String.init)
     query.limit = limit
     query.unviewed = unviewed
+    query.marked = starred ? .starred : hidden ? .hidden : withHidden ? .any : .notHidden
     let read = { (store: ListingStore) throws -> [FoundListing] in
       try checkSearches(store)
       var found = try store.listings(query)

@@ -29,6 +29,7 @@ enum ListingsOutput {
       {
         lines.append("    \(facts)")
       }
+      if let marks = marks(item.marks) { lines.append("    \(marks)") }
       lines.append("    \(listing.url)")
     }
     return lines.joined(separator: "\n") + "\n"
@@ -76,6 +77,7 @@ enum ListingsOutput {
       "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen)), "
         + (history.viewedAt.map { "viewed \(time($0))" } ?? "not viewed"),
     ]
+    lines += marks(history.marks, time: time)
     let seen = history.searches.compactMap { searches[$0.search] }
     let unit = seen.lazy.compactMap(\.facts.shownAreaUnit).first
     if let facts = ListingFacts.summary(listing, unit: unit) { lines.append("  facts: \(facts)") }

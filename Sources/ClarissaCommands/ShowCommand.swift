@@ -12,7 +12,9 @@ struct ShowCommand: ParsableCommand {
       "Show one listing: every price it had, the searches that saw it, its reposts, and which channels took it.",
     discussion: """
       ID is the listing's id, or SITE:ID when two sites use the same id. Reads the state \
-      database without the lock. JSON (--format json) is documented in docs/listings.md.
+      database without the lock. The marks a person set (starred, hidden, the note: \
+      'clarissa star', 'hide', 'note') are said under the listing. JSON (--format json) is \
+      documented in docs/listings.md.
 
       Examples:
         clarissa show 7931742798
@@ -33,14 +35,7 @@ struct ShowCommand: ParsableCommand {
   func run() throws {
     let now = options.clock
     let history = try options.reading { store, _ -> ListingHistory? in
-      let keys = try store.keys(matching: id)
-      guard keys.count <= 1 else {
-        Terminal.error(
-          "error: '\(id)' is an id on several sites (\(keys.map(\.site).joined(separator: ", "))); "
-            + "write SITE:ID, as in '\(keys[0].site):\(keys[0].id)'\n")
-        throw ExitStatus.usage.exitCode
-      }
-      return try keys.first.flatMap { try store.history($0) }
+      try store.history(try ListingIDs.key(id, in: store))
     }
     guard let found = history else { return }
     guard let found else {
