@@ -30,7 +30,7 @@ enum Pages {
       \(head)
       </head>
       <body>
-      <header class="top"><a class="brand" href="/">clarissa</a><nav><a href="/">Searches</a><a href="/listings">All listings</a><a href="/listings?unviewed=1">Unviewed</a><a href="/map">Map</a></nav></header>
+      <header class="top"><a class="brand" href="/">clarissa</a><nav><a href="/">Searches</a><a href="/listings">All listings</a><a href="/listings?unviewed=1">Unviewed</a><a href="/starred">Starred</a><a href="/hidden">Hidden</a><a href="/map">Map</a></nav></header>
       <main>
       \(banner)\(body)
       </main>

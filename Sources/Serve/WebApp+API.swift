@@ -52,6 +52,8 @@ extension WebApp {
       return Self.json(bytes: try mapData(try Self.query(request.query)).json)
     case ("POST", ["viewed"]):
       return Self.json(["marked": try markViewed(api: request)])
+    case (_, let path) where path.count == 4 && path[0] == "listings":
+      return try markAPI(request, path)
     case (let method, let path)
     where ["session", "searches", "listings", "map", "viewed"].contains(path.first ?? ""):
       throw RequestProblem(405, "\(method) is not allowed on /api/\(path.joined(separator: "/"))")
@@ -122,7 +124,7 @@ extension WebApp {
   }
 
   /// The filters of a request: `search`, `site` (each repeatable), `min`, `max`, `q`,
-  /// `unviewed`.
+  /// `unviewed`, and the marks (``marked(_:)``).
   static func query(_ fields: WebFields) throws -> ListingQuery {
     var query = ListingQuery()
     query.searches = fields.all("search").filter { !$0.isEmpty }
@@ -145,6 +147,7 @@ extension WebApp {
     if let unviewed = fields.first("unviewed") {
       query.unviewed = ["1", "true", "on", "yes"].contains(unviewed.lowercased())
     }
+    query.marked = try marked(fields)
     return query
   }
 

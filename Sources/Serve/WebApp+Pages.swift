@@ -58,10 +58,11 @@ extension WebApp {
       cards += card(
         item, prices: prices[item.listing.key] ?? [],
         folded: folded[item.search]?[item.listing.key] ?? 0, now: now,
-        showSearch: query.searches.count != 1)
+        showSearch: query.searches.count != 1, back: request.target)
     }
     if cards.isEmpty { cards = "<p class=\"empty\">No listings match.</p>" }
-    let title = query.searches.count == 1 ? query.searches[0] : "All listings"
+    let title =
+      Self.markedTitle(query) ?? (query.searches.count == 1 ? query.searches[0] : "All listings")
     let filters = filterForm(query, action: "/listings")
     let current = Self.filterParameters(query)
     let onMap = current.isEmpty ? "/map" : "/map?" + String(current.dropLast())
@@ -91,12 +92,13 @@ extension WebApp {
 
   private func card(
     _ item: FoundListing, prices: [ListingHistory.Price], folded: Int, now: Date,
-    showSearch: Bool
+    showSearch: Bool, back: String
   ) -> String {
     let listing = item.listing
     let viewed = item.viewedAt != nil
     var marks: [String] = []
     if !viewed { marks.append("<span class=\"badge unviewed-badge\">unviewed</span>") }
+    marks += Pages.markBadges(item.marks)
     if let original = item.repostOf {
       marks.append("<span class=\"badge repost\">repost of \(Pages.e(original))</span>")
     }
@@ -120,6 +122,7 @@ extension WebApp {
       <a class="card-link" href="\(Pages.e(Pages.listingPath(listing.key)))">\(Pages.photo(listing))
       <div class="info"><div class="marks">\(marks.joined(separator: " "))</div><div class="price">\(Pages.e(Pages.price(listing.price, listing.currency)))</div>\(Pages.priceHistory(prices))<div class="title">\(Pages.e(listing.title))</div><div class="meta">\(meta)</div></div></a>
       \(Pages.openButton(listing.key, csrf: csrf))
+      \(Pages.markControls(listing.key, item.marks, csrf: csrf, back: Self.local(back)))
       </article>
 
       """
@@ -146,6 +149,7 @@ extension WebApp {
       <label>Highest price <input type="number" name="max" placeholder="max" step="any" value="\(Pages.e(number(query.maxPrice)))"></label>
       <label>Text <input type="search" name="q" value="\(Pages.e(query.words.joined(separator: " ")))" placeholder="words in title or description"></label>
       <label class="check"><input type="checkbox" name="unviewed" value="1"\(query.unviewed ? " checked" : "")> unviewed only</label>
+      \(Self.markedParameter(query).map { "<input type=\"hidden\" name=\"\($0.name)\" value=\"1\">" } ?? "")
       <button>Filter</button>
       </form>
       """
@@ -160,6 +164,7 @@ extension WebApp {
     if let max = query.maxPrice { parts.append("max=\(max)") }
     if !query.words.isEmpty { parts.append("q=\(queryValue(query.words.joined(separator: " ")))") }
     if query.unviewed { parts.append("unviewed=1") }
+    if let marked = markedParameter(query) { parts.append("\(marked.name)=\(marked.value)") }
     return parts.map { $0 + "&" }.joined()
   }
 
@@ -172,6 +177,7 @@ extension WebApp {
     if let max = query.maxPrice { fields.append(("max", String(max))) }
     if !query.words.isEmpty { fields.append(("q", query.words.joined(separator: " "))) }
     if query.unviewed { fields.append(("unviewed", "1")) }
+    if let marked = markedParameter(query) { fields.append(marked) }
     return fields.map {
       "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(Pages.e($0.1))\">"
     }.joined()
@@ -228,6 +234,7 @@ extension WebApp {
         history.viewedAt.map { "viewed " + Pages.time($0, now: now) }
           ?? "<span class=\"badge unviewed-badge\">not viewed</span>"
       ))
+    facts += Pages.markFacts(history.marks, now: now)
     if let url = WebApp.webURL(listing.url) {
       facts.append(("link", "<span class=\"url\">\(Pages.e(url))</span>"))
     }
@@ -268,7 +275,7 @@ extension WebApp {
       <h1>\(Pages.e(listing.title))</h1>
       <p class="price big">\(Pages.e(Pages.price(listing.price, listing.currency)))</p>
       \(Pages.priceHistory(history.prices))
-      <div class="actions">\(Pages.openButton(key, csrf: csrf))\(markViewed)</div>
+      <div class="actions">\(Pages.openButton(key, csrf: csrf))\(markViewed)\(Pages.markControls(key, history.marks, csrf: csrf, back: Pages.listingPath(key)))</div>
       \(photos.isEmpty ? "" : "<div class=\"photos\">\(photos)</div>")
       <dl class="facts">\(facts.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined())</dl>
       \(Pages.otherFacts(listing.facts))

@@ -149,7 +149,7 @@ public final class WebApp: @unchecked Sendable {
           : signIn(wrong: false)
       }
     }
-    if request.method == "POST" { try checkForgery(request) }
+    if request.method != "GET" { try checkForgery(request) }
     return try route(request, path)
   }
 
@@ -191,9 +191,12 @@ public final class WebApp: @unchecked Sendable {
     case ("POST", let path) where path.count == 3 && path[0] == "open":
       return try open(ListingKey(site: path[1], id: path[2]))
     case ("POST", ["viewed"]): return try markViewed(form: request)
+    case ("POST", ["mark"]): return try setMark(form: request)
+    case ("GET", ["starred"]): return try markedPage(request, .starred)
+    case ("GET", ["hidden"]): return try markedPage(request, .hidden)
     case ("GET", ["metrics"]): return try metricsText()
     case ("GET", ["assets", "style.css"]):
-      return Self.asset(Assets.style, type: "text/css")
+      return Self.asset(Assets.style + "\n" + Pages.markStyle, type: "text/css")
     case ("GET", ["assets", "app.js"]):
       return Self.asset(Assets.script, type: "text/javascript")
     case ("GET", ["assets", "map.js"]):
@@ -210,7 +213,9 @@ public final class WebApp: @unchecked Sendable {
   }
 
   private func knownPath(_ path: [String]) -> Bool {
-    path.isEmpty || ["listings", "map", "viewed", "metrics"].contains(path.first ?? "")
+    path.isEmpty
+      || ["listings", "map", "viewed", "metrics", "mark", "starred", "hidden"].contains(
+        path.first ?? "")
       || (["listing", "open"].contains(path.first ?? "") && path.count == 3)
   }
 
