@@ -71,6 +71,8 @@ extension Pages {
     .note-form form { display: flex; flex-wrap: wrap; gap: .3rem; margin-top: .3rem; }
     .note-form textarea { width: 100%; font: inherit; border-radius: .4rem; border: 1px solid #8886; background: Field; color: FieldText; }
     .note-text { white-space: pre-line; overflow-wrap: anywhere; }
+    .actions { align-items: flex-start; }
     .actions .mark-form, .actions .note-form { padding: 0; }
+    .actions .mark-form button { flex: none; white-space: nowrap; }
     """
 }
