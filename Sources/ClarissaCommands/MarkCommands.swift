@@ -29,10 +29,15 @@ enum ListingIDs {
   }
 }
 
+/// The listings a mark command changes, and the store they are in.
+struct MarkTargets: ParsableArguments {
+  @Argument(help: ArgumentHelp("Listing ids, or SITE:ID.", valueName: "id")) var ids: [String]
+  @OptionGroup var options: StateOptions
+}
+
 /// What `star`, `unstar`, `hide` and `unhide` share: the ids, the store, and what is printed.
 protocol MarkingCommand: ParsableCommand {
-  var ids: [String] { get }
-  var options: StateOptions { get }
+  var targets: MarkTargets { get }
   /// The change.
   static var mark: ListingMark { get }
   /// The listing's state after it: `starred`, `not starred`, ...
@@ -43,9 +48,10 @@ extension MarkingCommand {
   /// Every id resolved first (nothing changes when one is wrong), then each listing marked;
   /// prints one line per listing: changed, or already so.
   func run() throws {
+    let options = targets.options
     let now = options.clock
     let lines = try options.writing { store, _ -> [String] in
-      let keys = try ids.map { try ListingIDs.key($0, in: store) }
+      let keys = try targets.ids.map { try ListingIDs.key($0, in: store) }
       var lines: [String] = []
       for key in keys {
         let changed = try store.setMark(Self.mark, on: [key], at: now) > 0
@@ -58,10 +64,19 @@ extension MarkingCommand {
     guard let lines else { throw ExitStatus.failure.exitCode }
     print(lines.joined(separator: "\n"))
   }
+
+  /// The command's help: what it does, what every mark command says of ids, its examples.
+  static func markConfiguration(
+    _ name: String, abstract: String, about: String = "", examples: String
+  ) -> CommandConfiguration {
+    CommandConfiguration(
+      commandName: name, abstract: abstract,
+      discussion: (about.isEmpty ? "" : about + "\n\n") + markHelp + "\n\nExamples:\n" + examples)
+  }
 }
 
 /// The help every mark command ends with.
-private let markHelp = """
+let markHelp = """
   ID is the listing's id, or SITE:ID when two sites use the same id (as 'clarissa listings' \
   and 'clarissa show' print them); several may be given, and none is changed when one is \
   unknown. Marks live in the state database (exported by 'clarissa state export'); 'clarissa \
@@ -71,78 +86,57 @@ private let markHelp = """
 
 /// `clarissa star ID...`.
 struct StarCommand: MarkingCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "star",
-    abstract: "Star listings: watch them (their changes are announced, their story kept).",
-    discussion: """
+  static let configuration = markConfiguration(
+    "star", abstract: "Star listings: watch them (their changes are announced, their story kept).",
+    about: """
       A starred listing's price changes, its going and coming back, its reposts and text \
       changes are announced whatever its search's notify_on, and 'state prune' keeps its \
       story. Starring again keeps the first time. 'clarissa unstar ID' undoes it.
-
-      \(markHelp)
-
-      Examples:
+      """,
+    examples: """
         clarissa star 7931742798
         clarissa star craigslist:7931742798 flatfox:1234
       """)
   static let mark = ListingMark.star
   static let state = "starred"
-  @Argument(help: ArgumentHelp("Listing ids, or SITE:ID.", valueName: "id")) var ids: [String]
-  @OptionGroup var options: StateOptions
+  @OptionGroup var targets: MarkTargets
 }
 
 /// `clarissa unstar ID...`.
 struct UnstarCommand: MarkingCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "unstar", abstract: "Stop watching starred listings.",
-    discussion: """
-      \(markHelp)
-
-      Example:
-        clarissa unstar 7931742798
-      """)
+  static let configuration = markConfiguration(
+    "unstar", abstract: "Stop watching starred listings.",
+    examples: "  clarissa unstar 7931742798")
   static let mark = ListingMark.unstar
   static let state = "not starred"
-  @Argument(help: ArgumentHelp("Listing ids, or SITE:ID.", valueName: "id")) var ids: [String]
-  @OptionGroup var options: StateOptions
+  @OptionGroup var targets: MarkTargets
 }
 
 /// `clarissa hide ID...`.
 struct HideCommand: MarkingCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "hide",
-    abstract: "Hide listings: never show or announce them again, reposts included.",
-    discussion: """
+  static let configuration = markConfiguration(
+    "hide", abstract: "Hide listings: never show or announce them again, reposts included.",
+    about: """
       A hidden listing is left out of 'clarissa listings', the web pages, the map and the \
       Atom feeds, and is never announced again (nor its reposts). 'clarissa listings \
       --hidden' lists them; 'clarissa unhide ID' shows one again.
-
-      \(markHelp)
-
-      Examples:
+      """,
+    examples: """
         clarissa hide 7931742798
         clarissa listings --hidden
       """)
   static let mark = ListingMark.hide
   static let state = "hidden"
-  @Argument(help: ArgumentHelp("Listing ids, or SITE:ID.", valueName: "id")) var ids: [String]
-  @OptionGroup var options: StateOptions
+  @OptionGroup var targets: MarkTargets
 }
 
 /// `clarissa unhide ID...`.
 struct UnhideCommand: MarkingCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "unhide", abstract: "Show hidden listings again.",
-    discussion: """
-      \(markHelp)
-
-      Example:
-        clarissa unhide 7931742798
-      """)
+  static let configuration = markConfiguration(
+    "unhide", abstract: "Show hidden listings again.", examples: "  clarissa unhide 7931742798")
   static let mark = ListingMark.unhide
   static let state = "shown"
-  @Argument(help: ArgumentHelp("Listing ids, or SITE:ID.", valueName: "id")) var ids: [String]
-  @OptionGroup var options: StateOptions
+  @OptionGroup var targets: MarkTargets
 }
 
 /// `clarissa note ID TEXT` and `clarissa note ID --clear`.
