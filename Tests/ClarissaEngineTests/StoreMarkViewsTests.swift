@@ -70,6 +70,29 @@ import Testing
     #expect(Self.ids(try store.listings(ListingQuery())) == ["c", "b", "a"])
   }
 
+  /// Both stores: a starred listing of an answer older than the retention keeps its sighting
+  /// (now with the answer's time of its own), the unstarred one of the same answer goes.
+  @Test(arguments: StoreKind.built)
+  func pruneKeepsAStarredListingInAnOldAnswer(kind: StoreKind) throws {
+    let store = try Self.browsable(kind)
+    let (a, b) = (StoreAdminTests.listing("a"), StoreAdminTests.listing("b"))
+    try store.record(
+      SearchRecord(
+        search: "bikes", now: Self.start, seen: [a, b], answered: ["https://feeds.example.org/f"],
+        asked: ["https://feeds.example.org/f"], reached: true))
+    try store.setMark(.star, on: [a.key], at: Self.start)
+    let now = Self.start.addingTimeInterval(10 * 86_400)
+    let counts = try store.prune(now: now, retention: 86_400)
+    #expect(counts["sightings"] == 1 && counts["listings"] == 1, "\(counts)")
+    let story = try #require(try store.history(a.key))
+    #expect(story.searches.first?.lastSeen == Self.start)
+    #expect(try store.history(b.key) == nil)
+    #expect(try store.prune(now: now, retention: 86_400) == StoreCounts())
+    try store.setMark(.unstar, on: [a.key], at: now)
+    #expect(try store.prune(now: now, retention: 86_400)["sightings"] == 1)
+    #expect(try store.history(a.key) == nil)
+  }
+
   @Test func pruneKeepsAStarredListingsStoryAndNeverItsMarks() throws {
     let store = try StoreAdminTests.store()
     try StoreAdminTests.filled(store)
