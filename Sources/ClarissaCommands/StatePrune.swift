@@ -13,7 +13,8 @@ extension StateCommand {
         Every run does this at its end; this does it at once. Removes what no search has seen \
         for state.retention (90 days by default): the sightings with their deliveries, held \
         and recent rows, then the listings no search sees any more with their price history; \
-        also ended cool-downs and recent listings beyond 500 per search. Prints what went. \
+        also ended cool-downs and recent listings beyond 500 per search. A starred listing \
+        ('clarissa star ID') keeps its rows, and marks are never removed. Prints what went. \
         The runs' lock is held meanwhile. --retention overrides the config's.
 
         Examples:

@@ -128,6 +128,12 @@ extension ConnectedStore {
             "DELETE FROM marks WHERE site = ? AND id = ? AND starred_at IS NULL "
               + "AND hidden_at IS NULL AND note IS NULL", [.text(key.site), .text(key.id)])
           if try Self.marks(of: key, in: database) != before { changed += 1 }
+          if mark == .hide {
+            // Dealt with: a hidden listing leaves the unviewed counts it is no longer shown in.
+            try database.run(
+              "UPDATE listings SET viewed_at = ? WHERE site = ? AND id = ? AND viewed_at IS NULL",
+              [.time(now), .text(key.site), .text(key.id)])
+          }
         }
         return changed
       }

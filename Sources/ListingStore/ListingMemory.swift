@@ -311,6 +311,7 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// The keys of the starred, hidden or noted listings, the most recently marked first.
   func markedKeys(_ kind: MarkKind) throws -> [ListingKey]
   /// Changes one mark on listings, in one transaction; returns how many listings' marks changed.
+  /// Hiding a listing also marks it viewed (it leaves the unviewed counts).
   @discardableResult func setMark(_ mark: ListingMark, on keys: [ListingKey], at now: Date) throws
     -> Int
 }

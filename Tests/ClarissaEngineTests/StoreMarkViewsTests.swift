@@ -29,7 +29,11 @@ import Testing
           seen: [listing], reached: true))
     }
     let key = { (id: String) in ListingKey(site: "feed", id: id) }
+    #expect(try store.unviewedCounts() == ["bikes": 4])
     try store.setMark(.hide, on: [key("b")], at: Self.start.addingTimeInterval(1000))
+    // Hidden is dealt with: viewed, out of the unviewed count.
+    #expect(try store.unviewedCounts() == ["bikes": 3])
+    #expect(try store.history(key("b"))?.viewedAt == Self.start.addingTimeInterval(1000))
     try store.setMark(.hide, on: [key("d")], at: Self.start.addingTimeInterval(2000))
     try store.setMark(.star, on: [key("a")], at: Self.start.addingTimeInterval(3000))
     try store.setMark(.star, on: [key("c")], at: Self.start.addingTimeInterval(500))
@@ -58,13 +62,13 @@ import Testing
     #expect(try store.history(key("b"))?.marks?.hiddenAt == Self.start.addingTimeInterval(1000))
     #expect(try store.history(key("x")) == nil)
 
-    // The map leaves them out too; "mark all viewed" never marks what is not shown.
+    // The map leaves them out too.
     #expect(Set(try store.mapped(ListingQuery()).map(\.listing.id)) == ["a", "c"])
     var hiddenOnMap = ListingQuery()
     hiddenOnMap.marked = .hidden
     #expect(Set(try store.mapped(hiddenOnMap).map(\.listing.id)) == ["b", "d"])
     #expect(try store.markViewed(matching: ListingQuery(), at: Self.start) == 2)
-    #expect(try store.history(key("b"))?.viewedAt == nil)
+    #expect(try store.history(key("b"))?.viewedAt == Self.start.addingTimeInterval(1000))
 
     try store.setMark(.unhide, on: [key("b")], at: Self.start)
     #expect(Self.ids(try store.listings(ListingQuery())) == ["c", "b", "a"])
