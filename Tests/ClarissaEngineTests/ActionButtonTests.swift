@@ -63,10 +63,17 @@ import Testing
         : .text("{}")
     }
     try await Self.sender("ntfy://127.0.0.1:\(receiver.port)/deals", kind: .ntfy).deliver(
-      [Self.listing], search: ChannelTests.search)
-    let request = try #require(receiver.requests.first)
-    let header = try #require(request.headers["actions"])
-    let actions = try #require(Self.ntfyActions(header))
+      ChannelTests.listings, search: ChannelTests.search)
+    #expect(receiver.requests.count == 2)
+    for (request, listing) in zip(receiver.requests, ChannelTests.listings) {
+      let header = try #require(request.headers["actions"])
+      let actions = try #require(Self.ntfyActions(header))
+      try Self.check(actions, for: listing)
+    }
+  }
+
+  /// Viewed, Hide and Star, each an `http` POST to a link signed for `listing`.
+  static func check(_ actions: [NtfyAction], for listing: Listing) throws {
     #expect(actions.map(\.label) == ["Viewed", "Hide", "Star"])
     for (action, expected) in zip(actions, [ListingAction.viewed, .hide, .star]) {
       #expect(action.action == "http")
@@ -78,7 +85,7 @@ import Testing
       #expect(
         token
           == ActionToken(
-            action: expected, site: Self.listing.site, id: Self.listing.id, expires: token.expires))
+            action: expected, site: listing.site, id: listing.id, expires: token.expires))
       #expect(token.expires > Date().addingTimeInterval(604_000))
     }
   }
@@ -101,8 +108,10 @@ import Testing
   @Test func telegramCarriesAnInlineKeyboardWithCallbackData() async throws {
     let server = try LoopbackServer { _, _ in .text(TelegramChannelTests.ok) }
     let url = "tgram://\(TelegramChannelTests.token)/987654?api=\(server.base)"
-    try await Self.sender(url, kind: .telegram).deliver([Self.listing], search: ChannelTests.search)
-    let request = try #require(server.requests.first)
+    try await Self.sender(url, kind: .telegram).deliver(
+      [ChannelTests.listings[1], Self.listing], search: ChannelTests.search)
+    #expect(server.requests.count == 2)
+    let request = try #require(server.requests.last)
     let rows = try Self.keyboard(request)
     #expect(rows.count == 2)
     #expect(rows[0] == [["text": "Open", "url": Self.listing.url]])

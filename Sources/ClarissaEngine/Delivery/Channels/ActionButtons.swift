@@ -13,6 +13,13 @@ enum ActionButtons {
     return ["no", "false", "0", "off"].contains(asked ?? "") ? nil : links
   }
 
+  /// The listing a message is about: only a one-listing message has a link (a digest has
+  /// none, and gets no buttons). `listings` are all the search's listings being sent.
+  static func listing(of message: Message, in listings: [Listing]) -> Listing? {
+    guard let link = message.link else { return nil }
+    return listings.first { $0.url == link }
+  }
+
   /// ntfy's `Actions` header in its documented short form (`http, LABEL, URL, method=POST,
   /// clear=true; ...`): three `http` actions that POST to the signed links. Viewed and Hide
   /// clear the notification; Star keeps it. `serve.url` holds no `,`, `;` or quote (the

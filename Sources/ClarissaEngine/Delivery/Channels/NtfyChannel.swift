@@ -69,8 +69,8 @@ struct NtfyChannel: DeliveryChannel {
       {
         headers["Attach"] = photo
       }
-      if let actions, listings.count == 1,
-        let buttons = ActionButtons.ntfyHeader(listings[0], links: actions, now: Date())
+      if let actions, let listing = ActionButtons.listing(of: message, in: listings),
+        let buttons = ActionButtons.ntfyHeader(listing, links: actions, now: Date())
       {
         headers["Actions"] = buttons
       }

@@ -58,9 +58,9 @@ struct TelegramChannel: DeliveryChannel {
       message, listings in
       let photo = options.photos ? ChannelText.photo(of: message, in: listings) : nil
       let buttons =
-        listings.count == 1
-        ? actions.map { ActionButtons.telegramRow(listings[0], links: $0, now: Date()) } ?? []
-        : []
+        ActionButtons.listing(of: message, in: listings).flatMap { listing in
+          actions.map { ActionButtons.telegramRow(listing, links: $0, now: Date()) }
+        } ?? []
       for chat in chats { try await send(message, photo: photo, buttons: buttons, to: chat) }
     }
   }
