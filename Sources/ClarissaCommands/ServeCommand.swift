@@ -29,7 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
       Safety: it listens on 127.0.0.1:8421 and answers only requests naming that address (a \
       guard against DNS rebinding). Any other address needs a token (--token or --token-file), \
       asked of every request; it refuses to start without one. Every change is a POST that \
-      carries the page's token.
+      carries the page's token. The config's `serve:` section gives --http and --token-file \
+      when they are not given (serve.address, serve.token_file); with serve.url, /act/TOKEN \
+      answers the notifications' Viewed, Hide and Star buttons (signed links, no session).
 
       Examples:
         clarissa serve

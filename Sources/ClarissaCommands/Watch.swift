@@ -25,6 +25,10 @@ struct Watch: AsyncParsableCommand {
       With --http ADDR it also serves the web interface of `clarissa serve` (pages, /api, \
       /healthz, and /metrics counting this process's rounds); the same access rules apply.
 
+      With serve.url in the config, it also reads the presses of the Telegram channels' \
+      Viewed, Hide and Star buttons (the Bot API's getUpdates), marks the listings and answers \
+      them (docs/notifications.md).
+
       Examples:
         clarissa watch
         clarissa watch --config ~/ads/searches.yaml --quiet
