@@ -10,11 +10,7 @@ enum TelegramButtons {
   /// One reader per bot (channels of one bot share it); none without `serve.url`.
   static func readers(_ config: Config, source: SourceOptions) throws -> [TelegramCallbacks] {
     guard let links = try source.actionLinks(config) else { return [] }
-    let channels = config.channels.values.filter { channel in
-      guard channel.kind == .telegram else { return false }
-      let asked = ChannelKinds.parse(channel.url)?.value("buttons")?.lowercased() ?? ""
-      return !["no", "false", "0", "off"].contains(asked)
-    }
+    let channels = config.channels.values.filter { $0.kind == .telegram && $0.wantsButtons }
     guard !channels.isEmpty else { return [] }
     let statePath = source.statePath(config)
     let store = try ServedSetup.openStore(statePath, sharing: try source.sharing(config))

@@ -77,6 +77,13 @@ import Testing
     return store
   }
 
+  /// What `watch` makes for the bot of `api`'s channel, without long polling.
+  static func reader(_ api: BotAPI, _ store: any BrowsableStore) throws -> TelegramCallbacks {
+    try #require(
+      TelegramCallbacks(
+        channel: api.channel, fetcher: ChannelTests.fetcher(), key: key, store: store, wait: 0))
+  }
+
   @Test(arguments: StoreKind.built)
   func aPressIsAppliedOnceAndAnswered(kind: StoreKind) async throws {
     let api = try BotAPI()
@@ -94,10 +101,7 @@ import Testing
       Self.press(504, data: star, query: 12),
       ["update_id": "505", "callback_query": ["id": "q505", "data": star]],
     ]
-    let reader = try #require(
-      TelegramCallbacks(
-        channel: api.channel, fetcher: ChannelTests.fetcher(), key: Self.key, store: store,
-        wait: 0))
+    let reader = try Self.reader(api, store)
     let done = try await reader.poll { Self.now }
     #expect(done.contains("Starred craigslist:1 (Telegram button)"))
     let key = ListingKey(site: "craigslist", id: "1")
@@ -117,10 +121,7 @@ import Testing
     #expect(api.calls("answerCallbackQuery").count == 3)
     // After a restart Telegram sends what was never confirmed: applied again, nothing changes.
     api.updates = [Self.press(500, data: star)]
-    let restarted = try #require(
-      TelegramCallbacks(
-        channel: api.channel, fetcher: ChannelTests.fetcher(), key: Self.key, store: store,
-        wait: 0))
+    let restarted = try Self.reader(api, store)
     _ = try await restarted.poll { Self.now.addingTimeInterval(60) }
     #expect(try store.marks(of: [key])[key]?.starredAt == starred)
     #expect(api.calls("answerCallbackQuery").last?["text"] as? String == "Starred already")
@@ -132,10 +133,7 @@ import Testing
     let links = ActionLinks(base: "https://flats.example.net", key: Self.key, lifetime: 60)
     let star = try #require(links.token(.star, site: "craigslist", id: "1", now: Self.now))
     api.updates = [Self.press(7, data: star)]
-    let reader = try #require(
-      TelegramCallbacks(
-        channel: api.channel, fetcher: ChannelTests.fetcher(), key: Self.key, store: store,
-        wait: 0))
+    let reader = try Self.reader(api, store)
     _ = try await reader.poll { Self.now.addingTimeInterval(61) }
     let key = ListingKey(site: "craigslist", id: "1")
     #expect(try store.marks(of: [key])[key] == nil)
@@ -156,10 +154,7 @@ import Testing
   func aHostileOrRefusingAnswerThrowsWithoutHarm(status: Int, body: String) async throws {
     let api = try BotAPI()
     api.raw = (status, body)
-    let reader = try #require(
-      TelegramCallbacks(
-        channel: api.channel, fetcher: ChannelTests.fetcher(), key: Self.key,
-        store: try Self.store(.sqlite), wait: 0))
+    let reader = try Self.reader(api, try Self.store(.sqlite))
     await #expect(throws: DeliveryError.self) { try await reader.poll() }
     if status == 409 {
       do {

@@ -8,9 +8,7 @@ import Foundation
 enum ActionButtons {
   /// The links for `channel`: the context's, unless the channel's URL says `buttons=no`.
   static func links(for channel: Channel, context: ChannelContext) -> ActionLinks? {
-    guard let links = context.actions else { return nil }
-    let asked = ChannelKinds.parse(channel.url)?.value("buttons")?.lowercased()
-    return ["no", "false", "0", "off"].contains(asked ?? "") ? nil : links
+    channel.wantsButtons ? context.actions : nil
   }
 
   /// The listing a message is about: only a one-listing message has a link (a digest has
@@ -50,5 +48,14 @@ enum ActionButtons {
       }
       return ["text": action.label, "url": "\(links.base)/act/\(token)"]
     }
+  }
+}
+
+extension Channel {
+  /// Whether the channel's messages may carry the buttons: not when its URL says
+  /// `buttons=no` (then `watch` reads no Telegram presses for it either).
+  public var wantsButtons: Bool {
+    let asked = ChannelKinds.parse(url)?.value("buttons")?.lowercased() ?? ""
+    return !["no", "false", "0", "off"].contains(asked)
   }
 }
