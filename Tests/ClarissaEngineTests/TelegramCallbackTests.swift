@@ -127,6 +127,26 @@ import Testing
     #expect(api.calls("answerCallbackQuery").last?["text"] as? String == "Starred already")
   }
 
+  @Test func aPressTheStoreCannotTakeIsAskedForAgain() async throws {
+    let api = try BotAPI()
+    let (writable, location) = try StoreLastSeenTests.open(.sqlite)
+    try writable.record(
+      SearchRecord(
+        search: "chairs", now: Self.now, seen: [Self.listing], recent: [Self.listing],
+        reached: true))
+    let readOnly = try ListingStore.open(path: location, readOnly: true)
+    let links = ActionLinks(base: "https://flats.example.net", key: Self.key, lifetime: 3600)
+    let star = try #require(links.token(.star, site: "craigslist", id: "1", now: Self.now))
+    api.updates = [Self.press(40, data: star)]
+    let failing = try Self.reader(api, readOnly)
+    await #expect(throws: (any Error).self) { try await failing.poll { Self.now } }
+    #expect(api.calls("answerCallbackQuery").isEmpty, "not answered as done")
+    _ = try? await failing.poll { Self.now }
+    #expect(api.calls("getUpdates").last?["offset"] == nil, "the press is not confirmed")
+    let reader = try Self.reader(api, writable)
+    #expect(try await reader.poll { Self.now } == ["Starred craigslist:1 (Telegram button)"])
+  }
+
   @Test func anExpiredPressIsRefusedAndAnswered() async throws {
     let api = try BotAPI()
     let store = try Self.store(.sqlite)

@@ -59,13 +59,16 @@ public final class TelegramCallbacks: @unchecked Sendable {
     for update in updates.prefix(Self.batch) {
       guard let update = update as? [String: Any], let id = Self.integer(update["update_id"])
       else { continue }
-      lock.withLock { nextOffset = max(nextOffset ?? Int.min, id + 1) }
-      guard let query = update["callback_query"] as? [String: Any],
+      if let query = update["callback_query"] as? [String: Any],
         let queryID = Self.text(query["id"], limit: 64)
-      else { continue }
-      let (reply, line) = try apply(Self.text(query["data"], limit: 64), now: now())
-      if let line { done.append(line) }
-      _ = try? await call("answerCallbackQuery", ["callback_query_id": queryID, "text": reply])
+      {
+        // A store that cannot be written now throws before the offset moves past this
+        // press: the next call gets it again.
+        let (reply, line) = try apply(Self.text(query["data"], limit: 64), now: now())
+        if let line { done.append(line) }
+        _ = try? await call("answerCallbackQuery", ["callback_query_id": queryID, "text": reply])
+      }
+      lock.withLock { nextOffset = max(nextOffset ?? Int.min, id + 1) }
     }
     return done
   }
