@@ -36,10 +36,25 @@ struct ConfigSummary {
         lines.append("  \(window.name): \(describe(window))")
       }
     }
+    if let serve = config.serve { lines.append(Self.serve(serve)) }
     lines.append(
       "state: \(config.state.url.map { StoreSharing.masked($0) + Self.sharing(config.state) } ?? config.state.path), "
         + "listings kept \(config.state.retention) after last seen")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `serve: https://... (buttons work 7d), listens on ..., token from ...`.
+  private static func serve(_ serve: ServeSettings) -> String {
+    var parts: [String] = []
+    if let url = serve.url {
+      parts.append("\(url) (ntfy and Telegram buttons, working \(serve.actionExpiry))")
+    } else {
+      parts.append("no url (no buttons in the messages)")
+    }
+    if let address = serve.address { parts.append("listens on \(address)") }
+    if let file = serve.tokenFile { parts.append("token from \(file)") }
+    if let file = serve.keyFile { parts.append("action key in \(file)") }
+    return "serve: " + parts.joined(separator: ", ")
   }
 
   /// The fact and place filters by their keys: "rooms, floor_area, near office/oakland (any)".

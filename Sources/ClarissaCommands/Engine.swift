@@ -24,7 +24,7 @@ extension SourceOptions {
         limits: FetchLimits(timeout: configuration.http.timeout.timeInterval, maxBytes: 1 << 20))
       channels = ChannelFactory.senders(
         for: configuration, fetcher: notifier, environment: ProcessInfo.processInfo.environment,
-        baseDirectory: folder)
+        baseDirectory: folder, actions: try actionLinks(configuration))
     }
     var runner = Runner(
       config: configuration, sites: sites,

@@ -29,7 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
       Safety: it listens on 127.0.0.1:8421 and answers only requests naming that address (a \
       guard against DNS rebinding). Any other address needs a token (--token or --token-file), \
       asked of every request; it refuses to start without one. Every change is a POST that \
-      carries the page's token.
+      carries the page's token. The config's `serve:` section gives --http and --token-file \
+      when they are not given (serve.address, serve.token_file); with serve.url, /act/TOKEN \
+      answers the notifications' Viewed, Hide and Star buttons (signed links, no session).
 
       Examples:
         clarissa serve
@@ -40,8 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
 
   @OptionGroup var source: SourceOptions
 
-  @Option(help: "The address to listen on: HOST:PORT, such as 127.0.0.1:8421 or [::1]:8421.")
-  var http = "127.0.0.1:8421"
+  @Option(
+    help: ArgumentHelp(
+      "The address to listen on: HOST:PORT, such as 127.0.0.1:8421 or [::1]:8421 (default: "
+        + "serve.address from the config, else 127.0.0.1:8421)."))
+  var http: String?
 
   @OptionGroup var access: AccessOptions
 
@@ -51,8 +56,10 @@ struct ServeCommand: AsyncParsableCommand {
     let signals = SignalFlags()
     let loaded = ServedSetup.config(source)
     let session = try ServedSetup.start(
-      address: http, access: access, statePath: loaded.statePath, config: loaded.served,
-      map: map.settings, sharing: loaded.sharing)
+      address: http ?? loaded.serve?.address ?? "127.0.0.1:8421",
+      access: access.orConfigured(loaded.serve, source), statePath: loaded.statePath,
+      config: loaded.served, map: map.settings, sharing: loaded.sharing,
+      actionKey: try source.servedActionKey(loaded.serve, statePath: loaded.statePath))
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -80,6 +87,14 @@ struct AccessOptions: ParsableArguments {
 
   @Option(help: "A file whose first line is the token (see --token).")
   var tokenFile: String?
+
+  /// These options, or (neither flag given) `serve.token_file` from the config.
+  func orConfigured(_ serve: ServeSettings?, _ source: SourceOptions) -> AccessOptions {
+    guard token == nil, tokenFile == nil, let file = serve?.tokenFile else { return self }
+    var options = self
+    options.tokenFile = source.resolve(file)
+    return options
+  }
 
   /// The token, read and checked; nil when none was given.
   func resolved() throws -> String? {
@@ -124,7 +139,7 @@ enum ServedSetup {
   /// The config as the pages show it (problems included), the store it names, and how to
   /// reach that store when it is shared.
   static func config(_ source: SourceOptions, printing: Bool = true) -> (
-    served: ServedConfig, statePath: String, sharing: StoreSharing
+    served: ServedConfig, statePath: String, sharing: StoreSharing, serve: ServeSettings?
   ) {
     let (loaded, catalog, renderer) = source.readConfig(colored: false)
     let problems = loaded.diagnostics.isEmpty ? "" : renderer.render(loaded.diagnostics)
@@ -137,7 +152,7 @@ enum ServedSetup {
         ServedConfig(
           path: source.config, searches: [], problems: missing + problems, hasErrors: true),
         source.state.map { StoreAccess.isURL($0) ? $0 : source.resolve($0) }
-          ?? source.resolve(StateSettings().path), StoreSharing()
+          ?? source.resolve(StateSettings().path), StoreSharing(), nil
       )
     }
     let searches = config.searches.map {
@@ -148,7 +163,7 @@ enum ServedSetup {
     }
     return (
       ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: false),
-      source.statePath(config), (try? source.sharing(config)) ?? StoreSharing()
+      source.statePath(config), (try? source.sharing(config)) ?? StoreSharing(), config.serve
     )
   }
 
@@ -168,7 +183,7 @@ enum ServedSetup {
   static func start(
     address: String, access: AccessOptions, statePath: String, config: ServedConfig,
     map: MapSettings = MapSettings(), metrics: Metrics = Metrics(),
-    sharing: StoreSharing = StoreSharing()
+    sharing: StoreSharing = StoreSharing(), actionKey: ActionKey? = nil
   ) throws -> ServedSession {
     let token = try access.resolved()
     // The address first: a refusal touches no file.
@@ -194,18 +209,7 @@ enum ServedSetup {
     }
     let store: any BrowsableStore
     do {
-      if StoreAccess.isURL(statePath) {
-        // A worker's own connection to the shared store: it takes no work, only reads and
-        // marks viewed.
-        let access = try StoreAccess.open(
-          statePath, writing: false, lockWait: 0, config: nil, sharing: sharing)
-        guard let shared = access.memory as? any BrowsableStore else {
-          throw StoreProblem("'\(StoreSharing.masked(statePath))' cannot be browsed")
-        }
-        store = shared
-      } else {
-        store = try ListingStore.open(path: statePath, readOnly: false)
-      }
+      store = try openStore(statePath, sharing: sharing)
     } catch {
       server.stop()
       Terminal.error("clarissa: \(error)\n")
@@ -216,11 +220,28 @@ enum ServedSetup {
       access: WebApp.Access(
         token: token,
         hosts: server.isLoopback
-          ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : []),
+          ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : [],
+        actionKey: actionKey),
       metrics: metrics, map: map)
     box.app = app
     server.start()
     return ServedSession(server: server, app: app)
+  }
+}
+
+extension ServedSetup {
+  /// A connection of its own to the store, to read and mark: a worker's own connection to a
+  /// shared store takes no work.
+  static func openStore(_ statePath: String, sharing: StoreSharing) throws -> any BrowsableStore {
+    guard StoreAccess.isURL(statePath) else {
+      return try ListingStore.open(path: statePath, readOnly: false)
+    }
+    let access = try StoreAccess.open(
+      statePath, writing: false, lockWait: 0, config: nil, sharing: sharing)
+    guard let shared = access.memory as? any BrowsableStore else {
+      throw StoreProblem("'\(StoreSharing.masked(statePath))' cannot be browsed")
+    }
+    return shared
   }
 }
 

@@ -25,6 +25,10 @@ struct Watch: AsyncParsableCommand {
       With --http ADDR it also serves the web interface of `clarissa serve` (pages, /api, \
       /healthz, and /metrics counting this process's rounds); the same access rules apply.
 
+      With serve.url in the config, it also reads the presses of the Telegram channels' \
+      Viewed, Hide and Star buttons (the Bot API's getUpdates), marks the listings and answers \
+      them (docs/notifications.md).
+
       Examples:
         clarissa watch
         clarissa watch --config ~/ads/searches.yaml --quiet
@@ -56,12 +60,20 @@ struct Watch: AsyncParsableCommand {
     if let http {
       let served = ServedSetup.config(source, printing: false)
       let started = try ServedSetup.start(
-        address: http, access: access, statePath: source.statePath(current.config),
-        config: served.served, map: map.settings, metrics: metrics, sharing: served.sharing)
+        address: http, access: access.orConfigured(current.config.serve, source),
+        statePath: source.statePath(current.config), config: served.served, map: map.settings,
+        metrics: metrics, sharing: served.sharing,
+        actionKey: try source.servedActionKey(
+          current.config.serve, statePath: source.statePath(current.config)))
       session = started
       log("serving \(started.address)")
     }
     defer { session?.server.stop() }
+    // Presses of the Telegram buttons (serve.url set): read and answered beside the runs.
+    let answering = try TelegramButtons.readers(current.config, source: source).map {
+      TelegramButtons.answer($0) { signals.stopRequested }
+    }
+    defer { answering.forEach { $0.cancel() } }
     log("watching \(current.config.searches.filter(\.enabled).count) searches (pid \(getpid()))")
     while !signals.stopRequested {
       if signals.takeReload() {

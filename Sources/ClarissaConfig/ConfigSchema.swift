@@ -91,6 +91,14 @@ public enum ConfigSchema {
       }
       long["required"] = ["url"]
       return ["oneOf": [url, long]]
+    case "serve":
+      return section(ConfigReader.serveKeys, prefix: "serve") { key in
+        switch key {
+        case "url": ["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"]
+        case "action_expiry": duration(zeroAllowed: false)
+        default: expandable(text)
+        }
+      }
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
     case "sites": return ["type": "string", "minLength": 1]

@@ -58,6 +58,20 @@ enum ConfigSchemaText {
     "top.geocoder":
       "optional: a Nominatim-compatible search URL (or a mapping with 'url') used to find the "
       + "coordinates of listings that give only an address; none by default",
+    "top.serve":
+      "where a phone reaches the web interface ('url': ntfy and Telegram messages then carry "
+      + "Viewed, Hide and Star buttons) and the defaults of 'clarissa serve'",
+    "serve.url":
+      "the web interface as a phone reaches it, such as https://flats.example.net or "
+      + "http://192.168.1.20:8421 (a LAN address or a tunnel); the buttons call URL/act/TOKEN",
+    "serve.address": "what 'clarissa serve' listens on when --http is not given (HOST:PORT)",
+    "serve.token_file":
+      "the access token's file for 'clarissa serve' when neither --token nor --token-file is "
+      + "given, relative to the config's folder",
+    "serve.key_file":
+      "the file of the key that signs the buttons' links (default clarissa-actions.key in the "
+      + "state folder; the config's folder for a PostgreSQL store); made 0600 on first need",
+    "serve.action_expiry": "how long a message's buttons work (default 7d, at most 366d)",
     "top.searches": "the searches; each is a mapping with at least a unique 'name'",
     "top.sites":
       "a folder of your own site definitions (*.yaml, docs/adding-a-site.md), relative to the "

@@ -24,6 +24,9 @@ public struct Config: Sendable {
   /// Named points (`places: {work: [52.520, 13.405]}`), in file order, for `near` and the
   /// distances shown.
   public var places: [NamedPlace] = []
+  /// `serve:`: where a phone reaches the web interface (the notifications' buttons), and
+  /// `clarissa serve`'s defaults; nil when the file has no such section.
+  public var serve: ServeSettings? = nil
 
   /// The searches by name, for reports that show a listing's facts and distances as its
   /// search words them (``ListingFacts/line(_:for:)``).

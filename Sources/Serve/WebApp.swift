@@ -15,11 +15,14 @@ public final class WebApp: @unchecked Sendable {
     /// Host header values accepted (`127.0.0.1:8421`, `localhost:8421`); empty: any (an
     /// address that is not loopback, where the token guards instead).
     public var hosts: Set<String>
+    /// The key the notifications' action links are signed with; nil: `/act` answers 404.
+    public var actionKey: ActionKey?
 
     /// Creates the rules.
-    public init(token: String?, hosts: Set<String>) {
+    public init(token: String?, hosts: Set<String>, actionKey: ActionKey? = nil) {
       self.token = token
       self.hosts = hosts
+      self.actionKey = actionKey
     }
 
     /// The Host values a browser sends to a loopback server on `port`.
@@ -117,6 +120,8 @@ public final class WebApp: @unchecked Sendable {
     }
     let path = request.segments
     if path == ["healthz"] { return try health() }
+    // A notification's button: its signed token is the authorization.
+    if path.first == "act" { return try act(request, path) }
     if let token = access.token {
       let isLogin = request.method == "POST" && path == ["login"]
       let offered = request.method == "GET" ? request.query.first("token") : nil

@@ -94,7 +94,7 @@ import Testing
     #expect(warning.severity == .warning)
     #expect(
       warning.message
-        == "unknown parameter 'priorty' for ntfy; did you mean 'priority'? (known: priority, tags, click); for a header write '+Name=value'; it is ignored (channel 'c')"
+        == "unknown parameter 'priorty' for ntfy; did you mean 'priority'? (known: priority, tags, click, buttons); for a header write '+Name=value'; it is ignored (channel 'c')"
     )
     #expect(warning.location?.line == 3 && warning.location?.column == 28)
     #expect(ntfy.config != nil, "a warning, not an error")

@@ -17,6 +17,7 @@ public struct NtfyKind: ChannelKind {
     ChannelParameter("priority", "1-5 or min, low, default, high, max, urgent"),
     ChannelParameter("tags", "comma-separated tags (emoji short codes)"),
     ChannelParameter("click", "the link opened on a tap (default: the listing's)"),
+    ChannelParameter("buttons", "no: no Viewed, Hide and Star buttons (they come with serve.url)"),
   ]
   public let takesHeaders = true
   public let secrets: [ChannelSecret] = [.userinfo, .headers]

@@ -19,6 +19,9 @@ public struct TelegramKind: ChannelKind {
     ChannelParameter("silent", "yes: deliver without a sound"),
     ChannelParameter("preview", "yes: show the link's preview under a text message"),
     ChannelParameter("image", "no: never send the listing's photo"),
+    ChannelParameter(
+      "buttons",
+      "no: no Viewed, Hide and Star buttons and no getUpdates (they come with serve.url)"),
     ChannelParameter("topic", "a forum topic's thread id (message_thread_id)"),
     ChannelParameter("thread", "the same as 'topic'"),
     ChannelParameter(

@@ -22,20 +22,23 @@ struct ChannelContext: Sendable {
   var timeout: Double
   /// The longest a channel waits when its service asks it to (a 429's `retry_after`).
   var maxRetryWait: Double
+  /// The links of the Viewed, Hide and Star buttons (`serve.url` is set); nil: no buttons.
+  var actions: ActionLinks? = nil
 }
 
 /// Senders for every channel of a config.
 public enum ChannelFactory {
   /// The senders for `config`'s channels (the `stdout` kind is the run's report, not a sender).
   public static func senders(
-    for config: Config, fetcher: any Fetcher, environment: [String: String], baseDirectory: String
+    for config: Config, fetcher: any Fetcher, environment: [String: String], baseDirectory: String,
+    actions: ActionLinks? = nil
   ) -> [String: any DeliveryChannel] {
     var senders: [String: any DeliveryChannel] = [:]
     for (name, channel) in config.channels where channel.kind != .stdout {
       senders[name] = sender(
         for: channel, fetcher: fetcher, environment: environment, baseDirectory: baseDirectory,
         timeout: config.http.timeout.timeInterval,
-        maxRetryWait: config.http.timeout.timeInterval)
+        maxRetryWait: config.http.timeout.timeInterval, actions: actions)
     }
     return senders
   }
@@ -46,14 +49,14 @@ public enum ChannelFactory {
   public static func sender(
     for channel: Channel, fetcher: any Fetcher, environment: [String: String],
     baseDirectory: String, endpoint: String? = nil, timeout: Double = 30,
-    maxRetryWait: Double = 60
+    maxRetryWait: Double = 60, actions: ActionLinks? = nil
   ) -> any DeliveryChannel {
     guard let kind = channel.declaration as? any ChannelDelivering else {
       return UnavailableChannel(name: channel.name, kind: channel.kind)
     }
     let context = ChannelContext(
       fetcher: fetcher, environment: environment, baseDirectory: baseDirectory,
-      endpoint: endpoint, timeout: timeout, maxRetryWait: maxRetryWait)
+      endpoint: endpoint, timeout: timeout, maxRetryWait: maxRetryWait, actions: actions)
     return kind.sender(for: channel, context: context)
   }
 }

@@ -13,11 +13,17 @@ struct NtfyChannel: DeliveryChannel {
   let endpoint: String
   let headers: [String: String]
   let poster: Poster
+  /// The Viewed, Hide and Star buttons' links; nil: none.
+  let actions: ActionLinks?
 
   var name: String { channel.name }
 
-  init(_ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil) {
+  init(
+    _ channel: Channel, fetcher: any Fetcher, endpoint: String? = nil,
+    actions: ActionLinks? = nil
+  ) {
     self.channel = channel
+    self.actions = actions
     poster = Poster(fetcher: fetcher, channel: channel)
     let components = URLComponents(string: channel.url)
     let secure = channel.url.hasPrefix("ntfys://")
@@ -63,6 +69,11 @@ struct NtfyChannel: DeliveryChannel {
       {
         headers["Attach"] = photo
       }
+      if let actions, let listing = ActionButtons.listing(of: message, in: listings),
+        let buttons = ActionButtons.ntfyHeader(listing, links: actions, now: Date())
+      {
+        headers["Actions"] = buttons
+      }
       let body = MessageTemplate.truncate(message.body, toBytes: 4096)
       try await poster.post(endpoint, body: Array(body.utf8), headers: headers, key: message.key)
     }
@@ -77,6 +88,8 @@ struct NtfyChannel: DeliveryChannel {
 
 extension NtfyKind: ChannelDelivering {
   func sender(for channel: Channel, context: ChannelContext) -> any DeliveryChannel {
-    NtfyChannel(channel, fetcher: context.fetcher, endpoint: context.endpoint)
+    NtfyChannel(
+      channel, fetcher: context.fetcher, endpoint: context.endpoint,
+      actions: ActionButtons.links(for: channel, context: context))
   }
 }

@@ -17,6 +17,8 @@ struct TelegramChannel: DeliveryChannel {
   let options: Options
   let poster: Poster
   let maxRetryWait: Double
+  /// The Viewed, Hide and Star buttons' links; nil: none.
+  let actions: ActionLinks?
 
   /// Telegram's limits, in UTF-16 code units after entities are parsed.
   static let textLimit = 4096
@@ -48,19 +50,27 @@ struct TelegramChannel: DeliveryChannel {
       thread: (url?.value("topic") ?? url?.value("thread")).flatMap { Int($0) })
     poster = Poster(fetcher: context.fetcher, channel: channel)
     maxRetryWait = context.maxRetryWait
+    actions = ActionButtons.links(for: channel, context: context)
   }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     try await sendMessages(listings, search: search, channel: channel, receipt) {
       message, listings in
       let photo = options.photos ? ChannelText.photo(of: message, in: listings) : nil
-      for chat in chats { try await send(message, photo: photo, to: chat) }
+      let buttons =
+        ActionButtons.listing(of: message, in: listings).flatMap { listing in
+          actions.map { ActionButtons.telegramRow(listing, links: $0, now: Date()) }
+        } ?? []
+      for chat in chats { try await send(message, photo: photo, buttons: buttons, to: chat) }
     }
   }
 
-  private func send(_ message: Message, photo: String?, to chat: String) async throws {
+  private func send(
+    _ message: Message, photo: String?, buttons: [[String: Any]], to chat: String
+  ) async throws {
     if let photo {
-      var fields = payload(message, chat: chat, limit: Self.captionLimit, textField: "caption")
+      var fields = payload(
+        message, chat: chat, limit: Self.captionLimit, textField: "caption", buttons: buttons)
       fields["photo"] = photo
       // Telegram fetches the photo itself; one it cannot fetch is a 400, and the listing is
       // still worth a text message.
@@ -68,13 +78,14 @@ struct TelegramChannel: DeliveryChannel {
         return
       }
     }
-    var fields = payload(message, chat: chat, limit: Self.textLimit, textField: "text")
+    var fields = payload(
+      message, chat: chat, limit: Self.textLimit, textField: "text", buttons: buttons)
     fields["link_preview_options"] = ["is_disabled": !options.preview]
     _ = try await call("sendMessage", fields, key: message.key, acceptingPhotoRefusal: false)
   }
 
   private func payload(
-    _ message: Message, chat: String, limit: Int, textField: String
+    _ message: Message, chat: String, limit: Int, textField: String, buttons: [[String: Any]]
   ) -> [String: Any] {
     var fields: [String: Any] = [
       "chat_id": chat, "parse_mode": "HTML",
@@ -82,9 +93,12 @@ struct TelegramChannel: DeliveryChannel {
     ]
     if options.silent { fields["disable_notification"] = true }
     if let thread = options.thread { fields["message_thread_id"] = thread }
+    var rows: [[[String: Any]]] = []
     if let link = message.link, ChannelText.isWeb(link) {
-      fields["reply_markup"] = ["inline_keyboard": [[["text": "Open", "url": link]]]]
+      rows.append([["text": "Open", "url": link]])
     }
+    if !buttons.isEmpty { rows.append(buttons) }
+    if !rows.isEmpty { fields["reply_markup"] = ["inline_keyboard": rows] }
     return fields
   }
 

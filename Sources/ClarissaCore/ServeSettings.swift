@@ -1,0 +1,61 @@
+import Foundation
+
+/// `serve:`: where a phone reaches the web interface, and the defaults of `clarissa serve`.
+public struct ServeSettings: Sendable, Equatable {
+  /// The web interface's address as a phone reaches it (`https://flat.example.net`, a LAN
+  /// address, a tunnel): with it, one-listing messages of ntfy and Telegram carry Viewed,
+  /// Hide and Star buttons. Nil: no buttons.
+  public var url: String?
+  /// `serve --http`'s default (HOST:PORT); the flag wins.
+  public var address: String?
+  /// `serve --token-file`'s default, as written (relative to the config's folder); the flags
+  /// win.
+  public var tokenFile: String?
+  /// The action key's file, as written; nil: `clarissa-actions.key` in the state folder (in
+  /// the config's folder for a PostgreSQL store).
+  public var keyFile: String?
+  /// How long a button works after its message was sent.
+  public var actionExpiry: Interval
+
+  /// Creates settings; buttons work for 7 days by default.
+  public init(
+    url: String? = nil, address: String? = nil, tokenFile: String? = nil,
+    keyFile: String? = nil, actionExpiry: Interval = .days(7)
+  ) {
+    self.url = url
+    self.address = address
+    self.tokenFile = tokenFile
+    self.keyFile = keyFile
+    self.actionExpiry = actionExpiry
+  }
+}
+
+/// What makes a message's buttons: the web interface's address as a phone reaches it, the
+/// key, and how long a button works.
+public struct ActionLinks: Sendable {
+  /// `serve.url`, without a trailing `/`.
+  public let base: String
+  /// The signing key.
+  public let key: ActionKey
+  /// How long a button works.
+  public let lifetime: Double
+
+  /// Links under `base` (`serve.url`) signed with `key`, working for `lifetime` seconds.
+  public init(base: String, key: ActionKey, lifetime: Double) {
+    self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    self.key = key
+    self.lifetime = lifetime
+  }
+
+  /// The signed token of `action` on the listing, made at `now`; nil when the listing's
+  /// site and id are too long to carry.
+  public func token(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
+    ActionToken(action: action, site: site, id: id, expires: now.addingTimeInterval(lifetime))
+      .signed(with: key)
+  }
+
+  /// `serve.url/act/TOKEN`.
+  public func url(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
+    token(action, site: site, id: id, now: now).map { "\(base)/act/\($0)" }
+  }
+}

@@ -1,0 +1,78 @@
+import ClarissaCore
+import Foundation
+import ListingStore
+import WebServer
+
+/// `/act/TOKEN`: what a notification's Viewed, Hide and Star buttons call. The signed token is
+/// the authorization (no session, no access token, no form token): `POST` does the action
+/// (ntfy's `http` actions), `GET` only shows a page with a button that POSTs (a link preview or
+/// a prefetch must change nothing). Forged, changed, cut and expired tokens are refused; a
+/// token used again does nothing more (marks are idempotent).
+extension WebApp {
+  func act(_ request: WebRequest, _ path: [String]) throws -> WebResponse {
+    guard path.count == 2 else { throw RequestProblem(404, "nothing at \(request.path)") }
+    guard request.method == "GET" || request.method == "POST" else {
+      throw RequestProblem(405, "\(request.method) is not allowed here")
+    }
+    guard let actionKey = access.actionKey else {
+      throw RequestProblem(
+        404, "this server signs no action links: set serve.url in the config (docs/serve.md)")
+    }
+    if let wait = guesses.wait(request.client) {
+      var response = RequestProblem(
+        429, "too many wrong tokens from this address; try again in \(wait) s"
+      ).response(json: false)
+      response.headers.append(("Retry-After", "\(wait)"))
+      return response
+    }
+    let token: ActionToken
+    switch ActionToken.verify(path[1], key: actionKey, now: clock()) {
+    case .success(let verified): token = verified
+    case .failure(let problem):
+      if problem == .forged { guesses.failed(request.client) }
+      throw RequestProblem(Self.status(problem), problem.description)
+    }
+    let key = ListingKey(site: token.site, id: token.id)
+    guard let history = try store.history(key) else {
+      throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store (forgotten?)")
+    }
+    if request.method == "GET" {
+      return Pages.confirmAction(token, title: history.listing.title, path: "/act/\(path[1])")
+    }
+    _ = try store.apply(token.action, to: key, at: clock())
+    return Pages.actionDone(token, title: history.listing.title)
+  }
+
+  /// 400 for what is not a token, 403 for a bad signature, 410 for an expired one.
+  static func status(_ problem: ActionToken.Problem) -> Int {
+    switch problem {
+    case .malformed: 400
+    case .forged: 403
+    case .expired: 410
+    }
+  }
+}
+
+extension Pages {
+  /// The page a `GET /act/TOKEN` shows: what the button will do, and the button (a POST).
+  static func confirmAction(_ token: ActionToken, title: String, path: String) -> WebResponse {
+    layout(
+      token.action.label, csrf: nil,
+      """
+      <h1>\(e(token.action.label)): \(e(title))</h1>
+      <form method="post" action="\(e(path))" class="act"><button id="act-confirm">\(e(token.action.label))</button></form>
+      <p class="note">This link from a notification works until \(e(MarkupText.timestamp(token.expires))).</p>
+      """)
+  }
+
+  /// The answer to `POST /act/TOKEN`.
+  static func actionDone(_ token: ActionToken, title: String) -> WebResponse {
+    let key = ListingKey(site: token.site, id: token.id)
+    return layout(
+      token.action.done, csrf: nil,
+      """
+      <h1 id="act-done">\(e(token.action.done)): \(e(title))</h1>
+      <p><a id="act-listing" href="\(e(listingPath(key)))">The listing</a></p>
+      """)
+  }
+}

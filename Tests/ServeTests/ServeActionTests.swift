@@ -1,0 +1,134 @@
+import ClarissaCore
+import ClarissaEngine
+import FixtureSupport
+import Foundation
+import ListingStore
+import Serve
+import Testing
+import WebServer
+
+/// `/act/TOKEN`, what the notifications' buttons call: the signed token is the only
+/// authorization; GET only asks, POST marks; forged, cut, expired and cross-listing tokens are
+/// refused; a replay changes nothing.
+@Suite struct ServeActionTests {
+  static let key = ActionKey(bytes: Array(100..<132))
+  static let listings = [
+    ServeFixture.listing("7001", title: "Walnut desk"),
+    ServeFixture.listing("7002", title: "Oak shelf"),
+  ]
+
+  static func fixture(token: String? = "s3cret-access-token-0123456789") throws -> ServeFixture {
+    try ServeFixture(token: token, actionKey: key, listings: ["desks": listings])
+  }
+
+  /// A token for `id` made as the channels make them, valid a week from the fixture's time.
+  static func token(
+    _ fixture: ServeFixture, _ action: ListingAction, id: String = "7001",
+    lifetime: Double = 604_800,
+    key: ActionKey = key
+  ) throws -> String {
+    let links = ActionLinks(base: "https://flats.example.net/", key: key, lifetime: lifetime)
+    let url = try #require(links.url(action, site: "craigslist", id: id, now: fixture.now))
+    #expect(url.hasPrefix("https://flats.example.net/act/"))
+    return String(url.dropFirst("https://flats.example.net/act/".count))
+  }
+
+  static func marks(_ fixture: ServeFixture, _ id: String = "7001") throws -> ListingMarks? {
+    try fixture.store.marks(of: [ListingKey(site: "craigslist", id: id)])[
+      ListingKey(site: "craigslist", id: id)]
+  }
+
+  @Test func aGetOnlyAsksAndAPostStarsWithoutSessionOrAccessToken() throws {
+    let fixture = try Self.fixture()
+    let token = try Self.token(fixture, .star)
+    let page = fixture.get("/act/\(token)")
+    #expect(page.status == 200)
+    let html = fixture.text(page)
+    #expect(html.contains("Star: Walnut desk"))
+    #expect(html.contains("<form method=\"post\" action=\"/act/\(token)\""))
+    #expect(try Self.marks(fixture) == nil, "a GET (a link preview) changes nothing")
+    let done = fixture.app.handle(WebRequest(method: "POST", target: "/act/\(token)"))
+    #expect(done.status == 200)
+    #expect(fixture.text(done).contains("Starred: Walnut desk"))
+    #expect(try Self.marks(fixture)?.starred == true)
+    #expect(try Self.marks(fixture, "7002") == nil, "only its own listing")
+  }
+
+  @Test func viewedAndHideLandInTheStore() throws {
+    let fixture = try Self.fixture()
+    let key = ListingKey(site: "craigslist", id: "7001")
+    #expect(try fixture.store.history(key)?.viewedAt == nil)
+    let viewed = try Self.token(fixture, .viewed)
+    #expect(fixture.app.handle(WebRequest(method: "POST", target: "/act/\(viewed)")).status == 200)
+    #expect(try fixture.store.history(key)?.viewedAt != nil)
+    let hide = try Self.token(fixture, .hide)
+    #expect(fixture.app.handle(WebRequest(method: "POST", target: "/act/\(hide)")).status == 200)
+    #expect(try Self.marks(fixture)?.hidden == true)
+  }
+
+  @Test func aReplayIsAcceptedAndChangesNothing() throws {
+    let fixture = try Self.fixture()
+    let token = try Self.token(fixture, .star)
+    #expect(fixture.app.handle(WebRequest(method: "POST", target: "/act/\(token)")).status == 200)
+    let first = try #require(try Self.marks(fixture)?.starredAt)
+    let again = fixture.app.handle(WebRequest(method: "POST", target: "/act/\(token)"))
+    #expect(again.status == 200)
+    #expect(try Self.marks(fixture)?.starredAt == first, "starred once, its time kept")
+    #expect(
+      try fixture.store.apply(.star, to: ListingKey(site: "craigslist", id: "7001"), at: Date())
+        == 0)
+  }
+
+  @Test func forgedCutExpiredAndCrossListingTokensAreRefused() throws {
+    let fixture = try Self.fixture()
+    let good = try Self.token(fixture, .star)
+    let other = try Self.token(fixture, .star, id: "7002")
+    // The fixture's clock is 10 minutes after `now`: a 5-minute token has expired.
+    let cases: [(String, Int)] = [
+      (try Self.token(fixture, .star, key: ActionKey(bytes: Array(0..<32))), 403),
+      (String(good.prefix(good.count - 3)) + (good.hasSuffix("AAA") ? "BBB" : "AAA"), 403),
+      (String(other.prefix(other.count - 16)) + String(good.suffix(16)), 403),
+      (String(good.prefix(20)), 400),
+      ("not-a-token", 400),
+      ("%00", 400),
+      (try Self.token(fixture, .star, lifetime: 300), 410),
+    ]
+    for (index, (token, status)) in cases.enumerated() {
+      for method in ["GET", "POST"] {
+        // Each from its own address: wrong tokens from one are slowed down (tested below).
+        let response = fixture.app.handle(
+          WebRequest(
+            method: method, target: "/act/\(token)", client: "192.0.2.\(index * 2 + method.count)"))
+        #expect(response.status == status, "\(method) /act/\(token)")
+      }
+    }
+    #expect(try Self.marks(fixture) == nil)
+    #expect(try Self.marks(fixture, "7002") == nil)
+    let expired = fixture.text(
+      fixture.get("/act/\(try Self.token(fixture, .star, lifetime: 300))"))
+    #expect(expired.contains("expired"))
+  }
+
+  @Test func guessingIsSlowedDown() throws {
+    let fixture = try Self.fixture()
+    let forged = try Self.token(fixture, .star, key: ActionKey(bytes: Array(0..<32)))
+    var statuses: [Int] = []
+    for _ in 0..<30 {
+      statuses.append(
+        fixture.app.handle(
+          WebRequest(method: "POST", target: "/act/\(forged)", client: "198.51.100.7")
+        ).status)
+    }
+    #expect(statuses.first == 403)
+    #expect(statuses.last == 429)
+  }
+
+  @Test func aListingNoLongerStoredAndAServerWithoutKeyAnswer404() throws {
+    let fixture = try Self.fixture()
+    let gone = try Self.token(fixture, .star, id: "9999")
+    #expect(fixture.app.handle(WebRequest(method: "POST", target: "/act/\(gone)")).status == 404)
+    let keyless = try ServeFixture(listings: ["desks": Self.listings])
+    #expect(keyless.get("/act/\(try Self.token(fixture, .star))").status == 404)
+    #expect(fixture.app.handle(WebRequest(method: "PUT", target: "/act/x")).status == 405)
+  }
+}
