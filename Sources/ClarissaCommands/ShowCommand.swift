@@ -40,7 +40,9 @@ struct ShowCommand: ParsableCommand {
             + "write SITE:ID, as in '\(keys[0].site):\(keys[0].id)'\n")
         throw ExitStatus.usage.exitCode
       }
-      return try keys.first.flatMap { try store.history($0) }
+      return try keys.first.flatMap { try store.history($0) }.map {
+        try DealContextBook(memory: store, now: now).annotated($0)
+      }
     }
     guard let found = history else { return }
     guard let found else {

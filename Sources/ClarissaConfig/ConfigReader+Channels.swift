@@ -9,7 +9,7 @@ extension ConfigReader {
   static let templateFields = [
     "title", "price", "location", "url", "search", "city", "site", "posted", "age",
     "description", "id", "count", "event", "old_price", "change", "also_posted_as", "facts",
-    "distances",
+    "distances", "context",
   ]
 
   func readChannels(_ node: Node?) -> [String: Channel] {

@@ -312,6 +312,10 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Changes one mark on listings, in one transaction; returns how many listings' marks changed.
   @discardableResult func setMark(_ mark: ListingMark, on keys: [ListingKey], at now: Date) throws
     -> Int
+  /// The priced listings `search` saw since `since`, reposts left out (``DealContext``).
+  func peers(search: String, since: Date) throws -> [DealPeer]
+  /// For each of `keys` that `search` saw, the posts of the same item (``ListingStory``).
+  func stories(search: String, keys: [ListingKey]) throws -> [ListingKey: ListingStory]
 }
 
 /// What the geocoder answered for an address: its coordinates, or none found.

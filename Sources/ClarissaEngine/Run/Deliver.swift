@@ -31,6 +31,8 @@ struct Deliver {
   let channels: [String: any DeliveryChannel]
   let memory: any ListingMemory
   let now: Date
+  /// The deal context of what is sent, each search's market read once a run.
+  let contexts: DealContextBook
   /// What was delivered and refused so far this run.
   private(set) var receipts = Receipts()
   /// Deliveries refused this run, or shown by the terminal: not tried again before the next.
@@ -46,6 +48,7 @@ struct Deliver {
     self.channels = channels
     self.memory = memory
     self.now = now
+    self.contexts = DealContextBook(memory: memory, now: now)
   }
 
   /// Delivers what is owed for `searches` (nil: every search); `fresh` are this run's new and
@@ -59,8 +62,9 @@ struct Deliver {
       guard let search = byName[batch.search], let channel = config.channels[batch.channel]
       else { continue }
       if channel.grouping == .digest && !last { continue }
-      let owed = batch.owed.filter { !tried.contains(Self.id($0)) }
-      guard !owed.isEmpty else { continue }
+      let waiting = batch.owed.filter { !tried.contains(Self.id($0)) }
+      guard !waiting.isEmpty else { continue }
+      let owed = try contexts.annotated(waiting, search: search.name)
       // The terminal's report lists every new listing: the limit is for messages.
       if channel.kind == .stdout {
         receipts.terminal += owed
