@@ -14,19 +14,19 @@ public enum DealContext {
   /// Earlier prices named at most (the most recent).
   static let earlierShown = 3
 
-  /// The lines for `listing` of a search, from its `story` and the search's `peers`.
+  /// The lines for `listing` of a search, from its `story` and the search's `market`.
   public static func lines(
-    _ listing: Listing, story: ListingStory?, peers: [DealPeer], now: Date,
+    _ listing: Listing, story: ListingStory?, market: DealMarket, now: Date,
     timeZone: TimeZone = .current
   ) -> [String] {
+    // The item's own posts are not its market.
     let family = Set((story?.posts.map(\.id) ?? []) + [listing.id]).map {
       ListingKey(site: listing.site, id: $0)
     }
-    let others = peers.filter { !family.contains($0.key) }
     return [
       seenBefore(listing, story, timeZone: timeZone, now: now),
       reposted(story, now: now),
-      comparison(listing, others),
+      comparison(listing, market, excluding: family),
       onMarket(listing, story, now: now, timeZone: timeZone),
     ].compactMap { $0 }
   }
@@ -37,16 +37,18 @@ public enum DealContext {
     _ listing: Listing, _ story: ListingStory?, timeZone: TimeZone, now: Date
   ) -> String? {
     guard let story else { return nil }
+    // The present: the listing's last price row, when it is its price now; what is seen
+    // before is older than that (posts seen in the same answer are not earlier).
+    let own = story.posts.first { $0.id == listing.id }?.prices.last
+    let present = own.flatMap { $0.price == listing.price ? $0.at : nil } ?? now
     var entries: [(id: String, price: ListingHistory.Price)] = []
     let rows = story.posts.flatMap { post in post.prices.map { (id: post.id, price: $0) } }
+      .filter { $0.price.at < present }
     for row in rows.sorted(by: { ($0.price.at, $0.id) < ($1.price.at, $1.id) }) {
       if let last = entries.last, last.id == row.id, last.price.price == row.price.price {
         continue
       }
       entries.append(row)
-    }
-    if let last = entries.last, last.id == listing.id, last.price.price == listing.price {
-      entries.removeLast()
     }
     guard !entries.isEmpty else { return nil }
     let said = entries.suffix(earlierShown).map { entry in
@@ -57,10 +59,12 @@ public enum DealContext {
     return "seen before: " + said.joined(separator: ", ")
   }
 
-  /// "reposted 3 times in 30 days": the item's other posts, over the days since the first.
+  /// "reposted 3 times in 30 days": the item's later posts, over the days since the first.
   static func reposted(_ story: ListingStory?, now: Date) -> String? {
-    guard let story, story.posts.count > 1, let first = story.posts.first else { return nil }
-    let times = story.posts.count - 1
+    // Posts seen in the same answer as the first are said as "also posted as", not here.
+    guard let first = story?.posts.first else { return nil }
+    let times = story?.posts.filter { $0.firstSeen > first.firstSeen }.count ?? 0
+    guard times > 0 else { return nil }
     let days = max(1, Int((now.timeIntervalSince(first.firstSeen) / 86_400).rounded(.up)))
     return "reposted \(times) time\(times == 1 ? "" : "s") in \(days) day\(days == 1 ? "" : "s")"
   }
@@ -68,37 +72,35 @@ public enum DealContext {
   /// "18% below the median of 37 ($2,400)": the price against the search's similar listings
   /// (same currency; per m² when the listing and enough of them have a floor area, else of the
   /// same bedrooms when it and enough of them say, else all).
-  static func comparison(_ listing: Listing, _ peers: [DealPeer]) -> String? {
+  static func comparison(
+    _ listing: Listing, _ market: DealMarket, excluding family: [ListingKey]
+  ) -> String? {
     guard let price = listing.price, price > 0 else { return nil }
-    let priced = peers.filter { $0.currency == listing.currency }
-    var chosen: (values: [Double], mine: Double, words: String, unit: String)?
-    if let area = listing.floorArea, area > 0 {
-      let sized = priced.compactMap { peer in
-        peer.floorArea.flatMap { $0 > 0 ? peer.price / $0 : nil }
-      }
-      if sized.count >= minimumPeers { chosen = (sized, price / area, "median per m²", "/m²") }
+    func median(_ kind: DealMarket.Kind) -> (median: Double, count: Int)? {
+      market.median(
+        currency: listing.currency, kind, excluding: family, minimum: minimumPeers)
     }
-    if chosen == nil, let bedrooms = listing.bedrooms {
-      let same = priced.filter { $0.bedrooms == bedrooms }.map(\.price)
-      if same.count >= minimumPeers {
-        let rooms = Double(Int(bedrooms)) == bedrooms ? "\(Int(bedrooms))" : "\(bedrooms)"
-        chosen = (same, price, "median of \(same.count) with \(rooms) bedrooms", "")
-      }
+    let found: (mine: Double, median: Double, words: String, unit: String)
+    if let area = listing.floorArea, area > 0, let sized = median(.perArea) {
+      found = (price / area, sized.median, "median per m² of \(sized.count)", "/m²")
+    } else if let bedrooms = listing.bedrooms, let same = median(.bedrooms(bedrooms)) {
+      let rooms = Double(Int(bedrooms)) == bedrooms ? "\(Int(bedrooms))" : "\(bedrooms)"
+      found = (price, same.median, "median of \(same.count) with \(rooms) bedrooms", "")
+    } else if let all = median(.price) {
+      found = (price, all.median, "median of \(all.count)", "")
+    } else {
+      return nil
     }
-    if chosen == nil, priced.count >= minimumPeers {
-      chosen = (priced.map(\.price), price, "median of \(priced.count)", "")
-    }
-    guard let chosen, let median = median(chosen.values), median > 0 else { return nil }
-    let words =
-      chosen.unit.isEmpty ? chosen.words : "\(chosen.words) of \(chosen.values.count)"
+    guard found.median > 0 else { return nil }
     // A price per m² keeps its cents; a price is whole.
-    let rounded = chosen.unit.isEmpty ? median.rounded() : (median * 100).rounded() / 100
-    let shown = Money.format(rounded, listing.currency) + chosen.unit
-    let percent = Int(((chosen.mine - median) / median * 100).rounded())
+    let rounded =
+      found.unit.isEmpty ? found.median.rounded() : (found.median * 100).rounded() / 100
+    let shown = Money.format(rounded, listing.currency) + found.unit
+    let percent = Int(((found.mine - found.median) / found.median * 100).rounded())
     switch percent {
-    case 0: return "at the \(words) (\(shown))"
-    case ..<0: return "\(-percent)% below the \(words) (\(shown))"
-    default: return "\(percent)% above the \(words) (\(shown))"
+    case 0: return "at the \(found.words) (\(shown))"
+    case ..<0: return "\(-percent)% below the \(found.words) (\(shown))"
+    default: return "\(percent)% above the \(found.words) (\(shown))"
     }
   }
 
@@ -115,14 +117,6 @@ public enum DealContext {
     if let posted = listing.posted, posted.timeIntervalSince(start) < 86_400 { return nil }
     return "on the market \(days) day\(days == 1 ? "" : "s") (first seen "
       + "\(day(start, now: now, timeZone: timeZone)))"
-  }
-
-  /// The middle value (the mean of the two middle ones for an even count).
-  static func median(_ values: [Double]) -> Double? {
-    guard !values.isEmpty else { return nil }
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
   }
 
   /// "3 Mar", or "3 Mar 2025" in another year than `now`'s.

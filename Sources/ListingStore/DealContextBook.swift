@@ -9,7 +9,7 @@ public final class DealContextBook: @unchecked Sendable {
   private let now: Date
   private let timeZone: TimeZone
   private let lock = NSLock()
-  private var peers: [String: [DealPeer]] = [:]
+  private var markets: [String: DealMarket] = [:]
 
   /// A book reading `memory` as of `now`; dates are written in `timeZone`.
   public init(memory: any ListingMemory, now: Date, timeZone: TimeZone = .current) {
@@ -21,12 +21,12 @@ public final class DealContextBook: @unchecked Sendable {
   /// The context lines of each of `listings` (found by `search`); none where nothing is said.
   public func lines(for listings: [Listing], search: String) throws -> [ListingKey: [String]] {
     guard !listings.isEmpty else { return [:] }
-    let market = try peers(of: search)
+    let market = try market(of: search)
     let stories = try memory.stories(search: search, keys: listings.map(\.key))
     var result: [ListingKey: [String]] = [:]
     for listing in listings {
       let lines = DealContext.lines(
-        listing, story: stories[listing.key], peers: market, now: now, timeZone: timeZone)
+        listing, story: stories[listing.key], market: market, now: now, timeZone: timeZone)
       if !lines.isEmpty { result[listing.key] = lines }
     }
     return result
@@ -53,10 +53,11 @@ public final class DealContextBook: @unchecked Sendable {
     return history
   }
 
-  private func peers(of search: String) throws -> [DealPeer] {
-    if let known = lock.withLock({ peers[search] }) { return known }
-    let read = try memory.peers(search: search, since: now.addingTimeInterval(-DealContext.window))
-    lock.withLock { peers[search] = read }
+  private func market(of search: String) throws -> DealMarket {
+    if let known = lock.withLock({ markets[search] }) { return known }
+    let since = now.addingTimeInterval(-DealContext.window)
+    let read = DealMarket(try memory.peers(search: search, since: since))
+    lock.withLock { markets[search] = read }
     return read
   }
 }

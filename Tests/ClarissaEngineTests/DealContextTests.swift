@@ -150,3 +150,31 @@ import Testing
     #expect(said[asked.key] == ["50% below the median of 9 (€2,000)"])
   }
 }
+
+/// The cost of a batch's context over one search of 50,000 listings seen in 90 days (the
+/// figure in docs/notifications.md); run with `CLARISSA_CONTEXT_FIGURES=1`.
+@Suite(.serialized) struct DealContextFigures {
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["CLARISSA_CONTEXT_FIGURES"] == "1"))
+  func aBatchOverFiftyThousandListings() throws {
+    let store = try StoreAdminTests.store()
+    var listings: [Listing] = []
+    for index in 0..<50_000 {
+      let area: Double? = index % 3 == 0 ? nil : Double(30 + index % 90)
+      listings.append(
+        DealContextTests.flat("m\(index)", Double(500 + index % 1_000), area: area))
+    }
+    try DealContextTests.record(store, day: 100, listings)
+    let batch = Array(listings.prefix(50))
+    let began = Date()
+    let book = DealContextBook(memory: store, now: DealContextTests.now)
+    let lines = try book.lines(for: batch, search: "flats")
+    let first = Date().timeIntervalSince(began)
+    let again = Date()
+    _ = try book.lines(for: batch, search: "flats")
+    let second = Date().timeIntervalSince(again)
+    print(
+      "deal context figures: 50 listings over 50,000: \(Int(first * 1000)) ms with the market "
+        + "read, \(Int(second * 1000)) ms with it read already")
+    #expect(lines.count == 50)
+  }
+}
