@@ -69,9 +69,7 @@ extension ConfigReader {
   }
 
   private func readChannelOptions(_ table: Table, into channel: inout Channel, _ what: String) {
-    if let node = table["digest"], let digest = bool(node, "'digest' of \(what)") {
-      channel.grouping = digest ? .digest : .each
-    }
+    if let node = table["digest"] { readDigest(node, into: &channel, what) }
     if let node = table["title"] { channel.titleTemplate = template(node, "'title' of \(what)") }
     if let node = table["body"] { channel.bodyTemplate = template(node, "'body' of \(what)") }
   }

@@ -133,7 +133,13 @@ public enum ConfigSchema {
     var long = section(ConfigReader.channelKeys, prefix: "channel") { key in
       switch key {
       case "url": channelURL
-      case "digest": ["type": "boolean"]
+      case "digest":
+        [
+          "anyOf": [
+            ["type": "boolean"],
+            ["type": "string", "pattern": "^(daily|weekly [A-Za-z]+) [0-9]{1,2}:[0-9]{2}( \\S+)?$"],
+          ]
+        ]
       default: expandable(template)
       }
     }

@@ -316,6 +316,9 @@ public protocol ListingMemory: AnyObject, Sendable {
   func peers(search: String, since: Date) throws -> [DealPeer]
   /// For each of `keys` that `search` saw, the posts of the same item (``ListingStory``).
   func stories(search: String, keys: [ListingKey]) throws -> [ListingKey: ListingStory]
+  /// Per channel of `channels` that is owed deliveries, how many and since when
+  /// (``PendingDigest``).
+  func pending(channels: [String], maxAttempts: Int) throws -> [String: PendingDigest]
 }
 
 /// What the geocoder answered for an address: its coordinates, or none found.

@@ -58,10 +58,13 @@ struct Deliver {
     async throws
   {
     let byName = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
+    // A scheduled digest goes when due, in the last pass (``DigestTiming``).
+    let due = last ? try DigestTiming.due(config: config, memory: memory, now: now) : []
     for batch in try batches(of: searches) {
       guard let search = byName[batch.search], let channel = config.channels[batch.channel]
       else { continue }
       if channel.grouping == .digest && !last { continue }
+      if channel.schedule != nil && !due.contains(channel.name) { continue }
       let waiting = batch.owed.filter { !tried.contains(Self.id($0)) }
       guard !waiting.isEmpty else { continue }
       let owed = try contexts.annotated(waiting, search: search.name)
