@@ -146,10 +146,10 @@ enum ServedSetup {
         hosts: $0.hosts(sites: catalog), places: $0.places, areas: $0.facts.within,
         areaUnit: $0.facts.shownAreaUnit)
     }
-    return (
-      ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: false),
-      source.statePath(config), (try? source.sharing(config)) ?? StoreSharing()
-    )
+    var served = ServedConfig(
+      path: source.config, searches: searches, problems: problems, hasErrors: false)
+    served.digests = DigestTiming.timers(config)
+    return (served, source.statePath(config), (try? source.sharing(config)) ?? StoreSharing())
   }
 
   /// The config read again on SIGHUP; when it has errors the pages keep the searches of the

@@ -37,7 +37,7 @@ extension WebApp {
     }
     return Pages.layout(
       "Searches", csrf: csrf, problems: config.problems,
-      "<h1>Searches</h1>\n<div class=\"searches\">\n\(rows)</div>")
+      "<h1>Searches</h1>\n\(try digestsLine())<div class=\"searches\">\n\(rows)</div>")
   }
 
   /// `/listings`: cards, newest first, with the filters and "mark all viewed".

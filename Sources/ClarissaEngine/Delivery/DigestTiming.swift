@@ -19,6 +19,15 @@ public enum DigestTiming {
     return due
   }
 
+  /// Per channel with a schedule: when its digest goes for deliveries owed since a time.
+  public static func timers(_ config: Config) -> [String: @Sendable (Date) -> Date] {
+    var timers: [String: @Sendable (Date) -> Date] = [:]
+    for channel in config.channels.values where channel.schedule != nil {
+      timers[channel.name] = { oldest in next(channel, oldest: oldest, config: config) ?? oldest }
+    }
+    return timers
+  }
+
   /// The end of the quiet hours covering `date` for the searches `channel` carries, if any do.
   static func quietEnd(of channel: Channel, at date: Date, config: Config) -> Date? {
     config.searches.filter { $0.notify.contains(channel.name) }
