@@ -59,6 +59,27 @@ import Testing
     #expect(said.contains("test.yaml:7:44: error: expected true or false"), "\(said)")
   }
 
+  @Test(arguments: StoreKind.built)
+  func pendingCountsWhatIsOwedPerChannelUntilGivenUp(kind: StoreKind) throws {
+    let store = try kind.open()
+    let (a, b) = (DealContextTests.flat("a", 100), DealContextTests.flat("b", 120))
+    try store.record(
+      SearchRecord(
+        search: "desks", now: Self.seven, seen: [a, b], owed: [a, b],
+        channels: ["morning", "phone"], reached: true))
+    try store.markDelivered(search: "desks", key: a.key, channel: "phone", at: Self.at(0.5))
+    #expect(
+      try store.pending(channels: ["morning", "phone", "none"], maxAttempts: 3) == [
+        "morning": PendingDigest(count: 2, oldest: Self.seven),
+        "phone": PendingDigest(count: 1, oldest: Self.seven),
+      ])
+    for _ in 0..<3 {
+      _ = try store.markFailed(
+        search: "desks", key: b.key, channel: "phone", error: "500", at: Self.at(1))
+    }
+    #expect(try store.pending(channels: ["phone"], maxAttempts: 3).isEmpty, "given up")
+  }
+
   static func config(receiver: UInt16, feed: String, quiet: String = "") throws -> Config {
     try RunnerTests.config(
       """
