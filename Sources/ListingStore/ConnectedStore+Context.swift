@@ -106,14 +106,7 @@ extension ConnectedStore {
       ) { ($0.double(0), $0.optionalDouble(1)) }.first
       guard let seen else { continue }
       firstSeen = min(firstSeen, Date(timeIntervalSince1970: min(seen.0, seen.1 ?? seen.0)))
-      let prices = try database.rows(
-        "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
-        values
-      ) {
-        ListingHistory.Price(
-          at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
-          currency: $0.optionalText(2))
-      }
+      let prices = try Self.prices(of: ListingKey(site: key.site, id: id), in: database)
       posts.append(
         .init(id: id, firstSeen: Date(timeIntervalSince1970: seen.0), prices: prices))
     }
