@@ -161,9 +161,12 @@ enum ServedSetup {
         hosts: $0.hosts(sites: catalog), places: $0.places, areas: $0.facts.within,
         areaUnit: $0.facts.shownAreaUnit)
     }
+    var served = ServedConfig(
+      path: source.config, searches: searches, problems: problems, hasErrors: false)
+    served.digests = DigestTiming.timers(config)
     return (
-      ServedConfig(path: source.config, searches: searches, problems: problems, hasErrors: false),
-      source.statePath(config), (try? source.sharing(config)) ?? StoreSharing(), config.serve
+      served, source.statePath(config), (try? source.sharing(config)) ?? StoreSharing(),
+      config.serve
     )
   }
 

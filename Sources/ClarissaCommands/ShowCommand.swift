@@ -35,7 +35,9 @@ struct ShowCommand: ParsableCommand {
   func run() throws {
     let now = options.clock
     let history = try options.reading { store, _ -> ListingHistory? in
-      try store.history(try ListingIDs.key(id, in: store))
+      try store.history(try ListingIDs.key(id, in: store)).map {
+        try DealContextBook(memory: store, now: now).annotated($0)
+      }
     }
     guard let found = history else { return }
     guard let found else {

@@ -34,15 +34,19 @@ extension StateCommand {
           guard let store = access.memory as? any StoreSummary else {
             throw StoreProblem("'\(shared.url)' cannot say what it holds")
           }
-          return try store.info(now: clock)
+          return Self.text(try store.info(now: clock), now: clock)
+            + (try Self.digests(options.configured(), memory: access.memory, now: clock))
         }
-        print(Self.text(info, now: clock), terminator: "")
+        print(info, terminator: "")
         return
       }
-      guard let info = try options.reading({ store, _ in try store.info(now: clock) }) else {
-        return
-      }
-      print(Self.text(info, now: clock), terminator: "")
+      guard
+        let info = try options.reading({ store, _ in
+          Self.text(try store.info(now: clock), now: clock)
+            + (try Self.digests(options.configured(), memory: store, now: clock))
+        })
+      else { return }
+      print(info, terminator: "")
     }
 
     /// The report, one section after another.

@@ -9,7 +9,7 @@ extension ConfigReader {
   static let templateFields = [
     "title", "price", "location", "url", "search", "city", "site", "posted", "age",
     "description", "id", "count", "event", "old_price", "change", "also_posted_as", "facts",
-    "distances",
+    "distances", "context",
   ]
 
   func readChannels(_ node: Node?) -> [String: Channel] {
@@ -69,9 +69,7 @@ extension ConfigReader {
   }
 
   private func readChannelOptions(_ table: Table, into channel: inout Channel, _ what: String) {
-    if let node = table["digest"], let digest = bool(node, "'digest' of \(what)") {
-      channel.grouping = digest ? .digest : .each
-    }
+    if let node = table["digest"] { readDigest(node, into: &channel, what) }
     if let node = table["title"] { channel.titleTemplate = template(node, "'title' of \(what)") }
     if let node = table["body"] { channel.bodyTemplate = template(node, "'body' of \(what)") }
   }

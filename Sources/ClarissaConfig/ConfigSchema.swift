@@ -136,12 +136,17 @@ public enum ConfigSchema {
     return object
   }
 
+  /// `daily 08:00`, `weekly mon 08:00`, a time zone after the time or not (``DigestSchedule``).
+  private static var digestSchedule: [String: Any] {
+    ["type": "string", "pattern": "^(daily|weekly [A-Za-z]+) [0-9]{1,2}:[0-9]{2}( \\S+)?$"]
+  }
+
   private static var channel: [String: Any] {
     let url = describe(channelURL, "channel.url", "url")
     var long = section(ConfigReader.channelKeys, prefix: "channel") { key in
       switch key {
       case "url": channelURL
-      case "digest": ["type": "boolean"]
+      case "digest": ["anyOf": [["type": "boolean"], digestSchedule]]
       default: expandable(template)
       }
     }

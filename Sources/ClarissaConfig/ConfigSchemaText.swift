@@ -130,7 +130,9 @@ enum ConfigSchemaText {
     "blackout.mode":
       "hold: searches run and new listings wait for the window's end (default); skip: "
       + "searches do not run",
-    "channel.digest": "true: one message per run listing every new listing (default false)",
+    "channel.digest":
+      "true: one message per run listing every new listing (default false); 'daily 08:00' or "
+      + "'weekly mon 08:00' (a time zone may follow): one message when due, quiet hours respected",
     "channel.title":
       "message title template; {title} {price} {location} {url} {search} {city} {site} "
       + "{posted} {age} {description} {id} {count} {facts} {distances}",

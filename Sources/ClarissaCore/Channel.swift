@@ -14,7 +14,7 @@ public struct Channel: Sendable, Equatable {
   public enum Grouping: String, Sendable, CaseIterable {
     /// One message per listing.
     case each
-    /// One message per run with every new listing.
+    /// One message per run with every new listing (or, with a ``DigestSchedule``, when due).
     case digest
   }
 
@@ -32,6 +32,8 @@ public struct Channel: Sendable, Equatable {
   public var bodyTemplate: String?
   /// Where the channel is written.
   public var location: SourceLocation?
+  /// When a scheduled digest goes (`digest: daily 08:00`); nil: at the end of each run.
+  public var schedule: DigestSchedule? = nil
 
   /// Creates a channel.
   public init(

@@ -14,8 +14,11 @@ public enum WatchSchedule {
     let held = Set(try memory.held().map(\.search))
     // Asked without claiming: a worker's claim is for the deliveries it is about to send.
     let owed = try memory.hasOwedDeliveries(maxAttempts: Deliver.maxAttempts)
-    return nextWake(
+    let wake = nextWake(
       config: config, searches: searches, held: held, owed: owed, now: now, jitter: jitter)
+    // A scheduled digest due before then wakes it (docs/notifications.md).
+    let digest = try DigestTiming.nextWake(config: config, memory: memory, now: now)
+    return min(wake, max(digest ?? wake, now.addingTimeInterval(1)))
   }
 
   /// The next wake-up, from the searches' memory, the searches with held listings, and whether

@@ -100,20 +100,25 @@ extension ConnectedStore {
           )
         }.first
       else { return nil }
-      let prices = try database.rows(
-        "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
-        values
-      ) {
-        ListingHistory.Price(
-          at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
-          currency: $0.optionalText(2))
-      }
+      let prices = try Self.prices(of: key, in: database)
       let searches = try Self.sightings(key, database)
       return ListingHistory(
         listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
         lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
         viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key],
         marks: try Self.marks(of: key, in: database))
+    }
+  }
+
+  /// Every price the listing was seen at, oldest first.
+  static func prices(of key: ListingKey, in database: Connection) throws -> [ListingHistory.Price] {
+    try database.rows(
+      "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
+      [.text(key.site), .text(key.id)]
+    ) {
+      ListingHistory.Price(
+        at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
+        currency: $0.optionalText(2))
     }
   }
 

@@ -314,6 +314,13 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Hiding a listing also marks it viewed (it leaves the unviewed counts).
   @discardableResult func setMark(_ mark: ListingMark, on keys: [ListingKey], at now: Date) throws
     -> Int
+  /// The priced listings `search` saw since `since`, reposts left out (``DealContext``).
+  func peers(search: String, since: Date) throws -> [DealPeer]
+  /// For each of `keys` that `search` saw, the posts of the same item (``ListingStory``).
+  func stories(search: String, keys: [ListingKey]) throws -> [ListingKey: ListingStory]
+  /// Per channel of `channels` that is owed deliveries, how many and since when
+  /// (``PendingDigest``).
+  func pending(channels: [String], maxAttempts: Int) throws -> [String: PendingDigest]
 }
 
 /// What the geocoder answered for an address: its coordinates, or none found.

@@ -50,6 +50,7 @@ enum Assets {
     .history .rise { color: var(--warn); }
     .title { font-weight: 600; margin: .15rem 0; overflow-wrap: anywhere; }
     .meta { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
+    .context { margin: .3rem 0 0; padding-left: 1.1rem; font-size: .85rem; overflow-wrap: anywhere; } .digests { color: var(--muted); }
     form.open { padding: 0 .75rem .7rem; margin: 0; }
     .open-button { width: 100%; }
     .actions { display: flex; flex-wrap: wrap; gap: .6rem; margin: .6rem 0; }

@@ -47,6 +47,9 @@ public struct ServedConfig: Sendable {
   public var problems: String
   /// Whether the problems include an error (the config is not the one running).
   public var hasErrors: Bool
+  /// Per channel with a scheduled digest: when its digest goes for deliveries owed since a
+  /// time, quiet hours respected (the engine's `DigestTiming`, given by the command).
+  public var digests: [String: @Sendable (Date) -> Date] = [:]
 
   /// The named places of `names` (every search's when empty), each once by name, in order.
   public func places(of names: [String]) -> [NamedPlace] {

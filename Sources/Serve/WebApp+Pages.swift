@@ -37,14 +37,14 @@ extension WebApp {
     }
     return Pages.layout(
       "Searches", csrf: csrf, problems: config.problems,
-      "<h1>Searches</h1>\n<div class=\"searches\">\n\(rows)</div>")
+      "<h1>Searches</h1>\n\(try digestsLine())<div class=\"searches\">\n\(rows)</div>")
   }
 
   /// `/listings`: cards, newest first, with the filters and "mark all viewed".
   func listingsPage(_ request: WebRequest) throws -> WebResponse {
     let query = try Self.query(request.query)
     let page = try Self.page(request.query)
-    let found = try listingPage(query, page: page)
+    let found = try withContext(listingPage(query, page: page))
     let now = clock()
     let keys = found.listings.map(\.listing.key)
     let prices = try store.prices(of: keys)
@@ -120,7 +120,7 @@ extension WebApp {
     return """
       <article class="card\(viewed ? " viewed" : " unviewed")" data-key="\(Pages.e(listing.site + ":" + listing.id))">
       <a class="card-link" href="\(Pages.e(Pages.listingPath(listing.key)))">\(Pages.photo(listing))
-      <div class="info"><div class="marks">\(marks.joined(separator: " "))</div><div class="price">\(Pages.e(Pages.price(listing.price, listing.currency)))</div>\(Pages.priceHistory(prices))<div class="title">\(Pages.e(listing.title))</div><div class="meta">\(meta)</div></div></a>
+      <div class="info"><div class="marks">\(marks.joined(separator: " "))</div><div class="price">\(Pages.e(Pages.price(listing.price, listing.currency)))</div>\(Pages.priceHistory(prices))<div class="title">\(Pages.e(listing.title))</div><div class="meta">\(meta)</div>\(Pages.context(listing))</div></a>
       \(Pages.openButton(listing.key, csrf: csrf))
       \(Pages.markControls(listing.key, item.marks, csrf: csrf, back: Self.local(back)))
       </article>
@@ -198,7 +198,7 @@ extension WebApp {
 
   /// `/listing/SITE/ID`: all the store knows of one listing.
   func listingPage(_ key: ListingKey) throws -> WebResponse {
-    guard let history = try store.history(key) else {
+    guard let history = try withContext(store.history(key)) else {
       throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store")
     }
     let now = clock()
@@ -275,6 +275,7 @@ extension WebApp {
       <h1>\(Pages.e(listing.title))</h1>
       <p class="price big">\(Pages.e(Pages.price(listing.price, listing.currency)))</p>
       \(Pages.priceHistory(history.prices))
+      \(Pages.context(listing))
       <div class="actions">\(Pages.openButton(key, csrf: csrf))\(markViewed)\(Pages.markControls(key, history.marks, csrf: csrf, back: Pages.listingPath(key)))</div>
       \(photos.isEmpty ? "" : "<div class=\"photos\">\(photos)</div>")
       <dl class="facts">\(facts.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined())</dl>

@@ -16,7 +16,8 @@ public enum RunReport {
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
     let line = search.map { ListingFacts.line(listing, for: $0) } ?? ListingFacts.summary(listing)
     let described = line.map { ["    " + $0] } ?? []
-    return ["  " + head + listing.title] + described + ["    " + paint.dim(listing.url)]
+    let context = (listing.alert?.context ?? []).map { "    " + SafeText.line($0) }
+    return ["  " + head + listing.title] + described + context + ["    " + paint.dim(listing.url)]
   }
 
   /// The JSON report (schema in docs/run-report.md).

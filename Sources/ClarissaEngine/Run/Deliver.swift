@@ -31,6 +31,8 @@ struct Deliver {
   let channels: [String: any DeliveryChannel]
   let memory: any ListingMemory
   let now: Date
+  /// The deal context of what is sent, each search's market read once a run.
+  let contexts: DealContextBook
   /// What was delivered and refused so far this run.
   private(set) var receipts = Receipts()
   /// Deliveries refused this run, or shown by the terminal: not tried again before the next.
@@ -46,6 +48,7 @@ struct Deliver {
     self.channels = channels
     self.memory = memory
     self.now = now
+    self.contexts = DealContextBook(memory: memory, now: now)
   }
 
   /// Delivers what is owed for `searches` (nil: every search); `fresh` are this run's new and
@@ -55,12 +58,16 @@ struct Deliver {
     async throws
   {
     let byName = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
+    // A scheduled digest goes when due, in the last pass (``DigestTiming``).
+    let due = last ? try DigestTiming.due(config: config, memory: memory, now: now) : []
     for batch in try batches(of: searches) {
       guard let search = byName[batch.search], let channel = config.channels[batch.channel]
       else { continue }
       if channel.grouping == .digest && !last { continue }
-      let owed = batch.owed.filter { !tried.contains(Self.id($0)) }
-      guard !owed.isEmpty else { continue }
+      if channel.schedule != nil && !due.contains(channel.name) { continue }
+      let waiting = batch.owed.filter { !tried.contains(Self.id($0)) }
+      guard !waiting.isEmpty else { continue }
+      let owed = try contexts.annotated(waiting, search: search.name)
       // The terminal's report lists every new listing: the limit is for messages.
       if channel.kind == .stdout {
         receipts.terminal += owed

@@ -86,6 +86,8 @@ public struct Runner: Sendable {
       terminal = run.result.apply(delivery.receipts)
     }
     var result = run.result
+    try (run.delivery?.contexts ?? DealContextBook(memory: memory, now: options.now))
+      .annotate(&result)
     let unviewed = try memory.unviewedCounts()
     for index in result.searches.indices {
       result.searches[index].unviewed = unviewed[result.searches[index].name] ?? 0

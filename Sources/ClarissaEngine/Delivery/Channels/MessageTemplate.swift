@@ -32,7 +32,7 @@ public enum MessageTemplate {
         let fields = Self.fields(listing, search: search, count: 1, now: now)
         let title = render(channel.titleTemplate ?? defaultTitle(listing), fields)
         let body = render(
-          channel.bodyTemplate ?? "{placeAge}\n{factsLine}\n{url}\n{alsoLine}", fields)
+          channel.bodyTemplate ?? "{placeAge}\n{factsLine}\n{context}\n{url}\n{alsoLine}", fields)
         let key = Message.key([listing], search: search.name, channel: channel.name)
         let link = listing.url.isEmpty ? nil : listing.url
         return (Message(title: title, body: tidy(body), link: link, key: key), [listing])
@@ -42,10 +42,12 @@ public enum MessageTemplate {
       let fields = Self.fields(first, search: search, count: listings.count, now: now)
       let title = render(channel.titleTemplate ?? "{count} new for {search}", fields)
       let lines = listings.map { listing -> String in
-        let each = Self.fields(listing, search: search, count: listings.count, now: now)
+        var each = Self.fields(listing, search: search, count: listings.count, now: now)
+        each["contextLine"] = each["context"]?.replacingOccurrences(of: "\n", with: "\n  ")
         let line =
           (listing.event == nil ? "• {title}{pricePart}" : "• {change}: {title}")
-          + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}") + "\n  {url}"
+          + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}")
+          + (each["context", default: ""].isEmpty ? "" : "\n  {contextLine}") + "\n  {url}"
           + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
         return render(channel.bodyTemplate ?? line, each)
       }
@@ -88,6 +90,7 @@ public enum MessageTemplate {
       "change": Change.describe(listing) ?? "",
       "also_posted_as": also,
       "alsoLine": also.isEmpty ? "" : "also posted as \(also)",
+      "context": (listing.alert?.context ?? []).map(SafeText.line).joined(separator: "\n"),
     ]
   }
 

@@ -1,0 +1,63 @@
+import ClarissaCore
+import Foundation
+
+/// Deal context for the listings of one delivery batch, a report or a page (``DealContext``):
+/// each search's similar listings are read once (one search's 90 days may be thousands of
+/// listings), each listing's story by the repost index.
+public final class DealContextBook: @unchecked Sendable {
+  private let memory: any ListingMemory
+  private let now: Date
+  private let timeZone: TimeZone
+  private let lock = NSLock()
+  private var markets: [String: DealMarket] = [:]
+
+  /// A book reading `memory` as of `now`; dates are written in `timeZone`.
+  public init(memory: any ListingMemory, now: Date, timeZone: TimeZone = .current) {
+    self.memory = memory
+    self.now = now
+    self.timeZone = timeZone
+  }
+
+  /// The context lines of each of `listings` (found by `search`); none where nothing is said.
+  public func lines(for listings: [Listing], search: String) throws -> [ListingKey: [String]] {
+    guard !listings.isEmpty else { return [:] }
+    let market = try market(of: search)
+    let stories = try memory.stories(search: search, keys: listings.map(\.key))
+    var result: [ListingKey: [String]] = [:]
+    for listing in listings {
+      let lines = DealContext.lines(
+        listing, story: stories[listing.key], market: market, now: now, timeZone: timeZone)
+      if !lines.isEmpty { result[listing.key] = lines }
+    }
+    return result
+  }
+
+  /// `listings` with their context in ``Listing/alert`` (other details of the alert kept).
+  public func annotated(_ listings: [Listing], search: String) throws -> [Listing] {
+    let found = try lines(for: listings, search: search)
+    return listings.map { listing in
+      guard let lines = found[listing.key] else { return listing }
+      var listing = listing
+      var alert = listing.alert ?? ListingAlert()
+      alert.context = lines
+      listing.alert = alert
+      return listing
+    }
+  }
+
+  /// `history` with its listing's context, as the first search that saw it (by name) has it.
+  public func annotated(_ history: ListingHistory) throws -> ListingHistory {
+    guard let search = history.searches.first?.search else { return history }
+    var history = history
+    history.listing = try annotated([history.listing], search: search)[0]
+    return history
+  }
+
+  private func market(of search: String) throws -> DealMarket {
+    if let known = lock.withLock({ markets[search] }) { return known }
+    let since = now.addingTimeInterval(-DealContext.window)
+    let read = DealMarket(try memory.peers(search: search, since: since))
+    lock.withLock { markets[search] = read }
+    return read
+  }
+}

@@ -1,0 +1,29 @@
+import ClarissaCore
+import Foundation
+import ListingStore
+
+/// The scheduled digests waiting on the main page (docs/notifications.md): per channel, how many
+/// listings wait and when they go.
+extension WebApp {
+  /// Refused this many times, a delivery is given up (the engine's `Deliver.maxAttempts`).
+  static let deliveryAttempts = 10
+
+  /// A line naming each digest with listings waiting, or nothing.
+  func digestsLine() throws -> String {
+    let timers = config.digests
+    guard !timers.isEmpty else { return "" }
+    let now = clock()
+    let pending = try store.pending(
+      channels: Array(timers.keys), maxAttempts: Self.deliveryAttempts)
+    let parts = pending.sorted { $0.key < $1.key }.compactMap { channel, waiting -> String? in
+      guard let timer = timers[channel] else { return nil }
+      let next = timer(waiting.oldest)
+      let when = next <= now ? "due now" : "next " + Pages.time(next, now: now, future: true)
+      let count = "\(waiting.count) listing\(waiting.count == 1 ? "" : "s")"
+      return "<span class=\"digest\" data-channel=\"\(Pages.e(channel))\">digest "
+        + "\(Pages.e(channel)): \(count) pending, \(when)</span>"
+    }
+    guard !parts.isEmpty else { return "" }
+    return "<p class=\"digests\">" + parts.joined(separator: " · ") + "</p>\n"
+  }
+}
