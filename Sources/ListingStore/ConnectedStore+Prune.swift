@@ -30,7 +30,7 @@ extension ConnectedStore {
             + "ON s.search = a.search AND s.in_answer WHERE a.answered_at < ?", [cutoff, cutoff]
         ) { [StoreValue.text($0.text(0)), .text($0.text(1)), .text($0.text(2))] }
         for key in stale {
-          for table in ["deliveries", "held", "recent", "sightings"] {
+          for table in ["deliveries", "held", "recent", "watched", "sightings"] {
             try database.run("DELETE FROM \(table) WHERE search = ? AND site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }
@@ -42,7 +42,7 @@ extension ConnectedStore {
             + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id)", [cutoff]
         ) { [StoreValue.text($0.text(0)), .text($0.text(1))] }
         for key in gone {
-          for table in ["prices", "listing_images", "listings"] {
+          for table in ["prices", "listing_images", "text_changes", "listings"] {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }

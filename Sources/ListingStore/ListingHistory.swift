@@ -60,6 +60,8 @@ public struct ListingHistory: Sendable, Codable, Equatable {
   /// The listings on other sites that are the same flat (``SameFlat``), both ways; nil when
   /// none.
   public var alsoOn: [AlsoOn]? = nil
+  /// What its text was before each change found, newest first; nil when none.
+  public var textChanges: [TextChange]? = nil
 }
 
 extension ConnectedStore {
@@ -107,10 +109,12 @@ extension ConnectedStore {
           currency: $0.optionalText(2))
       }
       let searches = try Self.sightings(key, database)
+      let changes = try Self.textChanges(of: key, limit: nil, in: database)
       return ListingHistory(
         listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
         lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
-        viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key])
+        viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key],
+        textChanges: changes.isEmpty ? nil : changes)
     }
   }
 
