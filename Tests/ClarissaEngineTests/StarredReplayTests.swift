@@ -24,6 +24,10 @@ import Testing
     /// The webhook's messages, in the order posted: `<event> <id>: <title>\n<body>`.
     var posted: [String] = []
     var state = ""
+    /// The text report of each run.
+    var reports: [String] = []
+    /// What `explain` said of each listing of `seattle-every-id` before the second run.
+    var explained: [String: String] = [:]
   }
 
   /// `searches.yaml` of the folder with its channel on `server`, `flats` announcing
@@ -48,11 +52,16 @@ import Testing
     let notifier = CurlFetcher(limits: FetchLimits(timeout: 10, maxBytes: 1 << 20))
     let channels = ChannelFactory.senders(
       for: config, fetcher: notifier, environment: [:], baseDirectory: "/tmp")
-    for step in 0...7 {
+    for step in 0...8 {
       let runner = try RunnerTests.runner(
         config, replay: "starred/\(step)", state: played.state, channels: channels)
       let now = RunnerTests.noon.addingTimeInterval(Double(step) * 3600)
+      if step == 1 {
+        let explanation = try await runner.explain(search: "seattle-every-id", now: now)
+        for entry in explanation.entries { played.explained[entry.listing.id] = entry.status }
+      }
       let result = try await runner.run(RunOptions(now: now)).commit()
+      played.reports.append(RunReport.text(result, colored: false, timeZone: .gmt))
       var said: [String: [String]] = [:]
       for search in result.searches {
         said[search.name] =
@@ -90,6 +99,20 @@ import Testing
     #expect(flats[5] == ["gone 6186664607 gone (last at $4,100)"])
     #expect(flats[6] == ["reposted 6186799999 was 6186664607"])
     #expect(flats[7].isEmpty, "each change is told once")
+    #expect(flats[8] == ["back 6186664607 back at $4,100"], "seen again after gone")
+    // The report names each change, the text change with its diff.
+    #expect(played.reports[2].contains("flats: 1 changed\n  changed: description changed\n"))
+    #expect(
+      played.reports[2].contains(
+        "    description: [-Updated-] {+Fully renovated+} 3+ Bedroom, 2.5 Bath, Victorian home. "
+          + "{+Pets welcome.+} Beautiful original oak hardwoods, high ceilings …"),
+      "\(played.reports[2])")
+    #expect(played.reports[5].contains("  gone: gone (last at $4,100)"))
+    #expect(played.reports[6].contains("  reposted: was 6186664607"))
+    // explain names the hidden repost's verdict.
+    #expect(
+      played.explained[Self.hiddenRepost.id] == "repost of 5332800255, hidden: never announced")
+    #expect(played.explained[Self.hidden.id]?.hasPrefix("seen since") == true)
     // The hidden listing's repost: folded in `flats` (never announced), and in the search
     // that announces every new id, not announced either.
     #expect(played.said.allSatisfy { ($0["seattle-every-id"] ?? []).isEmpty })
@@ -109,6 +132,7 @@ import Testing
     #expect(
       told.map { String($0.prefix(while: { $0 != ":" })) } == [
         "price_drop 6186664607", "changed 6186664607", "gone 6186664607", "reposted 6186799999",
+        "back 6186664607",
       ])
     #expect(told[1].contains("description: [-Updated-] {+Fully renovated+} 3+ Bedroom"))
     #expect(told[1].contains("{+Pets welcome.+}"))

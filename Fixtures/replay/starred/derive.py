@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Derives the `starred` replay sequence from two real Craigslist RSS captures.
 
-Run from this folder: `python3 derive.py`. It writes `0/` ... `7/`, each an `index.json` with the
+Run from this folder: `python3 derive.py`. It writes `0/` ... `8/`, each an `index.json` with the
 sfbay and seattle answers of `searches.yaml` here (see README.md). Every change is to an item of
 the captures, as Craigslist would show it on a later poll; the files are otherwise the bytes of
 the captures.
@@ -64,7 +64,8 @@ def sfbay(step):
     if step >= 4:  # the starred listing gone from the answer
         if step >= 6:  # and posted again under a new id
             feed = repost(feed, STARRED, STARRED_REPOST)
-        feed = drop(feed, STARRED)
+        if step < 8:  # the old id back beside the new one in step 8
+            feed = drop(feed, STARRED)
     return feed
 
 
@@ -96,5 +97,5 @@ def write(step):
         out.write("\n")
 
 
-for step in range(8):
+for step in range(9):
     write(step)
