@@ -47,7 +47,8 @@ struct ShowCommand: ParsableCommand {
     print(
       format == .json
         ? ListingsOutput.json(found)
-        : ListingsOutput.show(found, now: now, searches: options.configuredSearches()),
+        : ListingsOutput.show(found, now: now, searches: options.configuredSearches())
+          + TextChangesSection.text(found, now: now),
       terminator: format == .json ? "\n" : "")
   }
 }

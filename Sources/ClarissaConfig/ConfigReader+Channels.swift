@@ -8,7 +8,7 @@ extension ConfigReader {
   /// Fields a title or body template may use, as `{name}`.
   static let templateFields = [
     "title", "price", "location", "url", "search", "city", "site", "posted", "age",
-    "description", "id", "count", "event", "old_price", "change", "also_posted_as", "facts",
+    "description", "id", "count", "event", "old_price", "change", "diff", "also_posted_as", "facts",
     "distances", "context",
   ]
 

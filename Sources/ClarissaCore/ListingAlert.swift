@@ -12,14 +12,20 @@ public struct ListingAlert: Sendable, Equatable, Codable {
   /// The deal context, one short line each (`seen before: $450 on 3 Mar as 7912345678`,
   /// `18% below the median of 37`, `on the market 12 days`), in the order to show them.
   public var context: [String]
+  /// For a `changed` event: the word diff of title and description, one line a field
+  /// (``TextChange/plainDiff(to:)``); for `reposted`: `was <old id>`.
+  public var change: String? = nil
 
   /// Creates the details.
-  public init(starred: Bool = false, note: String? = nil, context: [String] = []) {
+  public init(
+    starred: Bool = false, note: String? = nil, context: [String] = [], change: String? = nil
+  ) {
     self.starred = starred
     self.note = note
     self.context = context
+    self.change = change
   }
 
   /// Whether there is nothing to say.
-  public var isEmpty: Bool { !starred && note == nil && context.isEmpty }
+  public var isEmpty: Bool { !starred && note == nil && context.isEmpty && change == nil }
 }

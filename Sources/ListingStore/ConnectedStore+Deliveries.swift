@@ -33,7 +33,7 @@ extension ConnectedStore {
       } else if let claim = deliveryClaim {
         values.append(.text(claim.worker))
       }
-      return try database.rows(
+      var owed = try database.rows(
         "SELECT d.search, d.channel, d.attempts, d.last_error, d.event, d.old_price, "
           // The posts folded into it, through their index (the planner, without statistics,
           // walked all of the search's sightings: 2.2 s for 20 deliveries among a million).
@@ -60,6 +60,8 @@ extension ConnectedStore {
           search: $0.text(0), listing: listing, channel: $0.text(1), attempts: $0.int(2),
           lastError: $0.optionalText(3))
       }
+      try Self.describeChanges(&owed, in: database)
+      return owed
     }
   }
 

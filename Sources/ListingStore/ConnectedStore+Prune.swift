@@ -45,7 +45,7 @@ extension ConnectedStore {
                 + "in_answer = FALSE WHERE search = ? AND site = ? AND id = ? AND in_answer", key)
             continue
           }
-          for table in ["deliveries", "held", "recent", "sightings"] {
+          for table in ["deliveries", "held", "recent", "watched", "sightings"] {
             try database.run("DELETE FROM \(table) WHERE search = ? AND site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }
@@ -59,7 +59,7 @@ extension ConnectedStore {
             + "AND m.starred_at IS NOT NULL)", [cutoff]
         ) { [StoreValue.text($0.text(0)), .text($0.text(1))] }
         for key in gone {
-          for table in ["prices", "listing_images", "listings"] {
+          for table in ["prices", "listing_images", "text_changes", "listings"] {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }

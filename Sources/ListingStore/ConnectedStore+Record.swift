@@ -56,6 +56,7 @@ extension ConnectedStore {
         ])
     }
     try Self.writeCrossPosts(record, at: now, in: database)
+    try Self.writeAlerts(record, at: now, in: database)
     try Self.remember(record, in: database)
   }
 

@@ -62,6 +62,8 @@ public struct ListingHistory: Sendable, Codable, Equatable {
   public var alsoOn: [AlsoOn]? = nil
   /// The marks a person set on it (starred, hidden, a note); nil when none.
   public var marks: ListingMarks? = nil
+  /// What its text was before each change found, newest first; nil when none.
+  public var textChanges: [TextChange]? = nil
 }
 
 extension ConnectedStore {
@@ -102,11 +104,13 @@ extension ConnectedStore {
       else { return nil }
       let prices = try Self.prices(of: key, in: database)
       let searches = try Self.sightings(key, database)
+      let changes = try Self.textChanges(of: key, limit: nil, in: database)
       return ListingHistory(
         listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
         lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
         viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key],
-        marks: try Self.marks(of: key, in: database))
+        marks: try Self.marks(of: key, in: database),
+        textChanges: changes.isEmpty ? nil : changes)
     }
   }
 

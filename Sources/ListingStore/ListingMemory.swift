@@ -210,6 +210,8 @@ public struct SearchRecord: Sendable {
   public var reached: Bool
   /// The sources that failed in this run, with the reason (shown by `clarissa serve`).
   public var failures: [String] = []
+  /// What the run's alerts for marked listings and text changes leave behind.
+  public var alerts = AlertRecord()
 
   /// Creates a record.
   public init(
@@ -321,6 +323,12 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Per channel of `channels` that is owed deliveries, how many and since when
   /// (``PendingDigest``).
   func pending(channels: [String], maxAttempts: Int) throws -> [String: PendingDigest]
+  /// What a run of `search` judges with beside the sightings: the starred and hidden listings,
+  /// and the search's watched starred listings with their sources (``MarkedListings``).
+  func markedListings(search: String) throws -> MarkedListings
+  /// Of `listings` (seen before), those whose stored content hash differs from theirs, with the
+  /// title and description stored: the text before, if it changed (found `now`).
+  func textsBefore(_ listings: [Listing], at now: Date) throws -> [ListingKey: TextChange]
 }
 
 /// What the geocoder answered for an address: its coordinates, or none found.
@@ -363,6 +371,8 @@ public protocol BrowsableStore: ListingMemory {
   func foldedCounts(search: String, keys: [ListingKey]) throws -> [ListingKey: Int]
   /// The store's version and the last time a search was tried (`/healthz`).
   func health() throws -> StoreHealth
+  /// What the listing's text was before each change found, newest first.
+  func textChanges(of key: ListingKey) throws -> [TextChange]
 }
 
 extension ListingMemory {

@@ -7,7 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11, version12, version13,
+    version10, version11, version12, version13, version14,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -308,5 +308,29 @@ enum StoreSchema {
     ) WITHOUT ROWID;
     CREATE INDEX marks_starred ON marks(site, id) WHERE starred_at IS NOT NULL;
     CREATE INDEX marks_hidden ON marks(site, id) WHERE hidden_at IS NOT NULL;
+    """
+
+  /// Alerts for starred listings and text changes (issue 28). `watched`: per search, each starred
+  /// listing's source (the request URL that last returned it), the answers of that source in a
+  /// row without it, and when it was announced gone. `text_changes`: a listing's title and
+  /// description before a change, for the word diff.
+  private static let version14 = """
+    CREATE TABLE watched(
+      search TEXT NOT NULL,
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      source TEXT NOT NULL,
+      missing INTEGER NOT NULL DEFAULT 0,
+      gone_at REAL,
+      PRIMARY KEY(search, site, id)
+    ) WITHOUT ROWID;
+    CREATE TABLE text_changes(
+      site TEXT NOT NULL,
+      id TEXT NOT NULL,
+      changed_at REAL NOT NULL,
+      old_title TEXT NOT NULL,
+      old_description TEXT NOT NULL,
+      PRIMARY KEY(site, id, changed_at)
+    ) WITHOUT ROWID;
     """
 }

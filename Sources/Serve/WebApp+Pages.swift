@@ -281,6 +281,7 @@ extension WebApp {
       <dl class="facts">\(facts.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined())</dl>
       \(Pages.otherFacts(listing.facts))
       \(listing.description.isEmpty ? "" : "<h2>Description</h2><div class=\"description\">\(Pages.e(listing.description))</div>")
+      \(Pages.textChanges(history, now: now))
       \(prices.isEmpty ? "" : "<h2>Prices seen</h2><ul class=\"prices\">\(prices)</ul>")
       <h2>Found by</h2><ul class=\"sightings\">\(searches)</ul>
       </article>

@@ -36,6 +36,8 @@ public struct Explanation: Sendable {
         changed.event = event
         return "\(event.kind.words): "
           + (Change.describe(changed) ?? "") + " (announced again)"
+      case .hidden(nil): return "hidden: never announced"
+      case .hidden(let original?): return "repost of \(original), hidden: never announced"
       case .seen(let sighting) where sighting.held: return "held until quiet hours end"
       case .seen(let sighting):
         let channels =

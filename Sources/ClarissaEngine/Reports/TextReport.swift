@@ -36,6 +36,9 @@ extension RunReport {
         for listing in search.changed {
           let kind = listing.event?.kind.words ?? ""
           lines.append("  \(kind): \(Change.describe(listing) ?? "")")
+          if listing.event?.kind == .changed {
+            lines += TextChangeWords.diff(listing).split(separator: "\n").map { "    \($0)" }
+          }
           lines += block(listing, now: result.time, paint: paint, search: configured)
         }
       }

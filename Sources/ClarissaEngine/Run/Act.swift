@@ -11,7 +11,7 @@ enum Act {
   ) -> (RunResult.SearchOutcome, SearchRecord) {
     var accepted: [Listing] = []
     accepted.reserveCapacity(judgements.count)
-    for judgement in judgements where judgement.verdict != .filtered {
+    for judgement in judgements where judgement.verdict.isInAnswer {
       accepted.append(judgement.listing)
     }
     let answered = !reading.batches.isEmpty
@@ -62,6 +62,10 @@ enum Act {
     var folded: [RunResult.Repost] = []
     var links: [ListingKey: String] = [:]
     for judgement in judgements {
+      if let original = judgement.verdict.repostOf ?? judgement.repostOf {
+        // A repost hidden, or announced as a starred listing's: linked, not folded.
+        links[judgement.listing.key] = original
+      }
       guard case .repost(let original, let firstSeen) = judgement.verdict else { continue }
       let listing = judgement.listing
       folded.append(
@@ -94,7 +98,7 @@ enum Act {
     // copy every judgement twice.
     var (matched, primed) = (0, 0)
     var (fresh, freshSources, rotatedSources) = (0, Set<String>(), Set<String>())
-    for judgement in judgements where judgement.verdict != .filtered {
+    for judgement in judgements where judgement.verdict.isInAnswer {
       matched += 1
       guard case .primed(let reason) = judgement.verdict else { continue }
       primed += 1

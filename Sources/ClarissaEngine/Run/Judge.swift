@@ -32,8 +32,12 @@ public enum Verdict: Sendable, Equatable {
   /// search saw first at `firstSeen`: recorded and linked to it, not announced.
   case alsoOn(ListingKey, firstSeen: Date)
   /// Seen before, and changed in a way the search announces (`notify_on`): a price drop or
-  /// rise past its threshold from the price last announced, or a return after `back_after`.
+  /// rise past its threshold from the price last announced, or a return after `back_after`;
+  /// a text change; of a starred listing any price change, gone, back or reposted (``Alerts``).
   case changed(ListingEvent)
+  /// Hidden by a person, or a repost of a hidden listing (`repostOf`, hidden too from now on):
+  /// recorded, never announced.
+  case hidden(repostOf: String?)
 }
 
 /// One listing's judgement: the filters' decision and the verdict.
@@ -47,6 +51,9 @@ public struct Judgement: Sendable {
   public var reason: String?
   /// The verdict.
   public var verdict: Verdict
+  /// The id of the starred listing a repost announced as ``ListingEventKind/reposted``
+  /// repeats.
+  public var repostOf: String? = nil
 }
 
 /// Stage 4: per listing a verdict, from the filters and what the store remembers. Seen listings
@@ -57,9 +64,22 @@ enum Judge {
     _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
     options: RunOptions, explaining: Bool = false
   ) throws -> [Judgement] {
+    try judged(
+      planned, reading: reading, memory: memory, options: options, explaining: explaining
+    ).judgements
+  }
+
+  /// ``judge(_:reading:memory:options:explaining:)`` with what the alerts for marked listings
+  /// and text changes leave for the record (``Alerts``).
+  static func judged(
+    _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
+    options: RunOptions, explaining: Bool = false
+  ) throws -> (judgements: [Judgement], alerts: AlertRecord) {
     let judged = try verdicts(
       planned, reading: reading, memory: memory, options: options, explaining: explaining)
-    return try fold(judged, of: planned, memory: memory, options: options)
+    let folded = try fold(judged, of: planned, memory: memory, options: options)
+    return try Alerts.apply(
+      folded, of: planned, reading: reading, memory: memory, options: options)
   }
 
   /// The verdicts before folding.

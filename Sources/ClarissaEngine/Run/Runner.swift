@@ -152,9 +152,11 @@ public struct Runner: Sendable {
       if outcome.status == .primed || outcome.status == .ran {
         outcome.status = now.prime ? .primed : .ran
       }
-      let judgements = try Judge.judge(now, reading: reading, memory: memory, options: options)
-      let (acted, record) = Act.on(
+      let (judgements, alerts) = try Judge.judged(
+        now, reading: reading, memory: memory, options: options)
+      var (acted, record) = Act.on(
         judgements, of: now, reading: reading, asked: asked, outcome: outcome, options: options)
+      record.alerts = alerts
       return (acted, judgements, record)
     }
     guard !options.dryRun else {

@@ -10,7 +10,29 @@
 
     static let migrations: [String] = [
       version1, version2, version3, version4, version5, version6, version7, version8, version9,
+      version10,
     ]
+
+    /// Starred listings watched per source, and text before a change (SQLite's version 14).
+    private static let version10 = """
+      CREATE TABLE watched(
+        search text NOT NULL,
+        site text NOT NULL,
+        id text NOT NULL,
+        source text NOT NULL,
+        missing integer NOT NULL DEFAULT 0,
+        gone_at double precision,
+        PRIMARY KEY(search, site, id)
+      );
+      CREATE TABLE text_changes(
+        site text NOT NULL,
+        id text NOT NULL,
+        changed_at double precision NOT NULL,
+        old_title text NOT NULL,
+        old_description text NOT NULL,
+        PRIMARY KEY(site, id, changed_at)
+      );
+      """
 
     /// Marks a person sets on a listing (SQLite's version 13).
     private static let version9 = """

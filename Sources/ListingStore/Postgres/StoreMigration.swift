@@ -80,6 +80,20 @@
           ("found_at", .real),
         ]
       ),
+      (
+        "watched",
+        [
+          ("search", .text), ("site", .text), ("id", .text), ("source", .text),
+          ("missing", .integer), ("gone_at", .real),
+        ]
+      ),
+      (
+        "text_changes",
+        [
+          ("site", .text), ("id", .text), ("changed_at", .real), ("old_title", .text),
+          ("old_description", .text),
+        ]
+      ),
     ]
 
     /// Copies the SQLite store into the PostgreSQL one, which must hold no listings yet.

@@ -32,7 +32,8 @@ public enum MessageTemplate {
         let fields = Self.fields(listing, search: search, count: 1, now: now)
         let title = render(channel.titleTemplate ?? defaultTitle(listing), fields)
         let body = render(
-          channel.bodyTemplate ?? "{placeAge}\n{factsLine}\n{context}\n{url}\n{alsoLine}", fields)
+          channel.bodyTemplate ?? "{placeAge}\n{factsLine}\n{context}\n{url}\n{alsoLine}\n{diff}",
+          fields)
         let key = Message.key([listing], search: search.name, channel: channel.name)
         let link = listing.url.isEmpty ? nil : listing.url
         return (Message(title: title, body: tidy(body), link: link, key: key), [listing])
@@ -62,6 +63,7 @@ public enum MessageTemplate {
     switch listing.event?.kind {
     case .priceDrop?, .priceRise?: return "{change} · {title}"
     case .back?: return "back: " + (listing.price == nil ? "{title}" : "{price} · {title}")
+    case .changed?, .gone?, .reposted?: return TextChangeWords.title(listing)
     default: return listing.price == nil ? "{title}" : "{price} · {title}"
     }
   }
@@ -91,6 +93,7 @@ public enum MessageTemplate {
       "also_posted_as": also,
       "alsoLine": also.isEmpty ? "" : "also posted as \(also)",
       "context": (listing.alert?.context ?? []).map(SafeText.line).joined(separator: "\n"),
+      "diff": TextChangeWords.diff(listing),
     ]
   }
 

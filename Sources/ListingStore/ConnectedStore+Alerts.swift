@@ -1,0 +1,152 @@
+import ClarissaCore
+import Foundation
+
+/// Alerts for marked listings (issue 28), in both stores alike: what the judge reads of the
+/// marks and of the listings' text before a change, what a run writes of them (`watched`,
+/// `text_changes`, marks carried to reposts), and what a message of such a change says.
+extension ConnectedStore {
+  public func markedListings(search: String) throws -> MarkedListings {
+    try locked { database in
+      try database.reading {
+        var marked = MarkedListings()
+        try database.run("SELECT site, id FROM marks WHERE starred_at IS NOT NULL") {
+          marked.starred.insert(ListingKey(site: $0.text(0), id: $0.text(1)))
+        }
+        try database.run("SELECT site, id FROM marks WHERE hidden_at IS NOT NULL") {
+          marked.hidden.insert(ListingKey(site: $0.text(0), id: $0.text(1)))
+        }
+        guard !marked.isEmpty else { return marked }
+        if !marked.hidden.isEmpty {
+          marked.hiddenListings = try database.rows(
+            "SELECT \(ListingColumns.selected) FROM marks m JOIN listings l "
+              + "ON l.site = m.site AND l.id = m.id WHERE m.hidden_at IS NOT NULL"
+          ) { ListingColumns.listing($0, from: 0) }
+        }
+        try database.run(
+          "SELECT w.source, w.missing, w.gone_at, \(ListingColumns.selected) FROM watched w "
+            + "JOIN marks m ON m.site = w.site AND m.id = w.id AND m.starred_at IS NOT NULL "
+            + "JOIN listings l ON l.site = w.site AND l.id = w.id WHERE w.search = ?",
+          [.text(search)]
+        ) {
+          let listing = ListingColumns.listing($0, from: 3)
+          marked.watched[listing.key] = WatchedSource(
+            source: $0.text(0), missing: $0.int(1),
+            goneAt: $0.optionalDouble(2).map(Date.init(timeIntervalSince1970:)))
+          marked.stored[listing.key] = listing
+        }
+        return marked
+      }
+    }
+  }
+
+  public func textsBefore(_ listings: [Listing], at now: Date) throws -> [ListingKey: TextChange] {
+    guard !listings.isEmpty else { return [:] }
+    return try locked { database in
+      try database.reading {
+        var found: [ListingKey: TextChange] = [:]
+        // The text is read only where the content hash differs: most listings of a poll are
+        // unchanged, and cost their hash alone.
+        for listing in listings {
+          try database.run(
+            "SELECT title, description FROM listings WHERE site = ? AND id = ? "
+              + "AND (content_hash IS NULL OR content_hash != ?)",
+            [
+              .text(listing.site), .text(listing.id), .text(ListingField.contentHash(listing)),
+            ]
+          ) {
+            found[listing.key] = TextChange(
+              oldTitle: $0.text(0), oldDescription: $0.optionalText(1) ?? "", changedAt: now)
+          }
+        }
+        return found
+      }
+    }
+  }
+
+  public func textChanges(of key: ListingKey) throws -> [TextChange] {
+    try locked { database in
+      try Self.textChanges(of: key, limit: nil, in: database)
+    }
+  }
+
+  /// The text changes of a listing, newest first.
+  static func textChanges(of key: ListingKey, limit: Int?, in database: Connection) throws
+    -> [TextChange]
+  {
+    try database.rows(
+      "SELECT old_title, old_description, changed_at FROM text_changes WHERE site = ? AND id = ? "
+        + "ORDER BY changed_at DESC" + (limit.map { " LIMIT \($0)" } ?? ""),
+      [.text(key.site), .text(key.id)]
+    ) {
+      TextChange(
+        oldTitle: $0.text(0), oldDescription: $0.text(1),
+        changedAt: Date(timeIntervalSince1970: $0.double(2)))
+    }
+  }
+
+  /// The writes of a record's alerts, inside its transaction.
+  static func writeAlerts(_ record: SearchRecord, at now: StoreValue, in database: Connection)
+    throws
+  {
+    let alerts = record.alerts
+    for (key, watched) in alerts.watched.sorted(by: { $0.key < $1.key }) {
+      try database.run(
+        "INSERT INTO watched(search, site, id, source, missing, gone_at) VALUES(?, ?, ?, ?, ?, ?) "
+          + "ON CONFLICT(search, site, id) DO UPDATE SET source = excluded.source, "
+          + "missing = excluded.missing, gone_at = excluded.gone_at",
+        [
+          .text(record.search), .text(key.site), .text(key.id), .text(watched.source),
+          .int(watched.missing), .time(watched.goneAt),
+        ])
+    }
+    if !alerts.watched.isEmpty {
+      // Listings no longer starred are watched no more: starred again, they start afresh.
+      try database.run(
+        "DELETE FROM watched WHERE search = ? AND NOT EXISTS(SELECT 1 FROM marks m "
+          + "WHERE m.site = watched.site AND m.id = watched.id AND m.starred_at IS NOT NULL)",
+        [.text(record.search)])
+    }
+    for (key, change) in alerts.textChanges.sorted(by: { $0.key < $1.key }) {
+      try database.run(
+        "INSERT INTO text_changes(site, id, changed_at, old_title, old_description) "
+          + "VALUES(?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        [
+          .text(key.site), .text(key.id), now, .text(change.oldTitle),
+          .text(change.oldDescription),
+        ])
+    }
+    for (keys, column) in [(alerts.starred, "starred_at"), (alerts.hidden, "hidden_at")] {
+      for key in keys {
+        try database.run(
+          "INSERT INTO marks(site, id, \(column)) VALUES(?, ?, ?) ON CONFLICT(site, id) "
+            + "DO UPDATE SET \(column) = coalesce(marks.\(column), excluded.\(column))",
+          [.text(key.site), .text(key.id), now])
+      }
+    }
+  }
+
+  /// What a message of a text change or a repost of a starred listing says beside the
+  /// listing (``ListingAlert/change``): the word diff from the text before, or the id it
+  /// was posted as before.
+  static func describeChanges(_ owed: inout [OwedDelivery], in database: Connection) throws {
+    for index in owed.indices {
+      let listing = owed[index].listing
+      var change: String?
+      switch listing.event?.kind {
+      case .changed?:
+        change = try textChanges(of: listing.key, limit: 1, in: database).first?
+          .plainDiff(to: listing)
+      case .reposted?:
+        change = try database.rows(
+          "SELECT repost_of FROM sightings WHERE search = ? AND site = ? AND id = ?",
+          [.text(owed[index].search), .text(listing.site), .text(listing.id)]
+        ) { $0.optionalText(0) }.first.flatMap { $0 }.map { "was \($0)" }
+      default: continue
+      }
+      guard let change, !change.isEmpty else { continue }
+      var alert = listing.alert ?? ListingAlert()
+      alert.change = change
+      owed[index].listing.alert = alert
+    }
+  }
+}
