@@ -77,9 +77,15 @@ import Testing
     try store.setMark(.star, on: [flat.key], at: Self.later)
     #expect(try store.markedListings(search: "flats").watched[flat.key] == nil)
 
-    // Pruned with the listing.
-    let counts = try store.prune(now: Self.later.addingTimeInterval(86_400 * 30), retention: 86_400)
-    #expect(counts.rows["listings", default: 0] == 2)
+    // A starred listing keeps its story through a prune (its text changes too); unstarred, it
+    // is pruned with them.
+    let late = Self.later.addingTimeInterval(86_400 * 30)
+    var counts = try store.prune(now: late, retention: 86_400)
+    #expect(counts.rows["listings", default: 0] == 1)
+    #expect(try browsable.textChanges(of: flat.key) == [change])
+    try store.setMark(.unstar, on: [flat.key], at: late)
+    counts = try store.prune(now: late, retention: 86_400)
+    #expect(counts.rows["listings", default: 0] == 1)
     #expect(try browsable.textChanges(of: flat.key).isEmpty)
   }
 }
