@@ -32,14 +32,20 @@ public final class DealContextBook: @unchecked Sendable {
     return result
   }
 
-  /// `listings` with their context in ``Listing/alert`` (other details of the alert kept).
+  /// `listings` with their context and the person's marks (starred, the note) in
+  /// ``Listing/alert`` (other details of the alert kept).
   public func annotated(_ listings: [Listing], search: String) throws -> [Listing] {
     let found = try lines(for: listings, search: search)
+    let marks = try memory.marks(of: listings.map(\.key))
     return listings.map { listing in
-      guard let lines = found[listing.key] else { return listing }
+      let lines = found[listing.key]
+      let mark = marks[listing.key]
+      guard lines != nil || mark?.starred == true || mark?.note != nil else { return listing }
       var listing = listing
       var alert = listing.alert ?? ListingAlert()
-      alert.context = lines
+      if let lines { alert.context = lines }
+      alert.starred = mark?.starred ?? false
+      alert.note = mark?.note
       listing.alert = alert
       return listing
     }

@@ -137,6 +137,13 @@ import Testing
     #expect(told[1].contains("description: [-Updated-] {+Fully renovated+} 3+ Bedroom"))
     #expect(told[1].contains("{+Pets welcome.+}"))
     #expect(told[1].hasPrefix("changed 6186664607: changed: $4,100 · Bright, Spacious"))
+    // Each with its context: the star, the earlier price, the market (part C's deal context).
+    for message in told {
+      #expect(message.contains("\n★ starred\n"), "\(message)")
+      #expect(message.contains("\nseen before: $4,300 on "), "\(message)")
+      #expect(message.contains("% below the median per m² of "), "\(message)")
+    }
+    #expect(told[3].contains("\nreposted 1 time in 1 day\n"))
     #expect(told[3].contains("was 6186664607"))
     #expect(!played.posted.contains { $0.contains(Self.hiddenRepost.id) })
   }

@@ -92,9 +92,18 @@ public enum MessageTemplate {
       "change": Change.describe(listing) ?? "",
       "also_posted_as": also,
       "alsoLine": also.isEmpty ? "" : "also posted as \(also)",
-      "context": (listing.alert?.context ?? []).map(SafeText.line).joined(separator: "\n"),
+      "context": contextLines(listing).joined(separator: "\n"),
       "diff": TextChangeWords.diff(listing),
     ]
+  }
+
+  /// What `{context}` says: that the person starred the listing and their note, then the deal
+  /// context (``ListingAlert``), a line each.
+  static func contextLines(_ listing: Listing) -> [String] {
+    guard let alert = listing.alert else { return [] }
+    var lines = alert.starred ? ["★ starred"] : []
+    if let note = alert.note { lines.append("note: " + SafeText.line(note)) }
+    return lines + alert.context.map(SafeText.line)
   }
 
   /// `{name}` replaced by its field; unknown names stay as written (the config rejects them).
