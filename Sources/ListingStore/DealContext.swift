@@ -82,7 +82,12 @@ public enum DealContext {
     }
     let found: (mine: Double, median: Double, words: String, unit: String)
     if let area = listing.floorArea, area > 0, let sized = median(.perArea) {
-      found = (price / area, sized.median, "median per m² of \(sized.count)", "/m²")
+      // Areas are kept in m²; said per the listing's own unit (Craigslist's ft²).
+      let unit = listing.floorAreaUnit ?? .squareMetres
+      found = (
+        price / area * unit.squareMetres, sized.median * unit.squareMetres,
+        "median per \(unit.symbol) of \(sized.count)", "/\(unit.symbol)"
+      )
     } else if let bedrooms = listing.bedrooms, let same = median(.bedrooms(bedrooms)) {
       let rooms = Double(Int(bedrooms)) == bedrooms ? "\(Int(bedrooms))" : "\(bedrooms)"
       found = (price, same.median, "median of \(same.count) with \(rooms) bedrooms", "")
@@ -92,7 +97,7 @@ public enum DealContext {
       return nil
     }
     guard found.median > 0 else { return nil }
-    // A price per m² keeps its cents; a price is whole.
+    // A price per area keeps its cents; a price is whole.
     let rounded =
       found.unit.isEmpty ? found.median.rounded() : (found.median * 100).rounded() / 100
     let shown = Money.format(rounded, listing.currency) + found.unit

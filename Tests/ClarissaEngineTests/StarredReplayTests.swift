@@ -141,7 +141,7 @@ import Testing
     for message in told {
       #expect(message.contains("\n★ starred\n"), "\(message)")
       #expect(message.contains("\nseen before: $4,300 on "), "\(message)")
-      #expect(message.contains("% below the median per m² of "), "\(message)")
+      #expect(message.contains("% below the median per ft² of "), "\(message)")
     }
     #expect(told[3].contains("\nreposted 1 time in 1 day\n"))
     #expect(told[3].contains("was 6186664607"))
