@@ -88,6 +88,13 @@
         ]
       ),
       (
+        "marks",
+        [
+          ("site", .text), ("id", .text), ("starred_at", .real), ("hidden_at", .real),
+          ("note", .text), ("noted_at", .real),
+        ]
+      ),
+      (
         "text_changes",
         [
           ("site", .text), ("id", .text), ("changed_at", .real), ("old_title", .text),
