@@ -55,9 +55,7 @@ struct Deliver {
   /// Delivers what is owed for `searches` (nil: every search); `fresh` are this run's new and
   /// changed listings per search (reported as new, not as found earlier). A digest channel's
   /// deliveries wait for the run's `last` pass: a digest is one message per run.
-  mutating func run(searches: Set<String>?, fresh: [String: Set<ListingKey>], last: Bool)
-    async throws
-  {
+  mutating func run(searches: Set<String>?, fresh: Fresh, last: Bool) async throws {
     let byName = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
     // A scheduled digest goes when due, in the last pass (``DigestTiming``).
     let due = last ? try DigestTiming.due(config: config, memory: memory, now: now) : []
@@ -105,9 +103,17 @@ struct Deliver {
       }
       try await deliver([part], to: channel, fresh: fresh)
     }
-    for digest in digests { try await deliver(digest.parts, to: digest.channel, fresh: fresh) }
+    // The searches in the config's order: the same message whichever search was owed first.
+    let rank = Dictionary(config.searches.enumerated().map { ($1.name, $0) }) { first, _ in first }
+    for digest in digests {
+      let parts = digest.parts.sorted {
+        rank[$0.search.name, default: 0] < rank[$1.search.name, default: 0]
+      }
+      try await deliver(parts, to: digest.channel, fresh: fresh)
+    }
   }
 
+  /// This run's new and changed listings, per search.
   typealias Fresh = [String: Set<ListingKey>]
 
   /// One search's part of a batch: what it owes the channel, and what of it is announced.
@@ -219,9 +225,7 @@ struct Deliver {
   }
 
   /// Listings found earlier that reached a channel now, once each per search.
-  private mutating func note(
-    _ listings: [Listing], of search: String, fresh: [String: Set<ListingKey>]
-  ) {
+  private mutating func note(_ listings: [Listing], of search: String, fresh: Fresh) {
     let new = fresh[search] ?? []
     for listing in listings where !new.contains(listing.key) {
       if receipts.delivered[search]?.contains(where: { $0.key == listing.key }) != true {
