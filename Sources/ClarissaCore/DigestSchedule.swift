@@ -2,7 +2,8 @@ import Foundation
 
 /// When a channel's digest goes (`digest: daily 08:00`, `digest: weekly mon 08:00`, a time zone
 /// after the time or the machine's): everything owed to the channel since the last digest, in
-/// one message per search, at the first scheduled time after the oldest of it was owed.
+/// one message (every search's part of it), at the first scheduled time after the oldest of it
+/// was owed.
 public struct DigestSchedule: Sendable, Equatable, CustomStringConvertible {
   /// The day of a weekly digest; nil: daily.
   public var day: Weekday?

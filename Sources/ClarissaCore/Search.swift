@@ -59,6 +59,10 @@ public struct Search: Sendable {
   public var places: [NamedPlace] = []
   /// Where the search is written.
   public var location: SourceLocation?
+  /// Set on the search a scheduled digest of several searches is sent as (no search of the
+  /// config): the searches whose listings the one message carries, each with the number of
+  /// them, in the order they are sent, so that each listing is shown with its own search.
+  package var digestParts: [(search: Search, count: Int)] = []
 
   /// Creates a search.
   public init(

@@ -86,17 +86,19 @@ extension ConnectedStore {
     DeliveryTrace.note("committed", "\(channel) \(key.id)")
   }
 
-  public func markDelivered(search: String, keys: [ListingKey], channel: String, at now: Date)
-    throws
-  {
+  public func markDelivered(
+    _ carried: [(search: String, keys: [ListingKey])], channel: String, at now: Date
+  ) throws {
     // One transaction: a process killed half-way leaves the whole message owed, never a part
     // of it recorded and the rest sent again in another message.
     try locked { database in
       try database.transaction {
-        for key in keys { try Self.delivered(search, key, channel, now, in: database) }
+        for (search, keys) in carried {
+          for key in keys { try Self.delivered(search, key, channel, now, in: database) }
+        }
       }
     }
-    for key in keys { DeliveryTrace.note("committed", "\(channel) \(key.id)") }
+    for key in carried.flatMap(\.keys) { DeliveryTrace.note("committed", "\(channel) \(key.id)") }
   }
 
   /// Every open delivery of the listing to the channel: the message sent carried the latest.

@@ -288,9 +288,11 @@ public protocol ListingMemory: AnyObject, Sendable {
   func hasOwedDeliveries(maxAttempts: Int) throws -> Bool
   /// A channel accepted the listing.
   func markDelivered(search: String, key: ListingKey, channel: String, at now: Date) throws
-  /// A channel accepted one message standing for all of `keys` (a digest, a summary): recorded
-  /// in one transaction, so a kill leaves all of them owed or none.
-  func markDelivered(search: String, keys: [ListingKey], channel: String, at now: Date) throws
+  /// A channel accepted one message standing for all of `carried` (a digest, a summary; a
+  /// scheduled digest carries several searches): recorded in one transaction, so a kill leaves
+  /// all of them owed or none.
+  func markDelivered(
+    _ carried: [(search: String, keys: [ListingKey])], channel: String, at now: Date) throws
   /// A channel refused the listing; returns the attempts so far.
   func markFailed(
     search: String, key: ListingKey, channel: String, error: String, at now: Date
@@ -379,5 +381,13 @@ extension ListingMemory {
   /// Every delivery owed (never tried, or refused fewer than `maxAttempts` times).
   public func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery] {
     try owedDeliveries(maxAttempts: maxAttempts, searches: nil)
+  }
+
+  /// A channel accepted one message standing for all of `keys` of `search`, recorded in one
+  /// transaction.
+  public func markDelivered(search: String, keys: [ListingKey], channel: String, at now: Date)
+    throws
+  {
+    try markDelivered([(search, keys)], channel: channel, at: now)
   }
 }

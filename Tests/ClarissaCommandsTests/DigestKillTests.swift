@@ -6,9 +6,12 @@ import Testing
 
 /// A scheduled digest is delivered at least once: `clarissa run` killed while its receiver
 /// holds the message leaves every listing of it owed, and the next run sends the same message
-/// again, recorded whole once accepted.
+/// again, recorded whole once accepted; with two searches, the one message carries both, and
+/// the kill leaves both searches' parts owed.
 @Suite(.serialized) struct DigestKillTests {
-  @Test func aRunKilledBeforeTheDigestIsAcceptedSendsItAgain() throws {
+  @Test(arguments: [1, 2]) func aRunKilledBeforeTheDigestIsAcceptedSendsItAgain(searches: Int)
+    throws
+  {
     let items = (1...6).map {
       "<item><title>Oak desk $\(100 + 10 * $0)</title><link>http://127.0.0.1/d/\($0)</link>"
         + "<guid>d\($0)</guid></item>"
@@ -23,6 +26,8 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let config = folder.appendingPathComponent("searches.yaml").path
     let state = folder.appendingPathComponent("clarissa.db").path
+    let second =
+      "  - {name: tables, site: feed, feeds: [\"\(feed.base)/t.xml\"], notify: [morning]}"
     try """
     version: 1
     state: {path: clarissa.db}
@@ -30,6 +35,7 @@ import Testing
       morning: {url: "json://127.0.0.1:\(receiver.port)/digest", digest: daily 08:00 UTC}
     searches:
       - {name: desks, site: feed, feeds: ["\(feed.base)/feed.xml"], notify: [morning]}
+    \(searches == 2 ? second : "")
 
     """.write(toFile: config, atomically: true, encoding: .utf8)
     let first = try CommandLineTests.run([
@@ -54,13 +60,16 @@ import Testing
 
     let store = try ListingStore.open(path: state, readOnly: true)
     let owed = try store.owedDeliveries(maxAttempts: 10)
-    #expect(owed.count == 6, "killed before acceptance: all six still owed")
+    #expect(owed.count == 6 * searches, "killed before acceptance: all still owed")
+    #expect(Set(owed.map(\.search)).count == searches)
     let again = try CommandLineTests.run([
       "run", "--config", config, "--now", "2026-05-25T08:06:00Z",
     ])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(receiver.requests.count == 2)
     #expect(receiver.requests.last?.text == receiver.requests.first?.text, "the same message")
+    let title = searches == 2 ? "12 new in 2 searches" : "6 new for desks"
+    #expect(receiver.requests.last?.text.contains("\"title\":\"\(title)\"") == true)
     #expect(try store.owedDeliveries(maxAttempts: 10).isEmpty)
   }
 }

@@ -10,7 +10,8 @@ import Testing
 
 /// Scheduled digests (`digest: daily 08:00`): read and checked from the config, due at the first
 /// scheduled time after the oldest owed delivery, held by quiet hours, sent as one message per
-/// search through the runner on a fake clock to a loopback receiver, and left owed when refused.
+/// channel (every search's part of it) through the runner on a fake clock to a loopback
+/// receiver, and left owed when refused.
 @Suite(.serialized) struct DigestScheduleTests {
   /// 2026-05-25 07:00 UTC, a Monday.
   static let seven = Date(timeIntervalSince1970: 1_779_692_400)
@@ -152,5 +153,100 @@ import Testing
     #expect(receiver.requests.isEmpty, "08:30 is in the quiet hours")
     _ = try await runner.run(RunOptions(now: Self.at(2.01))).commit()
     #expect(receiver.requests.count == 1)
+  }
+
+  @Test func aDigestOfTwoSearchesIsOneMessageRecordedWholeOrLeftOwedWhole() async throws {
+    let desks = try LoopbackServerFeed(["d1", "d2", "d3"])
+    desks.prices = ["d1": 100, "d2": 110, "d3": 120]
+    let ipads = try LoopbackServerFeed(["i1", "i2"])
+    ipads.prices = ["i1": 300, "i2": 320]
+    let refusing = Flag()
+    refusing.value = true
+    let receiver = try LoopbackServer { _, _ in .init(status: refusing.value ? 500 : 200) }
+    let config = try RunnerTests.config(
+      """
+      version: 1
+      notify:
+        morning: {url: "json://127.0.0.1:\(receiver.port)/digest", digest: daily 08:00 UTC}
+      searches:
+        - {name: desks, site: feed, feeds: [\(desks.url)], notify: [morning], interval: 10m}
+        - {name: ipads, site: feed, feeds: [\(ipads.url)], notify: [morning], interval: 10m}
+      """)
+    let state = RunnerTests.temporaryState()
+    let runner = RunnerLoopbackTests.runner(config, state: state).delivering(to: config)
+    _ = try await runner.run(RunOptions(now: Self.seven, notifyFirstRun: true)).commit()
+    #expect(receiver.requests.isEmpty)
+    let store = try ListingStore.open(path: state, readOnly: true)
+    func owed() throws -> [String: [String]] {
+      Dictionary(grouping: try store.owedDeliveries(maxAttempts: Deliver.maxAttempts)) {
+        $0.search
+      }.mapValues { $0.map(\.listing.id).sorted() }
+    }
+    let all = ["desks": ["d1", "d2", "d3"], "ipads": ["i1", "i2"]]
+    #expect(try owed() == all)
+    // 08:01, refused: one message for both searches, and all five still owed, tried once.
+    _ = try await runner.run(RunOptions(now: Self.at(1.02))).commit()
+    #expect(receiver.requests.count == 1)
+    #expect(try owed() == all)
+    #expect(try store.owedDeliveries(maxAttempts: 10).allSatisfy { $0.attempts == 1 })
+    // 08:02, accepted: the same message again, and nothing owed in either search.
+    refusing.value = false
+    _ = try await runner.run(RunOptions(now: Self.at(1.04))).commit()
+    #expect(receiver.requests.count == 2)
+    #expect(receiver.requests[0].text == receiver.requests[1].text, "the same message")
+    #expect(receiver.requests[0].headers["idempotency-key"] != nil)
+    #expect(try owed().isEmpty)
+    let sent = try #require(
+      try JSONSerialization.jsonObject(with: Data(receiver.requests[1].body)) as? [String: Any])
+    #expect(sent["title"] as? String == "5 new in 2 searches")
+    #expect(sent["search"] as? String == "desks, ipads")
+    #expect((sent["listings"] as? [Any])?.count == 5)
+    // Each listing under its own search's name, in the order they were owed.
+    let lines = try #require(sent["body"] as? String).split(separator: "\n").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    #expect(
+      lines == [
+        "desks:", "• Oak desk $100 — 100", "http://127.0.0.1/d/d1", "• Oak desk $110 — 110",
+        "http://127.0.0.1/d/d2", "• Oak desk $120 — 120", "http://127.0.0.1/d/d3",
+        "ipads:", "• Oak desk $300 — 300", "http://127.0.0.1/d/i1", "• Oak desk $320 — 320",
+        "http://127.0.0.1/d/i2",
+      ], "\(lines)")
+    #expect(try DigestTiming.plan(config: config, memory: store).isEmpty)
+  }
+
+  @Test func eachSearchsPartIsShownWithItsOwnFactsUnderItsName() throws {
+    var metres = Search(name: "flats", site: "feed")
+    metres.facts.floorArea = PriceRange(min: 40)
+    var feet = Search(name: "lofts", site: "feed")
+    feet.facts.floorArea = PriceRange(min: 400)
+    feet.facts.floorAreaUnit = .squareFeet
+    let (a, b) = (
+      DealContextTests.flat("a", 900, area: 50), DealContextTests.flat("b", 1200, area: 93)
+    )
+    let channel = Channel(
+      name: "morning", kind: .json, url: "json://127.0.0.1:9/", grouping: .digest)
+    // The same flat found by both searches is under both, in each one's unit.
+    let digest = Search.digest([(metres, 2), (feet, 1)])
+    let sent = MessageTemplate.messages(for: [a, b, a], search: digest, channel: channel)
+    #expect(sent.count == 1 && sent.first?.listings.count == 3)
+    let message = try #require(sent.first?.message)
+    #expect(message.title == "3 new in 2 searches")
+    #expect(
+      message.body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == [
+        "flats:", "• Flat a — €900", "50 m²", "https://flats.example.org/a",
+        "• Flat b — €1,200", "93 m²", "https://flats.example.org/b",
+        "lofts:", "• Flat a — €900", "538 ft²", "https://flats.example.org/a",
+      ], "\(message.body)")
+    // A retry of the same content is the same message; another content is another.
+    let again = MessageTemplate.messages(for: [a, b, a], search: digest, channel: channel)
+    #expect(again.first?.message.key == message.key)
+    let fewer = MessageTemplate.messages(
+      for: [a, b], search: .digest([(metres, 1), (feet, 1)]), channel: channel)
+    #expect(fewer.first?.message.key != message.key)
+    // One search: the digest as a per-run digest says it.
+    let one = MessageTemplate.messages(for: [a, b], search: metres, channel: channel)
+    #expect(one.first?.message.title == "2 new for flats")
+    #expect(one.first?.message.body.contains("flats:") == false)
   }
 }

@@ -113,6 +113,20 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   }
 
   @Test(arguments: StoreKind.built)
+  func oneMessageForSeveralSearchesIsRecordedForEveryOne(kind: StoreKind) throws {
+    let store = try kind.open()
+    let listings = ["a", "b", "c"].map { Self.listing($0, 100, "Bike \($0)") }
+    try store.record(Self.record("bikes", 0, listings, listings, [], [], []))
+    try store.record(Self.record("frames", 0, listings, listings, [], [], []))
+    // A scheduled digest carrying both searches' parts (the same listing in each too).
+    try store.markDelivered(
+      [("bikes", listings.map(\.key)), ("frames", [listings[0].key, listings[2].key])],
+      channel: "phone", at: Self.start)
+    let owed = try store.owedDeliveries(maxAttempts: 3)
+    #expect(owed.map { "\($0.search) \($0.listing.id)" } == ["frames b"])
+  }
+
+  @Test(arguments: StoreKind.built)
   func aChangeOwedOverANewDeliveryIsSentOnceAsItIsNow(kind: StoreKind) throws {
     let store = try kind.open()
     let bike = Self.listing("1", 100, "Bike")

@@ -17,7 +17,8 @@ struct Receipts: Sendable {
   var notes: [String: [String]] = [:]
 }
 
-/// Stage 5: every owed delivery to its channel, one batch per search and channel. A run
+/// Stage 5: every owed delivery to its channel, one batch per search and channel (a due
+/// scheduled digest: one batch per channel, every search's part of it in one message). A run
 /// delivers each search's new listings as soon as that search is judged and recorded (its
 /// deliveries are committed then), while other searches are still being fetched; at its end it
 /// delivers what else is owed (refused before, released from quiet hours) and the digests. A
@@ -54,12 +55,12 @@ struct Deliver {
   /// Delivers what is owed for `searches` (nil: every search); `fresh` are this run's new and
   /// changed listings per search (reported as new, not as found earlier). A digest channel's
   /// deliveries wait for the run's `last` pass: a digest is one message per run.
-  mutating func run(searches: Set<String>?, fresh: [String: Set<ListingKey>], last: Bool)
-    async throws
-  {
+  mutating func run(searches: Set<String>?, fresh: Fresh, last: Bool) async throws {
     let byName = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
     // A scheduled digest goes when due, in the last pass (``DigestTiming``).
     let due = last ? try DigestTiming.due(config: config, memory: memory, now: now) : []
+    // Per due scheduled digest, every search's part of it, sent together after the others.
+    var digests: [(channel: Channel, parts: [Part])] = []
     for batch in try batches(of: searches) {
       guard let search = byName[batch.search], let channel = config.channels[batch.channel]
       else { continue }
@@ -91,10 +92,46 @@ struct Deliver {
             + "message (limits.announce_per_search \(config.limits.announcePerSearch)): "
             + "'\(summary.title)'")
       }
-      let accepted = try await send(
-        (batch.search, batch.channel, owed), bounded, search: search, kind: channel.kind)
-      receipts.channels[batch.channel, default: .init()].delivered += accepted.count
-      note(owed.map(\.listing).filter { accepted.contains($0.key) }, of: search.name, fresh: fresh)
+      let part = Part(search: search, owed: owed, bounded: bounded)
+      if channel.schedule != nil {
+        if let index = digests.firstIndex(where: { $0.channel.name == channel.name }) {
+          digests[index].parts.append(part)
+        } else {
+          digests.append((channel, [part]))
+        }
+        continue
+      }
+      try await deliver([part], to: channel, fresh: fresh)
+    }
+    // The searches in the config's order: the same message whichever search was owed first.
+    let rank = Dictionary(config.searches.enumerated().map { ($1.name, $0) }) { first, _ in first }
+    for digest in digests {
+      let parts = digest.parts.sorted {
+        rank[$0.search.name, default: 0] < rank[$1.search.name, default: 0]
+      }
+      try await deliver(parts, to: digest.channel, fresh: fresh)
+    }
+  }
+
+  /// This run's new and changed listings, per search.
+  typealias Fresh = [String: Set<ListingKey>]
+
+  /// One search's part of a batch: what it owes the channel, and what of it is announced.
+  struct Part {
+    let search: Search
+    let owed: [OwedDelivery]
+    let bounded: Announcement
+  }
+
+  /// Sends a batch and tallies what the channel accepted.
+  private mutating func deliver(_ parts: [Part], to channel: Channel, fresh: Fresh) async throws {
+    let accepted = try await send(parts, channel: channel.name, kind: channel.kind)
+    for part in parts {
+      let taken = part.owed.map(\.listing).filter {
+        accepted[part.search.name]?.contains($0.key) == true
+      }
+      receipts.channels[channel.name, default: .init()].delivered += taken.count
+      note(taken, of: part.search.name, fresh: fresh)
     }
   }
 
@@ -120,30 +157,37 @@ struct Deliver {
     return order.compactMap { groups[$0] }
   }
 
-  /// Sends one batch; returns the keys the channel accepted. Each accepted message is recorded
-  /// in the store the moment the channel says so, before the next is sent.
-  private mutating func send(
-    _ batch: (search: String, channel: String, owed: [OwedDelivery]), _ bounded: Announcement,
-    search: Search, kind: Channel.Kind
-  ) async throws -> Set<ListingKey> {
-    let sender = channels[batch.channel] ?? UnavailableChannel(name: batch.channel, kind: kind)
+  /// Sends one batch; returns the keys the channel accepted, by search. Each accepted message
+  /// is recorded in the store the moment the channel says so, before the next is sent. A batch
+  /// of several searches' parts (a scheduled digest) is one message, sent as a search made up
+  /// of them (``Search/digestParts``); its acceptance records every part.
+  private mutating func send(_ parts: [Part], channel: String, kind: Channel.Kind) async throws
+    -> [String: Set<ListingKey>]
+  {
+    let sender = channels[channel] ?? UnavailableChannel(name: channel, kind: kind)
     let book = ReceiptBook()
     let (memory, now) = (self.memory, self.now)
-    let summaryKey = bounded.summary?.key
-    let rest = bounded.rest.map(\.listing)
+    let carried = parts.map { (search: $0.search.name, keys: $0.owed.map(\.listing.key)) }
+    let single = parts.count == 1 ? parts.first : nil
+    let summaryKey = single?.bounded.summary?.key
+    let rest = single?.bounded.rest.map(\.listing) ?? []
+    let search = single?.search ?? .digest(parts.map { ($0.search, $0.bounded.listings.count) })
     do {
-      try await sender.deliver(bounded.listings, search: search) { accepted in
-        // The summary's acceptance stands for every listing it sums up.
-        let covered = accepted.flatMap { $0.key == summaryKey ? rest : [$0] }
+      try await sender.deliver(parts.flatMap(\.bounded.listings), search: search) { accepted in
+        // The summary's acceptance stands for every listing it sums up; a digest of several
+        // searches is one message, and its acceptance for every part.
+        let covered =
+          single == nil
+          ? carried
+          : [(search.name, accepted.flatMap { $0.key == summaryKey ? rest : [$0] }.map(\.key))]
         do {
           // One message, one transaction: a digest's receipt is recorded whole or not at all,
           // so a kill never records part of it and sends the rest again under another key.
-          try memory.markDelivered(
-            search: batch.search, keys: covered.map(\.key), channel: batch.channel, at: now)
+          try memory.markDelivered(covered, channel: channel, at: now)
         } catch {
           throw ReceiptFailure(underlying: error)
         }
-        book.add(covered.map(\.key))
+        book.add(covered)
       }
     } catch let failure as ReceiptFailure {
       throw failure.underlying
@@ -152,10 +196,12 @@ struct Deliver {
       // report, the store or the logs.
       let said = (error as? DeliveryError)?.message ?? "\(error)"
       let reason =
-        config.channels[batch.channel].map { ChannelRedactor.scrub(said, channel: $0) }
-        ?? said
+        config.channels[channel].map { ChannelRedactor.scrub(said, channel: $0) } ?? said
       let accepted = book.keys
-      try refuse(batch.owed.filter { !accepted.contains($0.listing.key) }, reason)
+      try refuse(
+        parts.flatMap { part in
+          part.owed.filter { accepted[part.search.name]?.contains($0.listing.key) != true }
+        }, reason)
     }
     return book.keys
   }
@@ -179,9 +225,7 @@ struct Deliver {
   }
 
   /// Listings found earlier that reached a channel now, once each per search.
-  private mutating func note(
-    _ listings: [Listing], of search: String, fresh: [String: Set<ListingKey>]
-  ) {
+  private mutating func note(_ listings: [Listing], of search: String, fresh: Fresh) {
     let new = fresh[search] ?? []
     for listing in listings where !new.contains(listing.key) {
       if receipts.delivered[search]?.contains(where: { $0.key == listing.key }) != true {
@@ -191,13 +235,27 @@ struct Deliver {
   }
 }
 
-/// The keys a channel accepted, gathered from its receipts.
+/// The keys a channel accepted, by search, gathered from its receipts.
 private final class ReceiptBook: @unchecked Sendable {
   private let lock = NSLock()
-  private var accepted = Set<ListingKey>()
+  private var accepted: [String: Set<ListingKey>] = [:]
 
-  func add(_ keys: [ListingKey]) { lock.withLock { accepted.formUnion(keys) } }
-  var keys: Set<ListingKey> { lock.withLock { accepted } }
+  func add(_ carried: [(search: String, keys: [ListingKey])]) {
+    lock.withLock {
+      for (search, keys) in carried { accepted[search, default: []].formUnion(keys) }
+    }
+  }
+  var keys: [String: Set<ListingKey>] { lock.withLock { accepted } }
+}
+
+extension Search {
+  /// The search a scheduled digest of several searches is sent as: named after them all
+  /// (`{search}`, a webhook's `search`), carrying each one's part (``digestParts``).
+  static func digest(_ parts: [(search: Search, count: Int)]) -> Search {
+    var search = Search(name: parts.map(\.search.name).joined(separator: ", "), site: "clarissa")
+    search.digestParts = parts
+    return search
+  }
 }
 
 /// The store could not record a receipt: the run stops (exit 5), the channel is not to blame.

@@ -40,22 +40,47 @@ public enum MessageTemplate {
       }
     case .digest:
       guard let first = listings.first else { return [] }
-      let fields = Self.fields(first, search: search, count: listings.count, now: now)
-      let title = render(channel.titleTemplate ?? "{count} new for {search}", fields)
-      let lines = listings.map { listing -> String in
-        var each = Self.fields(listing, search: search, count: listings.count, now: now)
-        each["contextLine"] = each["context"]?.replacingOccurrences(of: "\n", with: "\n  ")
-        let line =
-          (listing.event == nil ? "• {title}{pricePart}" : "• {change}: {title}")
-          + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}")
-          + (each["context", default: ""].isEmpty ? "" : "\n  {contextLine}") + "\n  {url}"
-          + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
-        return render(channel.bodyTemplate ?? line, each)
+      // A scheduled digest of several searches: each listing under its own search's name,
+      // its facts and distances by that search.
+      let parts =
+        search.digestParts.map(\.count).reduce(0, +) == listings.count
+          && !search.digestParts.isEmpty
+        ? search.digestParts : [(search, listings.count)]
+      var fields = Self.fields(first, search: parts[0].search, count: listings.count, now: now)
+      fields["search"] = search.name
+      let title = render(
+        channel.titleTemplate
+          ?? (parts.count > 1
+            ? "{count} new in \(parts.count) searches" : "{count} new for {search}"),
+        fields)
+      var lines: [String] = []
+      var rest = listings[...]
+      for part in parts {
+        if parts.count > 1 { lines.append("\(part.search.name):") }
+        lines += rest.prefix(part.count).map { listing in
+          digestLine(listing, search: part.search, count: listings.count, channel, now: now)
+        }
+        rest = rest.dropFirst(part.count)
       }
       let key = Message.key(listings, search: search.name, channel: channel.name)
       let body = lines.joined(separator: "\n")
       return [(Message(title: title, body: body, link: nil, key: key), listings)]
     }
+  }
+
+  /// A listing's lines in a digest: the channel's body template, or its title and price (what
+  /// changed), facts, context, link and other posts.
+  private static func digestLine(
+    _ listing: Listing, search: Search, count: Int, _ channel: Channel, now: Date
+  ) -> String {
+    var each = Self.fields(listing, search: search, count: count, now: now)
+    each["contextLine"] = each["context"]?.replacingOccurrences(of: "\n", with: "\n  ")
+    let line =
+      (listing.event == nil ? "• {title}{pricePart}" : "• {change}: {title}")
+      + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}")
+      + (each["context", default: ""].isEmpty ? "" : "\n  {contextLine}") + "\n  {url}"
+      + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
+    return render(channel.bodyTemplate ?? line, each)
   }
 
   /// The title of a one-listing message: what changed first, for a listing seen before.
