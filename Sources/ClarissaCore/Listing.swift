@@ -2,71 +2,302 @@ import Foundation
 
 /// One ad, as every site adapter reports it.
 public struct Listing: Sendable, Equatable {
+  /// The facts, behind one reference: a listing is copied often (into judgements, batches,
+  /// messages), and a copy of a reference costs one retain where a copy of twenty-six fields
+  /// cost one for each text and list in them. Writing to a shared listing copies the facts first
+  /// (copy on write), so a listing behaves as the value it always was.
+  private var box: Box
+
+  /// The stored facts.
+  struct Fields: Equatable {
+    var id: String
+    var site: String
+    var url: String
+    var title: String
+    var description: String = ""
+    var descriptionHTML: String?
+    var event: ListingEvent? = nil
+    var price: Double?
+    var currency: String?
+    var posted: Date?
+    var location: String?
+    var area: String?
+    var coordinates: Coordinates?
+    var imageURLs: [String] = []
+    var category: String?
+    var rooms: Double? = nil
+    var bedrooms: Double? = nil
+    var bathrooms: Double? = nil
+    var floorArea: Double? = nil
+    var floorAreaUnit: AreaUnit? = nil
+    var postcode: String? = nil
+    var address: String? = nil
+    var facts: [String: String] = [:]
+    var duplicateGroup: String? = nil
+    var alsoPostedAs: [String]? = nil
+    var alert: ListingAlert? = nil
+  }
+
+  final class Box: @unchecked Sendable {
+    // Only ever written through a listing that holds the one reference to it (`unique()`).
+    var fields: Fields
+
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  /// Makes the facts this listing's own before a write.
+  private mutating func unique() {
+    if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+  }
+
+  public static func == (lhs: Listing, rhs: Listing) -> Bool {
+    lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+  }
+
   /// Stable id within its site (Craigslist: the posting id; feeds: guid, else link, else hash).
-  public var id: String
+  public var id: String {
+    get { box.fields.id }
+    _modify {
+      unique()
+      yield &box.fields.id
+    }
+  }
+
   /// The site adapter's id (`craigslist`).
-  public var site: String
+  public var site: String {
+    get { box.fields.site }
+    _modify {
+      unique()
+      yield &box.fields.site
+    }
+  }
+
   /// The listing's web page.
-  public var url: String
+  public var url: String {
+    get { box.fields.url }
+    _modify {
+      unique()
+      yield &box.fields.url
+    }
+  }
+
   /// Plain-text title.
-  public var title: String
+  public var title: String {
+    get { box.fields.title }
+    _modify {
+      unique()
+      yield &box.fields.title
+    }
+  }
+
   /// Plain-text description (may be empty: search results often carry none). Empty while
   /// ``descriptionHTML`` is pending.
-  public var description: String
+  public var description: String {
+    get { box.fields.description }
+    _modify {
+      unique()
+      yield &box.fields.description
+    }
+  }
+
   /// The description as the site gave it (HTML), not yet made plain text: sites leave it so
   /// that a poll where nothing is new never converts it. `ListingDescription.resolve` (module
   /// `ListingText`) fills ``description`` and clears this; nil once resolved or when the site
   /// gave plain text. Encoded only while pending, so a resolved listing's JSON is unchanged.
-  public var descriptionHTML: String?
+  public var descriptionHTML: String? {
+    get { box.fields.descriptionHTML }
+    _modify {
+      unique()
+      yield &box.fields.descriptionHTML
+    }
+  }
+
   /// Why a listing already seen is announced again (a price change, a return); nil for a new
   /// one. Encoded only when set.
-  public var event: ListingEvent? = nil
+  public var event: ListingEvent? {
+    get { box.fields.event }
+    _modify {
+      unique()
+      yield &box.fields.event
+    }
+  }
+
   /// Price, when the listing states one.
-  public var price: Double?
+  public var price: Double? {
+    get { box.fields.price }
+    _modify {
+      unique()
+      yield &box.fields.price
+    }
+  }
+
   /// ISO 4217 currency of `price` (`USD`), when known.
-  public var currency: String?
+  public var currency: String? {
+    get { box.fields.currency }
+    _modify {
+      unique()
+      yield &box.fields.currency
+    }
+  }
+
   /// When it was posted.
-  public var posted: Date?
+  public var posted: Date? {
+    get { box.fields.posted }
+    _modify {
+      unique()
+      yield &box.fields.posted
+    }
+  }
+
   /// The poster's own place text (`SOMA / south beach`).
-  public var location: String?
+  public var location: String? {
+    get { box.fields.location }
+    _modify {
+      unique()
+      yield &box.fields.location
+    }
+  }
+
   /// The site's area it belongs to (`sfbay`, `sfbay/eby`).
-  public var area: String?
+  public var area: String? {
+    get { box.fields.area }
+    _modify {
+      unique()
+      yield &box.fields.area
+    }
+  }
+
   /// Where it is, when the site says.
-  public var coordinates: Coordinates?
+  public var coordinates: Coordinates? {
+    get { box.fields.coordinates }
+    _modify {
+      unique()
+      yield &box.fields.coordinates
+    }
+  }
+
   /// Photos, largest useful size first.
-  public var imageURLs: [String]
+  public var imageURLs: [String] {
+    get { box.fields.imageURLs }
+    _modify {
+      unique()
+      yield &box.fields.imageURLs
+    }
+  }
+
   /// The site's category code (`ele`, `apa`).
-  public var category: String?
+  public var category: String? {
+    get { box.fields.category }
+    _modify {
+      unique()
+      yield &box.fields.category
+    }
+  }
+
   /// Rooms, as the site counts them (decimal: "2,5 Zi." is 2.5).
-  public var rooms: Double? = nil
+  public var rooms: Double? {
+    get { box.fields.rooms }
+    _modify {
+      unique()
+      yield &box.fields.rooms
+    }
+  }
+
   /// Bedrooms.
-  public var bedrooms: Double? = nil
+  public var bedrooms: Double? {
+    get { box.fields.bedrooms }
+    _modify {
+      unique()
+      yield &box.fields.bedrooms
+    }
+  }
+
   /// Bathrooms (a half bath counts a half).
-  public var bathrooms: Double? = nil
+  public var bathrooms: Double? {
+    get { box.fields.bathrooms }
+    _modify {
+      unique()
+      yield &box.fields.bathrooms
+    }
+  }
+
   /// Floor area in square metres, whatever unit the site gave it in (``floorAreaUnit``).
-  public var floorArea: Double? = nil
+  public var floorArea: Double? {
+    get { box.fields.floorArea }
+    _modify {
+      unique()
+      yield &box.fields.floorArea
+    }
+  }
+
   /// The unit the site gives floor areas in (``AreaUnit``), so that it is shown in it unless
   /// the config says otherwise.
-  public var floorAreaUnit: AreaUnit? = nil
+  public var floorAreaUnit: AreaUnit? {
+    get { box.fields.floorAreaUnit }
+    _modify {
+      unique()
+      yield &box.fields.floorAreaUnit
+    }
+  }
+
   /// The postcode, when the site says.
-  public var postcode: String? = nil
+  public var postcode: String? {
+    get { box.fields.postcode }
+    _modify {
+      unique()
+      yield &box.fields.postcode
+    }
+  }
+
   /// The street address or the place as the site writes it (not the poster's ``location``).
-  public var address: String? = nil
+  public var address: String? {
+    get { box.fields.address }
+    _modify {
+      unique()
+      yield &box.fields.address
+    }
+  }
+
   /// The site's other facts (name -> text: "Etage" -> "3", "pets" -> "cats ok"), shown on the
   /// listing's page.
-  public var facts: [String: String] = [:]
+  public var facts: [String: String] {
+    get { box.fields.facts }
+    _modify {
+      unique()
+      yield &box.fields.facts
+    }
+  }
+
   /// The site's own word that this post and others in the same answer are one item (Craigslist
   /// sapi's negative group number, scoped by the answer's address). It means nothing outside
   /// that answer, so it is neither stored nor encoded.
-  public var duplicateGroup: String? = nil
+  public var duplicateGroup: String? {
+    get { box.fields.duplicateGroup }
+    _modify {
+      unique()
+      yield &box.fields.duplicateGroup
+    }
+  }
 
   /// Other ids of the same item that its search folded into this listing (reposts,
   /// cross-posts), where a message carries them; encoded only when known.
-  public var alsoPostedAs: [String]? = nil
+  public var alsoPostedAs: [String]? {
+    get { box.fields.alsoPostedAs }
+    _modify {
+      unique()
+      yield &box.fields.alsoPostedAs
+    }
+  }
 
   /// Marks and deal context (``ListingAlert``), filled at delivery and display time from the
   /// store; encoded only when present.
-  public var alert: ListingAlert? = nil
+  public var alert: ListingAlert? {
+    get { box.fields.alert }
+    _modify {
+      unique()
+      yield &box.fields.alert
+    }
+  }
 
   /// Creates a listing.
   public init(
@@ -75,20 +306,25 @@ public struct Listing: Sendable, Equatable {
     posted: Date? = nil, location: String? = nil, area: String? = nil,
     coordinates: Coordinates? = nil, imageURLs: [String] = [], category: String? = nil
   ) {
-    self.id = id
-    self.site = site
-    self.url = url
-    self.title = title
-    self.description = description
-    self.descriptionHTML = descriptionHTML
-    self.price = price
-    self.currency = currency
-    self.posted = posted
-    self.location = location
-    self.area = area
-    self.coordinates = coordinates
-    self.imageURLs = imageURLs
-    self.category = category
+    var fields = Fields(id: id, site: site, url: url, title: title)
+    fields.description = description
+    fields.descriptionHTML = descriptionHTML
+    fields.price = price
+    fields.currency = currency
+    fields.posted = posted
+    fields.location = location
+    fields.area = area
+    fields.coordinates = coordinates
+    fields.imageURLs = imageURLs
+    fields.category = category
+    box = Box(fields)
+  }
+}
+
+/// Shown field by field (a test's failure, `dump`), as before the facts moved behind a box.
+extension Listing: CustomReflectable {
+  public var customMirror: Mirror {
+    Mirror(self, children: Mirror(reflecting: box.fields).children, displayStyle: .struct)
   }
 }
 

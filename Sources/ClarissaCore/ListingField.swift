@@ -56,20 +56,22 @@ public struct ListingField: Sendable {
   public let values: @Sendable (Listing) -> [Value]
   /// Sets the fact on a listing from the values of ``columns``.
   public let set: @Sendable (inout Listing, [Value]) -> Void
-  /// How it reads in the content hash, when not as its values.
-  let hashPart: (@Sendable (Listing) -> String)?
+  /// How it reads in the content hash, when not as its values: a part in two pieces.
+  let hashPart: (@Sendable (Listing) -> (String, String))?
+  /// The one column's value, for a fact of one column (read without making a list of it).
+  let single: (@Sendable (Listing) -> Value)?
 
   /// A fact kept in one column named `name`.
   static func single(
     _ name: String, _ kind: Kind, json: String? = nil, since: (sqlite: Int, postgres: Int) = (1, 1),
-    hash: (@Sendable (Listing) -> String)? = nil,
+    hash: (@Sendable (Listing) -> (String, String))? = nil,
     get: @escaping @Sendable (Listing) -> Value,
     set: @escaping @Sendable (inout Listing, Value) -> Void
   ) -> ListingField {
     ListingField(
       columns: [Column(name: name, kind: kind)], json: json ?? name, since: since,
       values: { [get($0)] }, set: { listing, values in values.first.map { set(&listing, $0) } },
-      hashPart: hash)
+      hashPart: hash, single: get)
   }
 
   /// Every fact a listing keeps, in the order of the stores' columns.
@@ -80,7 +82,7 @@ public struct ListingField: Sendable {
       "description", .textOrEmpty,
       // The description as the site gave it: a listing seen again arrives with its HTML
       // pending, and is unchanged if that HTML is.
-      hash: { $0.descriptionHTML.map { "html:" + $0 } ?? "text:" + $0.description },
+      hash: { $0.descriptionHTML.map { ("html:", $0) } ?? ("text:", $0.description) },
       get: { .text($0.description) }, set: { $0.description = $1.text ?? "" }),
     .single("price", .number, get: { .number($0.price) }, set: { $0.price = $1.number }),
     .single(
@@ -97,7 +99,7 @@ public struct ListingField: Sendable {
         guard values.count == 2, let latitude = values[0].number, let longitude = values[1].number
         else { return listing.coordinates = nil }
         listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
-      }, hashPart: nil),
+      }, hashPart: nil, single: nil),
     .single(
       "images", .texts, json: "imageURLs", get: { .texts($0.imageURLs) },
       set: { $0.imageURLs = $1.texts }),
@@ -144,30 +146,57 @@ public struct ListingField: Sendable {
   /// nothing), the lists' texts last; then each later fact that has a value, as
   /// `name=value` (a map's entries by name).
   public static func contentHash(_ listing: Listing) -> String {
-    var parts: [String] = []
+    // Fed piece by piece, in the parts' order: no list of parts, no joined text.
+    var hash = ContentHash.Parts()
     var lists: [String] = []
-    var later: [String] = []
+    var later: [(name: String, text: String)] = []
     for field in all {
       if let part = field.hashPart {
-        parts.append(part(listing))
-        continue
-      }
-      for (column, value) in zip(field.columns, field.values(listing)) {
-        if field.isLater {
-          if let text = value.hashText { later.append(column.name + "=" + text) }
-          continue
-        }
-        switch (column.kind, value) {
-        case (.text, .text(let text)), (.textOrEmpty, .text(let text)): parts.append(text ?? "")
-        case (_, .text(let text)): parts.append(text.map { "=" + $0 } ?? "")
-        case (_, .number(let number)): parts.append(number.map { "=\($0)" } ?? "")
-        case (_, .time(let date)): parts.append(date.map { "=\($0.timeIntervalSince1970)" } ?? "")
-        case (_, .texts(let texts)): lists += texts
-        case (_, .textMap(let map)): lists += map.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+        let (prefix, text) = part(listing)
+        hash.add(prefix)
+        hash.part(text)
+      } else if let value = field.single {
+        hashed(value(listing), field.columns[0], later: field.isLater, &hash, &lists, &later)
+      } else {
+        for (column, value) in zip(field.columns, field.values(listing)) {
+          hashed(value, column, later: field.isLater, &hash, &lists, &later)
         }
       }
     }
-    return ContentHash.hex(parts + lists + later)
+    for text in lists { hash.part(text) }
+    for (name, text) in later {
+      hash.add(name)
+      hash.add("=")
+      hash.part(text)
+    }
+    return hash.hex
+  }
+
+  /// One column's value in the content hash: a part, texts for the lists, or a later fact.
+  private static func hashed(
+    _ value: Value, _ column: Column, later isLater: Bool, _ hash: inout ContentHash.Parts,
+    _ lists: inout [String], _ later: inout [(name: String, text: String)]
+  ) {
+    if isLater {
+      if let text = value.hashText { later.append((column.name, text)) }
+      return
+    }
+    switch (column.kind, value) {
+    case (.text, .text(let text)), (.textOrEmpty, .text(let text)): hash.part(text ?? "")
+    case (_, .text(let text)): valued(text)
+    case (_, .number(let number)): valued(number?.description)
+    case (_, .time(let date)): valued(date?.timeIntervalSince1970.description)
+    case (_, .texts(let texts)): lists += texts
+    case (_, .textMap(let map)): lists += map.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+    }
+    /// A value that may be absent: `=value`, or an empty part.
+    func valued(_ text: String?) {
+      if let text {
+        hash.add("=")
+        hash.add(text)
+      }
+      hash.end()
+    }
   }
 }
 

@@ -1,7 +1,7 @@
-import ClarissaCore
 import Foundation
 import Testing
 
+@testable import ClarissaCore
 @testable import ClarissaEngine
 @testable import ListingStore
 
@@ -88,6 +88,62 @@ import Testing
     var otherFacts = withRooms
     otherFacts.facts = ["pets": "no"]
     #expect(ListingField.contentHash(otherFacts) != ListingField.contentHash(withRooms))
+  }
+
+  /// The content hash is fed piece by piece (no list of parts, no joined texts) and gives the
+  /// digits the list of parts gave, which stores hold: for listings with and without each fact,
+  /// pending HTML, several photos, texts beyond ASCII.
+  @Test func theHashFedPieceByPieceIsTheHashOfTheListOfParts() {
+    func listOfParts(_ listing: Listing) -> String {
+      var (parts, lists, later): ([String], [String], [String]) = ([], [], [])
+      for field in ListingField.all {
+        if field.json == "description" {
+          parts.append(
+            listing.descriptionHTML.map { "html:" + $0 } ?? "text:" + listing.description)
+          continue
+        }
+        for (column, value) in zip(field.columns, field.values(listing)) {
+          if field.isLater {
+            if let text = value.hashText { later.append(column.name + "=" + text) }
+            continue
+          }
+          switch (column.kind, value) {
+          case (.text, .text(let text)), (.textOrEmpty, .text(let text)): parts.append(text ?? "")
+          case (_, .text(let text)): parts.append(text.map { "=" + $0 } ?? "")
+          case (_, .number(let number)): parts.append(number.map { "=\($0)" } ?? "")
+          case (_, .time(let date)):
+            parts.append(date.map { "=\($0.timeIntervalSince1970)" } ?? "")
+          case (_, .texts(let texts)): lists += texts
+          case (_, .textMap(let map)):
+            lists += map.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+          }
+        }
+      }
+      return ContentHash.hex(parts + lists + later)
+    }
+    var listings = [
+      StoreAdminTests.listing("f1"), Self.full, Listing(id: "", site: "", url: "", title: ""),
+    ]
+    var pending = Self.full
+    pending.descriptionHTML = "<p>Zwei Zimmer, Balkon – 850 €</p>"
+    pending.imageURLs = ["https://a.example/1.jpg", "https://a.example/2.jpg", ""]
+    listings.append(pending)
+    var sparse = Listing(id: "ü", site: "feed", url: "https://b.example/ä", title: "Vélo 🚲")
+    sparse.posted = Date(timeIntervalSince1970: 1_777_796_400.5)
+    sparse.price = -0.0
+    sparse.floorArea = 1e-7
+    sparse.facts = ["z": "", "a": "\u{1F}"]
+    listings.append(sparse)
+    for number in 0..<500 {
+      var listing = number.isMultiple(of: 2) ? Self.full : StoreAdminTests.listing("n\(number)")
+      listing.price = number.isMultiple(of: 3) ? nil : Double(number) / 7
+      listing.title += String(repeating: "x", count: number % 40)
+      listing.rooms = number.isMultiple(of: 5) ? Double(number) : nil
+      listings.append(listing)
+    }
+    for listing in listings {
+      #expect(ListingField.contentHash(listing) == listOfParts(listing), "\(listing.id)")
+    }
   }
 
   /// The FNV-1a of that listing's parts as the list at 054d6db made them (url, title,
