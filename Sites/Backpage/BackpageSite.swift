@@ -52,9 +52,10 @@ public struct BackpageSite: FeedSource {
   /// The RSS 2.0 export: ids are the item guids (else links); prices stand in titles.
   public func listings(from response: SourceResponse) throws -> ListingBatch {
     let document = try FeedListings.document(response, source: "the Backpage export")
+    let notes = document.problems
     return ListingBatch(
       listings: FeedListings.listings(
-        document, site: id, response: response, dollarCurrency: "USD"),
-      notes: document.problems)
+        consume document, site: id, response: response, dollarCurrency: "USD"),
+      notes: notes)
   }
 }

@@ -49,8 +49,9 @@ public struct GenericFeedSite: FeedSource {
     let document = try FeedListings.document(
       response,
       source: response.request.url.isEmpty ? "the feed" : "the feed \(response.request.url)")
+    let notes = document.problems
     return ListingBatch(
-      listings: FeedListings.listings(document, site: id, response: response),
-      notes: document.problems)
+      listings: FeedListings.listings(consume document, site: id, response: response),
+      notes: notes)
   }
 }

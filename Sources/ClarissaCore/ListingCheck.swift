@@ -19,30 +19,34 @@ public enum ListingCheck {
 
   /// A source's listings as the run keeps them: at most `limits.itemsPerSource`, each through
   /// ``ListingCheck``; with a note for each bound that bit.
-  public static func answer(_ listings: [Listing], limits: Limits) -> ([Listing], [String]) {
+  /// The listings are checked where they are: a listing the caller gave up is not copied.
+  public static func answer(_ listings: consuming [Listing], limits: Limits) -> (
+    [Listing], [String]
+  ) {
     var notes: [String] = []
-    if listings.count > limits.itemsPerSource {
+    var kept = listings
+    if kept.count > limits.itemsPerSource {
       notes.append(
-        "the answer held \(CheckedNumber.grouped(listings.count)) listings; the first "
+        "the answer held \(CheckedNumber.grouped(kept.count)) listings; the first "
           + "\(CheckedNumber.grouped(limits.itemsPerSource)) were read (limits.items_per_source)")
+      kept.removeSubrange(max(limits.itemsPerSource, 0)...)
     }
     var cuts: [String: Int] = [:]
-    let kept = listings.prefix(limits.itemsPerSource).map { listing in
-      var (checked, cut) = Self.checked(listing, limits: limits)
-      if let html = checked.descriptionHTML {
+    for index in kept.indices {
+      var cut = check(&kept[index], limits: limits)
+      if let html = kept[index].descriptionHTML {
         let bounded = Self.boundedHTML(html, limits: limits)
         if bounded.utf8.count < html.utf8.count { cut.append("description") }
-        checked.descriptionHTML = bounded
+        if bounded != html { kept[index].descriptionHTML = bounded }
       }
       for field in cut { cuts[field, default: 0] += 1 }
-      return checked
     }
     for (field, count) in cuts.sorted(by: { $0.key < $1.key }) {
       notes.append(
         "\(count) \(count == 1 ? "listing's" : "listings'") \(field) cut to the "
           + "limit (limits.\(field)_length)")
     }
-    return (Array(kept), notes)
+    return (kept, notes)
   }
 
   /// `listing` checked; `cut` names the fields cut to their limits.
@@ -50,6 +54,12 @@ public enum ListingCheck {
     listing: Listing, cut: [String]
   ) {
     var checked = listing
+    let cut = check(&checked, limits: limits)
+    return (checked, cut)
+  }
+
+  /// Checks `checked` in place; returns the fields cut to their limits.
+  private static func check(_ checked: inout Listing, limits: Limits) -> [String] {
     var cut: [String] = []
     // Each field named once, however many of its texts were cut (a place and an address).
     func bound(_ text: String, _ limit: Int, _ field: String) -> String {
@@ -57,37 +67,37 @@ public enum ListingCheck {
       if !cut.contains(field) { cut.append(field) }
       return shorter
     }
-    checked.id = SafeText.line(listing.id)
-    checked.url = SafeText.line(listing.url)
-    checked.title = bound(SafeText.line(listing.title), limits.titleLength, "title")
+    checked.id = SafeText.line(checked.id)
+    checked.url = SafeText.line(checked.url)
+    checked.title = bound(SafeText.line(checked.title), limits.titleLength, "title")
     checked.description = bound(
-      SafeText.lines(listing.description), limits.descriptionLength, "description")
-    checked.location = listing.location.map {
+      SafeText.lines(checked.description), limits.descriptionLength, "description")
+    checked.location = checked.location.map {
       bound(SafeText.line($0), limits.placeLength, "place")
     }
-    checked.area = listing.area.map(SafeText.line)
-    checked.currency = listing.currency.map(SafeText.line)
-    checked.category = listing.category.map(SafeText.line)
+    checked.area = checked.area.map(SafeText.line)
+    checked.currency = checked.currency.map(SafeText.line)
+    checked.category = checked.category.map(SafeText.line)
     // Rebuilt only when something changes: one array fewer a listing on the run's path.
-    if listing.imageURLs.count > 50
-      || listing.imageURLs.contains(where: { SafeText.needsCleaning($0, multiline: false) })
+    if checked.imageURLs.count > 50
+      || checked.imageURLs.contains(where: { SafeText.needsCleaning($0, multiline: false) })
     {
-      checked.imageURLs = listing.imageURLs.prefix(50).map(SafeText.line)
+      checked.imageURLs = checked.imageURLs.prefix(50).map(SafeText.line)
     }
-    if let price = listing.price, !(price.isFinite && abs(price) <= largestPrice) {
+    if let price = checked.price, !(price.isFinite && abs(price) <= largestPrice) {
       checked.price = nil
       checked.currency = nil
     }
-    if let posted = listing.posted, !postedRange.contains(posted.timeIntervalSince1970) {
+    if let posted = checked.posted, !postedRange.contains(posted.timeIntervalSince1970) {
       checked.posted = nil
     }
-    if let place = listing.coordinates,
+    if let place = checked.coordinates,
       !((-90...90).contains(place.latitude) && (-180...180).contains(place.longitude))
     {
       checked.coordinates = nil
     }
     checkFacts(&checked, limits: limits, bound: bound)
-    return (checked, cut)
+    return cut
   }
 
   /// Rooms, areas, the postcode, the address and the other facts: numbers within what they can

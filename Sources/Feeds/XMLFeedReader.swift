@@ -19,6 +19,7 @@ struct XMLFeedReader {
   private var skippedDepth = 0
   private var channelField: (name: String, text: String)?
   private let base: URL?
+  private var resolvedBase: (link: String?, url: URL?)?
   private let html = HTMLText.Converter()
   private let conversion: TextConversion
 
@@ -160,8 +161,16 @@ struct XMLFeedReader {
     }
   }
 
+  /// The base of the items' relative links: the channel's link when absolute, else the feed's
+  /// URL. Worked out once per channel link, not once per item.
   private var feedBase: URL? {
-    channelLink.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
+    mutating get {
+      if let (link, url) = resolvedBase, link == channelLink { return url }
+      let url =
+        channelLink.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
+      resolvedBase = (channelLink, url)
+      return url
+    }
   }
 
   private mutating func finish(truncated: Bool) throws -> FeedDocument {

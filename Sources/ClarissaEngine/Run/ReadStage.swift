@@ -159,8 +159,11 @@ struct ReadStage {
     // A follow-up's listings belong to the request that asked for it (the source).
     let origin = job.request.context[Self.sourceKey]
     do {
-      let batch = try site.listings(from: source)
-      let (listings, bounded) = ListingCheck.answer(batch.listings, limits: options.limits)
+      var batch = try site.listings(from: source)
+      // The listings handed over whole, so that they are checked where they are.
+      let read = batch.listings
+      batch.listings = []
+      let (listings, bounded) = ListingCheck.answer(consume read, limits: options.limits)
       add(job.search) {
         $0.notes += (batch.notes + bounded).map { "\(label): \($0)" }
         if let validators, origin == nil { $0.validators[job.request.url] = validators }

@@ -21,28 +21,45 @@ package enum FeedListings {
   /// else the description, with the currency written there (`$` alone taken as
   /// `dollarCurrency`, since the sign names no country), image enclosures. The description
   /// stays pending HTML (``Listing/descriptionHTML``) unless the price had to be read from it.
+  ///
+  /// Each item is let go once it is a listing: a 20,000-item feed never holds its items and
+  /// their listings whole at once (give the document up: `consume document`).
   package static func listings(
-    _ document: FeedDocument, site: String, response: SourceResponse, dollarCurrency: String? = nil
+    _ document: consuming FeedDocument, site: String, response: SourceResponse,
+    dollarCurrency: String? = nil
   ) -> [Listing] {
-    document.items.map { item in
-      var (text, html) = description(of: item)
-      var price = FeedPrice.find(in: item.title)
-      if price == nil {
-        // The title names no price: the description's text is needed after all, unless its
-        // HTML holds no digit (then its text holds none either, and so no price).
-        if let pending = html, FeedPrice.mayHoldPrice(html: pending) {
-          (text, html) = (ListingDescription.plainText(fromHTML: pending), nil)
-        }
-        price = FeedPrice.find(inDescription: text)
-      }
-      return Listing(
-        id: item.id, site: site, url: item.link ?? response.finalURL, title: item.title,
-        description: text, descriptionHTML: html, price: price?.amount,
-        currency: price.flatMap { $0.currency ?? dollarCurrency },
-        posted: item.published ?? item.updated, area: response.request.city,
-        imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
-        category: item.categories.first)
+    var items = document.items
+    document.items = []
+    items.reverse()
+    var listings: [Listing] = []
+    listings.reserveCapacity(items.count)
+    while let item = items.popLast() {
+      listings.append(
+        listing(of: item, site: site, response: response, dollarCurrency: dollarCurrency))
     }
+    return listings
+  }
+
+  private static func listing(
+    of item: FeedItem, site: String, response: SourceResponse, dollarCurrency: String?
+  ) -> Listing {
+    var (text, html) = description(of: item)
+    var price = FeedPrice.find(in: item.title)
+    if price == nil {
+      // The title names no price: the description's text is needed after all, unless its
+      // HTML holds no digit (then its text holds none either, and so no price).
+      if let pending = html, FeedPrice.mayHoldPrice(html: pending) {
+        (text, html) = (ListingDescription.plainText(fromHTML: pending), nil)
+      }
+      price = FeedPrice.find(inDescription: text)
+    }
+    return Listing(
+      id: item.id, site: site, url: item.link ?? response.finalURL, title: item.title,
+      description: text, descriptionHTML: html, price: price?.amount,
+      currency: price.flatMap { $0.currency ?? dollarCurrency },
+      posted: item.published ?? item.updated, area: response.request.city,
+      imageURLs: item.enclosures.filter { $0.type?.hasPrefix("image") ?? true }.map(\.url),
+      category: item.categories.first)
   }
 
   /// An item's description as a listing carries it: the plain text the parse made, or (empty
