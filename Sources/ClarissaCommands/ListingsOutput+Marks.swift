@@ -30,7 +30,7 @@ extension ListingsOutput {
     if marks.hidden { parts.append("hidden") }
     if let note = marks.note {
       let first = SafeText.line(note.split(separator: "\n").first.map(String.init) ?? "")
-      parts.append("note: " + (first.count > 80 ? first.prefix(79) + "…" : first))
+      parts.append("note: " + (SafeText.cut(first, to: 80) ?? first))
     }
     return parts.isEmpty ? nil : parts.joined(separator: " · ")
   }

@@ -26,9 +26,8 @@ public struct ActionKey: Sendable, Equatable {
   /// The key in `path`, made there (owner-only, 0600) when there is no file yet.
   public static func loadOrCreate(at path: String) throws -> ActionKey {
     if let key = try read(path) { return key }
-    var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
+    let bytes = Secret.randomBytes(32)
+    let text = Secret.hex(bytes) + "\n"
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty {
       try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -119,7 +119,7 @@ public struct ActionToken: Sendable, Equatable {
       bytes.count >= 6 + macLength
     else { return .failure(.malformed) }
     let body = Array(bytes.dropLast(macLength))
-    guard same(Array(bytes.suffix(macLength)), mac(body, key: key)) else {
+    guard Secret.same(Array(bytes.suffix(macLength)), mac(body, key: key)) else {
       return .failure(.forged)
     }
     let siteLength = Int(body[5])
@@ -138,13 +138,6 @@ public struct ActionToken: Sendable, Equatable {
     Array(SHA256.hmac(key: key.bytes, message: label + body).prefix(macLength))
   }
 
-  /// Whether `a` and `b` hold the same bytes, looking at every byte whatever they hold.
-  static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for index in a.indices { difference |= a[index] ^ b[index] }
-    return difference == 0
-  }
 }
 
 /// Base64 with `-` and `_` for `+` and `/`, without padding (RFC 4648 §5): safe in a URL path.

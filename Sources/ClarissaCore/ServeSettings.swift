@@ -54,8 +54,11 @@ public struct ActionLinks: Sendable {
       .signed(with: key)
   }
 
-  /// `serve.url/act/TOKEN`.
+  /// `serve.url/act/TOKEN` for `action` on the listing.
   public func url(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
-    token(action, site: site, id: id, now: now).map { "\(base)/act/\($0)" }
+    token(action, site: site, id: id, now: now).map(url(token:))
   }
+
+  /// `serve.url/act/TOKEN`.
+  public func url(token: String) -> String { "\(base)/act/\(token)" }
 }

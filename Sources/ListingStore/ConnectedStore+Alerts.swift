@@ -99,13 +99,6 @@ extension ConnectedStore {
           .int(watched.missing), .time(watched.goneAt),
         ])
     }
-    if !alerts.watched.isEmpty {
-      // Listings no longer starred are watched no more: starred again, they start afresh.
-      try database.run(
-        "DELETE FROM watched WHERE search = ? AND NOT EXISTS(SELECT 1 FROM marks m "
-          + "WHERE m.site = watched.site AND m.id = watched.id AND m.starred_at IS NOT NULL)",
-        [.text(record.search)])
-    }
     for (key, change) in alerts.textChanges.sorted(by: { $0.key < $1.key }) {
       try database.run(
         "INSERT INTO text_changes(site, id, changed_at, old_title, old_description) "
@@ -115,13 +108,9 @@ extension ConnectedStore {
           .text(change.oldDescription),
         ])
     }
-    for (keys, column) in [(alerts.starred, "starred_at"), (alerts.hidden, "hidden_at")] {
-      for key in keys {
-        try database.run(
-          "INSERT INTO marks(site, id, \(column)) VALUES(?, ?, ?) ON CONFLICT(site, id) "
-            + "DO UPDATE SET \(column) = coalesce(marks.\(column), excluded.\(column))",
-          [.text(key.site), .text(key.id), now])
-      }
+    // A starred listing's repost is starred, a hidden one's hidden, as a person's mark is.
+    for (keys, mark) in [(alerts.starred, ListingMark.star), (alerts.hidden, .hide)] {
+      for key in keys { try setMark(mark, on: key, at: record.now, in: database) }
     }
   }
 

@@ -73,12 +73,7 @@ extension ConnectedStore {
     return try locked { database in
       try database.reading {
         var found: [ListingKey: ListingMarks] = [:]
-        for key in Set(keys) {
-          try database.run(
-            "SELECT starred_at, hidden_at, note, noted_at FROM marks WHERE site = ? AND id = ?",
-            [.text(key.site), .text(key.id)]
-          ) { found[key] = Self.marks($0, from: 0) }
-        }
+        for key in Set(keys) { found[key] = try Self.marks(of: key, in: database) }
         return found
       }
     }
@@ -98,6 +93,24 @@ extension ConnectedStore {
 
   @discardableResult
   public func setMark(_ mark: ListingMark, on keys: [ListingKey], at now: Date) throws -> Int {
+    try locked { database in
+      try database.transaction {
+        var changed = 0
+        for key in Set(keys) {
+          let before = try Self.marks(of: key, in: database)
+          try Self.setMark(mark, on: key, at: now, in: database)
+          if try Self.marks(of: key, in: database) != before { changed += 1 }
+        }
+        return changed
+      }
+    }
+  }
+
+  /// One mark set on one listing, inside the caller's transaction: a person's, or a run's on the
+  /// repost of a starred or hidden listing (the same rules either way).
+  static func setMark(
+    _ mark: ListingMark, on key: ListingKey, at now: Date, in database: Connection
+  ) throws {
     let assignment =
       switch mark {
       case .star: "starred_at = coalesce(marks.starred_at, excluded.starred_at)"
@@ -112,31 +125,26 @@ extension ConnectedStore {
     }()
     let starred: Date? = mark == .star ? now : nil
     let hidden: Date? = mark == .hide ? now : nil
-    return try locked { database in
-      try database.transaction {
-        var changed = 0
-        for key in Set(keys) {
-          let before = try Self.marks(of: key, in: database)
-          try database.run(
-            "INSERT INTO marks(site, id, starred_at, hidden_at, note, noted_at) "
-              + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(site, id) DO UPDATE SET \(assignment)",
-            [
-              .text(key.site), .text(key.id), .time(starred), .time(hidden),
-              .textOrNull(note), .time(note == nil ? nil : now),
-            ])
-          try database.run(
-            "DELETE FROM marks WHERE site = ? AND id = ? AND starred_at IS NULL "
-              + "AND hidden_at IS NULL AND note IS NULL", [.text(key.site), .text(key.id)])
-          if try Self.marks(of: key, in: database) != before { changed += 1 }
-          if mark == .hide {
-            // Dealt with: a hidden listing leaves the unviewed counts it is no longer shown in.
-            try database.run(
-              "UPDATE listings SET viewed_at = ? WHERE site = ? AND id = ? AND viewed_at IS NULL",
-              [.time(now), .text(key.site), .text(key.id)])
-          }
-        }
-        return changed
-      }
+    try database.run(
+      "INSERT INTO marks(site, id, starred_at, hidden_at, note, noted_at) "
+        + "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(site, id) DO UPDATE SET \(assignment)",
+      [
+        .text(key.site), .text(key.id), .time(starred), .time(hidden),
+        .textOrNull(note), .time(note == nil ? nil : now),
+      ])
+    try database.run(
+      "DELETE FROM marks WHERE site = ? AND id = ? AND starred_at IS NULL "
+        + "AND hidden_at IS NULL AND note IS NULL", [.text(key.site), .text(key.id)])
+    switch mark {
+    case .hide:
+      // Dealt with: a hidden listing leaves the unviewed counts it is no longer shown in.
+      try markViewed(key, at: now, in: database)
+    case .unstar:
+      // Watched no more: starred again, it starts afresh.
+      try database.run(
+        "DELETE FROM watched WHERE site = ? AND id = ?", [.text(key.site), .text(key.id)])
+    default:
+      break
     }
   }
 

@@ -128,12 +128,9 @@ public enum DealContext {
   static func day(_ date: Date, now: Date, timeZone: TimeZone) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
     let sameYear =
       calendar.component(.year, from: date) == calendar.component(.year, from: now)
-    formatter.dateFormat = sameYear ? "d MMM" : "d MMM yyyy"
-    return formatter.string(from: date)
+    return DateFormat.pattern(sameYear ? "d MMM" : "d MMM yyyy", zone: timeZone)
+      .string(from: date)
   }
 }

@@ -7,7 +7,7 @@ extension BrowsableStore {
   /// time. Returns how many listings changed (0 or 1), or nil when the store has no such
   /// listing (forgotten since the message was sent).
   public func apply(_ action: ListingAction, to key: ListingKey, at now: Date) throws -> Int? {
-    guard try history(key) != nil else { return nil }
+    guard try holds(key) else { return nil }
     switch action {
     case .viewed: return try markViewed([key], at: now)
     case .star: return try setMark(.star, on: [key], at: now)
@@ -15,5 +15,10 @@ extension BrowsableStore {
     case .unstar: return try setMark(.unstar, on: [key], at: now)
     case .unhide: return try setMark(.unhide, on: [key], at: now)
     }
+  }
+
+  /// Whether the store has the listing `key` (its key alone read, not its story).
+  public func holds(_ key: ListingKey) throws -> Bool {
+    try keys(matching: key.site + ":" + key.id).contains(key)
   }
 }

@@ -102,6 +102,10 @@ public struct Sighting: Sendable, Equatable {
 /// A delivery still owed: a new listing not yet accepted by a channel, or one a channel refused
 /// before (with the attempts so far).
 public struct OwedDelivery: Sendable, Equatable {
+  /// Refused this many times, a delivery is given up (the run, `state info` and the web page
+  /// count what is owed by it).
+  public static let maxAttempts = 10
+
   /// The search that found the listing.
   public var search: String
   /// The listing as stored.

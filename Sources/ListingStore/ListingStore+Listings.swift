@@ -191,14 +191,18 @@ extension ConnectedStore {
     try locked { database in
       try database.transaction {
         var marked = 0
-        for key in keys {
-          try database.run(
-            "UPDATE listings SET viewed_at = ? WHERE site = ? AND id = ? AND viewed_at IS NULL",
-            [.time(now), .text(key.site), .text(key.id)])
-          marked += database.changes
-        }
+        for key in keys { marked += try Self.markViewed(key, at: now, in: database) }
         return marked
       }
     }
+  }
+
+  /// Marks one listing viewed inside the caller's transaction; 1 when it was not before.
+  @discardableResult
+  static func markViewed(_ key: ListingKey, at now: Date, in database: Connection) throws -> Int {
+    try database.run(
+      "UPDATE listings SET viewed_at = ? WHERE site = ? AND id = ? AND viewed_at IS NULL",
+      [.time(now), .text(key.site), .text(key.id)])
+    return database.changes
   }
 }

@@ -5,16 +5,13 @@ import ListingStore
 /// The scheduled digests waiting on the main page (docs/notifications.md): per channel, how many
 /// listings wait and when they go.
 extension WebApp {
-  /// Refused this many times, a delivery is given up (the engine's `Deliver.maxAttempts`).
-  static let deliveryAttempts = 10
-
   /// A line naming each digest with listings waiting, or nothing.
   func digestsLine() throws -> String {
     let timers = config.digests
     guard !timers.isEmpty else { return "" }
     let now = clock()
     let pending = try store.pending(
-      channels: Array(timers.keys), maxAttempts: Self.deliveryAttempts)
+      channels: Array(timers.keys), maxAttempts: OwedDelivery.maxAttempts)
     let parts = pending.sorted { $0.key < $1.key }.compactMap { channel, waiting -> String? in
       guard let timer = timers[channel] else { return nil }
       let next = timer(waiting.oldest)

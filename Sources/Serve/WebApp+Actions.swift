@@ -18,13 +18,7 @@ extension WebApp {
       throw RequestProblem(
         404, "this server signs no action links: set serve.url in the config (docs/serve.md)")
     }
-    if let wait = guesses.wait(request.client) {
-      var response = RequestProblem(
-        429, "too many wrong tokens from this address; try again in \(wait) s"
-      ).response(json: false)
-      response.headers.append(("Retry-After", "\(wait)"))
-      return response
-    }
+    if let wait = guesses.wait(request.client) { return Self.tooManyGuesses(wait, json: false) }
     let token: ActionToken
     switch ActionToken.verify(path[1], key: actionKey, now: clock()) {
     case .success(let verified): token = verified

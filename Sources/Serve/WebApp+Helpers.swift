@@ -132,15 +132,7 @@ extension WebApp {
   }
 
   /// Compares secrets in time that does not depend on where they differ.
-  static func same(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8)
-    let y = Array(b.utf8)
-    var difference = UInt8(x.count == y.count ? 0 : 1)
-    for index in 0..<max(x.count, y.count) {
-      difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
-    }
-    return difference == 0
-  }
+  static func same(_ a: String, _ b: String) -> Bool { Secret.same(Array(a.utf8), Array(b.utf8)) }
 
   static func withoutToken(_ request: WebRequest) -> String {
     let rest = request.query.pairs.filter { $0.name != "token" }
@@ -149,10 +141,15 @@ extension WebApp {
     return rest.isEmpty ? path : "\(path)?\(rest)"
   }
 
-  static func randomToken() -> String {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
-    }
-    .joined()
+  /// 429 to an address that gave too many wrong tokens: no token of its is looked at for `wait`
+  /// seconds.
+  static func tooManyGuesses(_ wait: Int, json: Bool) -> WebResponse {
+    var response = RequestProblem(
+      429, "too many wrong tokens from this address; try again in \(wait) s"
+    ).response(json: json)
+    response.headers.append(("Retry-After", "\(wait)"))
+    return response
   }
+
+  static func randomToken() -> String { Secret.hex(Secret.randomBytes(32)) }
 }

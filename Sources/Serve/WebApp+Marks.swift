@@ -26,7 +26,7 @@ extension WebApp {
   }
 
   private func requireListing(_ key: ListingKey) throws {
-    guard try store.keys(matching: key.site + ":" + key.id).contains(key) else {
+    guard try store.holds(key) else {
       throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store")
     }
   }

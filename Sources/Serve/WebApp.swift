@@ -129,11 +129,7 @@ public final class WebApp: @unchecked Sendable {
       let presented = bearer ?? request.cookie(Self.tokenCookie)
       if isLogin || offered != nil || presented != nil, let wait = guesses.wait(request.client) {
         // Too many wrong tokens from this address: no token of its is looked at for a while.
-        var response = RequestProblem(
-          429, "too many wrong tokens from this address; try again in \(wait) s"
-        ).response(json: Self.wantsJSON(request))
-        response.headers.append(("Retry-After", "\(wait)"))
-        return response
+        return Self.tooManyGuesses(wait, json: Self.wantsJSON(request))
       }
       if isLogin {
         let response = login(request, token: token)

@@ -29,6 +29,6 @@ enum TextChangeWords {
       let change = listing.alert?.change
     else { return "" }
     let clean = SafeText.lines(change)
-    return clean.count > diffLimit ? String(clean.prefix(diffLimit - 1)) + "…" : clean
+    return SafeText.cut(clean, to: diffLimit) ?? clean
   }
 }

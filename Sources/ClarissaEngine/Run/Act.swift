@@ -62,7 +62,7 @@ enum Act {
     var folded: [RunResult.Repost] = []
     var links: [ListingKey: String] = [:]
     for judgement in judgements {
-      if let original = judgement.verdict.repostOf ?? judgement.repostOf {
+      if let original = judgement.repostOf {
         // A repost hidden, or announced as a starred listing's: linked, not folded.
         links[judgement.listing.key] = original
       }

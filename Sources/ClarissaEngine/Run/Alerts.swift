@@ -29,7 +29,7 @@ enum Alerts {
     let watchesText = planned.search.notifyOn.contains(.changed)
     let marked = try memory.markedListings(search: planned.search.name)
     guard !marked.isEmpty || watchesText else { return (judgements, AlertRecord()) }
-    var pass = Pass(marked: marked, now: options.now, prime: planned.prime)
+    var pass = Pass(marked: marked, now: options.now)
     var judged = pass.hide(judgements)
     guard !planned.prime else { return (judged, pass.record) }
     judged = pass.starred(judged)
@@ -42,7 +42,6 @@ enum Alerts {
   struct Pass {
     let marked: MarkedListings
     let now: Date
-    let prime: Bool
     var record = AlertRecord()
 
     /// Hidden listings and their reposts: never announced.
@@ -66,6 +65,7 @@ enum Alerts {
           guard original != nil else { return judgement }
         }
         judgement.verdict = .hidden(repostOf: original)
+        judgement.repostOf = original
         judgement.listing.event = nil
         if original != nil { record.hidden.append(key) }
         return judgement
@@ -84,7 +84,10 @@ enum Alerts {
           return judgement
         }
         guard marked.starred.contains(key), judgement.verdict.wasSeen else { return judgement }
-        record.watched[key] = WatchedSource(source: judgement.source)
+        // Written only when it changes: a starred listing's source and count of answers without
+        // it, not once a run for each.
+        let watched = WatchedSource(source: judgement.source)
+        if marked.watched[key] != watched { record.watched[key] = watched }
         let wasGone = marked.watched[key]?.goneAt != nil
         let announced: Double?
         switch judgement.verdict {
@@ -204,12 +207,6 @@ extension Verdict {
     return false
   }
 
-  /// Whether it is hidden.
-  var isHidden: Bool {
-    if case .hidden = self { return true }
-    return false
-  }
-
   /// Whether the search saw it before (and it is in the answer).
   var wasSeen: Bool {
     switch self {
@@ -231,9 +228,4 @@ extension Verdict {
     }
   }
 
-  /// The listing a hidden repost repeats.
-  var repostOf: String? {
-    if case .hidden(let original?) = self { return original }
-    return nil
-  }
 }

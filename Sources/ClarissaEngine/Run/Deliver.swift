@@ -26,7 +26,7 @@ struct Receipts: Sendable {
 /// accepted batch records what went through, and only the rest is tried again on the next run.
 struct Deliver {
   /// Refused this many times, a delivery is given up (and reported).
-  static let maxAttempts = 10
+  static let maxAttempts = OwedDelivery.maxAttempts
 
   let config: Config
   let channels: [String: any DeliveryChannel]

@@ -51,8 +51,8 @@ public struct Judgement: Sendable {
   public var reason: String?
   /// The verdict.
   public var verdict: Verdict
-  /// The id of the starred listing a repost announced as ``ListingEventKind/reposted``
-  /// repeats.
+  /// The id of the listing this one repeats, when it is linked rather than folded: a starred
+  /// listing's repost (announced as ``ListingEventKind/reposted``), or a hidden one's.
   public var repostOf: String? = nil
 }
 

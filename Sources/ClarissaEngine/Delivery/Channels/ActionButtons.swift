@@ -11,13 +11,6 @@ enum ActionButtons {
     channel.wantsButtons ? context.actions : nil
   }
 
-  /// The listing a message is about: only a one-listing message has a link (a digest has
-  /// none, and gets no buttons). `listings` are all the search's listings being sent.
-  static func listing(of message: Message, in listings: [Listing]) -> Listing? {
-    guard let link = message.link else { return nil }
-    return listings.first { $0.url == link }
-  }
-
   /// ntfy's `Actions` header in its documented short form (`http, LABEL, URL, method=POST,
   /// clear=true; ...`): three `http` actions that POST to the signed links. Viewed and Hide
   /// clear the notification; Star keeps it. `serve.url` holds no `,`, `;` or quote (the
@@ -46,7 +39,7 @@ enum ActionButtons {
       if token.utf8.count <= callbackLimit {
         return ["text": action.label, "callback_data": token]
       }
-      return ["text": action.label, "url": "\(links.base)/act/\(token)"]
+      return ["text": action.label, "url": links.url(token: token)]
     }
   }
 }

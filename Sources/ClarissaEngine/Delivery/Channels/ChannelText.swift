@@ -45,10 +45,16 @@ enum ChannelText {
       && address.utf8.count <= limit && !address.contains(where: \.isWhitespace)
   }
 
-  /// The photo of the message's listing, when the message is about one listing that has one.
-  static func photo(of message: Message, in listings: [Listing]) -> String? {
+  /// The listing a message is about: only a one-listing message has a link (a digest has
+  /// none: no photo, no buttons). `listings` are all the search's listings being sent.
+  static func listing(of message: Message, in listings: [Listing]) -> Listing? {
     guard let link = message.link else { return nil }
-    return listings.first { $0.url == link }?.imageURLs.first { isWeb($0) }
+    return listings.first { $0.url == link }
+  }
+
+  /// The photo of a message's listing (``listing(of:in:)``), when it has one a service may fetch.
+  static func photo(of listing: Listing?) -> String? {
+    listing?.imageURLs.first { isWeb($0) }
   }
 
   /// `text` percent-encoded for a form value or a path segment: only letters, digits and

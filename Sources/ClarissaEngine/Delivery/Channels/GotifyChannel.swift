@@ -37,7 +37,7 @@ struct GotifyChannel: DeliveryChannel {
       if let link = message.link, ChannelText.isWeb(link) {
         notification["click"] = ["url": link]
       }
-      if let photo = ChannelText.photo(of: message, in: listings) {
+      if let photo = ChannelText.photo(of: ChannelText.listing(of: message, in: listings)) {
         notification["bigImageUrl"] = photo
       }
       let title = SafeText.line(message.title)

@@ -64,12 +64,9 @@ struct NtfyChannel: DeliveryChannel {
       // HTTP headers are Latin-1: ntfy reads RFC 2047 encoded words for anything else.
       headers["Title"] = Self.headerValue(message.title)
       if let link = message.link, headers["Click"] == nil { headers["Click"] = link }
-      if message.link != nil,
-        let photo = listings.first(where: { $0.url == message.link })?.imageURLs.first
-      {
-        headers["Attach"] = photo
-      }
-      if let actions, let listing = ActionButtons.listing(of: message, in: listings),
+      let listing = ChannelText.listing(of: message, in: listings)
+      if let photo = listing?.imageURLs.first { headers["Attach"] = photo }
+      if let actions, let listing,
         let buttons = ActionButtons.ntfyHeader(listing, links: actions, now: Date())
       {
         headers["Actions"] = buttons

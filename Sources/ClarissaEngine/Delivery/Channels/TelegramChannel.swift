@@ -56,9 +56,10 @@ struct TelegramChannel: DeliveryChannel {
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     try await sendMessages(listings, search: search, channel: channel, receipt) {
       message, listings in
-      let photo = options.photos ? ChannelText.photo(of: message, in: listings) : nil
+      let listing = ChannelText.listing(of: message, in: listings)
+      let photo = options.photos ? ChannelText.photo(of: listing) : nil
       let buttons =
-        ActionButtons.listing(of: message, in: listings).flatMap { listing in
+        listing.flatMap { listing in
           actions.map { ActionButtons.telegramRow(listing, links: $0, now: Date()) }
         } ?? []
       for chat in chats { try await send(message, photo: photo, buttons: buttons, to: chat) }
