@@ -9,11 +9,13 @@ extension ConnectedStore {
     try locked { database in
       try database.reading {
         var marked = MarkedListings()
-        try database.run("SELECT site, id FROM marks WHERE starred_at IS NOT NULL") {
-          marked.starred.insert(ListingKey(site: $0.text(0), id: $0.text(1)))
-        }
-        try database.run("SELECT site, id FROM marks WHERE hidden_at IS NOT NULL") {
-          marked.hidden.insert(ListingKey(site: $0.text(0), id: $0.text(1)))
+        try database.run(
+          "SELECT site, id, starred_at IS NOT NULL, hidden_at IS NOT NULL FROM marks "
+            + "WHERE starred_at IS NOT NULL OR hidden_at IS NOT NULL"
+        ) {
+          let key = ListingKey(site: $0.text(0), id: $0.text(1))
+          if $0.int(2) != 0 { marked.starred.insert(key) }
+          if $0.int(3) != 0 { marked.hidden.insert(key) }
         }
         guard !marked.isEmpty else { return marked }
         if !marked.hidden.isEmpty {

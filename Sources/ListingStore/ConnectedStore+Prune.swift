@@ -23,22 +23,23 @@ extension ConnectedStore {
       try database.transaction {
         var counts = StoreCounts()
         // Outside an answer by their own time; in one, by its time (``LastSeen``): from the
-        // answers, not through every sighting in one.
+        // answers, not through every sighting in one. A starred listing keeps its story (and
+        // its marks are never pruned): left alone outside an answer, taken out of an old one.
         let sql = database.dialect
+        let starred = { (sighting: String) in
+          "EXISTS(SELECT 1 FROM marks m WHERE m.site = \(sighting).site "
+            + "AND m.id = \(sighting).id AND m.starred_at IS NOT NULL)"
+        }
         let stale = try database.rows(
-          "SELECT search, site, id FROM sightings WHERE NOT in_answer AND last_seen < ? "
-            + "UNION ALL SELECT s.search, s.site, s.id FROM answers a \(sql.orderedJoin) "
-            + "sightings s\(sql.indexedBy("sightings_answer")) "
+          "SELECT search, site, id, FALSE FROM sightings WHERE NOT in_answer AND last_seen < ? "
+            + "AND NOT \(starred("sightings")) "
+            + "UNION ALL SELECT s.search, s.site, s.id, \(starred("s")) FROM answers a "
+            + "\(sql.orderedJoin) sightings s\(sql.indexedBy("sightings_answer")) "
             + "ON s.search = a.search AND s.in_answer WHERE a.answered_at < ?", [cutoff, cutoff]
-        ) { ($0.text(0), ListingKey(site: $0.text(1), id: $0.text(2))) }
-        // A starred listing keeps its story (and its marks are never pruned).
-        let starred = Set(
-          try database.rows("SELECT site, id FROM marks WHERE starred_at IS NOT NULL") {
-            ListingKey(site: $0.text(0), id: $0.text(1))
-          })
-        for (search, listing) in stale {
+        ) { ($0.text(0), ListingKey(site: $0.text(1), id: $0.text(2)), $0.int(3) != 0) }
+        for (search, listing, isStarred) in stale {
           let key: [StoreValue] = [.text(search), .text(listing.site), .text(listing.id)]
-          if starred.contains(listing) {
+          if isStarred {
             // Its answer goes below: the time it was seen is kept on the sighting itself.
             try database.run(
               "UPDATE sightings SET last_seen = \(LastSeen.sighting("sightings")), "

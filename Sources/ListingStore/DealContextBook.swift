@@ -33,10 +33,13 @@ public final class DealContextBook: @unchecked Sendable {
   }
 
   /// `listings` with their context and the person's marks (starred, the note) in
-  /// ``Listing/alert`` (other details of the alert kept).
-  public func annotated(_ listings: [Listing], search: String) throws -> [Listing] {
+  /// ``Listing/alert`` (other details of the alert kept); `marks` when the caller read them
+  /// already (a listing's story holds its own), else read here.
+  public func annotated(
+    _ listings: [Listing], search: String, marks known: [ListingKey: ListingMarks]? = nil
+  ) throws -> [Listing] {
     let found = try lines(for: listings, search: search)
-    let marks = try memory.marks(of: listings.map(\.key))
+    let marks = try known ?? memory.marks(of: listings.map(\.key))
     return listings.map { listing in
       let lines = found[listing.key]
       let mark = marks[listing.key]
@@ -55,7 +58,9 @@ public final class DealContextBook: @unchecked Sendable {
   public func annotated(_ history: ListingHistory) throws -> ListingHistory {
     guard let search = history.searches.first?.search else { return history }
     var history = history
-    history.listing = try annotated([history.listing], search: search)[0]
+    let key = history.listing.key
+    history.listing = try annotated(
+      [history.listing], search: search, marks: history.marks.map { [key: $0] } ?? [:])[0]
     return history
   }
 

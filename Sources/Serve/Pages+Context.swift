@@ -3,7 +3,8 @@ import Foundation
 import ListingStore
 
 /// Deal context (``DealContext``) on the cards and the listing page: filled from the store when
-/// the page is made, each search's market read once a page.
+/// the page is made, each search's market read once a page. Only the context lines: the pages
+/// show the marks from the listing's own row (`FoundListing.marks`, `ListingHistory.marks`).
 extension WebApp {
   /// `page` with each listing's context in its ``Listing/alert``.
   func withContext(_ page: ListingPage) throws -> ListingPage {
@@ -11,15 +12,28 @@ extension WebApp {
     var page = page
     for search in Set(page.listings.map(\.search)) {
       let indices = page.listings.indices.filter { page.listings[$0].search == search }
-      let annotated = try book.annotated(indices.map { page.listings[$0].listing }, search: search)
-      for (index, listing) in zip(indices, annotated) { page.listings[index].listing = listing }
+      let lines = try book.lines(for: indices.map { page.listings[$0].listing }, search: search)
+      for index in indices {
+        Self.setContext(&page.listings[index].listing, lines)
+      }
     }
     return page
   }
 
-  /// `history` with its listing's context.
+  /// `history` with its listing's context, as the first search that saw it (by name) has it.
   func withContext(_ history: ListingHistory?) throws -> ListingHistory? {
-    try history.map { try DealContextBook(memory: store, now: clock()).annotated($0) }
+    guard var history, let search = history.searches.first?.search else { return history }
+    let lines = try DealContextBook(memory: store, now: clock())
+      .lines(for: [history.listing], search: search)
+    Self.setContext(&history.listing, lines)
+    return history
+  }
+
+  private static func setContext(_ listing: inout Listing, _ lines: [ListingKey: [String]]) {
+    guard let found = lines[listing.key] else { return }
+    var alert = listing.alert ?? ListingAlert()
+    alert.context = found
+    listing.alert = alert
   }
 }
 

@@ -47,8 +47,17 @@ enum Alerts {
     /// Hidden listings and their reposts: never announced.
     mutating func hide(_ judgements: [Judgement]) -> [Judgement] {
       guard !marked.hidden.isEmpty else { return judgements }
-      var index = Fingerprint.RunIndex()
-      for listing in marked.hiddenListings { index.add(Fingerprint.Item(listing), firstSeen: nil) }
+      // Made only when a new listing may be a hidden one's repost (most polls bring none).
+      var built: Fingerprint.RunIndex?
+      func index() -> Fingerprint.RunIndex {
+        if let built { return built }
+        var index = Fingerprint.RunIndex()
+        for listing in marked.hiddenListings {
+          index.add(Fingerprint.Item(listing), firstSeen: nil)
+        }
+        built = index
+        return index
+      }
       return judgements.map { judgement in
         guard judgement.verdict.isAnnounced || judgement.verdict.isRepost else { return judgement }
         var judgement = judgement
@@ -61,7 +70,7 @@ enum Alerts {
         } else if !marked.hidden.contains(key) {
           // A listing the search has seen is not taken for another's repost.
           if case .changed = judgement.verdict { return judgement }
-          original = index.match(Fingerprint.Item(judgement.listing))?.listing.id
+          original = index().match(Fingerprint.Item(judgement.listing))?.listing.id
           guard original != nil else { return judgement }
         }
         judgement.verdict = .hidden(repostOf: original)

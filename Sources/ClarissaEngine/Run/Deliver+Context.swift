@@ -5,16 +5,6 @@ import ListingStore
 /// Deal context (``DealContext``) on what a run sends and reports: filled from the store for the
 /// listings being sent and the report's new and changed ones, each search's market read once.
 extension DealContextBook {
-  /// `owed` (of `search`) with each listing's context.
-  func annotated(_ owed: [OwedDelivery], search: String) throws -> [OwedDelivery] {
-    let listings = try annotated(owed.map(\.listing), search: search)
-    return zip(owed, listings).map { entry, listing in
-      var entry = entry
-      entry.listing = listing
-      return entry
-    }
-  }
-
   /// The run's new, changed and delivered listings with their context, for the reports.
   func annotate(_ result: inout RunResult) throws {
     for index in result.searches.indices {

@@ -61,6 +61,19 @@ struct Deliver {
     let due = last ? try DigestTiming.due(config: config, memory: memory, now: now) : []
     // Per due scheduled digest, every search's part of it, sent together after the others.
     var digests: [(channel: Channel, parts: [Part])] = []
+    // Each search's owed listings with their context, read once this pass whatever the channels.
+    var annotatedOf: [String: [ListingKey: Listing]] = [:]
+    func annotated(_ owed: [OwedDelivery], search: String) throws -> [OwedDelivery] {
+      let missing = owed.map(\.listing).filter { annotatedOf[search]?[$0.key] == nil }
+      for listing in try contexts.annotated(missing, search: search) {
+        annotatedOf[search, default: [:]][listing.key] = listing
+      }
+      return owed.map { entry in
+        var entry = entry
+        entry.listing = annotatedOf[search]?[entry.listing.key] ?? entry.listing
+        return entry
+      }
+    }
     for batch in try batches(of: searches) {
       guard let search = byName[batch.search], let channel = config.channels[batch.channel]
       else { continue }
@@ -68,9 +81,9 @@ struct Deliver {
       if channel.schedule != nil && !due.contains(channel.name) { continue }
       let waiting = batch.owed.filter { !tried.contains(Self.id($0)) }
       guard !waiting.isEmpty else { continue }
-      let owed = try contexts.annotated(waiting, search: search.name)
       // The terminal's report lists every new listing: the limit is for messages.
       if channel.kind == .stdout {
+        let owed = try annotated(waiting, search: search.name)
         receipts.terminal += owed
         tried.formUnion(owed.map(Self.id))
         note(owed.map(\.listing), of: search.name, fresh: fresh)
@@ -80,10 +93,11 @@ struct Deliver {
         config.limits.announcePerSearch - sent[batch.search + "\u{0}" + batch.channel, default: 0]
       guard room > 0 else {
         receipts.notes[search.name, default: []].append(
-          "\(batch.channel): \(CheckedNumber.grouped(owed.count)) more left for the next run "
+          "\(batch.channel): \(CheckedNumber.grouped(waiting.count)) more left for the next run "
             + "(limits.announce_per_search \(config.limits.announcePerSearch) reached this run)")
         continue
       }
+      let owed = try annotated(waiting, search: search.name)
       let bounded = Announcement(owed, room: room, search: search.name)
       sent[batch.search + "\u{0}" + batch.channel, default: 0] += bounded.listings.count
       if let summary = bounded.summary {
