@@ -43,12 +43,7 @@ struct StateOptions: ParsableArguments {
 
   /// The config's searches by name, for the facts and distances shown beside their listings;
   /// none when the config is not there or has errors (the store is read all the same).
-  func configuredSearches() -> [String: Search] {
-    guard FileManager.default.fileExists(atPath: config),
-      let options = try? SourceOptions.parse(["--config", config])
-    else { return [:] }
-    return options.readConfig(colored: false).loaded.config?.searchesByName ?? [:]
-  }
+  func configuredSearches() -> [String: Search] { configured()?.searchesByName ?? [:] }
 
   /// The PostgreSQL store named by `--state` or `state.url`, with how to reach it (as the
   /// config says, when it was read); nil for a file.

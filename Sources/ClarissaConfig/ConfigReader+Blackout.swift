@@ -11,8 +11,7 @@ extension ConfigReader {
       "weekdays": [.mon, .tue, .wed, .thu, .fri], "weekends": [.sat, .sun],
       "daily": Weekday.allCases, "everyday": Weekday.allCases,
     ]
-    let long = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-    for (day, name) in zip(Weekday.allCases, long) {
+    for (day, name) in zip(Weekday.allCases, Weekday.longNames) {
       names[day.rawValue] = [day]
       names[name] = [day]
     }

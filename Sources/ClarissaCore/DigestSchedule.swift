@@ -101,7 +101,7 @@ public struct DigestSchedule: Sendable, Equatable, CustomStringConvertible {
 
 extension Weekday {
   /// The days' English names, Monday first.
-  static let longNames = [
+  package static let longNames = [
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
   ]
 

@@ -26,6 +26,9 @@ public struct ListingAlert: Sendable, Equatable, Codable {
     self.change = change
   }
 
+  /// ``change`` of a repost: the id it was posted as before.
+  public static func repostChange(of original: String) -> String { "was \(original)" }
+
   /// Whether there is nothing to say.
   public var isEmpty: Bool { !starred && note == nil && context.isEmpty && change == nil }
 }

@@ -131,7 +131,7 @@ extension ConnectedStore {
         change = try database.rows(
           "SELECT repost_of FROM sightings WHERE search = ? AND site = ? AND id = ?",
           [.text(owed[index].search), .text(listing.site), .text(listing.id)]
-        ) { $0.optionalText(0) }.first.flatMap { $0 }.map { "was \($0)" }
+        ) { $0.optionalText(0) }.first.flatMap { $0 }.map(ListingAlert.repostChange(of:))
       default: continue
       }
       guard let change, !change.isEmpty else { continue }

@@ -33,6 +33,13 @@ public struct TelegramKind: ChannelKind {
   ]
   public let secrets: [ChannelSecret] = [.host, .userinfo]
 
+  /// The Bot API's address: the run's `endpoint` (tests), the URL's `api=`, or Telegram's own;
+  /// without a trailing `/`.
+  public static func api(_ url: ChannelURL?, endpoint: String?) -> String {
+    let base = endpoint ?? url?.value("api") ?? "https://api.telegram.org"
+    return base.hasSuffix("/") ? String(base.dropLast()) : base
+  }
+
   /// The bot token: the authority (`123456:ABC-def`), Apprise's optional `bot` prefix dropped.
   public static func token(_ url: ChannelURL) -> String {
     let token = ChannelURL.decoded((url.userinfo.map { $0 + "@" } ?? "") + url.host)

@@ -124,7 +124,7 @@ enum Alerts {
       announce(&judgement, ListingEvent(kind: .reposted))
       judgement.repostOf = original
       var alert = judgement.listing.alert ?? ListingAlert()
-      alert.change = "was \(original)"
+      alert.change = ListingAlert.repostChange(of: original)
       judgement.listing.alert = alert
       record.starred.append(key)
       record.watched[key] = WatchedSource(source: judgement.source)

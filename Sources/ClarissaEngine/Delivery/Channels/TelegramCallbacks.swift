@@ -32,8 +32,7 @@ public final class TelegramCallbacks: @unchecked Sendable {
   ) {
     guard channel.kind == .telegram, let url = ChannelKinds.parse(channel.url) else { return nil }
     token = TelegramKind.token(url)
-    let base = endpoint ?? url.value("api") ?? "https://api.telegram.org"
-    api = base.hasSuffix("/") ? String(base.dropLast()) : base
+    api = TelegramKind.api(url, endpoint: endpoint)
     poster = Poster(fetcher: fetcher, channel: channel)
     self.key = key
     self.store = store

@@ -39,8 +39,7 @@ struct TelegramChannel: DeliveryChannel {
     let url = ChannelKinds.parse(channel.url)
     token = url.map(TelegramKind.token) ?? ""
     chats = url.map(TelegramKind.chats) ?? []
-    let base = context.endpoint ?? url?.value("api") ?? "https://api.telegram.org"
-    api = base.hasSuffix("/") ? String(base.dropLast()) : base
+    api = TelegramKind.api(url, endpoint: context.endpoint)
     func yes(_ name: String) -> Bool? {
       url?.value(name).map { ["yes", "true", "1", "on"].contains($0.lowercased()) }
     }
