@@ -9,6 +9,7 @@
 #undef LIBXML_ICU_ENABLED
 
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlreader.h>
 #include <libxml/xmlerror.h>
 #include <libxml/HTMLparser.h>

@@ -35,14 +35,13 @@ struct XMLFeedReader {
   static func read(
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
-    try markup {
-      try XMLStreamReader.reading(bytes: bytes, url: url, limits: limits) { stream in
-        let document = try read(
-          url: url, text: text, truncated: { stream.error != nil },
-          next: { stream.next(skippingText: $0) })
-        return (document, stream.error, stream.notes)
+    var reader = XMLFeedReader(url: url, text: text)
+    let outcome = try markup {
+      try XMLEventParser.parse(bytes: bytes, limits: limits, skippingText: { reader.ignoresText }) {
+        try reader.consume($0)
       }
     }
+    return (try reader.finish(truncated: outcome.error != nil), outcome.error, outcome.notes)
   }
 
   /// Reads a damaged document through libxml2's recovery mode.

@@ -2,7 +2,7 @@ import CLibXML2
 
 /// Reads a damaged XML document the way browsers do: libxml2 builds a tree in recovery mode
 /// (an unescaped `&`, a mismatched tag or a cut-off end do not stop it), and the tree is played
-/// back as the same ``XMLEvent``s the streaming reader gives. Same safety rules: no network, no
+/// back as the same ``XMLEvent``s the event parser gives. Same safety rules: no network, no
 /// entity declarations, a size cap.
 public final class XMLRecoveringReader {
   private var events: [XMLEvent] = []

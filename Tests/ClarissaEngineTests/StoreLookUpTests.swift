@@ -38,7 +38,7 @@ import Testing
     )
     // e was seen once, then left; a, b, c and d are the first answer.
     try store.record(SearchRecord(search: "bikes", now: Self.at(0), seen: [back], reached: true))
-    var first = SearchRecord(
+    let first = SearchRecord(
       search: "bikes", now: Self.at(10), seen: [delivered, held, announced, leaving],
       owed: [delivered], channels: ["phone", "mail"], held: [held], reached: true)
     try store.record(first)

@@ -6,65 +6,63 @@ import Testing
 /// would understand them.
 @Suite struct ReaderTests {
   @Test func elementsAttributesNamespacesAndEmptyElements() throws {
-    let (events, error) = try XMLStreamReader.reading(
-      bytes: Array("<a xmlns:m=\"urn:m\"><m:b k=\"v\"/>t</a>".utf8)
-    ) { reader in
-      var events: [XMLEvent] = []
-      while let event = reader.next() { events.append(event) }
-      return (events, reader.error)
-    }
+    var events: [XMLEvent] = []
+    let outcome = try XMLEventParser.parse(
+      bytes: Array(
+        "<a xmlns:m=\"urn:m\"><m:b k=\"v&amp;w&#38;&lt;\"/>t&amp;<![CDATA[<c>]]>u</a>".utf8)
+    ) { events.append($0) }
     #expect(
       events == [
         .start(XMLElement(name: "a", namespace: nil, attributes: [])),
         .start(
           XMLElement(
             name: "b", namespace: "urn:m",
-            attributes: [XMLAttribute(name: "k", namespace: nil, value: "v")])),
+            attributes: [XMLAttribute(name: "k", namespace: nil, value: "v&w&<")])),
         .end(name: "b", namespace: "urn:m"),
-        .text("t"),
+        .text("t&<c>u"),
         .end(name: "a", namespace: nil),
       ])
-    #expect(error == nil)
+    #expect(outcome.error == nil)
   }
 
   @Test func htmlEntitiesAreUnderstoodOutsideCDATAOnly() throws {
-    let (text, notes) = try XMLStreamReader.reading(
+    var text = ""
+    let outcome = try XMLEventParser.parse(
       bytes: Array("<a>caf&eacute;&nbsp;<![CDATA[&nbsp;]]></a>".utf8)
-    ) { reader in
-      var text = ""
-      while let event = reader.next() { if case .text(let t) = event { text += t } }
-      return (text, reader.notes)
-    }
+    ) { if case .text(let t) = $0 { text += t } }
     #expect(text == "café\u{A0}&nbsp;")
-    #expect(notes == ["replaced 2 HTML entities that XML does not define"])
+    #expect(outcome.notes == ["replaced 2 HTML entities that XML does not define"])
   }
 
   @Test func malformedXMLReportsLibxml2sMessageWithPosition() throws {
-    let found = try XMLStreamReader.reading(bytes: Array("<a>\n<b></a>".utf8)) { reader in
-      while reader.next() != nil {}
-      return reader.error
+    var events: [XMLEvent] = []
+    let outcome = try XMLEventParser.parse(bytes: Array("<a>\n<b>t</a><c/>".utf8)) {
+      events.append($0)
     }
-    let error = try #require(found)
+    let error = try #require(outcome.error)
     #expect(error.kind == .malformed)
     #expect(error.line == 2)
     #expect(error.message.contains("mismatch"))
+    // What came before the error was given (a's start, its line break, b's start); nothing
+    // after it, not even the text the error cut off.
+    #expect(events.count == 3)
   }
 
-  @Test func theReaderEndsWithItsBodyAndAnEmptyDocumentSaysItCouldNotStart() throws {
-    let reader = try XMLStreamReader.reading(bytes: Array("<a>t</a>".utf8)) { $0 }
-    #expect(reader.next() == nil)
-    // Left just after an empty element's start, whose end was still to come.
-    let left = try XMLStreamReader.reading(bytes: Array("<a><b/></a>".utf8)) { reader in
-      _ = (reader.next(), reader.next())
-      return reader
+  struct Enough: Error {}
+
+  @Test func anErrorThrownByTheHandlerStopsTheParseAndAnEmptyDocumentCouldNotStart() throws {
+    var seen = 0
+    #expect(throws: Enough.self) {
+      _ = try XMLEventParser.parse(bytes: Array("<a><b/><c/><d/></a>".utf8)) { _ in
+        seen += 1
+        if seen == 2 { throw Enough() }
+      }
     }
-    #expect(left.next() == nil)
-    #expect(reader.error == nil)
-    let empty = try XMLStreamReader.reading(bytes: []) { reader in
-      (reader.next(), reader.error)
-    }
-    #expect(empty.0 == nil)
-    #expect(empty.1 != nil)
+    #expect(seen == 2)
+    var none = 0
+    let empty = try XMLEventParser.parse(bytes: []) { _ in none += 1 }
+    #expect(none == 0)
+    #expect(empty.error != nil)
   }
 
   @Test func recoveringReaderKeepsWhatFollowsAnError() throws {
