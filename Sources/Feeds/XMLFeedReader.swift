@@ -93,17 +93,19 @@ struct XMLFeedReader {
         }
       }
     case .text(let text):
-      if var current = field {
+      if field != nil {
         guard skippedDepth == 0 else { return }
-        field = nil  // keep the text buffer uniquely referenced while appending
-        current.text += text
-        if inNestedName { current.nestedName = (current.nestedName ?? "") + text }
-        field = current
+        // Appended in place (a copy of the field would copy its element too).
+        field?.text += text
+        if inNestedName {
+          let name = (field?.nestedName ?? "") + text
+          field?.nestedName = name
+        }
       } else if channelField != nil {
         channelField?.text += text
       }
     case .end(let name, _):
-      if let current = field, depth > current.depth { closeInline(name) }
+      if let fieldDepth = field?.depth, depth > fieldDepth { closeInline(name) }
       closeElement()
       depth -= 1
     }
@@ -137,11 +139,10 @@ struct XMLFeedReader {
   }
 
   private mutating func closeElement() {
-    if let current = field, depth == current.depth {
+    if field?.depth == depth, let current = field.take() {
       item?.apply(
         current.element, text: current.text, nestedName: current.nestedName,
         hasMarkup: fieldHasMarkup)
-      field = nil
     } else if field != nil {
       inNestedName = false
     }
