@@ -40,10 +40,14 @@ final class Overload: @unchecked Sendable {
         // test ended; the server's stop does not wait for its handlers) gets a 503.
         try LoopbackServer { [weak self] request, _ in
           guard let self else { return .init(status: 503) }
-          Thread.sleep(forTimeInterval: self.settings.latency)
           let name = request.path.split(separator: "/").last.map { String($0.dropLast(4)) }
           let feed = name.flatMap { Int($0) } ?? 0
+          // The feed as it was when asked (the request is logged on arrival): read after the
+          // latency, an item published in between was in a search's first answer, so known
+          // from the start and rightly never sent, while the scenario counted it lost
+          // (1 run in about 1,000: the first item, published as the last feed was answered).
           let shown = self.lock.withLock { self.items[min(feed, self.items.count - 1)].suffix(20) }
+          Thread.sleep(forTimeInterval: self.settings.latency)
           return .text(
             Self.rss(feed: feed, ids: shown.map(\.id)),
             headers: ["Content-Type": "application/rss+xml"])
