@@ -1,4 +1,3 @@
-import ClarissaCore
 import Foundation
 
 /// What one run did, for reports and the exit status.

@@ -90,18 +90,17 @@ extension ConnectedStore {
   public func history(_ key: ListingKey) throws -> ListingHistory? {
     let values: [StoreValue] = [.text(key.site), .text(key.id)]
     return try locked { database in
-      guard
-        let head = try database.rows(
-          "SELECT l.first_seen, \(LastSeen.listing("l")), l.viewed_at, \(ListingColumns.selected) "
-            + "FROM listings l "
-            + "WHERE l.site = ? AND l.id = ?", values
-        ) { row in
-          (
-            row.double(0), row.double(1), ListingColumns.listing(row, from: 3),
-            row.optionalDouble(2).map(Date.init(timeIntervalSince1970:))
-          )
-        }.first
-      else { return nil }
+      let found = try database.rows(
+        "SELECT l.first_seen, \(LastSeen.listing("l")), l.viewed_at, \(ListingColumns.selected) "
+          + "FROM listings l "
+          + "WHERE l.site = ? AND l.id = ?", values
+      ) { row in
+        (
+          row.double(0), row.double(1), ListingColumns.listing(row, from: 3),
+          row.optionalDouble(2).map(Date.init(timeIntervalSince1970:))
+        )
+      }.first
+      guard let head = found else { return nil }
       let prices = try Self.prices(of: key, in: database)
       let searches = try Self.sightings(key, database)
       let changes = try Self.textChanges(of: key, limit: nil, in: database)

@@ -82,7 +82,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: file) }
     let schemaFile = CommandLineTests.packageRoot.appendingPathComponent("docs/schemas/\(schema)")
     let accepted = try TestTools.checkJSONSchema(schemaFile: schemaFile.path, file: file.path)
-    return try #require(accepted, "check-jsonschema is not installed (.build/venv/bin)")
+    return try #require(accepted as Bool?, "check-jsonschema is not installed (.build/venv/bin)")
   }
 
   /// Every listing the store knows, and `show` of an original and of a repost, as JSON: valid

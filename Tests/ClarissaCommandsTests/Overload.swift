@@ -110,7 +110,7 @@ final class Overload: @unchecked Sendable {
     process.currentDirectoryURL = folder
     process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1", "CLARISSA_WORKER": name]
     let log = folder.appendingPathComponent("\(name)-\(processes.count).log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let handle = try FileHandle(forWritingTo: log)
     process.standardOutput = handle
     process.standardError = handle

@@ -18,7 +18,7 @@ import Testing
     try DefinitionSchema.text().write(to: schema, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: schema) }
     let accepted = try TestTools.checkJSONSchema(schemaFile: schema.path, file: file)
-    return try #require(accepted, "check-jsonschema is not installed (.build/venv/bin)")
+    return try #require(accepted as Bool?, "check-jsonschema is not installed (.build/venv/bin)")
   }
 
   @Test(.enabled(if: canValidate, "check-jsonschema is not installed (.build/venv/bin)"))
