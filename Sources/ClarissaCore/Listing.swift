@@ -45,9 +45,14 @@ public struct Listing: Sendable, Equatable {
     init(_ fields: Fields) { self.fields = fields }
   }
 
-  /// Makes the facts this listing's own before a write.
-  private mutating func unique() {
-    if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+  /// The facts, made this listing's own before a write: every member reads and writes
+  /// through here.
+  private var fields: Fields {
+    get { box.fields }
+    _modify {
+      if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+      yield &box.fields
+    }
   }
 
   public static func == (lhs: Listing, rhs: Listing) -> Bool {
@@ -56,48 +61,33 @@ public struct Listing: Sendable, Equatable {
 
   /// Stable id within its site (Craigslist: the posting id; feeds: guid, else link, else hash).
   public var id: String {
-    get { box.fields.id }
-    _modify {
-      unique()
-      yield &box.fields.id
-    }
+    get { fields.id }
+    _modify { yield &fields.id }
   }
 
   /// The site adapter's id (`craigslist`).
   public var site: String {
-    get { box.fields.site }
-    _modify {
-      unique()
-      yield &box.fields.site
-    }
+    get { fields.site }
+    _modify { yield &fields.site }
   }
 
   /// The listing's web page.
   public var url: String {
-    get { box.fields.url }
-    _modify {
-      unique()
-      yield &box.fields.url
-    }
+    get { fields.url }
+    _modify { yield &fields.url }
   }
 
   /// Plain-text title.
   public var title: String {
-    get { box.fields.title }
-    _modify {
-      unique()
-      yield &box.fields.title
-    }
+    get { fields.title }
+    _modify { yield &fields.title }
   }
 
   /// Plain-text description (may be empty: search results often carry none). Empty while
   /// ``descriptionHTML`` is pending.
   public var description: String {
-    get { box.fields.description }
-    _modify {
-      unique()
-      yield &box.fields.description
-    }
+    get { fields.description }
+    _modify { yield &fields.description }
   }
 
   /// The description as the site gave it (HTML), not yet made plain text: sites leave it so
@@ -105,198 +95,135 @@ public struct Listing: Sendable, Equatable {
   /// `ListingText`) fills ``description`` and clears this; nil once resolved or when the site
   /// gave plain text. Encoded only while pending, so a resolved listing's JSON is unchanged.
   public var descriptionHTML: String? {
-    get { box.fields.descriptionHTML }
-    _modify {
-      unique()
-      yield &box.fields.descriptionHTML
-    }
+    get { fields.descriptionHTML }
+    _modify { yield &fields.descriptionHTML }
   }
 
   /// Why a listing already seen is announced again (a price change, a return); nil for a new
   /// one. Encoded only when set.
   public var event: ListingEvent? {
-    get { box.fields.event }
-    _modify {
-      unique()
-      yield &box.fields.event
-    }
+    get { fields.event }
+    _modify { yield &fields.event }
   }
 
   /// Price, when the listing states one.
   public var price: Double? {
-    get { box.fields.price }
-    _modify {
-      unique()
-      yield &box.fields.price
-    }
+    get { fields.price }
+    _modify { yield &fields.price }
   }
 
   /// ISO 4217 currency of `price` (`USD`), when known.
   public var currency: String? {
-    get { box.fields.currency }
-    _modify {
-      unique()
-      yield &box.fields.currency
-    }
+    get { fields.currency }
+    _modify { yield &fields.currency }
   }
 
   /// When it was posted.
   public var posted: Date? {
-    get { box.fields.posted }
-    _modify {
-      unique()
-      yield &box.fields.posted
-    }
+    get { fields.posted }
+    _modify { yield &fields.posted }
   }
 
   /// The poster's own place text (`SOMA / south beach`).
   public var location: String? {
-    get { box.fields.location }
-    _modify {
-      unique()
-      yield &box.fields.location
-    }
+    get { fields.location }
+    _modify { yield &fields.location }
   }
 
   /// The site's area it belongs to (`sfbay`, `sfbay/eby`).
   public var area: String? {
-    get { box.fields.area }
-    _modify {
-      unique()
-      yield &box.fields.area
-    }
+    get { fields.area }
+    _modify { yield &fields.area }
   }
 
   /// Where it is, when the site says.
   public var coordinates: Coordinates? {
-    get { box.fields.coordinates }
-    _modify {
-      unique()
-      yield &box.fields.coordinates
-    }
+    get { fields.coordinates }
+    _modify { yield &fields.coordinates }
   }
 
   /// Photos, largest useful size first.
   public var imageURLs: [String] {
-    get { box.fields.imageURLs }
-    _modify {
-      unique()
-      yield &box.fields.imageURLs
-    }
+    get { fields.imageURLs }
+    _modify { yield &fields.imageURLs }
   }
 
   /// The site's category code (`ele`, `apa`).
   public var category: String? {
-    get { box.fields.category }
-    _modify {
-      unique()
-      yield &box.fields.category
-    }
+    get { fields.category }
+    _modify { yield &fields.category }
   }
 
   /// Rooms, as the site counts them (decimal: "2,5 Zi." is 2.5).
   public var rooms: Double? {
-    get { box.fields.rooms }
-    _modify {
-      unique()
-      yield &box.fields.rooms
-    }
+    get { fields.rooms }
+    _modify { yield &fields.rooms }
   }
 
   /// Bedrooms.
   public var bedrooms: Double? {
-    get { box.fields.bedrooms }
-    _modify {
-      unique()
-      yield &box.fields.bedrooms
-    }
+    get { fields.bedrooms }
+    _modify { yield &fields.bedrooms }
   }
 
   /// Bathrooms (a half bath counts a half).
   public var bathrooms: Double? {
-    get { box.fields.bathrooms }
-    _modify {
-      unique()
-      yield &box.fields.bathrooms
-    }
+    get { fields.bathrooms }
+    _modify { yield &fields.bathrooms }
   }
 
   /// Floor area in square metres, whatever unit the site gave it in (``floorAreaUnit``).
   public var floorArea: Double? {
-    get { box.fields.floorArea }
-    _modify {
-      unique()
-      yield &box.fields.floorArea
-    }
+    get { fields.floorArea }
+    _modify { yield &fields.floorArea }
   }
 
   /// The unit the site gives floor areas in (``AreaUnit``), so that it is shown in it unless
   /// the config says otherwise.
   public var floorAreaUnit: AreaUnit? {
-    get { box.fields.floorAreaUnit }
-    _modify {
-      unique()
-      yield &box.fields.floorAreaUnit
-    }
+    get { fields.floorAreaUnit }
+    _modify { yield &fields.floorAreaUnit }
   }
 
   /// The postcode, when the site says.
   public var postcode: String? {
-    get { box.fields.postcode }
-    _modify {
-      unique()
-      yield &box.fields.postcode
-    }
+    get { fields.postcode }
+    _modify { yield &fields.postcode }
   }
 
   /// The street address or the place as the site writes it (not the poster's ``location``).
   public var address: String? {
-    get { box.fields.address }
-    _modify {
-      unique()
-      yield &box.fields.address
-    }
+    get { fields.address }
+    _modify { yield &fields.address }
   }
 
   /// The site's other facts (name -> text: "Etage" -> "3", "pets" -> "cats ok"), shown on the
   /// listing's page.
   public var facts: [String: String] {
-    get { box.fields.facts }
-    _modify {
-      unique()
-      yield &box.fields.facts
-    }
+    get { fields.facts }
+    _modify { yield &fields.facts }
   }
 
   /// The site's own word that this post and others in the same answer are one item (Craigslist
   /// sapi's negative group number, scoped by the answer's address). It means nothing outside
   /// that answer, so it is neither stored nor encoded.
   public var duplicateGroup: String? {
-    get { box.fields.duplicateGroup }
-    _modify {
-      unique()
-      yield &box.fields.duplicateGroup
-    }
+    get { fields.duplicateGroup }
+    _modify { yield &fields.duplicateGroup }
   }
 
   /// Other ids of the same item that its search folded into this listing (reposts,
   /// cross-posts), where a message carries them; encoded only when known.
   public var alsoPostedAs: [String]? {
-    get { box.fields.alsoPostedAs }
-    _modify {
-      unique()
-      yield &box.fields.alsoPostedAs
-    }
+    get { fields.alsoPostedAs }
+    _modify { yield &fields.alsoPostedAs }
   }
 
   /// Marks and deal context (``ListingAlert``), filled at delivery and display time from the
   /// store; encoded only when present.
   public var alert: ListingAlert? {
-    get { box.fields.alert }
-    _modify {
-      unique()
-      yield &box.fields.alert
-    }
+    get { fields.alert }
+    _modify { yield &fields.alert }
   }
 
   /// Creates a listing.
@@ -306,18 +233,12 @@ public struct Listing: Sendable, Equatable {
     posted: Date? = nil, location: String? = nil, area: String? = nil,
     coordinates: Coordinates? = nil, imageURLs: [String] = [], category: String? = nil
   ) {
-    var fields = Fields(id: id, site: site, url: url, title: title)
-    fields.description = description
-    fields.descriptionHTML = descriptionHTML
-    fields.price = price
-    fields.currency = currency
-    fields.posted = posted
-    fields.location = location
-    fields.area = area
-    fields.coordinates = coordinates
-    fields.imageURLs = imageURLs
-    fields.category = category
-    box = Box(fields)
+    box = Box(
+      Fields(
+        id: id, site: site, url: url, title: title, description: description,
+        descriptionHTML: descriptionHTML, price: price, currency: currency, posted: posted,
+        location: location, area: area, coordinates: coordinates, imageURLs: imageURLs,
+        category: category))
   }
 }
 

@@ -49,18 +49,9 @@ struct XMLFeedReader {
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
   ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
     let tree = try markup { try XMLRecoveringReader(bytes: bytes, url: url, limits: limits) }
-    let document = try read(url: url, text: text, truncated: { false }, next: { _ in tree.next() })
-    return (document, tree.error, tree.notes)
-  }
-
-  private static func read(
-    url: String, text: TextConversion, truncated: () -> Bool, next: (Bool) -> XMLEvent?
-  ) throws -> FeedDocument {
     var reader = XMLFeedReader(url: url, text: text)
-    while let event = next(reader.ignoresText) {
-      try reader.consume(event)
-    }
-    return try reader.finish(truncated: truncated())
+    while let event = tree.next() { try reader.consume(event) }
+    return (try reader.finish(truncated: false), tree.error, tree.notes)
   }
 
   private static func markup<T>(_ make: () throws -> T) throws -> T {

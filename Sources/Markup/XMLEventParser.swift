@@ -60,6 +60,8 @@ public final class XMLEventParser {
   /// into its own buffer and drops what it has read: the body is not copied whole); the first
   /// fatal problem, if any.
   private func run(_ prepared: PreparedXML) -> MarkupError? {
+    // libxml2 would call an empty document "extra content at the end of the document".
+    guard !prepared.bytes.isEmpty else { return Self.empty }
     var handler = Self.handler()
     let me = Unmanaged.passUnretained(self).toOpaque()
     guard let context = xmlCreatePushParserCtxt(&handler, me, nil, 0, nil) else {
@@ -75,18 +77,20 @@ public final class XMLEventParser {
     prepared.bytes.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { bytes in
         var offset = 0
-        while offset < bytes.count, thrown == nil, errors.first == nil {
+        while offset < bytes.count, !stopped {
           let length = min(Self.chunk, bytes.count - offset)
           _ = xmlParseChunk(context, bytes.baseAddress.map { $0 + offset }, Int32(length), 0)
           offset += length
         }
-        if thrown == nil, errors.first == nil { _ = xmlParseChunk(context, nil, 0, 1) }
+        if !stopped { _ = xmlParseChunk(context, nil, 0, 1) }
       }
     }
-    if thrown == nil, errors.first == nil { flushText() }
-    if errors.first == nil, thrown == nil, prepared.bytes.isEmpty { return Self.empty }
+    if !stopped { flushText() }
     return errors.first
   }
+
+  /// A fatal error or the handler's stopped the parse.
+  private var stopped: Bool { thrown != nil || errors.first != nil }
 
   /// Bytes given to libxml2 at a time.
   private static let chunk = 256 << 10
@@ -154,14 +158,13 @@ public final class XMLEventParser {
   /// asked for (never: see the type's note), an `&` written as `&amp;` or `&#38;` comes as
   /// `&#38;`, which the tree builder would have turned back; here too.
   static func attributeValue(_ bytes: UnsafeBufferPointer<xmlChar>) -> String {
-    let ampersand = Array("&#38;".utf8)
     guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var index = 0
     while index < bytes.count {
       if bytes[index] == UInt8(ascii: "&"), index + 5 <= bytes.count,
-        bytes[index..<index + 5].elementsEqual(ampersand)
+        bytes[index..<index + 5].elementsEqual(Self.ampersand)
       {
         out.append(UInt8(ascii: "&"))
         index += 5
@@ -172,6 +175,8 @@ public final class XMLEventParser {
     }
     return String(decoding: out, as: UTF8.self)
   }
+
+  private static let ampersand = Array("&#38;".utf8)
 
   static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
     pointer.map { String(cString: $0) }
