@@ -90,10 +90,12 @@ enum Judge {
     let (unique, sources) = deduplicated(reading.batches)
     let sightings = try memory.lookUp(search: planned.search.name, keys: unique.map(\.key))
     // A source (a city, a feed) answering for the first time is primed like a new search; a
-    // listing that a known source returns too is new all the same.
+    // listing that a known source returns too is new all the same. Asked only of a listing the
+    // search has not seen: a poll where every listing is known gathers none of these ids.
     var fromKnown = Set<String>()
     var rotated = Set<String>()
-    for batch in reading.batches where planned.memory?.knows(source: batch.url) ?? false {
+    let unseen = unique.contains { sightings[$0.key] == nil }
+    for batch in reading.batches where unseen && planned.memory?.knows(source: batch.url) ?? false {
       fromKnown.formUnion(batch.listings.map(\.id))
       if unstable(batch, sightings: sightings, memory: planned.memory) {
         rotated.formUnion(batch.listings.map(\.id))
