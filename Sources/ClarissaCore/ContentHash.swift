@@ -22,11 +22,7 @@ public enum ContentHash {
     public mutating func add(_ text: String) {
       // The bytes where they are (a run hashes every listing it sees: walking `utf8` by index
       // cost most of the hash).
-      let done: Void? = text.utf8.withContiguousStorageIfAvailable { add($0) }
-      if done == nil {
-        var copy = text
-        copy.withUTF8 { add($0) }
-      }
+      text.withBytes { add($0) }
     }
 
     private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -61,5 +57,16 @@ public enum ContentHash {
         return 16
       }
     }
+  }
+}
+
+extension String {
+  /// `body` over the text's UTF-8 bytes where they are (a native string's storage; a bridged or
+  /// lazily decoded one is copied first): for scans that run over every listing a run sees,
+  /// where walking `utf8` by index costs several times the scan.
+  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = self
+    return copy.withUTF8(body)
   }
 }

@@ -26,13 +26,7 @@ public enum SafeText {
   public static func needsCleaning(_ text: String, multiline: Bool) -> Bool {
     // The bytes where they are: every text of every listing passes here, and walking `utf8` by
     // index cost four times the scan.
-    if let found = text.utf8.withContiguousStorageIfAvailable({
-      needsCleaning($0, multiline: multiline)
-    }) {
-      return found
-    }
-    var copy = text
-    return copy.withUTF8 { needsCleaning($0, multiline: multiline) }
+    text.withBytes { needsCleaning($0, multiline: multiline) }
   }
 
   private static func needsCleaning(_ bytes: UnsafeBufferPointer<UInt8>, multiline: Bool) -> Bool {

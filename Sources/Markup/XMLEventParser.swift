@@ -8,7 +8,8 @@ import CLibXML2
 /// into character references first, where a browser would have understood them; bytes that are
 /// not UTF-8 in a document that declares no other encoding are read as Windows-1252.
 ///
-/// libxml2 reads the bytes where they are (a 15 MB feed is not copied) and builds no tree: each
+/// libxml2 is given the bytes a chunk at a time (a 15 MB feed is never copied whole) and builds
+/// no tree: each
 /// element and each run of text is handed on as it is read (libxml2's reader, used before, made
 /// and freed a node for each, at about three times the cost). Text split by libxml2 (at entity
 /// references, every 300 bytes, at CDATA sections) is joined into one event.

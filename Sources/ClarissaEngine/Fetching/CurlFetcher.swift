@@ -155,13 +155,13 @@ final class CurlTransfer: @unchecked Sendable {
     return true
   }
 
-  /// Called by libcurl before it connects to `address`: the socket, or -1 (CURL_SOCKET_BAD)
-  /// when the guard refuses the address (libcurl then tries the name's other addresses).
   /// A C string in a buffer, up to its terminating zero.
   private static func text(_ buffer: [CChar]) -> String {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// Called by libcurl before it connects to `address`: the socket, or -1 (CURL_SOCKET_BAD)
+  /// when the guard refuses the address (libcurl then tries the name's other addresses).
   func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
     if let redirectGuard {
       var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
