@@ -46,12 +46,11 @@ public struct GenericFeedSite: FeedSource {
     if response.status >= 400 {
       throw SiteError("the feed answered HTTP \(response.status)", isBlock: response.status == 403)
     }
-    let document = try FeedListings.document(
+    return try FeedListings.batch(
       response,
-      source: response.request.url.isEmpty ? "the feed" : "the feed \(response.request.url)")
-    let notes = document.problems
-    return ListingBatch(
-      listings: FeedListings.listings(consume document, site: id, response: response),
-      notes: notes)
+      source: response.request.url.isEmpty ? "the feed" : "the feed \(response.request.url)",
+      site: id)
   }
+
+  public let passesUnchangedItems = true
 }

@@ -52,6 +52,12 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Notify a new search's current listings instead of priming it silently.")
   var notifyFirstRun = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Read every item of every feed, even those unchanged since the last run (which are "
+        + "otherwise passed over unread: docs/performance.md, \"Unchanged items\")."))
+  var readEveryItem = false
+
   @Option(help: ArgumentHelp("Save every response into a recording folder.", valueName: "dir"))
   var record: String?
 
@@ -96,9 +102,10 @@ struct Run: AsyncParsableCommand {
 
     let runner = try source.runner(
       configuration, sites: sites, settings: settings(configuration), record: record)
-    let options = RunOptions(
+    var options = RunOptions(
       now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
       prime: prime, notifyFirstRun: notifyFirstRun, lockWait: lockWait)
+    options.passesUnchanged = !readEveryItem
     let result: RunResult
     do {
       let pending = try await runner.run(options)

@@ -29,6 +29,9 @@ public protocol FeedSource: Sendable {
   /// The listings in one response; throws ``SiteError`` when the response holds none by
   /// mistake (an error answer, a block page, a document of the wrong kind).
   func listings(from response: SourceResponse) throws -> ListingBatch
+  /// Whether ``listings(from:)`` passes over the items of the search's last answer that are
+  /// unchanged (``SourceResponse/known``, ``ListingBatch/unchanged``); false by default.
+  var passesUnchangedItems: Bool { get }
   /// Modes `clarissa inspect --mode` accepts, the default first.
   var modes: [String] { get }
   /// The site's own list of cities whose name or description contains `filter` (all when nil),
@@ -124,6 +127,9 @@ extension FeedSource {
   public func parameter(named name: String) -> SiteParameter? {
     parameters.first { $0.name == name }
   }
+
+  /// By default a site reads every item of every answer.
+  public var passesUnchangedItems: Bool { false }
 
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }

@@ -23,7 +23,16 @@ public enum ListingCheck {
   public static func answer(_ listings: consuming [Listing], limits: Limits) -> (
     [Listing], [String]
   ) {
+    let (kept, notes, _) = answerNamingCuts(listings, limits: limits)
+    return (kept, notes)
+  }
+
+  /// ``answer(_:limits:)``, with the ids of the listings it cut a field of.
+  public static func answerNamingCuts(_ listings: consuming [Listing], limits: Limits) -> (
+    [Listing], [String], cut: Set<String>
+  ) {
     var notes: [String] = []
+    var cutIDs = Set<String>()
     var kept = listings
     if kept.count > limits.itemsPerSource {
       notes.append(
@@ -40,13 +49,14 @@ public enum ListingCheck {
         if bounded != html { kept[index].descriptionHTML = bounded }
       }
       for field in cut { cuts[field, default: 0] += 1 }
+      if !cut.isEmpty { cutIDs.insert(kept[index].id) }
     }
     for (field, count) in cuts.sorted(by: { $0.key < $1.key }) {
       notes.append(
         "\(count) \(count == 1 ? "listing's" : "listings'") \(field) cut to the "
           + "limit (limits.\(field)_length)")
     }
-    return (kept, notes)
+    return (kept, notes, cutIDs)
   }
 
   /// `listing` checked; `cut` names the fields cut to their limits.

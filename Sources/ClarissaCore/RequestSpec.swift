@@ -58,6 +58,9 @@ public struct SourceResponse: Sendable {
   /// When the answer came (the run's clock), for dates a page writes relative to now
   /// ("vor 3 Std."); nil when unknown (a saved file).
   public var receivedAt: Date?
+  /// What the search's last answer held, for a site that passes over what it read before;
+  /// nil: every item is read.
+  public var known: KnownItems?
 
   /// Creates a response.
   public init(
@@ -82,6 +85,12 @@ public struct ListingBatch: Sendable {
   /// Requests to make next, whose answers hold the listings (a site that answers a search with
   /// ids first, then the listings of those ids). Their listings belong to this request's source.
   public var followUps: [RequestSpec]
+  /// The ids of listings passed over unread, in the site's order: each was read from an item
+  /// held, unchanged, by the search's last answer (``SourceResponse/known``).
+  public var unchanged: [String] = []
+  /// Per listing id, the digest of the item it was read from (``KnownItems``), for a site that
+  /// passes over what it read before.
+  public var digests: [String: String] = [:]
 
   /// Creates a batch.
   public init(listings: [Listing], notes: [String] = [], followUps: [RequestSpec] = []) {
@@ -105,4 +114,21 @@ public struct SiteError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   public var description: String { message }
+}
+
+/// A search's last answer as a site that can pass over what it read before sees it
+/// (docs/performance.md, "Unchanged items"): per digest of an item that answer was read from
+/// (``ListingBatch/digests``), the id of its listing. Only listings whose reading waits for
+/// nothing, unchanged since, are in it: the store gives the rest no digest.
+public struct KnownItems: Sendable, Equatable {
+  /// Listing ids by digest.
+  public var ids: [String: String]
+  /// What the engine keys digests to besides the site's own (the limits listings are cut to).
+  public var salt: String
+
+  /// Creates a table.
+  public init(ids: [String: String], salt: String) {
+    self.ids = ids
+    self.salt = salt
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// One entry of any feed format, in one model.
 public struct FeedItem: Sendable, Equatable, Codable {
@@ -34,14 +35,19 @@ public struct FeedItem: Sendable, Equatable, Codable {
   /// The item's full content as the feed gave it (Atom `content`, `content:encoded`,
   /// `xhtml:body`), when it also has a summary (which is then ``text``).
   public var content: String?
+  /// What the item held, keyed to its feed, when the reader was given items it may pass over
+  /// (``ItemPass``): what a later read that knows it passes it over by.
+  public var digest: XMLDigest?
 
   /// Creates an item.
   public init(
     id: String, idSource: IDSource, title: String, link: String? = nil, published: Date? = nil,
     updated: Date? = nil, text: String = "", html: String? = nil, enclosures: [Enclosure] = [],
-    categories: [String] = [], author: String? = nil, content: String? = nil
+    categories: [String] = [], author: String? = nil, content: String? = nil,
+    digest: XMLDigest? = nil
   ) {
     self.content = content
+    self.digest = digest
     self.id = id
     self.idSource = idSource
     self.title = title

@@ -14,14 +14,33 @@ public enum FeedParser {
     _ bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits(),
     text: TextConversion = .eager
   ) throws -> FeedDocument {
+    try read(bytes, url: url, limits: limits, text: text).document
+  }
+
+  /// ``parse(_:url:limits:text:)``, passing over the items `passing` knows: the document holds
+  /// the others, each with its ``FeedItem/digest``, and `passed` the digests of those passed
+  /// over, in document order. Only a well-formed XML feed is read so: a JSON Feed, or a
+  /// damaged document (which is read again whole, to recover what it can), passes over nothing.
+  public static func read(
+    _ bytes: [UInt8], url: String = "", limits: MarkupLimits = MarkupLimits(),
+    text: TextConversion = .eager, passing: ItemPass? = nil
+  ) throws -> (document: FeedDocument, passed: [XMLDigest]) {
     guard bytes.count <= limits.maxBytes else {
       throw FeedError("the feed is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
     }
     switch firstSignificantByte(bytes) {
     case UInt8(ascii: "{"):
-      return try JSONFeedReader.read(bytes, url: url, text: text)
+      return (try JSONFeedReader.read(bytes, url: url, text: text), [])
     case UInt8(ascii: "<"):
-      return try readXML(bytes, url: url, limits: limits, text: text)
+      if let passing,
+        let read = try? XMLFeedReader.read(
+          bytes, url: url, limits: limits, text: text, passing: passing), read.error == nil
+      {
+        var document = read.document
+        document.problems = read.notes
+        return (document, read.passed)
+      }
+      return (try readXML(bytes, url: url, limits: limits, text: text), [])
     case nil:
       throw FeedError("the document is empty")
     default:
@@ -29,7 +48,9 @@ public enum FeedParser {
     }
   }
 
-  private typealias Reading = (document: FeedDocument, error: MarkupError?, notes: [String])
+  private typealias Reading = (
+    document: FeedDocument, error: MarkupError?, notes: [String], passed: [XMLDigest]
+  )
 
   private static func readXML(
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion

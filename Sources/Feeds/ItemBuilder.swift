@@ -21,6 +21,8 @@ struct ItemBuilder {
 
   /// The guid may stand for the link (RSS `isPermaLink` is true unless it says false).
   var guidIsPermaLink = true
+  /// What the item held, when it was folded (``ItemPass``).
+  var digest: XMLDigest?
 
   /// Applies one child element of the item, with all the text inside it; `hasMarkup` when it
   /// held elements (inline XHTML), whose text `text` then is.
@@ -173,7 +175,8 @@ struct ItemBuilder {
         Enclosure(url: Self.absolute($0.url, base: base), type: $0.type, length: $0.length)
       },
       categories: categories, author: author,
-      content: summary == nil ? nil : content.flatMap { $0.text.isBlank ? nil : $0.text })
+      content: summary == nil ? nil : content.flatMap { $0.text.isBlank ? nil : $0.text },
+      digest: digest)
   }
 
   var isEmpty: Bool { title == nil && link == nil && guid == nil && about == nil }

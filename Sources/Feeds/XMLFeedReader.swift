@@ -22,26 +22,51 @@ struct XMLFeedReader {
   private var resolvedBase: (link: String?, url: URL?)?
   private let html = HTMLText.Converter()
   private let conversion: TextConversion
+  /// The items it may pass over unread, and the digests of those it did, in document order.
+  private let pass: ItemPass?
+  private(set) var passed: [XMLDigest] = []
 
   /// No root element was read: the document is empty, or broken before its first element.
   struct NoRootElement: Error {}
 
-  init(url: String, text: TextConversion = .eager) {
+  init(url: String, text: TextConversion = .eager, passing pass: ItemPass? = nil) {
     base = URL(string: url)
     conversion = text
+    self.pass = pass
   }
 
-  /// Reads the document as it streams; a fatal error keeps what was read before it.
+  /// Reads the document as it streams; a fatal error keeps what was read before it. With
+  /// `passing`, each item is folded (``XMLEventParser``) and a known one passed over.
   static func read(
-    _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager
-  ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String]) {
-    var reader = XMLFeedReader(url: url, text: text)
+    _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager,
+    passing pass: ItemPass? = nil
+  ) throws -> (document: FeedDocument, error: MarkupError?, notes: [String], passed: [XMLDigest]) {
+    var reader = XMLFeedReader(url: url, text: text, passing: pass)
     let outcome = try markup {
-      try XMLEventParser.parse(bytes: bytes, limits: limits, skippingText: { reader.ignoresText }) {
-        try reader.consume($0)
-      }
+      try XMLEventParser.parse(
+        bytes: bytes, limits: limits, skippingText: { reader.ignoresText },
+        folding: { reader.folds }, unfolding: { reader.unfold($0) }
+      ) { try reader.consume($0) }
     }
-    return (try reader.finish(truncated: outcome.error != nil), outcome.error, outcome.notes)
+    let document = try reader.finish(truncated: outcome.error != nil)
+    return (document, outcome.error, outcome.notes, reader.passed)
+  }
+
+  /// Whether the element just started is an item to fold: one the reader may pass over.
+  private var folds: Bool { pass != nil && item != nil && depth == itemDepth }
+
+  /// A folded item's digest, keyed to the feed (``ItemPass/key(_:format:base:)``): a known
+  /// one is passed over, another read after all.
+  private mutating func unfold(_ digest: XMLDigest) -> Bool {
+    guard let pass, let format else { return true }
+    let keyed = pass.key(digest, format: format, base: feedBase?.absoluteString)
+    guard pass.known.contains(keyed) else {
+      item?.digest = keyed
+      return true
+    }
+    passed.append(keyed)
+    item = nil
+    return false
   }
 
   /// Reads a damaged document through libxml2's recovery mode.

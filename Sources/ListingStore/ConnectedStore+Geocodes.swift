@@ -39,3 +39,17 @@ extension ConnectedStore {
     }
   }
 }
+
+/// What the geocoder answered for an address: its coordinates, or none found.
+public struct Geocode: Sendable, Equatable {
+  /// Where the address is; nil when the geocoder found nothing.
+  public var coordinates: Coordinates?
+  /// When it was asked.
+  public var askedAt: Date
+
+  /// Creates an answer.
+  public init(coordinates: Coordinates?, askedAt: Date) {
+    self.coordinates = coordinates
+    self.askedAt = askedAt
+  }
+}

@@ -80,9 +80,16 @@ extension ConnectedStore {
 
   public func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting] {
     try locked { database in
-      try database.reading { try Self.lookUp(search, keys, database, inBulk: true) }
+      try database.reading {
+        try Self.lookUp(search, keys, database, inBulk: keys.count >= Self.bulkLookUp)
+      }
     }
   }
+
+  /// From this many keys on, ``lookUp(search:keys:)`` reads the whole last answer at once: a poll
+  /// whose unchanged items were passed over asks only for the few it read (``UnchangedItems``),
+  /// and reading 20,000 sightings for 100 of them took 13 ms.
+  static var bulkLookUp: Int { 256 }
 
   /// ``lookUp(search:keys:)`` in one read transaction: its database locks taken once, not per
   /// listing (1.7 ms for 360 known listings in `.ci/bench state` when taken per listing).

@@ -216,6 +216,10 @@ public struct SearchRecord: Sendable {
   public var failures: [String] = []
   /// What the run's alerts for marked listings and text changes leave behind.
   public var alerts = AlertRecord()
+  /// Listings of the last answer passed over unread (``UnchangedItems``): nothing written.
+  public var unchanged: [ListingKey] = []
+  /// Of `seen`, the digests of the items that the next answer may pass over.
+  public var digests: [ListingKey: String] = [:]
 
   /// Creates a record.
   public init(
@@ -335,20 +339,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Of `listings` (seen before), those whose stored content hash differs from theirs, with the
   /// title and description stored: the text before, if it changed (found `now`).
   func textsBefore(_ listings: [Listing], at now: Date) throws -> [ListingKey: TextChange]
-}
-
-/// What the geocoder answered for an address: its coordinates, or none found.
-public struct Geocode: Sendable, Equatable {
-  /// Where the address is; nil when the geocoder found nothing.
-  public var coordinates: Coordinates?
-  /// When it was asked.
-  public var askedAt: Date
-
-  /// Creates an answer.
-  public init(coordinates: Coordinates?, askedAt: Date) {
-    self.coordinates = coordinates
-    self.askedAt = askedAt
-  }
+  /// The items of `search`'s last answer a site may pass over (``UnchangedItems``).
+  func unchangedItems(search: String) throws -> UnchangedItems
 }
 
 /// What `clarissa serve`, `listings` and the API read and change, beside the run's

@@ -7,7 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11, version12, version13, version14,
+    version10, version11, version12, version13, version14, version15,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -332,5 +332,14 @@ enum StoreSchema {
       old_description TEXT NOT NULL,
       PRIMARY KEY(site, id, changed_at)
     ) WITHOUT ROWID;
+    """
+
+  /// Unchanged items (docs/performance.md, "Unchanged items"): per sighting in its search's last
+  /// answer, the digest of the item it was read from (`item_digest`) and the listing's content
+  /// hash when it was (`item_content`). A later answer holding an item of that digest, while the
+  /// listing's content hash is still that one, is passed over unread.
+  private static let version15 = """
+    ALTER TABLE sightings ADD COLUMN item_digest TEXT;
+    ALTER TABLE sightings ADD COLUMN item_content TEXT;
     """
 }

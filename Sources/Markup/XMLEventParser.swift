@@ -24,6 +24,9 @@ public final class XMLEventParser {
 
   private let handle: (XMLEvent) throws -> Void
   private let skippingText: () -> Bool
+  private let folding: () -> Bool
+  private let unfolding: (XMLDigest) -> Bool
+  private var fold = FoldBuffer()
   private let errors = ErrorSink()
   private var context: xmlParserCtxtPtr?
   private var text: [UInt8] = []
@@ -34,25 +37,42 @@ public final class XMLEventParser {
   /// event to `handle` in document order. `skippingText` is asked after each element's start
   /// and end: while it says so, text is passed over (no string is made of it). An error thrown
   /// by `handle` stops the parse and is thrown from here.
+  ///
+  /// `folding` is asked after each element's start is handed over (outside a folded element):
+  /// when it says so, the element is folded. Nothing inside it is handed over as it is read; at
+  /// its end `unfolding` is given the digest of all it held (``XMLDigest``), and only if it says
+  /// so are its events handed over then, as they would have been, followed by its end; else its
+  /// end alone. A reader that knows an element by its digest so never reads it.
   public static func parse(
     bytes: [UInt8], limits: MarkupLimits = MarkupLimits(),
-    skippingText: () -> Bool = { false }, _ handle: (XMLEvent) throws -> Void
+    skippingText: () -> Bool = { false }, folding: () -> Bool = { false },
+    unfolding: (XMLDigest) -> Bool = { _ in true }, _ handle: (XMLEvent) throws -> Void
   ) throws -> Outcome {
     let prepared = try PreparedXML(bytes, limits: limits)
     MarkupLibrary.initialize()
     return try withoutActuallyEscaping(handle) { handle in
       try withoutActuallyEscaping(skippingText) { skippingText in
-        let parser = XMLEventParser(handle: handle, skippingText: skippingText)
-        let error = parser.run(prepared)
-        if let thrown = parser.thrown { throw thrown }
-        return Outcome(error: error, notes: prepared.notes)
+        try withoutActuallyEscaping(folding) { folding in
+          try withoutActuallyEscaping(unfolding) { unfolding in
+            let parser = XMLEventParser(
+              handle: handle, skippingText: skippingText, folding: folding, unfolding: unfolding)
+            let error = parser.run(prepared)
+            if let thrown = parser.thrown { throw thrown }
+            return Outcome(error: error, notes: prepared.notes)
+          }
+        }
       }
     }
   }
 
-  private init(handle: @escaping (XMLEvent) throws -> Void, skippingText: @escaping () -> Bool) {
+  private init(
+    handle: @escaping (XMLEvent) throws -> Void, skippingText: @escaping () -> Bool,
+    folding: @escaping () -> Bool, unfolding: @escaping (XMLDigest) -> Bool
+  ) {
     self.handle = handle
     self.skippingText = skippingText
+    self.folding = folding
+    self.unfolding = unfolding
     wantsText = !skippingText()
     text.reserveCapacity(4096)
   }
@@ -122,6 +142,7 @@ public final class XMLEventParser {
     _ name: UnsafePointer<xmlChar>?, _ namespace: UnsafePointer<xmlChar>?, _ count: Int32,
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
+    guard !fold.isFolding else { return fold.start(name, namespace, count, attributes) }
     flushText()
     var list: [XMLAttribute] = []
     if count > 0, let attributes {
@@ -142,15 +163,28 @@ public final class XMLEventParser {
         XMLElement(
           name: Self.string(name) ?? "", namespace: Self.string(namespace), attributes: list)))
     wantsText = !skippingText()
+    if thrown == nil, folding() { fold.start(name, namespace, count, attributes) }
   }
 
   private func end(_ name: UnsafePointer<xmlChar>?, _ namespace: UnsafePointer<xmlChar>?) {
+    if fold.isFolding {
+      guard fold.end(name, namespace) else { return }
+      defer { fold.reset() }
+      if unfolding(fold.digest) {
+        fold.replay(wantsText: { !skippingText() }, give)
+      } else {
+        give(.end(name: Self.string(name) ?? "", namespace: Self.string(namespace)))
+      }
+      wantsText = !skippingText()
+      return
+    }
     flushText()
     give(.end(name: Self.string(name) ?? "", namespace: Self.string(namespace)))
     wantsText = !skippingText()
   }
 
   private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+    if fold.isFolding, let bytes, count > 0 { return fold.text(bytes, Int(count)) }
     guard wantsText, thrown == nil, let bytes, count > 0 else { return }
     text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
   }

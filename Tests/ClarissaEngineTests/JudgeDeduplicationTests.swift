@@ -34,7 +34,7 @@ import Testing
     let batches = ids.enumerated().map { index, ids in
       SourceBatch(url: "https://source\(index).example", listings: ids.map(Self.listing))
     }
-    let (listings, sources) = Judge.deduplicated(batches)
+    let (listings, sources, _) = Judge.deduplicated(batches)
     let expected = Self.oneAtATime(batches)
     #expect(listings == expected.map(\.0))
     #expect(sources == expected.map(\.1))

@@ -329,11 +329,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 }
 
 /// A number shared with a server's handler.
-final class Counter: @unchecked Sendable {
+typealias Counter = Box<Int>
+
+/// A value shared with a server's handler: the handler reads it, the test changes it.
+final class Box<T>: @unchecked Sendable {
   private let lock = NSLock()
-  private var stored: Int
-  init(_ value: Int) { stored = value }
-  var value: Int {
+  private var stored: T
+  init(_ value: T) { stored = value }
+  var value: T {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
   }

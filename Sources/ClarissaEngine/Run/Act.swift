@@ -5,21 +5,32 @@ import ListingStore
 /// Acting on one search's verdicts: what the report says of it, and what the store keeps.
 enum Act {
   /// The search's outcome completed from its reading and verdicts, and its record.
+  /// `unchanged`: the listings passed over unread (seen, unchanged: in the answer, nothing to
+  /// do).
   static func on(
-    _ judgements: [Judgement], of planned: PlannedSearch, reading: SearchReading,
-    asked: Set<String>, outcome: RunResult.SearchOutcome, options: RunOptions
+    _ judgements: [Judgement], of planned: PlannedSearch, unchanged: [ListingKey] = [],
+    reading: SearchReading, asked: Set<String>, outcome: RunResult.SearchOutcome,
+    options: RunOptions
   ) -> (RunResult.SearchOutcome, SearchRecord) {
     var accepted: [Listing] = []
     accepted.reserveCapacity(judgements.count)
+    let digests = reading.digests
+    var kept: [ListingKey: String] = [:]
     for judgement in judgements where judgement.verdict.isInAnswer {
       accepted.append(judgement.listing)
+      if let digest = digests[judgement.listing.key], passable(judgement, of: planned) {
+        kept[judgement.listing.key] = digest
+      }
     }
     let answered = !reading.batches.isEmpty
     var outcome = counted(outcome, judgements, of: planned, reading: reading)
+    outcome.matched += unchanged.count
     var record = SearchRecord(
       search: planned.search.name, now: options.now, seen: accepted,
       answered: Set(reading.batches.map(\.url)), asked: asked, validators: reading.validators,
       reached: answered || reading.failures.isEmpty)
+    record.unchanged = unchanged
+    record.digests = kept
     record.failures = reading.failures
     if !answered, !reading.failures.isEmpty {
       outcome.status = .failed
@@ -53,6 +64,19 @@ enum Act {
       record.channels = planned.search.notify
     }
     return (outcome, record)
+  }
+
+  /// Whether the next answer may pass over the listing if it comes unchanged: only when a
+  /// later run would make nothing else of it than "seen". Not a listing whose price differs from
+  /// the one last announced (a change of `notify_on` could announce it), nor a change held by
+  /// quiet hours or a priming run (found again by the next).
+  static func passable(_ judgement: Judgement, of planned: PlannedSearch) -> Bool {
+    switch judgement.verdict {
+    case .seen(let sighting): return sighting.announcedPrice == judgement.listing.price
+    case .changed(let event): return !planned.hold && !planned.prime && event.kind != .gone
+    case .filtered: return false
+    case .new, .primed, .repost, .alsoOn, .hidden: return true
+    }
   }
 
   /// The reposts among the verdicts, for the report and the store.
@@ -109,7 +133,7 @@ enum Act {
         freshSources.insert(judgement.source)
       }
     }
-    outcome.fetched = reading.batches.reduce(0) { $0 + $1.listings.count }
+    outcome.fetched = reading.batches.reduce(0) { $0 + $1.count }
     outcome.matched = matched
     outcome.primed = planned.prime ? outcome.matched : primed
     if !planned.prime, fresh > 0 {
@@ -119,7 +143,7 @@ enum Act {
           + "answering for the first time recorded, not notified")
     }
     for source in rotatedSources.sorted() {
-      let count = reading.batches.first { $0.url == source }?.listings.count ?? 0
+      let count = reading.batches.first { $0.url == source }?.count ?? 0
       outcome.notes.append(
         "\(source): all \(CheckedNumber.grouped(count)) ids changed since the last answer: the "
           + "feed's ids are not stable; recorded, not notified")

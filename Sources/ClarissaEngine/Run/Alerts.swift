@@ -24,7 +24,7 @@ enum Alerts {
   /// The verdicts with the marks applied, and what the record keeps of them.
   static func apply(
     _ judgements: [Judgement], of planned: PlannedSearch, reading: SearchReading,
-    memory: any ListingMemory, options: RunOptions
+    unchanged: [ListingKey] = [], memory: any ListingMemory, options: RunOptions
   ) throws -> (judgements: [Judgement], alerts: AlertRecord) {
     let watchesText = planned.search.notifyOn.contains(.changed)
     let marked = try memory.markedListings(search: planned.search.name)
@@ -34,7 +34,7 @@ enum Alerts {
     guard !planned.prime else { return (judged, pass.record) }
     judged = pass.starred(judged)
     judged = try pass.texts(judged, watchesText: watchesText, memory: memory)
-    judged += pass.gone(judged, answered: reading.batches)
+    judged += pass.gone(judged, unchanged: unchanged, answered: reading.batches)
     return (judged, pass.record)
   }
 
@@ -169,10 +169,12 @@ enum Alerts {
 
     /// Starred listings of the search not in its answer: a source that answered (with
     /// listings) without one counts; twice in a row, it is gone, told as last seen.
-    mutating func gone(_ judgements: [Judgement], answered batches: [SourceBatch]) -> [Judgement] {
+    mutating func gone(
+      _ judgements: [Judgement], unchanged: [ListingKey], answered batches: [SourceBatch]
+    ) -> [Judgement] {
       guard !marked.watched.isEmpty else { return [] }
-      let present = Set(judgements.map(\.listing.key))
-      let answered = Set(batches.filter { !$0.listings.isEmpty }.map(\.url))
+      let present = Set(judgements.map(\.listing.key) + unchanged)
+      let answered = Set(batches.filter { $0.count > 0 }.map(\.url))
       var told: [Judgement] = []
       for (key, watched) in marked.watched.sorted(by: { $0.key < $1.key }) {
         guard !present.contains(key), watched.goneAt == nil, record.watched[key] == nil,

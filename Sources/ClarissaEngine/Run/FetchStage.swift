@@ -64,10 +64,12 @@ enum FetchStage {
   /// requests answers ask for (a site that gives ids first, then the listings of those ids) are
   /// made after the first requests, up to ``followUpRounds`` rounds, each as polite as the
   /// first; their searches are given to `each` then. Returns everything fetched and read.
+  /// `known` gives per search the items of its last answer its site may pass over.
   static func fetchAndRead(
     _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
     memory: any ListingMemory, options: RunOptions, conditional: Bool = true,
-    only taken: Set<SourceKey>? = nil, each: SearchDone = { _, _, _ in }
+    only taken: Set<SourceKey>? = nil, known: [String: KnownItems] = [:],
+    each: SearchDone = { _, _, _ in }
   ) async throws -> (Fetched, Reading) {
     let all = planned.flatMap { jobs(for: $0.search, sites: sites) }
     // A search asks all its sources, whichever worker fetches each.
@@ -98,7 +100,8 @@ enum FetchStage {
       guard let part = stream.add(outcome, cooled: cooled) else { continue }
       let name = outcome.job.search
       let reading = ReadStage.run(
-        part, sites: context.0, searches: context.1, options: context.2, blockCooldown: context.3)
+        part, sites: context.0, searches: context.1, options: context.2, blockCooldown: context.3,
+        known: known)
       if reading.followUps.isEmpty {
         stream.read.merge(reading)
         try await each(name, reading.searches[name] ?? SearchReading(), asked[name] ?? [])

@@ -70,24 +70,28 @@ enum Judge {
   }
 
   /// ``judge(_:reading:memory:options:explaining:)`` with what the alerts for marked listings
-  /// and text changes leave for the record (``Alerts``).
+  /// and text changes leave for the record (``Alerts``), and the listings passed over
+  /// unchanged (``SourceBatch/unchanged``), once each: seen, unchanged, nothing to judge.
   static func judged(
     _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
     options: RunOptions, explaining: Bool = false
-  ) throws -> (judgements: [Judgement], alerts: AlertRecord) {
+  ) throws -> (judgements: [Judgement], alerts: AlertRecord, unchanged: [ListingKey]) {
+    let (unique, sources, unchanged) = deduplicated(reading.batches)
     let judged = try verdicts(
-      planned, reading: reading, memory: memory, options: options, explaining: explaining)
+      unique, sources: sources, of: planned, reading: reading, memory: memory, options: options,
+      explaining: explaining)
     let folded = try fold(judged, of: planned, memory: memory, options: options)
-    return try Alerts.apply(
-      folded, of: planned, reading: reading, memory: memory, options: options)
+    let (judgements, alerts) = try Alerts.apply(
+      folded, of: planned, reading: reading, unchanged: unchanged, memory: memory,
+      options: options)
+    return (judgements, alerts, unchanged)
   }
 
   /// The verdicts before folding.
   private static func verdicts(
-    _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
-    options: RunOptions, explaining: Bool
+    _ unique: [Listing], sources: [String], of planned: PlannedSearch, reading: SearchReading,
+    memory: any ListingMemory, options: RunOptions, explaining: Bool
   ) throws -> [Judgement] {
-    let (unique, sources) = deduplicated(reading.batches)
     let sightings = try memory.lookUp(search: planned.search.name, keys: unique.map(\.key))
     // A source (a city, a feed) answering for the first time is primed like a new search; a
     // listing that a known source returns too is new all the same. Asked only of a listing the
@@ -147,7 +151,9 @@ enum Judge {
   static func unstable(
     _ batch: SourceBatch, sightings: [ListingKey: Sighting], memory: SearchMemory?
   ) -> Bool {
-    guard memory?.hasListings == true, batch.listings.count >= unstableFloor else { return false }
+    guard memory?.hasListings == true, batch.unchanged.isEmpty,
+      batch.listings.count >= unstableFloor
+    else { return false }
     return !batch.listings.contains { sightings[$0.key] != nil }
   }
 
@@ -208,13 +214,18 @@ enum Judge {
   }
 
   /// Listings once each (the first source to return an id wins), with the source of each
-  /// (`sources[i]` returned `listings[i]`). A source's answer without an id seen before is
-  /// taken whole: the first (a feed's 20,000 listings) is not copied.
-  static func deduplicated(_ batches: [SourceBatch]) -> (listings: [Listing], sources: [String]) {
-    var seen = Set<String>(minimumCapacity: batches.reduce(0) { $0 + $1.listings.count })
+  /// (`sources[i]` returned `listings[i]`), and the keys of those passed over unchanged. A
+  /// source's answer without an id seen before is taken whole: the first (a feed's 20,000
+  /// listings) is not copied.
+  static func deduplicated(_ batches: [SourceBatch]) -> (
+    listings: [Listing], sources: [String], unchanged: [ListingKey]
+  ) {
+    var seen = Set<String>(minimumCapacity: batches.reduce(0) { $0 + $1.count })
     var unique: [Listing] = []
     var sources: [String] = []
+    var unchanged: [ListingKey] = []
     for batch in batches {
+      defer { unchanged += batch.unchanged.filter { seen.insert($0.id).inserted } }
       let fresh = batch.listings.map { seen.insert($0.id).inserted }
       if !fresh.contains(false) {
         if unique.isEmpty { unique = batch.listings } else { unique += batch.listings }
@@ -223,6 +234,6 @@ enum Judge {
       }
       sources += repeatElement(batch.url, count: unique.count - sources.count)
     }
-    return (unique, sources)
+    return (unique, sources, unchanged)
   }
 }

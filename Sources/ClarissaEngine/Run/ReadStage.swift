@@ -8,6 +8,14 @@ struct SourceBatch: Sendable {
   var url: String
   /// The listings, in the site's order.
   var listings: [Listing]
+  /// Listings of the search's last answer passed over unread, unchanged (``UnchangedItems``).
+  var unchanged: [ListingKey] = []
+  /// Of `listings`, the digest of the item each was read from, for those that may be passed
+  /// over next time (none was cut to the limits).
+  var digests: [ListingKey: String] = [:]
+
+  /// How many listings the source answered with, read or passed over.
+  var count: Int { listings.count + unchanged.count }
 }
 
 /// What one search's sources said.
@@ -22,6 +30,24 @@ struct SearchReading: Sendable {
   var cooling = false
   /// Validators to keep, by URL (kept with the listings they vouch for).
   var validators: [String: Validators] = [:]
+
+  /// The item digests of the listings read, the first source's where two gave one listing
+  /// (the one the judge keeps).
+  var digests: [ListingKey: String] {
+    var all: [ListingKey: String] = [:]
+    for batch in batches { all.merge(batch.digests) { first, _ in first } }
+    return all
+  }
+
+  /// Forgets the digests of the listings `waits` says wait for something a later run does (an
+  /// address the geocoder has not placed): they are read again next time, not passed over.
+  mutating func forgetDigests(where waits: (Listing) -> Bool) {
+    for index in batches.indices where !batches[index].digests.isEmpty {
+      for listing in batches[index].listings where waits(listing) {
+        batches[index].digests[listing.key] = nil
+      }
+    }
+  }
 }
 
 /// What all the sources said: per search, and the cool-downs that changed.
@@ -65,29 +91,32 @@ struct ReadStage {
   let siteOf: [String: String]
   let options: RunOptions
   let blockCooldown: Double
+  /// Per search, the items of its last answer its site may pass over (``UnchangedItems``).
+  let known: [String: KnownItems]
   private(set) var reading = Reading()
   private var fetched: Fetched
 
   init(
     sites: SiteCatalog, searches: [Search], options: RunOptions, blockCooldown: Double,
-    fetched: Fetched
+    fetched: Fetched, known: [String: KnownItems] = [:]
   ) {
     self.sites = sites
     self.siteOf = Dictionary(searches.map { ($0.name, $0.site) }) { first, _ in first }
     self.options = options
     self.blockCooldown = blockCooldown
     self.fetched = fetched
+    self.known = known
     reading.cooled = fetched.cooled
   }
 
   /// Reads every outcome.
   static func run(
     _ fetched: Fetched, sites: SiteCatalog, searches: [Search], options: RunOptions,
-    blockCooldown: Double
+    blockCooldown: Double, known: [String: KnownItems] = [:]
   ) -> Reading {
     var stage = ReadStage(
       sites: sites, searches: searches, options: options, blockCooldown: blockCooldown,
-      fetched: fetched)
+      fetched: fetched, known: known)
     for name in fetched.asked.keys { stage.reading.searches[name] = SearchReading() }
     stage.liftAnswered()
     for outcome in fetched.outcomes { stage.read(outcome) }
@@ -153,23 +182,38 @@ struct ReadStage {
       add(job.search) { $0.failures.append("\(label): HTTP \(response.status)") }
       return
     }
-    let source = SourceResponse(
+    var source = SourceResponse(
       request: job.request, status: response.status, headers: response.headers,
       body: response.body, finalURL: response.finalURL, receivedAt: options.now)
     // A follow-up's listings belong to the request that asked for it (the source).
     let origin = job.request.context[Self.sourceKey]
+    if origin == nil { source.known = known[job.search] }
     do {
       var batch = try site.listings(from: source)
+      if !batch.unchanged.isEmpty,
+        batch.listings.count + batch.unchanged.count > options.limits.itemsPerSource
+      {
+        // The first items are kept, read or not: an answer over the limit is read whole.
+        source.known?.ids = [:]
+        batch = try site.listings(from: source)
+      }
       // The listings handed over whole, so that they are checked where they are.
       let read = batch.listings
       batch.listings = []
-      let (listings, bounded) = ListingCheck.answer(consume read, limits: options.limits)
+      let (listings, bounded, cut) = ListingCheck.answerNamingCuts(
+        consume read, limits: options.limits)
+      var answer = SourceBatch(url: origin ?? job.request.url, listings: listings)
+      answer.unchanged = batch.unchanged.map { ListingKey(site: site.id, id: $0) }
+      if !batch.digests.isEmpty {
+        // A listing cut to the limits is read again every time (its cut is reported).
+        for listing in listings where !cut.contains(listing.id) {
+          answer.digests[listing.key] = batch.digests[listing.id]
+        }
+      }
       add(job.search) {
         $0.notes += (batch.notes + bounded).map { "\(label): \($0)" }
         if let validators, origin == nil { $0.validators[job.request.url] = validators }
-        if batch.followUps.isEmpty {
-          $0.batches.append(SourceBatch(url: origin ?? job.request.url, listings: listings))
-        }
+        if batch.followUps.isEmpty { $0.batches.append(answer) }
       }
       for request in batch.followUps {
         var next = request

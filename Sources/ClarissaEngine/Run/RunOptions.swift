@@ -21,6 +21,9 @@ public struct RunOptions: Sendable {
   public var timeZone: TimeZone = .current
   /// Bounds on what sites bring in (the config's `limits`; the runner sets them).
   public var limits = Limits()
+  /// Whether a site may pass over the items of a search's last answer that come again
+  /// unchanged (docs/performance.md, "Unchanged items"); `--read-every-item` says no.
+  public var passesUnchanged = true
 
   /// Creates options.
   public init(

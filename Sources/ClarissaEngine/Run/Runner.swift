@@ -105,9 +105,13 @@ public struct Runner: Sendable {
     options: RunOptions
   ) async throws {
     let entries = Dictionary(planned.map { ($0.search.name, $0) }) { first, _ in first }
+    let searches = taken.map { Set($0.map(\.search)) }
+    let known = try UnchangedReading.known(
+      planned.filter { searches?.contains($0.search.name) ?? true }, sites: sites,
+      memory: memory, options: options)
     let (_, reading) = try await FetchStage.fetchAndRead(
       planned, sites: sites, scheduler: scheduler ?? self.scheduler, memory: memory,
-      options: options, only: taken
+      options: options, only: taken, known: known
     ) { name, searchReading, asked in
       guard let entry = entries[name],
         let index = run.result.searches.firstIndex(where: { $0.name == name })
@@ -120,6 +124,8 @@ public struct Runner: Sendable {
       {
         searchReading = await geocoding.locate(
           searchReading, memory: memory, now: options.now, asking: !options.dryRun)
+        // An address still to place is read again next time, not passed over.
+        searchReading.forgetDigests { Geocoding.query($0) != nil }
       }
       let (outcome, judgements) = try judgeAndRecord(
         entry, reading: searchReading, asked: asked, outcome: run.result.searches[index],
@@ -152,11 +158,12 @@ public struct Runner: Sendable {
       if outcome.status == .primed || outcome.status == .ran {
         outcome.status = now.prime ? .primed : .ran
       }
-      let (judgements, alerts) = try Judge.judged(
-        now, reading: reading, memory: memory, options: options)
+      let judged = try Judge.judged(now, reading: reading, memory: memory, options: options)
       var (acted, record) = Act.on(
-        judgements, of: now, reading: reading, asked: asked, outcome: outcome, options: options)
-      record.alerts = alerts
+        judged.judgements, of: now, unchanged: judged.unchanged, reading: reading, asked: asked,
+        outcome: outcome, options: options)
+      record.alerts = judged.alerts
+      let judgements = judged.judgements
       return (acted, judgements, record)
     }
     guard !options.dryRun else {

@@ -10,8 +10,14 @@
 
     static let migrations: [String] = [
       version1, version2, version3, version4, version5, version6, version7, version8, version9,
-      version10,
+      version10, version11,
     ]
+
+    /// Unchanged items' digests (SQLite's version 15).
+    private static let version11 = """
+      ALTER TABLE sightings ADD COLUMN item_digest text;
+      ALTER TABLE sightings ADD COLUMN item_content text;
+      """
 
     /// Starred listings watched per source, and text before a change (SQLite's version 14).
     private static let version10 = """

@@ -6,6 +6,79 @@ import Markup
 /// Feed items as listings, for every adapter that reads a feed (generic feeds, Backpage's export,
 /// Craigslist's legacy RSS).
 package enum FeedListings {
+  /// The generation of the reading of an item into a listing. Changed whenever an item becomes
+  /// another listing than before (the feed reader, the price, the description): a store's
+  /// digests from an older reading then match nothing, and every item is read once again
+  /// (``ItemPass``). `FeedGenerationTests` pins it to what the fixtures read to.
+  package static let generation = 1
+
+  /// The response read as a feed and its items as listings, passing over the items of the
+  /// search's last answer that it holds unchanged (``SourceResponse/known``): their ids are the
+  /// batch's `unchanged`, and each listing read has its item's digest. Without `known`, every
+  /// item is read and none has a digest.
+  package static func batch(
+    _ response: SourceResponse, source: String, site: String, dollarCurrency: String? = nil
+  ) throws -> ListingBatch {
+    var ids: [XMLDigest: String] = [:]
+    ids.reserveCapacity(response.known?.ids.count ?? 0)
+    for (digest, id) in response.known?.ids ?? [:] {
+      if let digest = XMLDigest(digest) { ids[digest] = id }
+    }
+    let pass = response.known.map { _ in
+      ItemPass(
+        salt: salt(of: response, site: site, dollarCurrency: dollarCurrency),
+        known: Set(ids.keys))
+    }
+    var (document, passed) = try read(response, source: source, passing: pass)
+    let unchanged = passed.compactMap { ids[$0] }
+    // An id the answer gives twice, once passed over and once read: read it whole, so that the
+    // first of the two wins, as it does when nothing is passed over.
+    let passedIDs = Set(unchanged)
+    if !passedIDs.isEmpty, document.items.contains(where: { passedIDs.contains($0.id) }) {
+      (document, passed) = try read(
+        response, source: source, passing: pass.map { ItemPass(salt: $0.salt, known: []) })
+    }
+    var digests: [String: String] = [:]
+    var twice = Set<String>()
+    for item in document.items {
+      guard let digest = item.digest else { continue }
+      if digests.updateValue(digest.description, forKey: item.id) != nil { twice.insert(item.id) }
+    }
+    for id in twice { digests[id] = nil }
+    let notes = document.problems
+    var batch = ListingBatch(
+      listings: listings(
+        consume document, site: site, response: response,
+        dollarCurrency: dollarCurrency),
+      notes: notes)
+    batch.unchanged = passed.isEmpty ? [] : unchanged
+    batch.digests = digests
+    return batch
+  }
+
+  /// What an item's digest is keyed to besides the feed: this reading's generation, the site,
+  /// the request and the answer's URL, and the engine's own salt (the limits a listing is cut
+  /// to).
+  private static func salt(of response: SourceResponse, site: String, dollarCurrency: String?)
+    -> String
+  {
+    [
+      "feed listings \(generation)", site, response.request.url, response.finalURL,
+      response.request.city ?? "", dollarCurrency ?? "", response.known?.salt ?? "",
+    ].joined(separator: "\n")
+  }
+
+  private static func read(_ response: SourceResponse, source: String, passing: ItemPass?) throws
+    -> (FeedDocument, [XMLDigest])
+  {
+    do {
+      return try FeedParser.read(
+        response.body, url: response.finalURL, text: .deferred, passing: passing)
+    } catch let error as FeedError {
+      throw SiteError("\(source) could not be read: \(error.message)")
+    }
+  }
+
   /// The response's body read as a feed, or a ``SiteError`` saying which source could not be.
   /// Descriptions are left as HTML (``TextConversion/deferred``): most of a poll is already
   /// known, and only the listings a search has not seen need their text.
