@@ -137,4 +137,18 @@ import Testing
       #expect(all.contains(expected), "\(expected) in\n\(all)")
     }
   }
+
+  @Test func aListingWhoseAddressIsNotPlacedKeepsNoDigest() {
+    var placed = Listing(id: "a", site: "feed", url: "https://example.org/a", title: "A")
+    placed.address = "Main Street 1"
+    placed.coordinates = Coordinates(latitude: 47.4, longitude: 8.5)
+    var waiting = Listing(id: "b", site: "feed", url: "https://example.org/b", title: "B")
+    waiting.address = "Main Street 2"
+    let bare = Listing(id: "c", site: "feed", url: "https://example.org/c", title: "C")
+    var batch = SourceBatch(url: "https://example.org/feed", listings: [placed, waiting, bare])
+    for listing in batch.listings { batch.digests[listing.key] = "digest of \(listing.id)" }
+    var reading = SearchReading(batches: [batch])
+    reading.forgetDigests { Geocoding.query($0) != nil }
+    #expect(reading.digests.keys.map(\.id).sorted() == ["a", "c"])
+  }
 }
