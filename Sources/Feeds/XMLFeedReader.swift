@@ -60,7 +60,7 @@ struct XMLFeedReader {
   private mutating func unfold(_ digest: XMLDigest) -> Bool {
     guard let pass, let format else { return true }
     let keyed = pass.key(digest, format: format, base: feedBase?.absoluteString)
-    guard pass.known.contains(keyed) else {
+    guard pass.known[keyed] != nil else {
       item?.digest = keyed
       return true
     }

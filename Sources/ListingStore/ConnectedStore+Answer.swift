@@ -37,12 +37,8 @@ extension ConnectedStore {
         members.values[member].hash = try storedHash(of: key, database)
       }
       let stored = members.values[member]
-      if stored.hash != hash {
-        let changed: ItemDigest?? = stored.item == item ? .none : .some(item)
-        writes.append((key, .change(index, hash: hash, item: changed)))
-      } else if stored.item != item {
-        writes.append((key, .item(item)))
-      }
+      if stored.hash != hash { writes.append((key, .change(index, hash: hash))) }
+      if stored.item != item { writes.append((key, .item(item))) }
     }
     for key in record.unchanged {
       if let member = members.index(forKey: key) {
@@ -66,9 +62,8 @@ extension ConnectedStore {
         try leave(key, search: search, answered: answered, database)
       case .see(let index, let hash, let item):
         try see(record.seen[index], hash: hash, item: item, in: record, at: now, database)
-      case .change(let index, let hash, let item):
+      case .change(let index, let hash):
         try upsert(record.seen[index], hash: hash, at: now, in: database)
-        if let item { try mark(key, item, search: search, database) }
       case .item(let item):
         try mark(key, item, search: search, database)
       case .rejoin:
@@ -185,10 +180,9 @@ struct ItemDigest: Equatable {
 enum AnswerWrite {
   /// New to the answer (`record.seen[index]`).
   case see(Int, hash: String, item: ItemDigest?)
-  /// In the answer, its fields changed; `item` when its digest changed too (`.some(nil)`:
-  /// it has none now).
-  case change(Int, hash: String, item: ItemDigest??)
-  /// In the answer, unchanged, read from another item than before (or none).
+  /// In the answer, its fields changed.
+  case change(Int, hash: String)
+  /// In the answer, read from another item than before (or none): its digest written.
   case item(ItemDigest?)
   /// Passed over unread, but no longer in the answer (``SearchRecord/unchanged``).
   case rejoin

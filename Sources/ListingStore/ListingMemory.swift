@@ -339,8 +339,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Of `listings` (seen before), those whose stored content hash differs from theirs, with the
   /// title and description stored: the text before, if it changed (found `now`).
   func textsBefore(_ listings: [Listing], at now: Date) throws -> [ListingKey: TextChange]
-  /// The items of `search`'s last answer a site may pass over (``UnchangedItems``).
-  func unchangedItems(search: String) throws -> UnchangedItems
+  /// The items of `search`'s last answer `site` may pass over (``UnchangedItems``).
+  func unchangedItems(search: String, site: String) throws -> UnchangedItems
 }
 
 /// What `clarissa serve`, `listings` and the API read and change, beside the run's

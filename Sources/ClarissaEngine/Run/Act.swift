@@ -69,8 +69,10 @@ enum Act {
   /// Whether the next answer may pass over the listing if it comes unchanged: only when a
   /// later run would make nothing else of it than "seen". Not a listing whose price differs from
   /// the one last announced (a change of `notify_on` could announce it), nor a change held by
-  /// quiet hours or a priming run (found again by the next).
+  /// quiet hours or a priming run (found again by the next), nor one whose address is not placed
+  /// (a later run, or a geocoder configured later, may place it).
   static func passable(_ judgement: Judgement, of planned: PlannedSearch) -> Bool {
+    guard Geocoding.query(judgement.listing) == nil else { return false }
     switch judgement.verdict {
     case .seen(let sighting): return sighting.announcedPrice == judgement.listing.price
     case .changed(let event): return !planned.hold && !planned.prime && event.kind != .gone

@@ -38,16 +38,6 @@ struct SearchReading: Sendable {
     for batch in batches { all.merge(batch.digests) { first, _ in first } }
     return all
   }
-
-  /// Forgets the digests of the listings `waits` says wait for something a later run does (an
-  /// address the geocoder has not placed): they are read again next time, not passed over.
-  mutating func forgetDigests(where waits: (Listing) -> Bool) {
-    for index in batches.indices where !batches[index].digests.isEmpty {
-      for listing in batches[index].listings where waits(listing) {
-        batches[index].digests[listing.key] = nil
-      }
-    }
-  }
 }
 
 /// What all the sources said: per search, and the cool-downs that changed.

@@ -125,9 +125,6 @@ public struct Runner: Sendable {
         searchReading = await geocoding.locate(
           searchReading, memory: memory, now: options.now, asking: !options.dryRun)
       }
-      // An address not placed yet is read again next time, not passed over: a later run (or a
-      // geocoder configured later) may place it.
-      searchReading.forgetDigests { Geocoding.query($0) != nil }
       let (outcome, judgements) = try judgeAndRecord(
         entry, reading: searchReading, asked: asked, outcome: run.result.searches[index],
         memory: memory, options: options)

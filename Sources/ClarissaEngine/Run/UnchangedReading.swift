@@ -20,14 +20,12 @@ enum UnchangedReading {
     for entry in planned where sites.site(entry.search.site)?.passesUnchangedItems == true {
       var ids: [String: String] = [:]
       if !entry.prime {
-        let items = try memory.unchangedItems(search: entry.search.name)
+        let items = try memory.unchangedItems(search: entry.search.name, site: entry.search.site)
         let since = options.now.addingTimeInterval(-entry.search.repostWindow.timeInterval)
         if let answered = items.answeredAt, answered >= since,
           answered >= entry.memory?.lastRun ?? answered
         {
-          for (digest, key) in items.keys where key.site == entry.search.site {
-            ids[digest] = key.id
-          }
+          ids = items.ids
         }
       }
       known[entry.search.name] = KnownItems(ids: ids, salt: salt(options.limits))

@@ -9,7 +9,7 @@ package enum FeedListings {
   /// The generation of the reading of an item into a listing. Changed whenever an item becomes
   /// another listing than before (the feed reader, the price, the description): a store's
   /// digests from an older reading then match nothing, and every item is read once again
-  /// (``ItemPass``). `FeedGenerationTests` pins it to what the fixtures read to.
+  /// (``ItemPass``). `UnchangedFeedItemsTests` pins it to what the fixtures read to.
   package static let generation = 1
 
   /// The response read as a feed and its items as listings, passing over the items of the
@@ -25,18 +25,15 @@ package enum FeedListings {
       if let digest = XMLDigest(digest) { ids[digest] = id }
     }
     let pass = response.known.map { _ in
-      ItemPass(
-        salt: salt(of: response, site: site, dollarCurrency: dollarCurrency),
-        known: Set(ids.keys))
+      ItemPass(salt: salt(of: response, site: site, dollarCurrency: dollarCurrency), known: ids)
     }
     var (document, passed) = try read(response, source: source, passing: pass)
-    let unchanged = passed.compactMap { ids[$0] }
     // An id the answer gives twice, once passed over and once read: read it whole, so that the
     // first of the two wins, as it does when nothing is passed over.
-    let passedIDs = Set(unchanged)
+    let passedIDs = Set(passed.compactMap { ids[$0] })
     if !passedIDs.isEmpty, document.items.contains(where: { passedIDs.contains($0.id) }) {
       (document, passed) = try read(
-        response, source: source, passing: pass.map { ItemPass(salt: $0.salt, known: []) })
+        response, source: source, passing: pass.map { ItemPass(salt: $0.salt, known: [:]) })
     }
     var digests: [String: String] = [:]
     var twice = Set<String>()
@@ -51,7 +48,7 @@ package enum FeedListings {
         consume document, site: site, response: response,
         dollarCurrency: dollarCurrency),
       notes: notes)
-    batch.unchanged = passed.isEmpty ? [] : unchanged
+    batch.unchanged = passed.compactMap { ids[$0] }
     batch.digests = digests
     return batch
   }
@@ -83,11 +80,7 @@ package enum FeedListings {
   /// Descriptions are left as HTML (``TextConversion/deferred``): most of a poll is already
   /// known, and only the listings a search has not seen need their text.
   package static func document(_ response: SourceResponse, source: String) throws -> FeedDocument {
-    do {
-      return try FeedParser.parse(response.body, url: response.finalURL, text: .deferred)
-    } catch let error as FeedError {
-      throw SiteError("\(source) could not be read: \(error.message)")
-    }
+    try read(response, source: source, passing: nil).0
   }
 
   /// Each item as a listing: its id (guid, else link, else hash), a price read from the title,
