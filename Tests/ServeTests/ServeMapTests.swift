@@ -279,10 +279,13 @@ import WebServer
     #expect(page.contains("href=\"/map?focus=craigslist%3A7\">on the map</a>"))
     let unplaced = fixture.text(fixture.get("/listing/craigslist/8"))
     #expect(!unplaced.contains("on the map") && !unplaced.contains("other-facts"))
-    // The focus reaches the map's script, checked as a key.
-    #expect(
-      fixture.text(fixture.get("/map?focus=craigslist%3A7")).contains("data-focus=\"craigslist:7\"")
-    )
+    // The focus reaches the map's script, checked as a key (the map, and so its script, needs
+    // Debian's Leaflet: without it the page says what to install, tested above).
+    if Self.leafletInstalled || TestTools.underCI {
+      #expect(
+        fixture.text(fixture.get("/map?focus=craigslist%3A7"))
+          .contains("data-focus=\"craigslist:7\""))
+    }
   }
 
   @Test(
