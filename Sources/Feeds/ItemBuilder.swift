@@ -21,7 +21,7 @@ struct ItemBuilder {
 
   /// The guid may stand for the link (RSS `isPermaLink` is true unless it says false).
   var guidIsPermaLink = true
-  /// What the item held, when it was folded (``ItemPass``).
+  /// The keyed digest of the item as written, when its reader was given known items (``ItemPass``).
   var digest: XMLDigest?
 
   /// Applies one child element of the item, with all the text inside it; `hasMarkup` when it

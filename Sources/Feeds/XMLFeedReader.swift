@@ -25,6 +25,10 @@ struct XMLFeedReader {
   /// The items it may pass over unread, and the digests of those it did, in document order.
   private let pass: ItemPass?
   private(set) var passed: [XMLDigest] = []
+  /// The keyed digest of the element about to be read at the items' depth, for the item it
+  /// starts; and what digests are keyed to, with the channel link it was worked out for.
+  private var pending: XMLDigest?
+  private var keying: (link: String?, key: XMLDigest)?
 
   /// No root element was read: the document is empty, or broken before its first element.
   struct NoRootElement: Error {}
@@ -36,7 +40,8 @@ struct XMLFeedReader {
   }
 
   /// Reads the document as it streams; a fatal error keeps what was read before it. With
-  /// `passing`, each item is folded (``XMLEventParser``) and a known one passed over.
+  /// `passing`, each item is digested before it is read (``XMLEventParser``) and a known one
+  /// passed over.
   static func read(
     _ bytes: [UInt8], url: String, limits: MarkupLimits, text: TextConversion = .eager,
     passing pass: ItemPass? = nil
@@ -45,27 +50,33 @@ struct XMLFeedReader {
     let outcome = try markup {
       try XMLEventParser.parse(
         bytes: bytes, limits: limits, skippingText: { reader.ignoresText },
-        folding: { reader.folds }, unfolding: { reader.unfold($0) }
+        passDepth: { reader.passDepth }, passing: { reader.passes($0) }
       ) { try reader.consume($0) }
     }
     let document = try reader.finish(truncated: outcome.error != nil)
     return (document, outcome.error, outcome.notes, reader.passed)
   }
 
-  /// Whether the element just started is an item to fold: one the reader may pass over.
-  private var folds: Bool { pass != nil && item != nil && depth == itemDepth }
+  /// The depth of the items it may pass over: the channel's children in RSS 0.9x and 2.0, the
+  /// root's in RSS 1.0 and Atom.
+  private var passDepth: Int? {
+    guard pass != nil, let format else { return nil }
+    return format == .rss2 || format == .rss09 ? 3 : 2
+  }
 
-  /// A folded item's digest, keyed to the feed (``ItemPass/key(_:format:base:)``): a known
-  /// one is passed over, another read after all.
-  private mutating func unfold(_ digest: XMLDigest) -> Bool {
-    guard let pass, let format else { return true }
-    let keyed = pass.key(digest, format: format, base: feedBase?.absoluteString)
-    guard pass.known[keyed] != nil else {
-      item?.digest = keyed
+  /// The element about to be read at the items' depth, by its digest keyed to the feed
+  /// (``ItemPass/key(format:base:)``): passed over when known; else its digest is the item's.
+  private mutating func passes(_ digest: XMLDigest) -> Bool {
+    guard let pass, let format else { return false }
+    if keying == nil || keying?.link != channelLink {
+      keying = (channelLink, pass.key(format: format, base: feedBase?.absoluteString))
+    }
+    let keyed = digest.mixed(with: keying?.key ?? digest)
+    guard pass.known[keyed] == nil else {
+      passed.append(keyed)
       return true
     }
-    passed.append(keyed)
-    item = nil
+    pending = keyed
     return false
   }
 
@@ -91,10 +102,12 @@ struct XMLFeedReader {
     switch event {
     case .start(let element):
       depth += 1
+      defer { if depth == passDepth { pending = nil } }
       if depth == 1 {
         format = try Self.format(ofRoot: element)
       } else if item == nil, isItem(element) {
         item = ItemBuilder()
+        if depth == passDepth { item?.digest = pending }
         item?.atom = format == .atom1 || format == .atom03
         item?.about = element.attribute("about", namespace: Namespace.rdf)
         itemDepth = depth

@@ -5,6 +5,8 @@ struct PreparedXML {
   let bytes: [UInt8]
   let encoding: String?
   let notes: [String]
+  /// Whether libxml2 reads the bytes as UTF-8 (no other encoding declared or guessed).
+  let isUTF8: Bool
 
   init(_ original: [UInt8], limits: MarkupLimits) throws {
     guard original.count <= limits.maxBytes else {
@@ -28,12 +30,14 @@ struct PreparedXML {
       notes.append("replaced \(repaired.count) HTML entities that XML does not define")
     }
     var encoding: String?
-    if !Prolog.declaresNonUTF8Encoding(input), !UTF8Check.isValid(input) {
+    let declaresOther = Prolog.declaresNonUTF8Encoding(input)
+    if !declaresOther, !UTF8Check.isValid(input) {
       encoding = "WINDOWS-1252"
       notes.append("the document is not valid UTF-8 and declares no encoding; read as Windows-1252")
     }
     self.bytes = input
     self.encoding = encoding
     self.notes = notes
+    isUTF8 = !declaresOther && encoding == nil
   }
 }

@@ -24,9 +24,8 @@ public final class XMLEventParser {
 
   private let handle: (XMLEvent) throws -> Void
   private let skippingText: () -> Bool
-  private let folding: () -> Bool
-  private let unfolding: (XMLDigest) -> Bool
-  private var fold = FoldBuffer()
+  let passDepth: () -> Int?
+  let passing: (XMLDigest) -> Bool
   private let errors = ErrorSink()
   private var context: xmlParserCtxtPtr?
   private var text: [UInt8] = []
@@ -38,24 +37,28 @@ public final class XMLEventParser {
   /// and end: while it says so, text is passed over (no string is made of it). An error thrown
   /// by `handle` stops the parse and is thrown from here.
   ///
-  /// `folding` is asked after each element's start is handed over (outside a folded element):
-  /// when it says so, the element is folded. Nothing inside it is handed over as it is read; at
-  /// its end `unfolding` is given the digest of all it held (``XMLDigest``), and only if it says
-  /// so are its events handed over then, as they would have been, followed by its end; else its
-  /// end alone. A reader that knows an element by its digest so never reads it.
+  /// `passDepth` is asked once the root element has been handed over: the depth (the root's
+  /// children are 2) of the elements its reader may pass over, or nil. In a UTF-8 document each
+  /// element of that depth is then digested before libxml2 reads it (its bytes as written, with
+  /// everything before the root and the start tags of the elements it is in: ``XMLDigest``)
+  /// and `passing` is given the digest: when it says so, the element is passed over unread
+  /// (none of its events is handed over, and libxml2 never sees it), else it is read as usual.
+  /// `passing` is asked only when every event before the element has been handed over (its
+  /// reader's state is what it will be when the element is read); else the element is read.
+  /// White space between elements of that depth is not handed over.
   public static func parse(
     bytes: [UInt8], limits: MarkupLimits = MarkupLimits(),
-    skippingText: () -> Bool = { false }, folding: () -> Bool = { false },
-    unfolding: (XMLDigest) -> Bool = { _ in true }, _ handle: (XMLEvent) throws -> Void
+    skippingText: () -> Bool = { false }, passDepth: () -> Int? = { nil },
+    passing: (XMLDigest) -> Bool = { _ in false }, _ handle: (XMLEvent) throws -> Void
   ) throws -> Outcome {
     let prepared = try PreparedXML(bytes, limits: limits)
     MarkupLibrary.initialize()
     return try withoutActuallyEscaping(handle) { handle in
       try withoutActuallyEscaping(skippingText) { skippingText in
-        try withoutActuallyEscaping(folding) { folding in
-          try withoutActuallyEscaping(unfolding) { unfolding in
+        try withoutActuallyEscaping(passDepth) { passDepth in
+          try withoutActuallyEscaping(passing) { passing in
             let parser = XMLEventParser(
-              handle: handle, skippingText: skippingText, folding: folding, unfolding: unfolding)
+              handle: handle, skippingText: skippingText, passDepth: passDepth, passing: passing)
             let error = parser.run(prepared)
             if let thrown = parser.thrown { throw thrown }
             return Outcome(error: error, notes: prepared.notes)
@@ -67,12 +70,12 @@ public final class XMLEventParser {
 
   private init(
     handle: @escaping (XMLEvent) throws -> Void, skippingText: @escaping () -> Bool,
-    folding: @escaping () -> Bool, unfolding: @escaping (XMLDigest) -> Bool
+    passDepth: @escaping () -> Int?, passing: @escaping (XMLDigest) -> Bool
   ) {
     self.handle = handle
     self.skippingText = skippingText
-    self.folding = folding
-    self.unfolding = unfolding
+    self.passDepth = passDepth
+    self.passing = passing
     wantsText = !skippingText()
     text.reserveCapacity(4096)
   }
@@ -95,26 +98,18 @@ public final class XMLEventParser {
     if let encoding = prepared.encoding, let converter = xmlFindCharEncodingHandler(encoding) {
       _ = xmlSwitchToEncoding(context, converter)
     }
-    prepared.bytes.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { bytes in
-        var offset = 0
-        while offset < bytes.count, !stopped {
-          let length = min(Self.chunk, bytes.count - offset)
-          _ = xmlParseChunk(context, bytes.baseAddress.map { $0 + offset }, Int32(length), 0)
-          offset += length
-        }
-        if !stopped { _ = xmlParseChunk(context, nil, 0, 1) }
-      }
+    prepared.bytes.withUnsafeBufferPointer { bytes in
+      var feed = ChunkFeed(context: context, bytes: bytes)
+      if prepared.isUTF8 { passOver(bytes, feed: &feed) }
+      feed.give(upTo: bytes.count, while: { !stopped })
+      if !stopped { _ = xmlParseChunk(context, nil, 0, 1) }
     }
     if !stopped { flushText() }
     return errors.first
   }
 
   /// A fatal error or the handler's stopped the parse.
-  private var stopped: Bool { thrown != nil || errors.first != nil }
-
-  /// Bytes given to libxml2 at a time.
-  private static let chunk = 256 << 10
+  var stopped: Bool { thrown != nil || errors.first != nil }
 
   private static let empty = MarkupError(.malformed, "the document is empty")
   private static let couldNotStart = MarkupError(
@@ -142,7 +137,6 @@ public final class XMLEventParser {
     _ name: UnsafePointer<xmlChar>?, _ namespace: UnsafePointer<xmlChar>?, _ count: Int32,
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
-    guard !fold.isFolding else { return fold.start(name, namespace, count, attributes) }
     flushText()
     var list: [XMLAttribute] = []
     if count > 0, let attributes {
@@ -163,28 +157,15 @@ public final class XMLEventParser {
         XMLElement(
           name: Self.string(name) ?? "", namespace: Self.string(namespace), attributes: list)))
     wantsText = !skippingText()
-    if thrown == nil, folding() { fold.start(name, namespace, count, attributes) }
   }
 
   private func end(_ name: UnsafePointer<xmlChar>?, _ namespace: UnsafePointer<xmlChar>?) {
-    if fold.isFolding {
-      guard fold.end(name, namespace) else { return }
-      defer { fold.reset() }
-      if unfolding(fold.digest) {
-        fold.replay(wantsText: { !skippingText() }, give)
-      } else {
-        give(.end(name: Self.string(name) ?? "", namespace: Self.string(namespace)))
-      }
-      wantsText = !skippingText()
-      return
-    }
     flushText()
     give(.end(name: Self.string(name) ?? "", namespace: Self.string(namespace)))
     wantsText = !skippingText()
   }
 
   private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-    if fold.isFolding, let bytes, count > 0 { return fold.text(bytes, Int(count)) }
     guard wantsText, thrown == nil, let bytes, count > 0 else { return }
     text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
   }

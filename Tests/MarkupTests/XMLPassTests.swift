@@ -1,70 +1,77 @@
 import Markup
 import Testing
 
-/// Folded elements (``XMLEventParser``'s `folding`): a digest of all an element held, the same
-/// wherever libxml2 split its text, different for any other content; handed over after all as
-/// if never folded, or passed over.
-@Suite struct XMLFoldTests {
+/// Elements passed over unread (``XMLEventParser``'s `passDepth` and `passing`): a digest of
+/// each element of the depth asked for, as written and in its place, the same for the same
+/// bytes wherever they are, different for any other content or context; an element passed
+/// over gives no event, and everything else reads as it does without passing.
+@Suite struct XMLPassTests {
   static func events(
-    _ text: String, folding: @escaping (XMLEvent?) -> Bool = { _ in false },
-    unfolding: (XMLDigest) -> Bool = { _ in true }
-  ) throws -> (events: [XMLEvent], digests: [XMLDigest]) {
+    _ text: String, depth: Int? = 3, passing: (XMLDigest) -> Bool = { _ in false }
+  ) throws -> (events: [XMLEvent], digests: [XMLDigest], error: MarkupError?) {
     var events: [XMLEvent] = []
     var digests: [XMLDigest] = []
-    _ = try XMLEventParser.parse(
-      bytes: Array(text.utf8), folding: { folding(events.last) },
-      unfolding: {
+    let outcome = try XMLEventParser.parse(
+      bytes: Array(text.utf8), passDepth: { depth },
+      passing: {
         digests.append($0)
-        return unfolding($0)
+        return passing($0)
       }
     ) { events.append($0) }
-    return (events, digests)
+    return (events, digests, outcome.error)
   }
 
-  static func isItem(_ event: XMLEvent?) -> Bool {
-    if case .start(let element)? = event { return element.name == "item" }
-    return false
+  /// The events without white space between elements (which passing leaves out).
+  static func content(_ events: [XMLEvent]) -> [XMLEvent] {
+    events.filter {
+      if case .text(let text) = $0 { return !text.allSatisfy(\.isWhitespace) }
+      return true
+    }
   }
 
   static let feed = """
     <?xml version="1.0"?>
     <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>T</title>
     <item><title>One &amp; only</title><link>https://example.org/1</link>
-    <description><![CDATA[<p>A <b>bike</b></p>]]></description><dc:creator>Ann</dc:creator>
-    <enclosure url="https://example.org/1.jpg" type="image/jpeg"/></item>
+    <description><![CDATA[<p>A <b>bike</b></item></p>]]></description><dc:creator>Ann</dc:creator>
+    <!-- <item> in a comment --><?pi <item>?>
+    <enclosure url="https://example.org/1.jpg" type="image/jpeg" title="a > b"/></item>
     <item about="x"><title>Two</title><guid isPermaLink="false">g2</guid></item>
+    <item/>
     </channel></rss>
     """
 
-  @Test func aFoldedElementHandedOverAfterAllGivesTheEventsOfAnUnfoldedRead() throws {
-    let plain = try Self.events(Self.feed)
-    let folded = try Self.events(Self.feed, folding: Self.isItem)
-    #expect(folded.events == plain.events)
-    #expect(folded.digests.count == 2)
+  @Test func nothingPassedOverReadsAsWithoutPassing() throws {
+    let plain = try Self.events(Self.feed, depth: nil)
+    let asked = try Self.events(Self.feed)
+    #expect(Self.content(asked.events) == Self.content(plain.events))
+    #expect(asked.error == nil)
+    // The channel's title and the three items: every element of depth 3.
+    #expect(asked.digests.count == 4)
+    #expect(Set(asked.digests).count == 4)
     #expect(plain.digests.isEmpty)
   }
 
-  @Test func aFoldedElementPassedOverGivesItsStartAndEndAlone() throws {
-    let passed = try Self.events(Self.feed, folding: Self.isItem, unfolding: { _ in false })
-    let items = passed.events.filter {
-      if case .start(let element) = $0 { return element.name == "item" }
-      if case .end(let name, _) = $0 { return name == "item" }
-      return false
-    }
-    #expect(items.count == 4)
-    // The channel's title alone: nothing inside the items.
-    let titles = passed.events.filter {
-      if case .start(let element) = $0 { return element.name == "title" }
-      return false
-    }
-    #expect(titles.count == 1)
-    #expect(!passed.events.contains(.text("Two")))
+  @Test func anElementPassedOverGivesNoEventAndTheRestReadsAsWithoutIt() throws {
+    let all = try Self.events(Self.feed).digests
+    let items = Array(all.dropFirst())
+    let passed = try Self.events(Self.feed, passing: { items.contains($0) })
+    #expect(passed.error == nil)
+    #expect(passed.digests == all)
+    let without = try Self.events(
+      "<?xml version=\"1.0\"?>\n<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+        + "<channel><title>T</title></channel></rss>", depth: nil)
+    #expect(Self.content(passed.events) == Self.content(without.events))
+    // The second item alone passed over: the first is read whole, CDATA, comment and all.
+    let second = try Self.events(Self.feed, passing: { $0 == all[2] })
+    #expect(second.events.contains(.text("<p>A <b>bike</b></item></p>")))
+    #expect(!second.events.contains(.text("Two")))
+    #expect(second.events.contains(.end(name: "rss", namespace: nil)))
   }
 
-  @Test func anyChangeInsideChangesTheDigestAndNothingElseDoes() throws {
-    let base = try Self.events(Self.feed, folding: Self.isItem).digests
-    let again = try Self.events(Self.feed, folding: Self.isItem).digests
-    #expect(base == again)
+  @Test func anyChangeInsideChangesTheDigestAndTheHeaderDoesNot() throws {
+    let base = try Self.events(Self.feed).digests
+    #expect(try Self.events(Self.feed).digests == base)
     let changes = [
       ("One &amp; only", "One &amp; onlY"),
       ("isPermaLink=\"false\"", "isPermaLink=\"true\""),
@@ -74,43 +81,78 @@ import Testing
       ("<b>bike</b>", "<b>bike </b>"),
     ]
     for (from, to) in changes {
-      let changed = try Self.events(
-        Self.feed.replacingOccurrences(of: from, with: to), folding: Self.isItem
-      ).digests
-      #expect(changed != base, "\(from) -> \(to)")
-      #expect(changed.count == 2)
-      // The other item's digest is its own.
-      #expect(Set(changed).intersection(base).count == 1, "\(from) -> \(to)")
+      let changed = try Self.events(Self.feed.replacingOccurrences(of: from, with: to)).digests
+      #expect(changed.count == 4)
+      // One item's digest changed; the title's and the other items' are their own.
+      #expect(Set(changed).intersection(base).count == 3, "\(from) -> \(to)")
     }
-    // The same item elsewhere in the document (another title before it) keeps its digest.
+    // The same items after another header (another title, a build date) keep their digests.
     let moved = try Self.events(
-      Self.feed.replacingOccurrences(of: "<title>T</title>", with: "<title>Other</title>"),
-      folding: Self.isItem
+      Self.feed.replacingOccurrences(
+        of: "<title>T</title>", with: "<title>Other</title><lastBuildDate>now</lastBuildDate>")
     ).digests
-    #expect(moved == base)
+    #expect(Array(moved.dropFirst(2)) == Array(base.dropFirst()))
   }
 
-  @Test func textSplitByLibxml2AtAnyChunkGivesOneDigest() throws {
-    // An item whose text spans the parser's 256 KiB chunks, at offsets moved byte by byte.
+  @Test func whatTheBytesMeanInTheirPlaceIsPartOfTheDigest() throws {
+    let base = Set(try Self.events(Self.feed).digests)
+    // Another namespace for the same prefix, another base, another DOCTYPE: every digest moves.
+    let contexts = [
+      ("xmlns:dc=\"http://purl.org/dc/elements/1.1/\"", "xmlns:dc=\"urn:other\""),
+      ("<channel>", "<channel xml:base=\"https://example.org/b/\">"),
+      ("<?xml version=\"1.0\"?>", "<?xml version=\"1.0\"?><!DOCTYPE rss [<!-- > ] -->]>"),
+    ]
+    for (from, to) in contexts {
+      let changed = try Self.events(Self.feed.replacingOccurrences(of: from, with: to))
+      #expect(changed.error == nil, "\(from) -> \(to)")
+      #expect(changed.digests.count == 4)
+      #expect(Set(changed.digests).isDisjoint(with: base), "\(from) -> \(to)")
+    }
+  }
+
+  @Test func anItemAcrossLibxml2sChunksIsPassedOverWhereverItFalls() throws {
     let long = String(repeating: "lorem ipsum &amp; dolor ", count: 16_000)
+    let item = "<item><title>\(long)</title><x a=\"1\"/>\(long)</item>"
     var digests = Set<XMLDigest>()
     for shift in [0, 1, 7, 4_093, 100_001] {
       let text =
         "<rss><channel><title>\(String(repeating: "x", count: shift))</title>"
-        + "<item><title>\(long)</title><x a=\"1\"/>\(long)</item></channel></rss>"
-      let read = try Self.events(text, folding: Self.isItem)
-      #expect(read.digests.count == 1)
-      digests.formUnion(read.digests)
+        + "\(item)<item><title>after</title></item></channel></rss>"
+      let all = try Self.events(text).digests
+      #expect(all.count == 3)
+      digests.insert(all[1])
+      let passed = try Self.events(text, passing: { $0 == all[1] })
+      #expect(passed.error == nil)
+      #expect(passed.events.contains(.text("after")))
+      #expect(
+        !passed.events.contains { if case .text(let t) = $0 { t.contains("lorem") } else { false } }
+      )
     }
     #expect(digests.count == 1)
   }
 
+  @Test func aDocumentNotReadAsUTF8IsNeverPassedOver() throws {
+    let latin = Self.feed.replacingOccurrences(
+      of: "<?xml version=\"1.0\"?>", with: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
+    let read = try Self.events(latin, passing: { _ in true })
+    #expect(read.digests.isEmpty)
+    #expect(read.events.contains(.text("Two")))
+  }
+
+  @Test func aBrokenDocumentAfterAPassedOverItemIsStillAnError() throws {
+    let all = try Self.events(Self.feed).digests
+    let broken = Self.feed.replacingOccurrences(of: "<item/>", with: "<item><oops></item>")
+    let read = try Self.events(broken, passing: { all.contains($0) })
+    #expect(read.error != nil)
+  }
+
   @Test func aDigestReadsBackFromItsText() throws {
-    let digest = try #require(try Self.events(Self.feed, folding: Self.isItem).digests.first)
+    let digest = try #require(try Self.events(Self.feed).digests.first)
     #expect(digest.description.count == 32)
     #expect(XMLDigest(digest.description) == digest)
     #expect(XMLDigest("zz") == nil)
-    #expect(digest.mixed(with: "a") != digest.mixed(with: "b"))
-    #expect(digest.mixed(with: "a") == digest.mixed(with: "a"))
+    let other = XMLDigest(high: 1, low: 2)
+    #expect(digest.mixed(with: other) != digest.mixed(with: XMLDigest(high: 1, low: 3)))
+    #expect(digest.mixed(with: other) == digest.mixed(with: other))
   }
 }

@@ -1,0 +1,111 @@
+import CLibXML2
+import Foundation
+
+/// Passing over elements unread (``XMLEventParser/parse(bytes:limits:skippingText:passDepth:passing:_:)``;
+/// docs/performance.md, "Unchanged items"): the document's markup is scanned ahead of libxml2
+/// (``XMLMarkupScanner``), each element of the depth the reader names is digested as written,
+/// and one the reader knows is never given to libxml2.
+extension XMLEventParser {
+  /// Gives libxml2 the document up to its root's start tag, then each element of the depth
+  /// `passDepth` names that `passing` does not pass over, with what lies between; stops where
+  /// the scanner cannot go on (the rest is then given as it is).
+  func passOver(_ bytes: UnsafeBufferPointer<UInt8>, feed: inout ChunkFeed) {
+    var scanner = XMLMarkupScanner(bytes)
+    guard let root = scanner.root() else { return }
+    feed.give(upTo: root.upperBound) { !stopped }
+    guard !stopped, feed.caughtUp, let depth = passDepth(), depth >= 2 else { return }
+    // The start tags of the elements open above that depth, the root's first.
+    var open = [root]
+    var context: DigestLanes?
+    while !stopped, let tag = scanner.next() {
+      switch tag {
+      case .end:
+        open.removeLast()
+        context = nil
+        if open.isEmpty { return }
+      case .start(let range, let empty) where open.count + 1 < depth:
+        if !empty {
+          open.append(range)
+          context = nil
+        }
+      case .start(let range, let empty):
+        guard let end = empty ? range.upperBound : scanner.elementEnd() else { return }
+        if scanner.isWhitespace(feed.offset..<range.lowerBound) {
+          feed.skip(to: range.lowerBound)
+        } else {
+          feed.give(upTo: range.lowerBound) { !stopped }
+        }
+        if !stopped, feed.caughtUp {
+          // What the element's bytes mean here: everything before the root (the declaration,
+          // the DOCTYPE) and the start tags it is in (namespaces, xml:base).
+          let lanes = context ?? Self.context(bytes, prolog: 0..<root.lowerBound, open: open)
+          context = lanes
+          var digest = lanes
+          digest.add(
+            UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])))
+          if passing(digest.finished) {
+            feed.skip(to: end)
+            continue
+          }
+        }
+        feed.give(upTo: end) { !stopped }
+      }
+    }
+  }
+
+  private static func context(
+    _ bytes: UnsafeBufferPointer<UInt8>, prolog: Range<Int>, open: [Range<Int>]
+  ) -> DigestLanes {
+    var lanes = DigestLanes()
+    for range in [prolog] + open {
+      lanes.add(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
+    }
+    return lanes
+  }
+}
+
+/// The document given to libxml2's push parser in order, at most a chunk at a time (libxml2
+/// copies each chunk into its own buffer and drops what it has read: the body is not copied
+/// whole), less what is passed over.
+struct ChunkFeed {
+  let context: xmlParserCtxtPtr
+  let bytes: UnsafeBufferPointer<UInt8>
+  /// Where the bytes not yet given (or passed over) start.
+  private(set) var offset = 0
+  /// How many bytes libxml2 was given, and how many of them up to the last `>`.
+  private var given = 0
+  private var givenThroughTag = 0
+
+  init(context: xmlParserCtxtPtr, bytes: UnsafeBufferPointer<UInt8>) {
+    self.context = context
+    self.bytes = bytes
+  }
+
+  /// Bytes given to libxml2 at a time.
+  private static let chunk = 256 << 10
+
+  /// Gives the bytes up to `end`, while `going` says so.
+  mutating func give(upTo end: Int, while going: () -> Bool) {
+    guard let base = bytes.baseAddress else { return }
+    while offset < end, going() {
+      let length = min(Self.chunk, end - offset)
+      base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        _ = xmlParseChunk(context, $0 + offset, Int32(length), 0)
+      }
+      if let last = bytes[offset..<offset + length].lastIndex(of: UInt8(ascii: ">")) {
+        givenThroughTag = given + (last - offset) + 1
+      }
+      given += length
+      offset += length
+    }
+  }
+
+  /// Leaves the bytes up to `end` out.
+  mutating func skip(to end: Int) {
+    offset = max(offset, end)
+  }
+
+  /// Whether libxml2 has read all it was given up to the last tag: every event before the
+  /// bytes not yet given has been handed over (libxml2 may hold back trailing text alone).
+  var caughtUp: Bool { xmlByteConsumed(context) >= givenThroughTag }
+}
