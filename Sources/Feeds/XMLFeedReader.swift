@@ -68,10 +68,14 @@ struct XMLFeedReader {
   /// (``ItemPass/key(format:base:)``): passed over when known; else its digest is the item's.
   private mutating func passes(_ digest: XMLDigest) -> Bool {
     guard let pass, let format else { return false }
-    if keying == nil || keying?.link != channelLink {
-      keying = (channelLink, pass.key(format: format, base: feedBase?.absoluteString))
+    let key: XMLDigest
+    if let keying, keying.link == channelLink {
+      key = keying.key
+    } else {
+      key = pass.key(format: format, base: feedBase?.absoluteString)
+      keying = (channelLink, key)
     }
-    let keyed = digest.mixed(with: keying?.key ?? digest)
+    let keyed = digest.mixed(with: key)
     guard pass.known[keyed] == nil else {
       passed.append(keyed)
       return true
@@ -102,12 +106,13 @@ struct XMLFeedReader {
     switch event {
     case .start(let element):
       depth += 1
-      defer { if depth == passDepth { pending = nil } }
+      // The digest given for this element (``passes(_:)``), when it is of the items' depth.
+      let digest = depth == passDepth ? pending.take() : nil
       if depth == 1 {
         format = try Self.format(ofRoot: element)
       } else if item == nil, isItem(element) {
         item = ItemBuilder()
-        if depth == passDepth { item?.digest = pending }
+        item?.digest = digest
         item?.atom = format == .atom1 || format == .atom03
         item?.about = element.attribute("about", namespace: Namespace.rdf)
         itemDepth = depth

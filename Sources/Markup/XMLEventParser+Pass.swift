@@ -12,7 +12,7 @@ extension XMLEventParser {
   func passOver(_ bytes: UnsafeBufferPointer<UInt8>, feed: inout ChunkFeed) {
     var scanner = XMLMarkupScanner(bytes)
     guard let root = scanner.root() else { return }
-    feed.give(upTo: root.upperBound) { !stopped }
+    feed.give(upTo: root.upperBound)
     guard !stopped, feed.caughtUp, let depth = passDepth(), depth >= 2 else { return }
     // The start tags of the elements open above that depth, the root's first.
     var open = [root]
@@ -33,7 +33,7 @@ extension XMLEventParser {
         if scanner.isWhitespace(feed.offset..<range.lowerBound) {
           feed.skip(to: range.lowerBound)
         } else {
-          feed.give(upTo: range.lowerBound) { !stopped }
+          feed.give(upTo: range.lowerBound)
         }
         if !stopped, feed.caughtUp {
           // What the element's bytes mean here: everything before the root (the declaration,
@@ -48,7 +48,7 @@ extension XMLEventParser {
             continue
           }
         }
-        feed.give(upTo: end) { !stopped }
+        feed.give(upTo: end)
       }
     }
   }
@@ -70,22 +70,27 @@ extension XMLEventParser {
 struct ChunkFeed {
   let context: xmlParserCtxtPtr
   let bytes: UnsafeBufferPointer<UInt8>
+  /// Whether to go on (the parse has not stopped).
+  let going: () -> Bool
   /// Where the bytes not yet given (or passed over) start.
   private(set) var offset = 0
   /// How many bytes libxml2 was given, and how many of them up to the last `>`.
   private var given = 0
   private var givenThroughTag = 0
 
-  init(context: xmlParserCtxtPtr, bytes: UnsafeBufferPointer<UInt8>) {
+  init(
+    context: xmlParserCtxtPtr, bytes: UnsafeBufferPointer<UInt8>, going: @escaping () -> Bool
+  ) {
     self.context = context
     self.bytes = bytes
+    self.going = going
   }
 
   /// Bytes given to libxml2 at a time.
   private static let chunk = 256 << 10
 
-  /// Gives the bytes up to `end`, while `going` says so.
-  mutating func give(upTo end: Int, while going: () -> Bool) {
+  /// Gives the bytes up to `end` while the parse goes on.
+  mutating func give(upTo end: Int) {
     guard let base = bytes.baseAddress else { return }
     while offset < end, going() {
       let length = min(Self.chunk, end - offset)

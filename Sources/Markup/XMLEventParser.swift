@@ -99,9 +99,9 @@ public final class XMLEventParser {
       _ = xmlSwitchToEncoding(context, converter)
     }
     prepared.bytes.withUnsafeBufferPointer { bytes in
-      var feed = ChunkFeed(context: context, bytes: bytes)
+      var feed = ChunkFeed(context: context, bytes: bytes) { [unowned self] in !self.stopped }
       if prepared.isUTF8 { passOver(bytes, feed: &feed) }
-      feed.give(upTo: bytes.count, while: { !stopped })
+      feed.give(upTo: bytes.count)
       if !stopped { _ = xmlParseChunk(context, nil, 0, 1) }
     }
     if !stopped { flushText() }

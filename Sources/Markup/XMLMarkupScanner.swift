@@ -28,14 +28,9 @@ struct XMLMarkupScanner {
   /// anything else or the root is empty.
   mutating func root() -> Range<Int>? {
     while let open = find(UInt8(ascii: "<"), from: position) {
-      position = open
-      if starts(with: "<?") {
-        guard let end = find("?>", from: open + 2) else { return nil }
+      if let end = endOfTextlessMarkup(at: open) {
         position = end
-      } else if starts(with: "<!--") {
-        guard let end = find("-->", from: open + 4) else { return nil }
-        position = end
-      } else if starts(with: "<!DOCTYPE") {
+      } else if starts(with: "<!DOCTYPE", at: open) {
         guard let end = doctypeEnd(from: open + 9) else { return nil }
         position = end
       } else {
@@ -51,24 +46,15 @@ struct XMLMarkupScanner {
   /// in an element's content (a DOCTYPE, an unclosed construct).
   mutating func next() -> Tag? {
     while let open = find(UInt8(ascii: "<"), from: position) {
-      if starts(with: "<!--", at: open) {
-        guard let end = find("-->", from: open + 4) else { return nil }
+      if let end = endOfTextlessMarkup(at: open) {
         position = end
-      } else if starts(with: "<![CDATA[", at: open) {
-        guard let end = find("]]>", from: open + 9) else { return nil }
-        position = end
-      } else if starts(with: "<?", at: open) {
-        guard let end = find("?>", from: open + 2) else { return nil }
-        position = end
-      } else if starts(with: "<!", at: open) {
-        return nil
-      } else {
-        guard let found = tag(at: open) else { return nil }
-        switch found {
-        case .start(let range, _), .end(let range): position = range.upperBound
-        }
-        return found
+        continue
       }
+      guard !starts(with: "<!", at: open), let found = tag(at: open) else { return nil }
+      switch found {
+      case .start(let range, _), .end(let range): position = range.upperBound
+      }
+      return found
     }
     return nil
   }
@@ -139,8 +125,20 @@ struct XMLMarkupScanner {
     return nil
   }
 
-  private func starts(with marker: StaticString, at index: Int? = nil) -> Bool {
-    let index = index ?? position
+  /// Just after the comment, processing instruction or CDATA section at `open` (the end of the
+  /// bytes when it is not closed: nothing follows it then); nil when none starts there.
+  private func endOfTextlessMarkup(at open: Int) -> Int? {
+    for (start, end) in Self.textless where starts(with: start, at: open) {
+      return find(end, from: open + start.utf8CodeUnitCount) ?? bytes.count
+    }
+    return nil
+  }
+
+  private static let textless: [(StaticString, StaticString)] = [
+    ("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"),
+  ]
+
+  private func starts(with marker: StaticString, at index: Int) -> Bool {
     let count = marker.utf8CodeUnitCount
     guard index + count <= bytes.count, let base = bytes.baseAddress else { return false }
     return memcmp(base + index, marker.utf8Start, count) == 0
