@@ -4,59 +4,99 @@ import Foundation
 /// Turns HTML named entities that XML does not define (`&nbsp;`, `&eacute;`, `&mdash;`) into
 /// numeric character references, outside CDATA sections and comments, the way a browser reads
 /// them. XML's own five entities and unknown names are left alone (the parser then reports them).
+///
+/// The references are found once, over the whole document (``replacements(in:byteByByte:)``), and
+/// made as the bytes are given to the parser (``write(_:_:replacing:into:)``), a chunk at a time:
+/// the repaired document is never held whole beside the body (a 15 MB feed that uses `&ndash;`
+/// was held twice).
 enum EntityRepair {
   private static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
 
-  /// The repaired bytes and how many entities were replaced, or nil when nothing needed it.
-  /// The references, CDATA sections and comments are found with `memchr` (vectorized); `byteByByte` reads every byte in turn instead, as this repair first did:
-  /// tests compare the two.
+  /// One reference to replace: its bytes in the document, and the character it names.
+  struct Replacement: Equatable {
+    let range: Range<Int>
+    let codePoint: UInt32
+  }
+
+  /// The references to replace, in document order (none when nothing needs it). They are found
+  /// with `memchr` (vectorized), as are CDATA sections and comments; `byteByByte` reads every
+  /// byte in turn instead, as this repair first did: tests compare the two.
+  static func replacements(in bytes: [UInt8], byteByByte: Bool = false) -> [Replacement] {
+    guard bytes.contains(UInt8(ascii: "&")) else { return [] }
+    var found = Found(bytes)
+    if byteByByte {
+      readByteByByte(bytes, into: &found)
+    } else {
+      bytes.withUnsafeBufferPointer { read($0, into: &found) }
+    }
+    return found.replacements
+  }
+
+  /// The whole repaired document and how many entities were replaced, or nil when nothing
+  /// needed it (the recovering reader's input, and the tests').
   static func replacingHTMLEntities(in bytes: [UInt8], byteByByte: Bool = false) -> (
     bytes: [UInt8], count: Int
   )? {
-    guard bytes.contains(UInt8(ascii: "&")) else { return nil }
-    var repair = Repaired(bytes)
-    if byteByByte {
-      readByteByByte(bytes, into: &repair)
-    } else {
-      bytes.withUnsafeBufferPointer { read($0, into: &repair) }
+    let replacements = replacements(in: bytes, byteByByte: byteByByte)
+    guard !replacements.isEmpty else { return nil }
+    var output: [UInt8] = []
+    bytes.withUnsafeBufferPointer {
+      write($0, 0..<$0.count, replacing: replacements[...], into: &output)
     }
-    return repair.finish()
+    return (output, replacements.count)
   }
 
-  /// The output being made: the input's runs between replaced references, and each replacement.
-  private struct Repaired {
+  /// Appends `bytes[range]` to `output` with `replacements` made: those of the range, in order,
+  /// none cut by its ends.
+  static func write(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+    replacing replacements: ArraySlice<Replacement>, into output: inout [UInt8]
+  ) {
+    output.reserveCapacity(output.count + range.count + 4 * replacements.count)
+    var copied = range.lowerBound
+    for replacement in replacements {
+      output.append(
+        contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<replacement.range.lowerBound]))
+      appendReference(replacement.codePoint, to: &output)
+      copied = replacement.range.upperBound
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.upperBound]))
+  }
+
+  /// `&#N;`, its digits written without a string.
+  private static func appendReference(_ codePoint: UInt32, to output: inout [UInt8]) {
+    output.append(contentsOf: [UInt8(ascii: "&"), UInt8(ascii: "#")])
+    var divisor: UInt32 = 1
+    while codePoint / divisor >= 10 { divisor *= 10 }
+    while divisor > 0 {
+      output.append(UInt8(ascii: "0") + UInt8(codePoint / divisor % 10))
+      divisor /= 10
+    }
+    output.append(UInt8(ascii: ";"))
+  }
+
+  /// The references found so far.
+  private struct Found {
     let input: [UInt8]
-    var output: [UInt8] = []
-    var count = 0
-    var copied = 0
+    var replacements: [Replacement] = []
 
     init(_ input: [UInt8]) { self.input = input }
 
-    /// Replaces the reference at `index` when it is an HTML entity XML does not define; the
-    /// index to read on from.
+    /// Notes the reference at `index` when it is an HTML entity XML does not define; the index
+    /// to read on from.
     mutating func replace(at index: Int) -> Int {
       guard !isXMLEntity(input, at: index), let (name, end) = entityName(input, at: index),
         !xmlEntities.contains(name), let codePoint = htmlCodePoint(name)
       else { return index + 1 }
-      if output.isEmpty { output.reserveCapacity(input.count) }
-      output.append(contentsOf: input[copied..<index])
-      output.append(contentsOf: Array("&#\(codePoint);".utf8))
-      copied = end
-      count += 1
+      replacements.append(Replacement(range: index..<end, codePoint: codePoint))
       return end
-    }
-
-    mutating func finish() -> (bytes: [UInt8], count: Int)? {
-      guard count > 0 else { return nil }
-      output.append(contentsOf: input[copied...])
-      return (output, count)
     }
   }
 
   /// Every reference outside CDATA sections and comments, found by `memchr`, as are the sections
   /// (by their `!`, rarer in feeds than `<`); the next section is kept until the reading passes
   /// its start.
-  private static func read(_ buffer: UnsafeBufferPointer<UInt8>, into repair: inout Repaired) {
+  private static func read(_ buffer: UnsafeBufferPointer<UInt8>, into repair: inout Found) {
     let scan = ByteScan(buffer)
     var index = 0
     var next = scan.section(from: 0)
@@ -116,7 +156,7 @@ enum EntityRepair {
   }
 
   /// The first way: every byte in turn.
-  private static func readByteByByte(_ bytes: [UInt8], into repair: inout Repaired) {
+  private static func readByteByByte(_ bytes: [UInt8], into repair: inout Found) {
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]

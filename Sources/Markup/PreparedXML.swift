@@ -1,8 +1,14 @@
 /// What every XML reader does before libxml2 sees a byte: cap the size, expand a DOCTYPE's
-/// internal entities within a budget (refusing parameter and external ones), turn undeclared HTML entities into character references, and pick Windows-1252
-/// for bytes that are not UTF-8 in a document that names no encoding.
+/// internal entities within a budget (refusing parameter and external ones), find the undeclared
+/// HTML entities to turn into character references, and pick Windows-1252 for bytes that are not
+/// UTF-8 in a document that names no encoding.
 struct PreparedXML {
+  /// The document as it came, with its declared entities expanded; the HTML entities are not
+  /// replaced in it but as it is given to libxml2 (``repairs``), so that a large body is not
+  /// held twice.
   let bytes: [UInt8]
+  /// The HTML entities to replace as `bytes` are given to libxml2, in document order.
+  let repairs: [EntityRepair.Replacement]
   let encoding: String?
   let notes: [String]
   /// Whether libxml2 reads the bytes as UTF-8 (no other encoding declared or guessed).
@@ -25,9 +31,10 @@ struct PreparedXML {
         .entityDeclaration, "the document declares entities in a way this reader refuses",
         line: place.line, column: place.column)
     }
-    if let repaired = EntityRepair.replacingHTMLEntities(in: input) {
-      input = repaired.bytes
-      notes.append("replaced \(repaired.count) HTML entities that XML does not define")
+    // Replacing ASCII bytes by ASCII bytes: whether the document is UTF-8 is the same after.
+    repairs = EntityRepair.replacements(in: input)
+    if !repairs.isEmpty {
+      notes.append("replaced \(repairs.count) HTML entities that XML does not define")
     }
     var encoding: String?
     let declaresOther = Prolog.declaresNonUTF8Encoding(input)
@@ -39,5 +46,16 @@ struct PreparedXML {
     self.encoding = encoding
     self.notes = notes
     isUTF8 = !declaresOther && encoding == nil
+  }
+
+  /// The whole document with its HTML entities replaced (the recovering reader's, which libxml2
+  /// reads at once).
+  var repairedBytes: [UInt8] {
+    guard !repairs.isEmpty else { return bytes }
+    var output: [UInt8] = []
+    bytes.withUnsafeBufferPointer {
+      EntityRepair.write($0, 0..<$0.count, replacing: repairs[...], into: &output)
+    }
+    return output
   }
 }

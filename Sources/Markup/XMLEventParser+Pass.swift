@@ -66,23 +66,32 @@ extension XMLEventParser {
 
 /// The document given to libxml2's push parser in order, at most a chunk at a time (libxml2
 /// copies each chunk into its own buffer and drops what it has read: the body is not copied
-/// whole), less what is passed over.
+/// whole), less what is passed over, with its HTML entities replaced as it is given (a chunk
+/// that holds one is copied into a buffer kept for the parse, and never ends inside one).
 struct ChunkFeed {
   let context: xmlParserCtxtPtr
   let bytes: UnsafeBufferPointer<UInt8>
+  /// The references to replace (``EntityRepair``), in document order.
+  let repairs: [EntityRepair.Replacement]
   /// Whether to go on (the parse has not stopped).
   let going: () -> Bool
   /// Where the bytes not yet given (or passed over) start.
   private(set) var offset = 0
+  /// The first reference at or after `offset`.
+  private var nextRepair = 0
+  /// A repaired chunk, as given.
+  private var repaired: [UInt8] = []
   /// How many bytes libxml2 was given, and how many of them up to the last `>`.
   private var given = 0
   private var givenThroughTag = 0
 
   init(
-    context: xmlParserCtxtPtr, bytes: UnsafeBufferPointer<UInt8>, going: @escaping () -> Bool
+    context: xmlParserCtxtPtr, bytes: UnsafeBufferPointer<UInt8>,
+    repairs: [EntityRepair.Replacement] = [], going: @escaping () -> Bool
   ) {
     self.context = context
     self.bytes = bytes
+    self.repairs = repairs
     self.going = going
   }
 
@@ -91,23 +100,44 @@ struct ChunkFeed {
 
   /// Gives the bytes up to `end` while the parse goes on.
   mutating func give(upTo end: Int) {
-    guard let base = bytes.baseAddress else { return }
     while offset < end, going() {
-      let length = min(Self.chunk, end - offset)
-      base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-        _ = xmlParseChunk(context, $0 + offset, Int32(length), 0)
+      var stop = min(offset + Self.chunk, end)
+      var after = nextRepair
+      while after < repairs.count, repairs[after].range.lowerBound < stop {
+        stop = max(stop, repairs[after].range.upperBound)
+        after += 1
       }
-      if let last = bytes[offset..<offset + length].lastIndex(of: UInt8(ascii: ">")) {
-        givenThroughTag = given + (last - offset) + 1
+      if after == nextRepair {
+        parse(UnsafeBufferPointer(rebasing: bytes[offset..<stop]))
+      } else {
+        repaired.removeAll(keepingCapacity: true)
+        EntityRepair.write(
+          bytes, offset..<stop, replacing: repairs[nextRepair..<after], into: &repaired)
+        repaired.withUnsafeBufferPointer { parse($0) }
       }
-      given += length
-      offset += length
+      offset = stop
+      nextRepair = after
     }
+  }
+
+  /// Gives `chunk` to libxml2 and counts it.
+  private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>) {
+    guard let base = chunk.baseAddress else { return }
+    base.withMemoryRebound(to: CChar.self, capacity: chunk.count) {
+      _ = xmlParseChunk(context, $0, Int32(chunk.count), 0)
+    }
+    if let last = chunk.lastIndex(of: UInt8(ascii: ">")) {
+      givenThroughTag = given + last + 1
+    }
+    given += chunk.count
   }
 
   /// Leaves the bytes up to `end` out.
   mutating func skip(to end: Int) {
     offset = max(offset, end)
+    while nextRepair < repairs.count, repairs[nextRepair].range.lowerBound < offset {
+      nextRepair += 1
+    }
   }
 
   /// Whether libxml2 has read all it was given up to the last tag: every event before the

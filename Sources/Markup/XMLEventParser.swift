@@ -81,8 +81,8 @@ public final class XMLEventParser {
   }
 
   /// Parses the prepared bytes, a chunk at a time (libxml2's push parser copies each chunk
-  /// into its own buffer and drops what it has read: the body is not copied whole); the first
-  /// fatal problem, if any.
+  /// into its own buffer and drops what it has read: the body is not copied whole, and its HTML
+  /// entities are replaced a chunk at a time); the first fatal problem, if any.
   private func run(_ prepared: PreparedXML) -> MarkupError? {
     // libxml2 would call an empty document "extra content at the end of the document".
     guard !prepared.bytes.isEmpty else { return Self.empty }
@@ -99,7 +99,9 @@ public final class XMLEventParser {
       _ = xmlSwitchToEncoding(context, converter)
     }
     prepared.bytes.withUnsafeBufferPointer { bytes in
-      var feed = ChunkFeed(context: context, bytes: bytes) { [unowned self] in !self.stopped }
+      var feed = ChunkFeed(context: context, bytes: bytes, repairs: prepared.repairs) {
+        [unowned self] in !self.stopped
+      }
       if prepared.isUTF8 { passOver(bytes, feed: &feed) }
       feed.give(upTo: bytes.count)
       if !stopped { _ = xmlParseChunk(context, nil, 0, 1) }

@@ -29,7 +29,7 @@ public final class XMLRecoveringReader {
       Unmanaged<ErrorSink>.fromOpaque(sink).takeUnretainedValue().record(error.pointee)
     }
     defer { xmlSetStructuredErrorFunc(nil, nil) }
-    let document = prepared.bytes.withUnsafeBufferPointer { buffer in
+    let document = prepared.repairedBytes.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) {
         xmlCtxtReadMemory(context, $0.baseAddress, Int32($0.count), url, prepared.encoding, options)
       }
