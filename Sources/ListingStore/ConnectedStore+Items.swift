@@ -5,11 +5,10 @@ extension ConnectedStore {
   public func unchangedItems(search: String, site: String) throws -> UnchangedItems {
     try locked { database in
       let name = StoreValue.text(search)
-      guard
-        let answered = try database.rows(
-          "SELECT answered_at FROM answers WHERE search = ?", [name]
-        ) { $0.double(0) }.first
-      else { return UnchangedItems(answeredAt: nil, ids: [:]) }
+      let answers = try database.rows(
+        "SELECT answered_at FROM answers WHERE search = ?", [name]
+      ) { $0.double(0) }
+      guard let answered = answers.first else { return UnchangedItems(answeredAt: nil, ids: [:]) }
       var ids: [String: String] = [:]
       // By the answer's index, as the record's read of the answer (``writeAnswer``).
       try database.run(
