@@ -5,8 +5,9 @@ import CLibXML2
 /// refused before parsing, and the body size is capped.
 ///
 /// HTML entities that real feeds use without declaring them (`&nbsp;`, `&eacute;`) are turned
-/// into character references first, where a browser would have understood them; bytes that are
-/// not UTF-8 in a document that declares no other encoding are read as Windows-1252.
+/// into character references as the bytes are given to libxml2, where a browser would have
+/// understood them; bytes that are not UTF-8 in a document that declares no other encoding are
+/// read as Windows-1252.
 ///
 /// libxml2 is given the bytes a chunk at a time (a 15 MB feed is never copied whole) and builds
 /// no tree: each
