@@ -126,7 +126,7 @@
     }
 
     /// Runs workers `w<n>` for each of `numbers` at once, to their end (the first is killed,
-    /// SIGKILL, as soon as `victim` says so of it stopped); returns the seconds the round took.
+    /// SIGKILL, as soon as `victim` says so); returns the seconds the round took.
     @discardableResult
     static func round(
       _ numbers: ClosedRange<Int>, in folder: URL, killing victim: (() -> Bool)? = nil
@@ -134,23 +134,10 @@
       let start = Date()
       let workers = try numbers.map { try worker("w\($0)", in: folder) }
       if let victim {
-        // Asked again with the worker stopped (SIGSTOP), once what it sent before has landed:
-        // a worker killed just after the question could have finished its lease in between
-        // (seen once, in CI at 80aa215) and left none to lapse.
-        let pid = workers[0].0.processIdentifier
         let deadline = Date().addingTimeInterval(30)
-        var held = false
-        while !held && Date() < deadline {
-          if victim() {
-            kill(pid, SIGSTOP)
-            Thread.sleep(forTimeInterval: 0.1)
-            held = victim()
-            if !held { kill(pid, SIGCONT) }
-          }
-          if !held { Thread.sleep(forTimeInterval: 0.02) }
-        }
-        #expect(held, "the worker to kill never held a lease")
-        kill(pid, SIGKILL)
+        while !victim() && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(Date() < deadline, "the worker to kill never held a lease")
+        kill(workers[0].0.processIdentifier, SIGKILL)
       }
       for (process, output) in workers {
         let text = String(
@@ -161,6 +148,13 @@
         }
       }
       return Date().timeIntervalSince(start)
+    }
+
+    /// The leases taken over so far, as `state info` says them ("leases: ..., N taken over so
+    /// far").
+    static func takeovers(_ info: String) -> Int? {
+      info.split(separator: "\n").first { $0.hasPrefix("leases:") }?.split(separator: ",")
+        .last?.split(separator: " ").first.flatMap { Int($0) }
     }
 
     static func info(_ folder: URL) throws -> String {
@@ -203,8 +197,12 @@
           store, "SELECT count(*) FROM leases WHERE worker = 'w1' AND done_at IS NULL")
         return (held.flatMap { Int($0) } ?? 0) > 0
       }
+      // Its lease lapsed, or on a slow machine (a round longer than the lease after the kill)
+      // another worker of the same round took it over already.
       let lapsed = try Self.info(folder)
-      #expect(!lapsed.contains(" 0 held now, 0 lapsed"), "the killed worker's lease: \(lapsed)")
+      #expect(
+        !lapsed.contains(" 0 held now, 0 lapsed") || (Self.takeovers(lapsed) ?? 0) > 0,
+        "the killed worker's lease: \(lapsed)")
       Thread.sleep(forTimeInterval: 4.5)
       try Self.round(2...4, in: folder)
       let asked = sites.asked(since: start)
@@ -213,9 +211,7 @@
       #expect(twice <= 32, "only what the killed worker held is fetched again (\(twice))")
       let after = try Self.info(folder)
       #expect(after.contains(" 0 lapsed"), "\(after)")
-      let takeovers = try #require(
-        after.split(separator: "\n").first { $0.hasPrefix("leases:") }?.split(separator: ",")
-          .last?.split(separator: " ").first.flatMap { Int($0) })
+      let takeovers = try #require(Self.takeovers(after))
       #expect(takeovers > 0 && twice <= takeovers, "what the killed worker held was taken over")
       announced = try sites.announced()
       #expect(announced.count == 2 * Self.searches, "none lost: one new listing per feed per round")
