@@ -39,11 +39,17 @@ enum EntityRepair {
   )? {
     let replacements = replacements(in: bytes, byteByByte: byteByByte)
     guard !replacements.isEmpty else { return nil }
+    return (applying(replacements, to: bytes), replacements.count)
+  }
+
+  /// `bytes` with `replacements` made (``replacements(in:byteByByte:)`` of the same bytes).
+  static func applying(_ replacements: [Replacement], to bytes: [UInt8]) -> [UInt8] {
+    guard !replacements.isEmpty else { return bytes }
     var output: [UInt8] = []
     bytes.withUnsafeBufferPointer {
       write($0, 0..<$0.count, replacing: replacements[...], into: &output)
     }
-    return (output, replacements.count)
+    return output
   }
 
   /// Appends `bytes[range]` to `output` with `replacements` made: those of the range, in order,
@@ -65,7 +71,8 @@ enum EntityRepair {
 
   /// `&#N;`, its digits written without a string.
   private static func appendReference(_ codePoint: UInt32, to output: inout [UInt8]) {
-    output.append(contentsOf: [UInt8(ascii: "&"), UInt8(ascii: "#")])
+    output.append(UInt8(ascii: "&"))
+    output.append(UInt8(ascii: "#"))
     var divisor: UInt32 = 1
     while codePoint / divisor >= 10 { divisor *= 10 }
     while divisor > 0 {

@@ -50,12 +50,5 @@ struct PreparedXML {
 
   /// The whole document with its HTML entities replaced (the recovering reader's, which libxml2
   /// reads at once).
-  var repairedBytes: [UInt8] {
-    guard !repairs.isEmpty else { return bytes }
-    var output: [UInt8] = []
-    bytes.withUnsafeBufferPointer {
-      EntityRepair.write($0, 0..<$0.count, replacing: repairs[...], into: &output)
-    }
-    return output
-  }
+  var repairedBytes: [UInt8] { EntityRepair.applying(repairs, to: bytes) }
 }
