@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClarissaCore
 import Foundation
+import ListingStore
 import ListingText
 import Sites
 
@@ -125,6 +126,10 @@ struct Inspect: AsyncParsableCommand {
       // Read as a run reads them: bounded and cleaned (the run's defaults).
       let (checked, bounded) = ListingCheck.answer(batch.listings, limits: Limits())
       for note in batch.notes + bounded { Terminal.error("note: \(SafeText.line(note))\n") }
+      if !checked.isEmpty {
+        Terminal.error(
+          "note: \(Fingerprint.foldLine(checked, idsUnique: adapter.idsUnique))\n")
+      }
       // Every listing is shown, so every description is made text.
       let listings = ListingDescription.resolve(checked)
       if let chosen {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClarissaCore
 import Foundation
+import ListingStore
 import SiteFormat
 import Sites
 
@@ -77,6 +78,11 @@ struct SitesCheck: ParsableCommand {
     let renderer = DiagnosticRenderer(
       sources: sources, colored: Terminal.wantsColor(fileDescriptor: STDERR_FILENO))
     Terminal.output(report.text)
+    if !report.listings.isEmpty {
+      // What a run would make of the answer: folds that need evidence, said with their reason.
+      Terminal.output(
+        Fingerprint.foldLine(report.listings, idsUnique: report.idsUnique) + "\n")
+    }
     Terminal.error(renderer.render(report.diagnostics))
     if !report.definitionReads { throw ExitStatus.configInvalid.exitCode }
     if !report.passed || report.diagnostics.hasErrors { throw ExitStatus.failure.exitCode }

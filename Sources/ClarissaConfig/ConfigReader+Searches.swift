@@ -130,6 +130,7 @@ extension ConfigReader {
     reportStatus(of: site, at: siteField?.node ?? nameNode, in: scope.context)
     if pasted != nil { scope = withoutCarriedKeys(scope, site: site) }
     var search = Search(name: name, site: site.id, location: location(nameNode))
+    search.idsUnique = site.idsUnique
     readCommonFields(scope, site: site, into: &search, config: config)
     if let pasted {
       search.url = pasted.url

@@ -14,6 +14,7 @@ extension ConfigReader {
   {
     [
       ("items_per_source", 1...1_000_000, \.itemsPerSource),
+      ("new_per_answer", 1...1_000_000, \.newPerAnswer),
       ("announce_per_search", 1...100_000, \.announcePerSearch),
       ("title_length", 20...100_000, \.titleLength),
       ("place_length", 20...100_000, \.placeLength),

@@ -46,8 +46,11 @@ enum ConfigSchemaText {
     "top.limits":
       "bounds on what a site may bring in one run; each is reported when it bites",
     "limits.items_per_source":
-      "listings read from one answer of one source; the rest are dropped with a note "
-      + "(default 2000)",
+      "listings read from one answer of one source; the rest are dropped with a note in "
+      + "every report (default 100000)",
+    "limits.new_per_answer":
+      "new listings taken from one answer of one source in one run; the rest are left, "
+      + "unrecorded, for the next run, with a note (default 2000)",
     "limits.announce_per_search":
       "new listings announced per search and channel in one run; the rest are summed up in "
       + "one message and stay in 'clarissa listings' and the web page (default 50)",

@@ -55,8 +55,14 @@ public struct Config: Sendable {
 /// Bounds on what sites may bring in: a hostile or broken feed gives 140,000 items, a 7.9 MiB
 /// title, or new ids on every answer. Each bound is reported when it bites.
 public struct Limits: Sendable, Equatable {
-  /// Listings read from one answer of one source; the rest are dropped, with a note.
-  public var itemsPerSource = 2_000
+  /// Listings read from one answer of one source; the rest are dropped, with a note in every
+  /// report. A bound on memory, set high: the answer's size is bounded too
+  /// (`http.max_response_size`), and reading a known listing costs next to nothing.
+  public var itemsPerSource = 100_000
+  /// New listings taken from one answer of one source in one run (judged, recorded,
+  /// announced): what a flood costs. The others are not recorded, so the next run finds them
+  /// new and takes them then; the run's line says how many were left.
+  public var newPerAnswer = 2_000
   /// New listings announced per search and channel in one run; the rest are summed up in one
   /// message ("and 4,950 more") and stay browsable.
   public var announcePerSearch = 50

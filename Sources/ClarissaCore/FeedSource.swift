@@ -32,6 +32,10 @@ public protocol FeedSource: Sendable {
   /// Whether ``listings(from:)`` passes over the items of the search's last answer that are
   /// unchanged (``SourceResponse/known``, ``ListingBatch/unchanged``); false by default.
   var passesUnchangedItems: Bool { get }
+  /// Whether the site gives each listing one id that it keeps (a site definition's
+  /// `ids: unique`): two ids are then two listings, and the run never folds one as the
+  /// other's repost; false by default.
+  var idsUnique: Bool { get }
   /// Modes `clarissa inspect --mode` accepts, the default first.
   var modes: [String] { get }
   /// The site's own list of cities whose name or description contains `filter` (all when nil),
@@ -130,6 +134,9 @@ extension FeedSource {
 
   /// By default a site reads every item of every answer.
   public var passesUnchangedItems: Bool { false }
+
+  /// By default two ids of a site may be one item posted again.
+  public var idsUnique: Bool { false }
 
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }

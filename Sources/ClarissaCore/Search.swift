@@ -31,6 +31,9 @@ public struct Search: Sendable {
   /// What a repost (the same item under a new id) is: folded into the listing it repeats, or
   /// notified as new.
   public var duplicates: DuplicateMode = .fold
+  /// Whether the search's site gives each listing one id (``FeedSource/idsUnique``): its ids
+  /// are never folded as reposts of each other (the same flat on another site still is).
+  public var idsUnique = false
   /// How far back a repost is looked for: a listing the search last saw longer ago is not one.
   public var repostWindow: Interval = Search.defaultRepostWindow
   /// `repost_window` when a search and `defaults` leave it out.

@@ -6,15 +6,24 @@ import Foundation
 /// walk the search's sightings (a million rows) than the fingerprint's index (a few): 16 s
 /// instead of a fraction of a millisecond in `.ci/bench state`.
 extension ConnectedStore {
-  public func originals(search: String, of listings: [Listing], since: Date) throws
-    -> [ListingKey: Original]
-  {
+  public func originals(
+    search: String, of listings: [Listing], since: Date, present: Set<ListingKey>
+  ) throws -> [ListingKey: Original] {
     try locked { database in
       var result: [ListingKey: Original] = [:]
       for listing in listings {
-        let found =
-          try Self.byFingerprint(listing, search, since, database)
-          + Self.byPhotos(listing, search, since, database)
+        let item = Fingerprint.Item(listing)
+        var found: [Original] = []
+        for (other, firstSeen) in try Self.candidates(listing, search, since, database) {
+          // A photo that the listings sharing it say different things of counts for nothing.
+          let stock: Set<String> = Fingerprint.stockPhotos([listing] + other.sharing)
+          let twoOfOneAnswer = present.contains(other.listing.key)
+          let evidence = Fingerprint.Item(other.listing).evidence(
+            item, inOneAnswer: twoOfOneAnswer, stock: stock)
+          if evidence != nil {
+            found.append(Original(id: other.listing.id, firstSeen: firstSeen))
+          }
+        }
         if let earliest = found.min(by: { $0.firstSeen < $1.firstSeen }) {
           result[listing.key] = earliest
         }
@@ -23,45 +32,54 @@ extension ConnectedStore {
     }
   }
 
-  private static func byFingerprint(
+  /// The listings that share the fingerprint (title and price) or a photo with `listing`, with
+  /// when the search first saw each; at most ``photoRows`` per photo.
+  private static func candidates(
     _ listing: Listing, _ search: String, _ since: Date, _ database: Connection
-  ) throws -> [Original] {
+  ) throws -> [(Candidate, Date)] {
     let sql = database.dialect
-    return try database.rows(
+    var rows: [(Listing, Date)] = try database.rows(
       """
-      SELECT l.id, s.first_seen FROM listings l\(sql.indexedBy("listings_fingerprint"))
+      SELECT s.first_seen, \(ListingColumns.selected) FROM listings l\(sql.indexedBy("listings_fingerprint"))
       \(sql.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
       WHERE l.site = ? AND l.fingerprint = ? AND l.id != ? AND \(LastSeen.sighting("s")) >= ?
-      ORDER BY s.first_seen LIMIT 1
+      ORDER BY s.first_seen LIMIT \(photoRows)
       """,
       [
         .text(search), .text(listing.site), .text(Fingerprint.key(listing)), .text(listing.id),
         .time(since),
       ]
-    ) { Original(id: $0.text(0), firstSeen: Date(timeIntervalSince1970: $0.double(1))) }
-  }
-
-  /// Listings with a photo in common, kept when their title or price agrees too.
-  private static func byPhotos(
-    _ listing: Listing, _ search: String, _ since: Date, _ database: Connection
-  ) throws -> [Original] {
-    let join = database.dialect.orderedJoin
-    var found: [Original] = []
+    ) { (ListingColumns.listing($0, from: 1), Date(timeIntervalSince1970: $0.double(0))) }
+    var sharing: [String: [Listing]] = [:]
     for image in Set(Fingerprint.images(listing)) {
-      found += try database.rows(
+      let holders: [(Listing, Date)] = try database.rows(
         """
         SELECT s.first_seen, \(ListingColumns.selected) FROM listing_images i
-        \(join) listings l ON l.site = i.site AND l.id = i.id
-        \(join) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
+        \(sql.orderedJoin) listings l ON l.site = i.site AND l.id = i.id
+        \(sql.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
         WHERE i.site = ? AND i.image = ? AND i.id != ? AND \(LastSeen.sighting("s")) >= ?
+        ORDER BY s.first_seen LIMIT \(photoRows)
         """,
         [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
-      ) { row -> Original? in
-        let other = ListingColumns.listing(row, from: 1)
-        guard Fingerprint.sameItem(listing, other) else { return nil }
-        return Original(id: other.id, firstSeen: Date(timeIntervalSince1970: row.double(0)))
-      }.compactMap { $0 }
+      ) { (ListingColumns.listing($0, from: 1), Date(timeIntervalSince1970: $0.double(0))) }
+      for (holder, _) in holders { sharing[holder.id, default: []] += holders.map(\.0) }
+      rows += holders
     }
-    return found
+    var seen = Set<String>()
+    return rows.compactMap { other, firstSeen -> (Candidate, Date)? in
+      guard seen.insert(other.id).inserted else { return nil }
+      return (Candidate(listing: other, sharing: sharing[other.id] ?? []), firstSeen)
+    }
   }
 }
+
+/// A listing the search saw that may be the same item as a new one, with the others that
+/// share a photo with it (for the stock-photo check).
+private struct Candidate {
+  var listing: Listing
+  var sharing: [Listing]
+}
+
+/// Rows read per fingerprint or photo, at most: past that many, a photo is a stock photo
+/// whatever the others say.
+private let photoRows = 64

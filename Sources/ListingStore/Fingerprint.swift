@@ -5,11 +5,17 @@ import Foundation
 /// Measured on a real sfbay page (Fixtures/craigslist/sfbay-sss-sapi-1.json): of 360 rows, 69 in
 /// 23 groups share a title and a price; within a group they share photos or have none, except
 /// sellers who posted the same item again with new photos. Different items that share a title
-/// differ in price and photos. So two listings are the same item when their titles (folded) are
-/// equal and so are their prices, or when they share a photo and their titles or prices agree.
-/// The place is not compared: a cross-post to another subarea is the same item. Where the site
-/// says itself which posts are one item (Craigslist sapi's duplicate group), that comes first:
-/// it also joins the posts whose price was changed between them.
+/// differ in price and photos. So a listing repeats one seen before when their titles (folded)
+/// are equal and so are their prices, or when they share a photo and their titles or prices
+/// agree. Evidence is asked for, not assumed (issue 40: a landlord's 83 flats, one campaign
+/// photo on each and a stock title on many, were folded into 59): a photo that three listings
+/// or more share while saying different things is a stock photo and counts for nothing; two
+/// listings that give two addresses are never one item; and two ids of one answer, shown side
+/// by side, fold only on the same title and price, the same address (or map pin, with title
+/// and photo), or the same price and description. The place text is not compared: a
+/// cross-post to another subarea is the same item. Where the site says itself which posts are
+/// one item (Craigslist sapi's duplicate group), that comes first: it also joins the posts
+/// whose price was changed between them. A site that declares `ids: unique` is never folded.
 package enum Fingerprint {
   /// The title folded: lower case, letters and digits only, words separated by one space.
   package static func title(_ text: String) -> String {
@@ -43,9 +49,72 @@ package enum Fingerprint {
     }.filter { !$0.isEmpty }
   }
 
-  /// Whether two listings are the same item (the rule above).
-  package static func sameItem(_ first: Listing, _ second: Listing) -> Bool {
-    Item(first).isSame(as: Item(second))
+  /// Why two listings were taken for one item: what the reports name ("shared photo X").
+  package enum Evidence: Sendable, Equatable {
+    /// The site said so (Craigslist sapi's duplicate group).
+    case siteGroup
+    /// The same title and price.
+    case titleAndPrice
+    /// A photo in common (not a stock photo), with the title or the price.
+    case photo(String)
+    /// The same address, with the title or a photo; or the same map pin, with both.
+    case place
+    /// The same price and description.
+    case priceAndDescription
+
+    /// In words, for `inspect`, `sites check` and `explain`.
+    package var words: String {
+      switch self {
+      case .siteGroup: return "the site's duplicate group"
+      case .titleAndPrice: return "same title and price"
+      case .photo(let photo): return "shared photo \(Fingerprint.photoName(photo))"
+      case .place: return "same address or map pin"
+      case .priceAndDescription: return "same price and description"
+      }
+    }
+  }
+
+  /// A photo's address shortened to its file name, for a report line.
+  package static func photoName(_ photo: String) -> String {
+    let name = photo.split(separator: "/").last.map(String.init) ?? photo
+    return SafeText.cut(SafeText.line(name), to: 60) ?? SafeText.line(name)
+  }
+
+  /// Whether two listings are the same item, and why: a repost of a listing the search saw
+  /// before (`inOneAnswer` false), or two ids of one answer (true), which must show more.
+  package static func sameItem(
+    _ first: Listing, _ second: Listing, inOneAnswer: Bool = false, stock: Set<String> = []
+  ) -> Evidence? {
+    Item(first).evidence(Item(second), inOneAnswer: inOneAnswer, stock: stock)
+  }
+
+  /// Two map pins closer than this are one pin. Sites place pins roughly (Craigslist at a
+  /// neighbourhood's point, cross-posts at another subarea's), so a pin alone neither joins
+  /// two listings nor keeps them apart: only an address does.
+  package static let samePinMetres = 10.0
+
+  /// The photos among `listings` that are a stock photo, counting for nothing: one shared by
+  /// three listings or more that are not one item by what they say (more than one title, more
+  /// than one address, or three prices and more): a landlord's campaign picture on every
+  /// flat, a shop's logo. A repost chain shares its photo with one title and address.
+  package static func stockPhotos(_ listings: [Listing]) -> Set<String> {
+    stockPhotos(listings.map { Item($0) })
+  }
+
+  static func stockPhotos(_ items: [Item]) -> Set<String> {
+    var holders: [String: [Int]] = [:]
+    for (index, item) in items.enumerated() {
+      for photo in item.images { holders[photo, default: []].append(index) }
+    }
+    var stock = Set<String>()
+    for (photo, indices) in holders where Set(indices.map { items[$0].listing.id }).count >= 3 {
+      let sharing = indices.map { items[$0] }
+      let titles = Set(sharing.map(\.title).filter { !$0.isEmpty })
+      let places = Set(sharing.compactMap(\.address))
+      let prices = Set(sharing.compactMap(\.listing.price))
+      if titles.count > 1 || places.count > 1 || prices.count > 2 { stock.insert(photo) }
+    }
+    return stock
   }
 
   /// A listing with what the rule compares, worked out once.
@@ -54,57 +123,146 @@ package enum Fingerprint {
     let title: String
     let key: String
     let images: Set<String>
+    /// The address (with its postcode) folded; nil when the listing gives none.
+    let address: String?
+    /// The description folded, when the listing has it as text.
+    let description: String?
 
     package init(_ listing: Listing) {
       self.listing = listing
       title = Fingerprint.title(listing.title)
       key = Fingerprint.key(listing)
       images = Set(Fingerprint.images(listing))
+      let street = Fingerprint.title(listing.address ?? "")
+      let code = Fingerprint.title(listing.postcode ?? "")
+      address = street.isEmpty ? nil : code.isEmpty ? street : "\(code) \(street)"
+      let text = listing.isDescriptionPending ? "" : Fingerprint.title(listing.description)
+      description = text.isEmpty ? nil : text
     }
 
-    func isSame(as other: Item) -> Bool {
-      guard listing.site == other.listing.site, listing.id != other.listing.id else { return false }
+    /// Whether `other` is the same item, and why (the site's duplicate group is
+    /// ``RunIndex``'s to ask). Two listings at two addresses never are. A repost must share
+    /// its title and price, or a photo (not in `stock`) and one of them, or its address and
+    /// its title or a photo. Two ids of one answer are on the page side by side: a photo and a
+    /// title are not enough there (a landlord's flats), so they must share title and price,
+    /// their address (or pin, with title and photo), or price and description.
+    func evidence(_ other: Item, inOneAnswer: Bool, stock: Set<String>) -> Evidence? {
+      guard listing.site == other.listing.site, listing.id != other.listing.id else { return nil }
+      if let address, let theirs = other.address, address != theirs { return nil }
       let sameTitle = title == other.title && !title.isEmpty
       let samePrice =
-        listing.price == other.listing.price
-        && listing.currency == other.listing.currency
-      if sameTitle && samePrice { return true }
-      return !images.isDisjoint(with: other.images) && (sameTitle || samePrice)
+        listing.price == other.listing.price && listing.currency == other.listing.currency
+      let photo = images.intersection(other.images).subtracting(stock).min()
+      let samePin =
+        listing.coordinates.flatMap { mine in
+          other.listing.coordinates.map { mine.distance(to: $0).metres <= samePinMetres }
+        } ?? false
+      if sameTitle && samePrice { return .titleAndPrice }
+      if address != nil && address == other.address && (sameTitle || photo != nil) {
+        return .place
+      }
+      if samePin && sameTitle && photo != nil { return .place }
+      if samePrice, listing.price != nil, let description, description == other.description {
+        return .priceAndDescription
+      }
+      if !inOneAnswer, let photo, sameTitle || samePrice { return .photo(photo) }
+      return nil
     }
   }
 
-  /// The listings of one run so far, found by what makes two the same item: the site's own
-  /// duplicate group first (Craigslist groups reposts whose price or photos changed), then the
-  /// key of title and price, or a photo in common (then checked by the rule). The earliest
-  /// added wins.
+  /// The listings of one answer (or one run) so far, found by what can make two the same
+  /// item: the site's own duplicate group first (Craigslist groups reposts whose price or
+  /// photos changed), then those that share a title, a photo, an address or a description
+  /// (then checked by the rule, ``Item/evidence(_:inOneAnswer:stock:)``). The earliest added
+  /// wins. Each look-up checks at most ``bucketLimit`` listings of a title, photo, address or
+  /// description: past that many they are a stock title or photo, and an answer of 20,000
+  /// listings with one title costs no more than one of 64.
   package struct RunIndex {
     private var entries: [(item: Item, firstSeen: Date?)] = []
-    private var byKey: [String: Int] = [:]
-    private var byPhoto: [String: [Int]] = [:]
+    private var buckets: [String: [Int]] = [:]
     private var byGroup: [String: Int] = [:]
+    /// Whether the listings added and matched are of one answer (two ids side by side).
+    private let inOneAnswer: Bool
+    /// Photos that count for nothing (``Fingerprint/stockPhotos(_:)``).
+    private let stock: Set<String>
 
-    /// An empty index.
-    package init() {}
+    /// Listings checked per bucket, at most.
+    static let bucketLimit = 64
 
-    /// The earliest listing added that is the same item as `item`.
-    package func match(_ item: Item) -> (listing: Listing, firstSeen: Date?)? {
+    /// An empty index, for listings of one answer or not, with the answer's stock photos.
+    package init(inOneAnswer: Bool = false, stock: Set<String> = []) {
+      self.inOneAnswer = inOneAnswer
+      self.stock = stock
+    }
+
+    /// The earliest listing added that is the same item as `item`, and why.
+    package func match(_ item: Item) -> (listing: Listing, firstSeen: Date?, evidence: Evidence)? {
       if let group = item.listing.duplicateGroup, let index = byGroup[group],
         entries[index].item.listing.id != item.listing.id
       {
-        return (entries[index].item.listing, entries[index].firstSeen)
+        return (entries[index].item.listing, entries[index].firstSeen, .siteGroup)
       }
-      var candidates = byKey[item.key].map { [$0] } ?? []
-      for photo in item.images { candidates += byPhoto[photo] ?? [] }
-      let found = candidates.sorted().first { entries[$0].item.isSame(as: item) }
-      return found.map { (entries[$0].item.listing, entries[$0].firstSeen) }
+      var candidates = Set<Int>()
+      for key in Self.keys(item) { candidates.formUnion(buckets[key] ?? []) }
+      for index in candidates.sorted() {
+        let entry = entries[index]
+        if let evidence = entry.item.evidence(item, inOneAnswer: inOneAnswer, stock: stock) {
+          return (entry.item.listing, entry.firstSeen, evidence)
+        }
+      }
+      return nil
     }
 
     package mutating func add(_ item: Item, firstSeen: Date?) {
       let index = entries.count
       entries.append((item, firstSeen))
-      if byKey[item.key] == nil { byKey[item.key] = index }
       if let group = item.listing.duplicateGroup, byGroup[group] == nil { byGroup[group] = index }
-      for photo in item.images { byPhoto[photo, default: []].append(index) }
+      for key in Self.keys(item) where buckets[key, default: []].count < Self.bucketLimit {
+        buckets[key, default: []].append(index)
+      }
     }
+
+    /// The buckets an item is found by: every evidence but the site's group needs one of them.
+    private static func keys(_ item: Item) -> [String] {
+      var keys = item.images.map { "p\($0)" }
+      if !item.title.isEmpty { keys.append("t\(item.title)") }
+      if let address = item.address { keys.append("a\(address)") }
+      if let description = item.description { keys.append("d\(description)") }
+      return keys
+    }
+  }
+
+  /// What a run would fold of one answer, and why: each folded listing with the one it
+  /// repeats and the evidence (for `inspect` and `sites check`). None where the site's ids are
+  /// unique.
+  package static func folds(in listings: [Listing], idsUnique: Bool) -> [(
+    listing: Listing, original: Listing, evidence: Evidence
+  )] {
+    guard !idsUnique else { return [] }
+    let items = listings.map { Item($0) }
+    var index = RunIndex(inOneAnswer: true, stock: stockPhotos(items))
+    var folded: [(listing: Listing, original: Listing, evidence: Evidence)] = []
+    for item in items {
+      if let match = index.match(item) {
+        folded.append((item.listing, match.listing, match.evidence))
+      } else {
+        index.add(item, firstSeen: nil)
+      }
+    }
+    return folded
+  }
+
+  /// One line on ``folds(in:idsUnique:)``: "would fold 3 of 83 as reposts: same title and
+  /// price (2), the site's duplicate group (1)", or that it would fold none.
+  package static func foldLine(_ listings: [Listing], idsUnique: Bool) -> String {
+    if idsUnique { return "would fold none of \(listings.count) as reposts: ids: unique" }
+    let folded = folds(in: listings, idsUnique: false)
+    guard !folded.isEmpty else { return "would fold none of \(listings.count) as reposts" }
+    var counts: [String: Int] = [:]
+    for fold in folded { counts[fold.evidence.words, default: 0] += 1 }
+    let reasons = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+      .prefix(4).map { "\($0.key) (\($0.value))" }
+    return "would fold \(folded.count) of \(listings.count) as reposts: "
+      + reasons.joined(separator: ", ") + (counts.count > 4 ? ", ..." : "")
   }
 }

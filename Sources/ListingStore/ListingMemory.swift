@@ -269,9 +269,11 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// What `search` has seen of these listings (absent: never seen by it).
   func lookUp(search: String, keys: [ListingKey]) throws -> [ListingKey: Sighting]
   /// For each of `listings` (new to the search), the earliest listing the search has seen since
-  /// `since` that is the same item (``Fingerprint``): by title and price, or by a shared photo.
-  func originals(search: String, of listings: [Listing], since: Date) throws -> [ListingKey:
-    Original]
+  /// `since` that is the same item (``Fingerprint``): by title and price, or by a shared photo
+  /// that is not a stock photo, never at another address. A listing of `present` (the answer
+  /// being judged) is on the page beside the new one: it must show more to be its original.
+  func originals(search: String, of listings: [Listing], since: Date, present: Set<ListingKey>)
+    throws -> [ListingKey: Original]
   /// For each of `listings` that has coordinates (new to its search), the earliest-seen
   /// listing on another site that any search saw since `since` and that is the same flat
   /// (``SameFlat``).
@@ -385,5 +387,15 @@ extension ListingMemory {
     throws
   {
     try markDelivered([(search, keys)], channel: channel, at: now)
+  }
+}
+
+extension ListingMemory {
+  /// ``originals(search:of:since:present:)`` of listings none of whose originals is in the
+  /// answer being judged.
+  public func originals(search: String, of listings: [Listing], since: Date) throws
+    -> [ListingKey: Original]
+  {
+    try originals(search: search, of: listings, since: since, present: [])
   }
 }

@@ -193,4 +193,19 @@ import Testing
     ]
     #expect(RunReport.changes(listings) == "3 changed (2 price drops, 1 returned)")
   }
+
+  /// Text changes are counted as changes, not as "changeds", and the summary message of an
+  /// announcement over its room says what it stands for ("1,951 more new" said it of changes).
+  @Test func textChangesAreCountedAsChanges() {
+    let changed = (0..<2_000).map { Self.listing("c\($0)", .changed) }
+    #expect(RunReport.changes(changed) == "2,000 changed")
+    #expect(
+      RunReport.changes([Self.listing("a", .gone), Self.listing("b", .gone)]) == "2 gone")
+    let fresh = (0..<51).map { Listing(id: "n\($0)", site: "feed", url: "u", title: "t") }
+    let mixed = Announcement.summary(Array(changed.prefix(1_900)) + fresh, search: "flats")
+    #expect(
+      mixed.title.hasPrefix("and 1,951 more (51 new, 1,900 changed) in 'flats'"), "\(mixed.title)")
+    let new = Announcement.summary(fresh, search: "flats")
+    #expect(new.title.hasPrefix("and 51 more new in 'flats'"), "\(new.title)")
+  }
 }

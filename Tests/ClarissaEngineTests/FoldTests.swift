@@ -72,13 +72,28 @@ import Testing
     }
   }
 
-  /// A repost with another price but the same photos and title is the same item.
+  /// A repost with another price but the same photos and title is the same item: in one
+  /// answer because the seller's map pin is the same too, on a later run by the photo alone.
+  /// Without the pin, two such ids side by side are not folded (a landlord's flats share a
+  /// photo and a title).
   @Test func aRepostWithAnotherPriceAndTheSamePhotosIsFolded() throws {
     let folded = try Self.foldedPage()
     // "Lilly Pulitzer silicone iPad/tablet cover", $5 and $8, the same four photos.
     let covers = folded.filter { $0.listing.title.hasPrefix("Lilly Pulitzer") }
     #expect(covers.count == 6)
     #expect(covers.filter { $0.verdict == .new }.count == 1)
+    var (five, eight) = try (
+      #require(covers.first { $0.listing.price == 5 }?.listing),
+      #require(covers.first { $0.listing.price == 8 }?.listing)
+    )
+    #expect(Fingerprint.sameItem(five, eight, inOneAnswer: true) == .place)
+    (five.coordinates, eight.coordinates) = (nil, nil)
+    #expect(Fingerprint.sameItem(five, eight, inOneAnswer: true) == nil)
+    let later = Fingerprint.sameItem(five, eight)
+    guard case .photo = later else {
+      Issue.record("a later repost at another price: \(String(describing: later))")
+      return
+    }
   }
 
   /// Craigslist's own duplicate groups (a negative number in the row): on this page 39 local
@@ -101,7 +116,11 @@ import Testing
         listing.duplicateGroup = nil
         return Fingerprint.Item(listing)
       }
-      #expect(items.dropFirst().allSatisfy { $0.isSame(as: items[0]) }, "group \(group)")
+      #expect(
+        items.dropFirst().allSatisfy {
+          items[0].evidence($0, inOneAnswer: false, stock: []) != nil
+        },
+        "group \(group)")
     }
   }
 
@@ -113,7 +132,7 @@ import Testing
     #expect(pair.map(\.price) == [8, 7])
     var repainted = pair[1]
     repainted.imageURLs = ["https://images.craigslist.org/00x0x_newPhotoOfIt_600x450.jpg"]
-    #expect(!Fingerprint.sameItem(pair[0], repainted))
+    #expect(Fingerprint.sameItem(pair[0], repainted) == nil)
     run.add(Fingerprint.Item(pair[0]), firstSeen: nil)
     #expect(run.match(Fingerprint.Item(repainted))?.listing.id == pair[0].id)
     repainted.duplicateGroup = nil

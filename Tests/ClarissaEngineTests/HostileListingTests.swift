@@ -56,9 +56,11 @@ import Testing
     #expect(cut == ["title", "description", "place"])
     #expect(checked.id == "x" && checked.url == "https://e.example/x")
     #expect(checked.price == nil && checked.posted == nil && checked.coordinates == nil)
+    var readCap = Limits()
+    readCap.itemsPerSource = 2_000
     let (many, notes) = ListingCheck.answer(
       (0..<2_500).map { Listing(id: "\($0)", site: "feed", url: "u", title: "t") },
-      limits: Limits())
+      limits: readCap)
     #expect(many.count == 2_000)
     #expect(
       notes == [
@@ -185,24 +187,75 @@ import Testing
     let delivering = runner.delivering(to: config)
     let now = Date()
     let first = try await delivering.run(RunOptions(now: now, notifyFirstRun: true)).commit()
-    #expect(first.searches[0].new.count == 2_000, "the first 2,000 items of the answer")
+    #expect(first.searches[0].new.count == 2_000, "the first 2,000 new (limits.new_per_answer)")
     #expect(receiver.requests.count == 50, "49 listings and one summary")
     let summary = try #require(receiver.requests.last?.text)
     #expect(summary.contains("and 1,951 more new in 'bikes'"))
     #expect(
       first.searches[0].notes.contains { $0.contains("hook: 1,951 more summed up in one message") })
+    #expect(
+      first.searches[0].notes.contains {
+        $0.contains("3,000 more new listings than limits.new_per_answer (2,000) left for the next")
+      }, "\(first.searches[0].notes)")
+    // The flood's rest is not lost: the next two runs take 2,000, then 1,000, each id once.
+    var announced = Set(first.searches[0].new.map(\.id))
+    for (hour, expected) in [(1, 2_000), (2, 1_000)] {
+      let next = try await delivering.run(
+        RunOptions(now: now.addingTimeInterval(3600 * Double(hour)))
+      )
+      .commit()
+      let ids = next.searches[0].new.map(\.id)
+      #expect(ids.count == expected, "run \(hour + 1): \(next.searches[0].notes)")
+      #expect(announced.isDisjoint(with: ids), "never twice")
+      announced.formUnion(ids)
+    }
+    #expect(announced == Set((0..<5_000).map { "r0-\($0)" }), "every one of the 5,000")
     // The feed renews every id: nothing is announced, and the run says why once.
     round.value = 1
-    let second = try await delivering.run(RunOptions(now: now.addingTimeInterval(3600))).commit()
-    #expect(receiver.requests.count == 50, "nothing announced for renewed ids")
-    #expect(second.searches[0].new.isEmpty)
+    let renewed = try await delivering.run(RunOptions(now: now.addingTimeInterval(4 * 3600)))
+      .commit()
+    #expect(renewed.searches[0].new.isEmpty)
     #expect(
-      second.searches[0].notes.contains {
-        $0.contains("all 2,000 ids changed since the last answer: the feed's ids are not stable")
-      }, "\(second.searches[0].notes)")
-    // Nothing owed is left behind: a third run with the same answer sends nothing.
-    let third = try await delivering.run(RunOptions(now: now.addingTimeInterval(7200))).commit()
-    #expect(receiver.requests.count == 50)
-    #expect(third.deliveryFailures.isEmpty)
+      renewed.searches[0].notes.contains {
+        $0.contains("all 5,000 ids changed since the last answer: the feed's ids are not stable")
+      }, "\(renewed.searches[0].notes)")
+    // Nothing owed is left behind: a run with the same answer sends nothing.
+    let sent = receiver.requests.count
+    let last = try await delivering.run(RunOptions(now: now.addingTimeInterval(5 * 3600))).commit()
+    #expect(receiver.requests.count == sent)
+    #expect(last.deliveryFailures.isEmpty)
+  }
+
+  /// A listing at the end of a 20,001-item feed is announced (the read bound was 2,000 items),
+  /// and whatever bound bites is said in the text and Markdown reports, not only in JSON.
+  @Test func aListingAtTheEndOfALongFeedIsAnnounced() async throws {
+    let items = Counter(20_000)
+    let feed = try LoopbackServer { _, _ in
+      .init(body: Self.jsonFeed((0..<items.value).map { ("i\($0)", "Bike \($0)") }))
+    }
+    let yaml = """
+      version: 1
+      searches:
+        - name: bikes
+          site: feed
+          feeds: [\(feed.base)/feed.json]
+      """
+    let (runner, _) = try FaultTests.runner(yaml)
+    let now = Date()
+    let first = try await runner.run(RunOptions(now: now)).commit()
+    #expect(first.searches[0].primed == 20_000)
+    items.value = 20_001
+    let second = try await runner.run(RunOptions(now: now.addingTimeInterval(3600))).commit()
+    #expect(second.searches[0].new.map(\.id) == ["i20000"], "\(second.searches[0].notes)")
+    // A read bound that bites is in every report.
+    var outcome = second.searches[0]
+    outcome.notes = ["feed.json: the answer held 20,001 listings; the first 20,000 were read"]
+    var result = second
+    result.searches = [outcome]
+    let text = RunReport.text(result, colored: false)
+    #expect(text.contains("bikes: note: feed.json: the answer held 20,001 listings"), "\(text)")
+    let markdown = RunReport.markdown(result)
+    #expect(
+      markdown.contains("- _Note:_ feed.json: the answer held 20,001 listings"), "\(markdown)")
   }
 }

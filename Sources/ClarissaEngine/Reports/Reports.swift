@@ -31,7 +31,9 @@ public enum RunReport {
   public static func markdown(_ result: RunResult, searches: [String: Search] = [:]) -> String {
     var lines = ["## clarissa: \(result.newListings.count) new listings", ""]
     for search in result.searches
-    where !search.new.isEmpty || !search.delivered.isEmpty || !search.failures.isEmpty {
+    where !search.new.isEmpty || !search.delivered.isEmpty || !search.failures.isEmpty
+      || !search.notes.isEmpty
+    {
       lines.append("### \(search.name)")
       lines.append("")
       if search.held > 0 { lines.append("_\(search.held) held until quiet hours end_") }
@@ -53,6 +55,7 @@ public enum RunReport {
         }
       }
       for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }
+      for note in search.notes { lines.append("- _Note:_ \(escape(note))") }
       lines.append("")
     }
     for block in result.blocks { lines.append("> **Blocked:** \(escape(block))") }

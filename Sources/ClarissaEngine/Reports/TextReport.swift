@@ -115,6 +115,8 @@ extension RunReport {
         paint.dim("\(name): \(elsewhere) already on another site, recorded, not announced"))
     }
     for failure in search.failures { lines.append(paint.red("\(name): failed: \(failure)")) }
+    // What bit (a cut, the geocoder, items passed over): said here too, not only in JSON.
+    for note in search.notes { lines.append(paint.dim("\(name): note: \(note)")) }
     return lines
   }
 
@@ -161,13 +163,20 @@ extension RunReport {
   static func changes(_ listings: [Listing]) -> String {
     var counts: [ListingEventKind: Int] = [:]
     for listing in listings { counts[listing.event?.kind ?? .new, default: 0] += 1 }
-    let kinds = counts.keys.sorted().map { kind in
-      let count = counts[kind] ?? 0
-      let words = kind == .back ? "returned" : kind.words
-      return "\(count) \(words)" + (count == 1 || kind == .back ? "" : "s")
-    }
+    let kinds = counts.keys.sorted().map { counted(counts[$0] ?? 0, $0) }
     return kinds.count == 1
       ? kinds[0] : "\(listings.count) changed (\(kinds.joined(separator: ", ")))"
+  }
+
+  /// "1 price drop", "3 price drops", "2,000 changed", "4 returned", "51 new": only the nouns
+  /// take a plural.
+  static func counted(_ count: Int, _ kind: ListingEventKind) -> String {
+    let number = CheckedNumber.grouped(count)
+    switch kind {
+    case .priceDrop, .priceRise: return "\(number) \(kind.words)" + (count == 1 ? "" : "s")
+    case .back: return "\(number) returned"
+    case .new, .changed, .gone, .reposted: return "\(number) \(kind.words)"
+    }
   }
 
   /// "1 search", "2 searches", "1 listing", "3 listings".

@@ -297,19 +297,27 @@ struct Announcement {
     let shown = max(0, room - 1)
     each = Array(owed.prefix(shown))
     rest = Array(owed.dropFirst(shown))
-    summary = Self.summary(count: rest.count, search: search)
+    summary = Self.summary(rest.map(\.listing), search: search)
   }
 
   /// What the channel is sent.
   var listings: [Listing] { each.map(\.listing) + (summary.map { [$0] } ?? []) }
 
-  static func summary(count: Int, search: String) -> Listing {
-    Listing(
-      id: "more-\(count)", site: "clarissa", url: "",
-      title: "and \(CheckedNumber.grouped(count)) more new in '\(search)': "
-        + "clarissa listings --search \(search), or the web page",
+  /// The message standing for `rest`, worded by what they are: "and 4,950 more new", or, when
+  /// changes are among them, "and 1,951 more (1,900 changed, 51 new)".
+  static func summary(_ rest: [Listing], search: String) -> Listing {
+    var counts: [ListingEventKind: Int] = [:]
+    for listing in rest { counts[listing.event?.kind ?? .new, default: 0] += 1 }
+    let total = CheckedNumber.grouped(rest.count)
+    let what =
+      counts.keys.count == 1 && counts[.new] != nil
+      ? "\(total) more new"
+      : "\(total) more (\(counts.keys.sorted().map { RunReport.counted(counts[$0] ?? 0, $0) }.joined(separator: ", ")))"
+    return Listing(
+      id: "more-\(rest.count)", site: "clarissa", url: "",
+      title: "and \(what) in '\(search)': clarissa listings --search \(search), or the web page",
       description:
-        "More new listings than the announcement limits allow (limits: in searches.yaml); "
-        + "they are recorded and browsable.")
+        "More new listings and changes than the announcement limits allow (limits: in "
+        + "searches.yaml); they are recorded and browsable.")
   }
 }

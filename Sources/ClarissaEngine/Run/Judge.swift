@@ -75,16 +75,53 @@ enum Judge {
   static func judged(
     _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
     options: RunOptions, explaining: Bool = false
-  ) throws -> (judgements: [Judgement], alerts: AlertRecord, unchanged: [ListingKey]) {
+  ) throws -> (
+    judgements: [Judgement], alerts: AlertRecord, unchanged: [ListingKey], notes: [String]
+  ) {
     let (unique, sources, unchanged) = deduplicated(reading.batches)
-    let judged = try verdicts(
+    var judged = try verdicts(
       unique, sources: sources, of: planned, reading: reading, memory: memory, options: options,
       explaining: explaining)
-    let folded = try fold(judged, of: planned, memory: memory, options: options)
+    // `explain` shows every listing; a run takes a flood's first new listings only.
+    let left = explaining ? [] : bound(&judged, newPerAnswer: options.limits.newPerAnswer)
+    let folded = try fold(
+      judged, of: planned, unchanged: unchanged, memory: memory, options: options)
     let (judgements, alerts) = try Alerts.apply(
       folded, of: planned, reading: reading, unchanged: unchanged, memory: memory,
       options: options)
-    return (judgements, alerts, unchanged)
+    let notes = left.map { source, count in
+      "\(source): \(CheckedNumber.grouped(count)) more new listings than "
+        + "limits.new_per_answer (\(CheckedNumber.grouped(options.limits.newPerAnswer))) left "
+        + "for the next run: not recorded, so not lost"
+    }
+    return (judgements, alerts, unchanged, notes)
+  }
+
+  /// What a flood costs, bounded: of each source's answer, the first `newPerAnswer` new
+  /// listings go on (judged, recorded, announced); the others are taken out of this run's
+  /// judgements, not recorded, so that the next run finds them new again. Returns how many
+  /// were left per source, in the sources' order. Priming is not bounded (it announces
+  /// nothing, and a listing it left would be announced by the next run).
+  static func bound(_ judgements: inout [Judgement], newPerAnswer: Int) -> [(String, Int)] {
+    var counts: [String: Int] = [:]
+    var over = false
+    for judgement in judgements where judgement.verdict == .new {
+      counts[judgement.source, default: 0] += 1
+      if counts[judgement.source, default: 0] > newPerAnswer { over = true }
+    }
+    guard over else { return [] }
+    var taken: [String: Int] = [:]
+    var left: [(String, Int)] = []
+    judgements.removeAll { judgement in
+      guard judgement.verdict == .new else { return false }
+      taken[judgement.source, default: 0] += 1
+      guard taken[judgement.source, default: 0] > newPerAnswer else { return false }
+      if taken[judgement.source] == newPerAnswer + 1 {
+        left.append((judgement.source, (counts[judgement.source] ?? 0) - newPerAnswer))
+      }
+      return true
+    }
+    return left
   }
 
   /// The verdicts before folding.
@@ -164,15 +201,27 @@ enum Judge {
   /// repost window, or announced earlier in this run) become reposts of it (`duplicates: fold`);
   /// those still new that are the same flat as a listing of another site become
   /// ``Verdict/alsoOn(_:firstSeen:)`` (``crossSite(_:memory:since:)``).
+  /// Folding asks for evidence (``Fingerprint``): two ids of the answer fold only on more
+  /// than a shared photo and title, a stock photo counts for nothing, and a site whose ids are
+  /// unique (`ids: unique`) is never folded within itself.
   static func fold(
-    _ judgements: [Judgement], of planned: PlannedSearch, memory: any ListingMemory,
-    options: RunOptions
+    _ judgements: [Judgement], of planned: PlannedSearch, unchanged: [ListingKey] = [],
+    memory: any ListingMemory, options: RunOptions
   ) throws -> [Judgement] {
     let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
     guard planned.search.duplicates == .fold, !fresh.isEmpty else { return judgements }
     let since = options.now.addingTimeInterval(-planned.search.repostWindow.timeInterval)
-    let stored = try memory.originals(search: planned.search.name, of: fresh, since: since)
-    var run = Fingerprint.RunIndex()
+    guard !planned.search.idsUnique else {
+      return try crossSite(judgements, memory: memory, since: since)
+    }
+    // The answer's listings are side by side: one of them is never the other's repost on a
+    // shared photo and title alone.
+    var present = Set(unchanged)
+    for judgement in judgements { present.insert(judgement.listing.key) }
+    let stored = try memory.originals(
+      search: planned.search.name, of: fresh, since: since, present: present)
+    var run = Fingerprint.RunIndex(
+      inOneAnswer: true, stock: Fingerprint.stockPhotos(judgements.map(\.listing)))
     let folded = judgements.map { judgement in
       var judgement = judgement
       switch judgement.verdict {

@@ -161,6 +161,7 @@ public struct Runner: Sendable {
         judged.judgements, of: now, unchanged: judged.unchanged, reading: reading, asked: asked,
         outcome: outcome, options: options)
       record.alerts = judged.alerts
+      acted.notes += judged.notes
       let judgements = judged.judgements
       return (acted, judgements, record)
     }

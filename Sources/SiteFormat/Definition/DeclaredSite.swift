@@ -13,6 +13,7 @@ package struct DeclaredSite: FeedSource {
   package var displayName: String { definition.name }
   package var status: SiteStatus { definition.status }
   package var summary: String { definition.summary }
+  package var idsUnique: Bool { definition.idsUnique }
   package var parameters: [SiteParameter] { definition.parameters }
   package var politeness: Politeness { definition.politeness }
   package var cities: CityRule { definition.cities.kind == .none ? .unused : .required }

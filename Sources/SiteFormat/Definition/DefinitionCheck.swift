@@ -15,6 +15,10 @@ public enum DefinitionCheck {
     public var passed = false
     /// Whether the definition reads (its mistakes exit 2; a sample that reads nothing, 1).
     public var definitionReads = false
+    /// The listings read from the sample (for what a run would make of them: the folds).
+    public var listings: [Listing] = []
+    /// Whether the definition says each id is one listing (`ids: unique`).
+    public var idsUnique = false
   }
 
   /// Checks the definition at `path`, and with `sample` reads it as the answer of the request
@@ -31,6 +35,7 @@ public enum DefinitionCheck {
     report.diagnostics = diagnostics
     guard let definition else { return report }
     report.definitionReads = true
+    report.idsUnique = definition.idsUnique
     guard let sample else {
       report.text = summary(definition)
       report.passed = true
@@ -52,6 +57,7 @@ public enum DefinitionCheck {
     do {
       let result = try reader.read(sample)
       report.text = describe(result, step: step, definition: definition)
+      report.listings = result.listings
       report.diagnostics += silent(result, step: step)
       report.passed = !result.listings.isEmpty || !result.collected.isEmpty
       if let why = result.itemsNotFound, let items = step.read.items {

@@ -11,6 +11,7 @@ package struct DefinitionReader {
   package static let topKeys = [
     "format", "id", "name", "status", "summary", "language", "time_zone", "currency",
     "floor_area_unit", "politeness", "parameters", "cities", "categories", "requests", "search_url",
+    "ids",
   ]
 
   /// The definition in `bytes`, or the diagnostics that stop it (warnings come with either).
@@ -70,7 +71,8 @@ package struct DefinitionReader {
       ).flatMap(AreaUnit.init) ?? .squareMetres,
       politeness: politeness(top["politeness"]),
       parameters: parameters, cities: cities, categories: categories, steps: steps,
-      searchURL: searchURL)
+      searchURL: searchURL,
+      idsUnique: nodes.word(top["ids"], "'ids'", in: ["unique", "may_repost"]) == "unique")
   }
 
   private func siteID(_ node: Node?) -> String? {

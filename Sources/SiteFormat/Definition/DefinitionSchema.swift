@@ -35,6 +35,12 @@ public enum DefinitionSchema {
           "enum": AreaUnit.allCases.map(\.rawValue),
           "description": "the unit of floor areas that name none (m2 unless said)",
         ],
+        "ids": [
+          "enum": ["unique", "may_repost"],
+          "description":
+            "unique: each id is one listing, never folded as another's repost (may_repost unless "
+            + "said)",
+        ],
         "politeness": object(
           [
             "delay": duration, "jitter": duration, "interval": duration,

@@ -30,6 +30,9 @@ package struct SiteDefinition: Sendable {
   /// How a search page pasted from the browser becomes the first request; nil for a site that
   /// takes none.
   package var searchURL: SearchURLSpec? = nil
+  /// Whether each id is one listing (`ids: unique`): two ids are two listings, never folded
+  /// as reposts of each other (a landlord's flats that share a campaign photo and a title).
+  package var idsUnique = false
 }
 
 /// Cities or categories: a table of known names with their columns, a pattern, or free text.
