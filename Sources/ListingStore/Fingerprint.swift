@@ -10,9 +10,10 @@ import Foundation
 /// agree. Evidence is asked for, not assumed (issue 40: a landlord's 83 flats, one campaign
 /// photo on each and a stock title on many, were folded into 59): a photo that three listings
 /// or more share while saying different things is a stock photo and counts for nothing; two
-/// listings that give two addresses are never one item; and two ids of one answer, shown side
-/// by side, fold only on the same title and price, the same address (or map pin, with title
-/// and photo), or the same price and description. The place text is not compared: a
+/// listings that give two addresses, floor areas more than 1 m² apart, or two numbers of rooms
+/// or bedrooms are never one item; and two ids of one answer, shown side
+/// by side, fold only on the same title and price, the same address and price (with the title
+/// or a photo), the same map pin with title and photo, or the same price and description. The place text is not compared: a
 /// cross-post to another subarea is the same item. Where the site says itself which posts are
 /// one item (Craigslist sapi's duplicate group), that comes first: it also joins the posts
 /// whose price was changed between them. A site that declares `ids: unique` is never folded.
@@ -119,6 +120,20 @@ package enum Fingerprint {
 
   /// A listing with what the rule compares, worked out once.
   package struct Item {
+    /// Whether the two say they are two homes: floor areas more than 1 m² apart, or another
+    /// number of rooms or bedrooms (a new building's flats share an address and a title).
+    func differsInFacts(_ other: Item) -> Bool {
+      let (mine, theirs) = (listing, other.listing)
+      if let area = mine.floorArea, let other = theirs.floorArea, abs(area - other) > 1 {
+        return true
+      }
+      if let rooms = mine.rooms, let other = theirs.rooms, rooms != other { return true }
+      if let bedrooms = mine.bedrooms, let other = theirs.bedrooms, bedrooms != other {
+        return true
+      }
+      return false
+    }
+
     let listing: Listing
     let title: String
     let key: String
@@ -149,6 +164,7 @@ package enum Fingerprint {
     func evidence(_ other: Item, inOneAnswer: Bool, stock: Set<String>) -> Evidence? {
       guard listing.site == other.listing.site, listing.id != other.listing.id else { return nil }
       if let address, let theirs = other.address, address != theirs { return nil }
+      guard !differsInFacts(other) else { return nil }
       let sameTitle = title == other.title && !title.isEmpty
       let samePrice =
         listing.price == other.listing.price && listing.currency == other.listing.currency
@@ -158,7 +174,11 @@ package enum Fingerprint {
           other.listing.coordinates.map { mine.distance(to: $0).metres <= samePinMetres }
         } ?? false
       if sameTitle && samePrice { return .titleAndPrice }
-      if address != nil && address == other.address && (sameTitle || photo != nil) {
+      // Side by side, two units of one building at two prices are two units (the shipped
+      // immoscout, willhaben and wg-gesucht answers each hold such a pair).
+      if address != nil && address == other.address && (sameTitle || photo != nil)
+        && (samePrice || !inOneAnswer)
+      {
         return .place
       }
       if samePin && sameTitle && photo != nil { return .place }

@@ -131,9 +131,19 @@ import Testing
     #expect(Fingerprint.sameItem(first, second) == nil, "another spelling is another address")
     second.address = "Musterstraße 1"
     #expect(Fingerprint.sameItem(first, second) == .titleAndPrice)
-    // The same address with a title: one flat, even at another price, even side by side.
+    // The same address with a title: one flat reposted at another price, but side by side two
+    // units of one building; and never with another floor area or number of rooms.
     second.price = 850
-    #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == .place)
+    #expect(Fingerprint.sameItem(first, second) == .place)
+    #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == nil)
+    (first.floorArea, second.floorArea) = (57, 55)
+    #expect(Fingerprint.sameItem(first, second) == nil)
+    second.price = 900
+    #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == nil)
+    (first.floorArea, second.floorArea, first.rooms, second.rooms) = (57, 57, 2, 3)
+    #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == nil)
+    (first.rooms, second.rooms) = (nil, nil)
+    second.price = 850
     (first.address, second.address) = (nil, nil)
     #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == nil)
     first.coordinates = Coordinates(latitude: 51.2277, longitude: 6.7735)
