@@ -102,18 +102,34 @@ extension ConnectedStore {
         ])
     }
     for (key, change) in alerts.textChanges.sorted(by: { $0.key < $1.key }) {
-      try database.run(
-        "INSERT INTO text_changes(site, id, changed_at, old_title, old_description) "
-          + "VALUES(?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        [
-          .text(key.site), .text(key.id), now, .text(change.oldTitle),
-          .text(change.oldDescription),
-        ])
+      try recordTextChange(change, of: key, at: now, in: database)
     }
     // A starred listing's repost is starred, a hidden one's hidden, as a person's mark is.
     for (keys, mark) in [(alerts.starred, ListingMark.star), (alerts.hidden, .hide)] {
       for key in keys { try setMark(mark, on: key, at: record.now, in: database) }
     }
+  }
+
+  /// Keeps the text a listing had before a change. A text it had before (a feed that flips
+  /// between two) is moved to now rather than kept twice, and only the newest
+  /// ``textChangesKept`` are kept: a flipping listing holds two rows, any listing five at most.
+  static func recordTextChange(
+    _ change: TextChange, of key: ListingKey, at now: StoreValue, in database: Connection
+  ) throws {
+    let listing: [StoreValue] = [.text(key.site), .text(key.id)]
+    try database.run(
+      "DELETE FROM text_changes WHERE site = ? AND id = ? AND old_title = ? "
+        + "AND old_description = ?",
+      listing + [.text(change.oldTitle), .text(change.oldDescription)])
+    try database.run(
+      "INSERT INTO text_changes(site, id, changed_at, old_title, old_description) "
+        + "VALUES(?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      listing + [now, .text(change.oldTitle), .text(change.oldDescription)])
+    try database.run(
+      "DELETE FROM text_changes WHERE site = ? AND id = ? AND changed_at < (SELECT changed_at "
+        + "FROM text_changes WHERE site = ? AND id = ? ORDER BY changed_at DESC LIMIT 1 "
+        + "OFFSET \(textChangesKept - 1))",
+      listing + listing)
   }
 
   /// What a message of a text change or a repost of a starred listing says beside the
@@ -141,3 +157,7 @@ extension ConnectedStore {
     }
   }
 }
+
+/// Text changes kept per listing, at most: the newest (five: the listing page shows them all). A feed whose text changes on every poll
+/// added every old text for ever (9.6 MB a poll for 2,000 listings, issue 40).
+let textChangesKept = 5

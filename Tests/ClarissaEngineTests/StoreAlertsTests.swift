@@ -88,4 +88,43 @@ import Testing
     #expect(counts.rows["listings", default: 0] == 1)
     #expect(try browsable.textChanges(of: flat.key).isEmpty)
   }
+
+  /// A listing whose text flips on every poll keeps two old texts, not one a poll for ever, and
+  /// any listing at most five (issue 40: 9.6 MB of old texts a poll for 2,000 such listings).
+  @Test(arguments: StoreKind.built)
+  func textChangesAreBoundedPerListing(kind: StoreKind) throws {
+    let store = try kind.open()
+    let browsable = try #require(store as? any BrowsableStore)
+    let texts = ["Two rooms.", "Two rooms, balcony."]
+    var flat = Listing(
+      id: "1", site: "feed", url: "https://a.example/1", title: "Sunny flat",
+      description: texts[0], price: 900)
+    try store.record(Self.record([flat], at: Self.start))
+    for poll in 1...10 {
+      let at = Self.start.addingTimeInterval(Double(poll) * 60)
+      let change = TextChange(
+        oldTitle: flat.title, oldDescription: flat.description, changedAt: at)
+      flat.description = texts[poll % 2]
+      var next = Self.record([flat], at: at)
+      next.alerts.textChanges = [flat.key: change]
+      try store.record(next)
+    }
+    let kept = try browsable.textChanges(of: flat.key)
+    #expect(kept.map(\.oldDescription) == [texts[1], texts[0]], "newest first, once each")
+    #expect(kept.first?.changedAt == Self.start.addingTimeInterval(600))
+    // Twenty different texts: the newest five are kept.
+    for poll in 11...30 {
+      let at = Self.start.addingTimeInterval(Double(poll) * 60)
+      let change = TextChange(
+        oldTitle: flat.title, oldDescription: flat.description, changedAt: at)
+      flat.description = "Text \(poll)"
+      var next = Self.record([flat], at: at)
+      next.alerts.textChanges = [flat.key: change]
+      try store.record(next)
+    }
+    let newest = try browsable.textChanges(of: flat.key)
+    #expect(newest.count == 5)
+    #expect(newest.first?.oldDescription == "Text 29")
+    #expect(newest.last?.oldDescription == "Text 25")
+  }
 }
