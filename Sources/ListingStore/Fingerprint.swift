@@ -273,16 +273,28 @@ package enum Fingerprint {
   }
 
   /// One line on ``folds(in:idsUnique:)``: "would fold 3 of 83 as reposts: same title and
-  /// price (2), the site's duplicate group (1)", or that it would fold none.
+  /// price (2), the site's duplicate group (1)", or that it would fold none; and the stock
+  /// photos, which count for nothing ("not evidence: stock photo CAMP.jpg on 83 listings").
   package static func foldLine(_ listings: [Listing], idsUnique: Bool) -> String {
     if idsUnique { return "would fold none of \(listings.count) as reposts: ids: unique" }
     let folded = folds(in: listings, idsUnique: false)
-    guard !folded.isEmpty else { return "would fold none of \(listings.count) as reposts" }
-    var counts: [String: Int] = [:]
-    for fold in folded { counts[fold.evidence.words, default: 0] += 1 }
-    let reasons = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-      .prefix(4).map { "\($0.key) (\($0.value))" }
-    return "would fold \(folded.count) of \(listings.count) as reposts: "
-      + reasons.joined(separator: ", ") + (counts.count > 4 ? ", ..." : "")
+    var line = "would fold none of \(listings.count) as reposts"
+    if !folded.isEmpty {
+      var counts: [String: Int] = [:]
+      for fold in folded { counts[fold.evidence.words, default: 0] += 1 }
+      let reasons = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        .prefix(4).map { "\($0.key) (\($0.value))" }
+      line =
+        "would fold \(folded.count) of \(listings.count) as reposts: "
+        + reasons.joined(separator: ", ") + (counts.count > 4 ? ", ..." : "")
+    }
+    let stock = stockPhotos(listings)
+    guard !stock.isEmpty else { return line }
+    let holders = stock.sorted().map { photo in
+      (photo, listings.filter { Set(images($0)).contains(photo) }.count)
+    }.sorted { $0.1 > $1.1 }
+    let named = holders.prefix(2).map { "\(photoName($0.0)) on \($0.1) listings" }
+    return line + "; not evidence: stock photo" + (stock.count > 1 ? "s " : " ")
+      + named.joined(separator: ", ") + (stock.count > 2 ? ", ..." : "")
   }
 }

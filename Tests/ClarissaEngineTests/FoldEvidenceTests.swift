@@ -78,7 +78,10 @@ import Testing
       #expect(Fingerprint.stockPhotos(flats) == [Self.campaign])
       let judged = try Self.fold(flats, store: Self.store())
       #expect(Self.announced(judged).count == 83, "addresses: \(addresses)")
-      #expect(Fingerprint.foldLine(flats, idsUnique: false) == "would fold none of 83 as reposts")
+      #expect(
+        Fingerprint.foldLine(flats, idsUnique: false)
+          == "would fold none of 83 as reposts; not evidence: stock photo "
+          + "CAMP-2026-herbst.jpg on 83 listings")
     }
   }
 
