@@ -100,28 +100,22 @@ import Testing
       id: "1", site: "feed", url: "https://a.example/1", title: "Sunny flat",
       description: texts[0], price: 900)
     try store.record(Self.record([flat], at: Self.start))
-    for poll in 1...10 {
+    // Poll `poll` finds the listing's description changed to `text`.
+    func change(to text: String, poll: Int) throws {
       let at = Self.start.addingTimeInterval(Double(poll) * 60)
       let change = TextChange(
         oldTitle: flat.title, oldDescription: flat.description, changedAt: at)
-      flat.description = texts[poll % 2]
+      flat.description = text
       var next = Self.record([flat], at: at)
       next.alerts.textChanges = [flat.key: change]
       try store.record(next)
     }
+    for poll in 1...10 { try change(to: texts[poll % 2], poll: poll) }
     let kept = try browsable.textChanges(of: flat.key)
     #expect(kept.map(\.oldDescription) == [texts[1], texts[0]], "newest first, once each")
     #expect(kept.first?.changedAt == Self.start.addingTimeInterval(600))
     // Twenty different texts: the newest five are kept.
-    for poll in 11...30 {
-      let at = Self.start.addingTimeInterval(Double(poll) * 60)
-      let change = TextChange(
-        oldTitle: flat.title, oldDescription: flat.description, changedAt: at)
-      flat.description = "Text \(poll)"
-      var next = Self.record([flat], at: at)
-      next.alerts.textChanges = [flat.key: change]
-      try store.record(next)
-    }
+    for poll in 11...30 { try change(to: "Text \(poll)", poll: poll) }
     let newest = try browsable.textChanges(of: flat.key)
     #expect(newest.count == 5)
     #expect(newest.first?.oldDescription == "Text 29")
