@@ -79,27 +79,27 @@ struct Poster: Sendable {
 }
 
 /// Renders `listings` of `search` into `channel`'s messages and sends each in turn (as
-/// ``sendEach(_:_:_:)``); `send` gets the message and the listings as made safe to show.
+/// ``sendEach(_:_:_:)``); `send` gets the message and its own listings (one, or a digest's
+/// all) as made safe to show (``ChannelText/deliverable(_:)``).
 func sendMessages(
   _ listings: [Listing], search: Search, channel: Channel, _ receipt: DeliveryReceipt,
   _ send: (Message, [Listing]) async throws -> Void
 ) async throws {
   // What a site sent reaches a message only through the sanitiser (an older store may hold
-  // what this version would not keep).
-  let shown = listings.map(ListingCheck.shown)
+  // what this version would not keep), and only web addresses as links and photos.
+  let shown = listings.map(ChannelText.deliverable)
   try await sendEach(
-    MessageTemplate.messages(for: shown, search: search, channel: channel), receipt
-  ) { try await send($0, shown) }
+    MessageTemplate.messages(for: shown, search: search, channel: channel), receipt, send)
 }
 
 /// Sends each message in turn, giving each accepted message's listings to `receipt` before the
 /// next is sent: on a failure, what went through is already recorded.
 func sendEach(
   _ messages: [(message: Message, listings: [Listing])], _ receipt: DeliveryReceipt,
-  _ send: (Message) async throws -> Void
+  _ send: (Message, [Listing]) async throws -> Void
 ) async throws {
   for (message, listings) in messages {
-    try await send(message)
+    try await send(message, listings)
     try receipt(listings)
   }
 }
