@@ -74,7 +74,8 @@ struct Poster: Sendable {
   func refusal(_ response: HTTPResponse) -> DeliveryError {
     let detail = Excerpt.oneLine(response.body.prefix(4096), droppingTags: true)
     return DeliveryError(
-      "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
+      "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"),
+      status: response.status)
   }
 }
 
@@ -93,15 +94,33 @@ func sendMessages(
 }
 
 /// Sends each message in turn, giving each accepted message's listings to `receipt` before the
-/// next is sent: on a failure, what went through is already recorded.
+/// next is sent: on a failure, what went through is already recorded. A message refused alone
+/// (``DeliveryError/onlyThisMessage``: ntfy's 400 for one listing) does not stop the others;
+/// the refusals are thrown at the end, in ``DeliveryError/refusedMessages``, with what stopped
+/// the batch if something else did.
 func sendEach(
   _ messages: [(message: Message, listings: [Listing])], _ receipt: DeliveryReceipt,
   _ send: (Message, [Listing]) async throws -> Void
 ) async throws {
+  var refused: [RefusedMessage] = []
   for (message, listings) in messages {
-    try await send(message, listings)
+    do {
+      try await send(message, listings)
+    } catch let error as DeliveryError where error.onlyThisMessage {
+      refused.append(RefusedMessage(listings: listings, reason: error.message))
+      continue
+    } catch {
+      guard !refused.isEmpty else { throw error }
+      var stop = error as? DeliveryError ?? DeliveryError("\(error)")
+      stop.refusedMessages = refused
+      throw stop
+    }
     try receipt(listings)
   }
+  guard !refused.isEmpty else { return }
+  var error = DeliveryError(refused.map(\.reason).joined(separator: "; "))
+  error.refusedMessages = refused
+  throw error
 }
 
 /// `+Name=value` query parameters (Apprise's form): headers to send with every message.
