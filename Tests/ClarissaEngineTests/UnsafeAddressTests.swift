@@ -25,7 +25,7 @@ import Testing
     ("https://ok.example/bell\u{7}ctl7k", "ctl7k"),
     ("https://ok.example/with space7k", "space7k"),
     ("https://ok.example/\u{202E}bidi7k", "bidi7k"),
-    ("https://ok.example/\"quote7k", "quote7k"),
+    ("https://evil.example\\@ok.example/slash7k", "slash7k"),
   ]
 
   static func listings(_ address: String) -> [Listing] {
@@ -125,9 +125,24 @@ import Testing
     ("//ok.example/a", false), ("https://", false), ("https:///a", false),
     ("https://ok.example/a\nb", false), ("https://ok.example/a\u{0}", false),
     ("https://ok.example/a b", false), ("https://ok.example/\u{00A0}", false),
-    ("https://ok.example/<script>", false), ("", false),
+    ("https://ok.example/a\\b", false), ("https://ok.example/?a=1|b>c", true), ("", false),
   ])
   func whatAWebAddressIs(address: String, web: Bool) {
     #expect(ChannelText.isWeb(address) == web)
+  }
+}
+
+extension UnsafeAddressTests {
+  @Test func aDigestLineWithoutALinkEndsWithoutABlankLine() async throws {
+    let receiver = try LoopbackServer { _, _ in .text("{}") }
+    var channel = Channel(name: "n", kind: .ntfy, url: "ntfy://127.0.0.1:\(receiver.port)/deals")
+    channel.grouping = .digest
+    try await ChannelTests.sender(channel).deliver(
+      Self.listings("javascript:alert(1)"), search: Self.search)
+    let body = try #require(receiver.requests.first?.text)
+    #expect(body.contains("https://ok.example/fine42"))
+    #expect(!body.contains("javascript"))
+    let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.allSatisfy { !$0.allSatisfy(\.isWhitespace) }, "\(lines)")
   }
 }

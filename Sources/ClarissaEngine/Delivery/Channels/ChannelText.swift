@@ -41,9 +41,9 @@ enum ChannelText {
 
   /// Whether `address` is a web address a service may open or fetch (and not too long for it):
   /// absolute `http://` or `https://` with a host, no white space, control or format character
-  /// (a bidirectional override), and none of the characters that end a link in the services'
-  /// markup (`"`, `<`, `>`, `\`, `` ` ``). `javascript:`, `data:`, `file:` and relative
-  /// addresses are not web addresses.
+  /// (a bidirectional override) and no `\` (which browsers read as `/`, moving the host).
+  /// `javascript:`, `data:`, `file:` and relative addresses are not web addresses. What a
+  /// service's markup makes of `<`, `>` or `|` is each channel's escaping.
   static func isWeb(_ address: String, limit: Int = 2048) -> Bool {
     guard address.utf8.count <= limit else { return false }
     let lower = address.prefix(8).lowercased()
@@ -56,7 +56,7 @@ enum ChannelText {
       case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
         .surrogate, .privateUse, .unassigned:
         true
-      default: "\"<>\\`".unicodeScalars.contains(scalar)
+      default: scalar == "\\"
       }
     }
   }
