@@ -47,6 +47,8 @@ enum TelegramButtons {
           for line in try await reader.poll() { log(line) }
           failing = false
         } catch {
+          // Stopping cancels the wait between calls: that is no failure to report.
+          if Task.isCancelled || stopped() { break }
           if !failing { log("Telegram buttons: \(error); trying again every \(Int(pause)) s") }
           failing = true
           let until = Date().addingTimeInterval(pause)
