@@ -23,10 +23,14 @@ enum TelegramButtons {
     for channel in channels.sorted(by: { $0.name < $1.name }) {
       guard
         let reader = TelegramCallbacks(
-          channel: channel, fetcher: fetcher, key: links.key, store: store, wait: wait),
-        readers[reader.bot] == nil
+          channel: channel, fetcher: fetcher, key: links.key, store: store, wait: wait)
       else { continue }
-      readers[reader.bot] = reader
+      // One reader per bot, taking presses from every chat its channels send to.
+      if let shared = readers[reader.bot] {
+        shared.admit(chatsOf: reader)
+      } else {
+        readers[reader.bot] = reader
+      }
     }
     return Array(readers.values)
   }
@@ -43,6 +47,8 @@ enum TelegramButtons {
           for line in try await reader.poll() { log(line) }
           failing = false
         } catch {
+          // Stopping cancels the wait between calls: that is no failure to report.
+          if Task.isCancelled || stopped() { break }
           if !failing { log("Telegram buttons: \(error); trying again every \(Int(pause)) s") }
           failing = true
           let until = Date().addingTimeInterval(pause)

@@ -6,7 +6,8 @@ import Testing
 
 /// `clarissa watch` with `serve.url` and a Telegram channel, as a process: its messages carry
 /// the Viewed, Hide and Star buttons; a press read with `getUpdates` is applied to the store,
-/// answered with `answerCallbackQuery`, and confirmed by the next call's offset.
+/// answered with `answerCallbackQuery`, and confirmed by the next call's offset; `getUpdates`
+/// is asked at most once a second.
 @Suite(.serialized) struct WatchButtonTests {
   static let bot = "123456:ABC-def_9"
 
@@ -39,6 +40,10 @@ import Testing
               "callback_query": [
                 "id": "press-1", "data": star, "chat_instance": "1",
                 "from": ["id": 987654, "is_bot": false, "first_name": "Ann"],
+                "message": [
+                  "message_id": 1, "date": 1_700_000_000,
+                  "chat": ["id": 987654, "type": "private"],
+                ],
               ],
             ]
           }
@@ -121,7 +126,14 @@ import Testing
       })
     #expect(first["allowed_updates"] as? [String] == ["callback_query"])
     #expect(first["timeout"] as? Int == 25)
+    // However fast the Bot API answers, a second passes between two calls.
+    let asked = server.requests.filter { $0.path == path + "getUpdates" }.map(\.arrived)
+    #expect(asked.count >= 2)
+    for (earlier, later) in zip(asked, asked.dropFirst()) {
+      #expect(later.timeIntervalSince(earlier) >= 0.95)
+    }
     #expect(log.contains("Starred feed:"), "\(log)")
+    #expect(!log.contains("Telegram buttons:"), "stopping is not a failure: \(log)")
     let store = try ListingStore.open(
       path: folder.appendingPathComponent("clarissa.db").path, readOnly: true)
     #expect(try store.markedKeys(.starred).count == 1)

@@ -9,7 +9,8 @@ import Testing
 /// The presses of Telegram buttons as `watch` reads them: `getUpdates` (callback queries only,
 /// long polling, the offset of the next update) against a loopback Bot API that answers as
 /// Telegram documents, each press applied to a real store and answered with
-/// `answerCallbackQuery`; hostile answers bounded.
+/// `answerCallbackQuery`; hostile answers bounded, unreadable updates skipped and confirmed,
+/// presses from chats the channel does not send to ignored, calls at most one a second.
 @Suite(.serialized) struct TelegramCallbackTests {
   static let key = ActionButtonTests.key
   static let listing = ChannelTests.listings[0]
@@ -17,10 +18,12 @@ import Testing
   static let now = Date()
 
   /// A loopback Bot API holding `updates`; `getUpdates` answers those at or after the offset
-  /// asked for (Telegram's rule: an offset confirms every update before it).
+  /// asked for (Telegram's rule: an offset confirms every update before it). `unreadable` are
+  /// updates as a broken or hostile server might send them, by the id Telegram knows them by.
   final class BotAPI: @unchecked Sendable {
     let lock = NSLock()
     var updates: [[String: Any]] = []
+    var unreadable: [Int: Any] = [:]
     var raw: (status: Int, body: String)?
     private var started: LoopbackServer?
 
@@ -39,19 +42,21 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]) ?? [:]
       if request.path.hasSuffix("/getUpdates") {
         let offset = object["offset"] as? Int ?? 0
-        let result = lock.withLock { updates }.filter {
-          ($0["update_id"] as? Int).map { $0 >= offset } ?? true
-        }
+        let result = lock.withLock {
+          (updates.map { ($0["update_id"] as? Int ?? 0, $0 as Any) } + unreadable.map { ($0, $1) })
+        }.filter { $0.0 >= offset }.sorted { $0.0 < $1.0 }.map(\.1)
         let data = try? JSONSerialization.data(withJSONObject: ["ok": true, "result": result])
         return .init(body: Array(data ?? Data()))
       }
       return .text(#"{"ok":true,"result":true}"#)
     }
 
-    var channel: Channel {
+    var channel: Channel { channel(chats: "987654") }
+
+    func channel(chats: String, name: String = "tg") -> Channel {
       Channel(
-        name: "tg", kind: .telegram,
-        url: "tgram://\(TelegramCallbackTests.token)/987654?api=\(server.base)")
+        name: name, kind: .telegram,
+        url: "tgram://\(TelegramCallbackTests.token)/\(chats)?api=\(server.base)")
     }
 
     func calls(_ method: String) -> [[String: Any]] {
@@ -61,12 +66,17 @@ import Testing
     }
   }
 
-  static func press(_ id: Int, data: Any?, query: Any = "q") -> [String: Any] {
+  /// A press of a button on a message in `chat` (nil: a press without its message).
+  static func press(
+    _ id: Int, data: Any?, query: Any = "q",
+    chat: [String: Any]? = ["id": 987654, "type": "private"]
+  ) -> [String: Any] {
     var callback: [String: Any] = [
       "id": query is String ? "\(query)\(id)" : query, "chat_instance": "-42",
       "from": ["id": 987654, "is_bot": false, "first_name": "Ann"],
     ]
     if let data { callback["data"] = data }
+    if let chat { callback["message"] = ["message_id": 1, "date": 1_700_000_000, "chat": chat] }
     return ["update_id": id, "callback_query": callback]
   }
 
@@ -77,11 +87,15 @@ import Testing
     return store
   }
 
-  /// What `watch` makes for the bot of `api`'s channel, without long polling.
-  static func reader(_ api: BotAPI, _ store: any BrowsableStore) throws -> TelegramCallbacks {
+  /// What `watch` makes for the bot of `api`'s channel, without long polling (and with a
+  /// short floor between calls, unless asked).
+  static func reader(
+    _ api: BotAPI, _ store: any BrowsableStore, channel: Channel? = nil, floor: Double = 0.1
+  ) throws -> TelegramCallbacks {
     try #require(
       TelegramCallbacks(
-        channel: api.channel, fetcher: ChannelTests.fetcher(), key: key, store: store, wait: 0))
+        channel: channel ?? api.channel, fetcher: ChannelTests.fetcher(), key: key, store: store,
+        wait: 0, floor: floor))
   }
 
   @Test(arguments: StoreKind.built)
@@ -99,11 +113,12 @@ import Testing
       ["update_id": 502, "message": ["message_id": 9, "text": "hello"]],
       Self.press(503, data: String(repeating: "A", count: 200)),
       Self.press(504, data: star, query: 12),
-      ["update_id": "505", "callback_query": ["id": "q505", "data": star]],
     ]
+    api.unreadable = [505: ["update_id": "505", "callback_query": ["id": "q505", "data": star]]]
     let reader = try Self.reader(api, store)
     let done = try await reader.poll { Self.now }
     #expect(done.contains("Starred craigslist:1 (Telegram button)"))
+    #expect(done.contains("skipped 2 unreadable Telegram updates"), "504's query id, 505's id")
     let key = ListingKey(site: "craigslist", id: "1")
     let starred = try #require(try store.marks(of: [key])[key]?.starredAt)
     #expect(try store.marks(of: [key])[key]?.hidden == false, "the forged Hide did nothing")
@@ -116,8 +131,8 @@ import Testing
     #expect(answers[0]["text"] as? String == "Starred")
     #expect((answers[1]["text"] as? String)?.contains("not signed by this clarissa") == true)
     // The next call confirms everything read: nothing comes twice.
-    _ = try await reader.poll { Self.now }
-    #expect(api.calls("getUpdates").last?["offset"] as? Int == 505)
+    #expect(try await reader.poll { Self.now }.isEmpty)
+    #expect(api.calls("getUpdates").last?["offset"] as? Int == 506, "past the unreadable 505")
     #expect(api.calls("answerCallbackQuery").count == 3)
     // After a restart Telegram sends what was never confirmed: applied again, nothing changes.
     api.updates = [Self.press(500, data: star)]
@@ -184,5 +199,71 @@ import Testing
         #expect(!"\(error)".contains(Self.token), "the bot token is masked")
       }
     }
+  }
+}
+
+extension TelegramCallbackTests {
+  @Test func getUpdatesIsAskedAtMostOnceASecondHoweverFastTelegramAnswers() async throws {
+    let api = try BotAPI()
+    let reader = try Self.reader(api, try Self.store(.sqlite), floor: 1)
+    let started = Date()
+    while Date().timeIntervalSince(started) < 3 { _ = try await reader.poll() }
+    let calls = api.server.requests.filter { $0.path.hasSuffix("/getUpdates") }
+    #expect((3...4).contains(calls.count), "\(calls.count) calls in 3 s")
+    for (earlier, later) in zip(calls, calls.dropFirst()) {
+      #expect(later.arrived.timeIntervalSince(earlier.arrived) >= 0.95)
+    }
+  }
+
+  @Test func unreadableUpdatesAreSkippedAndConfirmed() async throws {
+    let api = try BotAPI()
+    let store = try Self.store(.sqlite)
+    let links = ActionLinks(base: "https://flats.example.net", key: Self.key, lifetime: 3600)
+    let star = try #require(links.token(.star, site: "craigslist", id: "1", now: Self.now))
+    api.updates = [Self.press(20, data: star), ["update_id": 23, "callback_query": "nope"]]
+    api.unreadable = [21: "garbage", 22: ["update_id": 22.5], 24: 42, 25: ["update_id": -25]]
+    let reader = try Self.reader(api, store)
+    let done = try await reader.poll { Self.now }
+    #expect(
+      done == ["Starred craigslist:1 (Telegram button)", "skipped 5 unreadable Telegram updates"])
+    #expect(try await reader.poll { Self.now }.isEmpty, "nothing comes twice")
+    #expect(api.calls("getUpdates").last?["offset"] as? Int == 26)
+    // A first call whose every update is unreadable has no offset to move: said, not looped on.
+    let fresh = try BotAPI()
+    fresh.unreadable = [7: "garbage"]
+    let first = try Self.reader(fresh, store)
+    await #expect(throws: DeliveryError.self) { try await first.poll { Self.now } }
+  }
+
+  @Test func aPressIsAppliedOnlyFromTheChannelsChats() async throws {
+    let api = try BotAPI()
+    let store = try Self.store(.sqlite)
+    let links = ActionLinks(base: "https://flats.example.net", key: Self.key, lifetime: 3600)
+    let hide = try #require(links.token(.hide, site: "craigslist", id: "1", now: Self.now))
+    let star = try #require(links.token(.star, site: "craigslist", id: "1", now: Self.now))
+    api.updates = [
+      Self.press(11, data: hide, chat: ["id": 555, "type": "private"]),
+      Self.press(12, data: hide, chat: nil),
+      Self.press(13, data: hide, chat: ["id": true, "type": "private"]),
+      Self.press(14, data: hide, chat: ["id": 1e300, "type": "group"]),
+      Self.press(15, data: star, chat: ["id": -100_123, "type": "channel", "username": "Flats"]),
+    ]
+    let reader = try Self.reader(api, store, channel: api.channel(chats: "@flats"))
+    let other = try Self.reader(api, store, channel: api.channel(chats: "987654", name: "tg2"))
+    reader.admit(chatsOf: other)
+    let done = try await reader.poll { Self.now }
+    #expect(
+      done == [
+        "Starred craigslist:1 (Telegram button)",
+        "ignored 4 button presses from chats this bot's channels do not send to",
+      ])
+    let key = ListingKey(site: "craigslist", id: "1")
+    #expect(try store.marks(of: [key])[key]?.hidden == false, "no Hide from another chat")
+    #expect(try store.marks(of: [key])[key]?.starredAt != nil, "the channel's @username chat")
+    let answers = api.calls("answerCallbackQuery").map { $0["text"] as? String }
+    #expect(answers.filter { $0 == "This button is not for this chat" }.count == 4)
+    // The other channel's chat, admitted: its press is applied.
+    api.updates = [Self.press(16, data: hide)]
+    #expect(try await reader.poll { Self.now } == ["Hidden craigslist:1 (Telegram button)"])
   }
 }

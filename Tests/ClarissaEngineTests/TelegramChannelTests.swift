@@ -211,3 +211,28 @@ final class Received: @unchecked Sendable {
   func add(_ listings: [Listing]) { lock.withLock { all.append(listings.map(\.id)) } }
   var ids: [[String]] { lock.withLock { all } }
 }
+
+extension TelegramChannelTests {
+  /// A `400` for one message (Telegram read it and would not take it) refuses that message
+  /// alone: the next one is still sent and received; a `401` stops the batch.
+  @Test(arguments: [(400, true), (401, false)])
+  func aMessageTelegramRefusesIsRefusedAlone(status: Int, alone: Bool) async throws {
+    let server = try LoopbackServer { request, _ in
+      request.text.contains("Aeron")
+        ? .text(#"{"ok":false,"error_code":\#(status),"description":"no"}"#, status: status)
+        : .text(Self.ok)
+    }
+    let received = Received()
+    do {
+      try await Self.sender(Self.channel(server, "/987654?image=no")).deliver(
+        ChannelTests.listings, search: ChannelTests.search
+      ) { received.add($0) }
+      Issue.record("a refusal must be said")
+    } catch let error as DeliveryError {
+      #expect(error.message.contains("HTTP \(status)"))
+      #expect(received.ids == (alone ? [["2"]] : []))
+      #expect(error.refusedMessages.map { $0.listings.map(\.id) } == (alone ? [["1"]] : []))
+      #expect(server.requests.count == (alone ? 2 : 1))
+    }
+  }
+}

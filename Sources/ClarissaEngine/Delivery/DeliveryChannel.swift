@@ -27,11 +27,41 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
   /// What went wrong. (What did go through before it was said message by message, through
   /// the receipt.)
   public var message: String
-  /// Creates an error.
-  public init(_ message: String) {
+  /// The service read this message and refused it alone (``messageStatuses``): the channel's
+  /// other messages still go. Otherwise the service is out of reach, refuses the sender
+  /// (credentials, address, rate) or failed itself, and the batch stops.
+  public var onlyThisMessage: Bool
+  /// Messages of the batch refused each alone before the batch ended: their listings and
+  /// why. The error's own message is then what stopped the batch, or, when nothing did, these
+  /// refusals said together.
+  public var refusedMessages: [RefusedMessage] = []
+
+  /// HTTP statuses that refuse the message rather than the sender: bad request, too large,
+  /// address too long, unsupported type, unprocessable, header fields too large.
+  public static let messageStatuses: Set<Int> = [400, 413, 414, 415, 422, 431]
+
+  /// Creates an error; `onlyThisMessage` for a refusal of this message alone.
+  public init(_ message: String, onlyThisMessage: Bool = false) {
     self.message = message
+    self.onlyThisMessage = onlyThisMessage
   }
+
+  /// An HTTP service's refusal, of this message alone when `status` is one of
+  /// ``messageStatuses``.
+  init(_ message: String, status: Int) {
+    self.init(message, onlyThisMessage: Self.messageStatuses.contains(status))
+  }
+
   public var description: String { message }
+}
+
+/// A message a channel refused alone (``DeliveryError/onlyThisMessage``) while it went on
+/// with the batch's others.
+public struct RefusedMessage: Sendable {
+  /// The message's listings.
+  public var listings: [Listing]
+  /// What the service said.
+  public var reason: String
 }
 
 /// Channels of kinds whose sender is not built yet: every delivery fails, honestly, so the

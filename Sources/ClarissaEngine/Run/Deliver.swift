@@ -186,14 +186,16 @@ struct Deliver {
     let summaryKey = single?.bounded.summary?.key
     let rest = single?.bounded.rest.map(\.listing) ?? []
     let search = single?.search ?? .digest(parts.map { ($0.search, $0.bounded.listings.count) })
+    // What one message's listings stand for: the summary every listing it sums up; a digest of
+    // several searches is one message, and stands for every part.
+    let coveredBy = { @Sendable (listings: [Listing]) -> [(search: String, keys: [ListingKey])] in
+      single == nil
+        ? carried
+        : [(search.name, listings.flatMap { $0.key == summaryKey ? rest : [$0] }.map(\.key))]
+    }
     do {
       try await sender.deliver(parts.flatMap(\.bounded.listings), search: search) { accepted in
-        // The summary's acceptance stands for every listing it sums up; a digest of several
-        // searches is one message, and its acceptance for every part.
-        let covered =
-          single == nil
-          ? carried
-          : [(search.name, accepted.flatMap { $0.key == summaryKey ? rest : [$0] }.map(\.key))]
+        let covered = coveredBy(accepted)
         do {
           // One message, one transaction: a digest's receipt is recorded whole or not at all,
           // so a kill never records part of it and sends the rest again under another key.
@@ -206,18 +208,38 @@ struct Deliver {
     } catch let failure as ReceiptFailure {
       throw failure.underlying
     } catch {
-      // A refusal may echo the address it was sent to: no secret of the channel reaches the
-      // report, the store or the logs.
-      let said = (error as? DeliveryError)?.message ?? "\(error)"
-      let reason =
-        config.channels[channel].map { ChannelRedactor.scrub(said, channel: $0) } ?? said
-      let accepted = book.keys
-      try refuse(
-        parts.flatMap { part in
-          part.owed.filter { accepted[part.search.name]?.contains($0.listing.key) != true }
-        }, reason)
+      // Each message refused alone is its listings' refusal; what stopped the batch, if
+      // anything did, is the refusal of the rest.
+      for refused in (error as? DeliveryError)?.refusedMessages ?? [] {
+        let covered = coveredBy(refused.listings)
+        try refuse(
+          unaccepted(parts, book.keys).filter { owed in
+            covered.contains { $0.search == owed.search && $0.keys.contains(owed.listing.key) }
+          }, reason(refused.reason, channel: channel))
+      }
+      let left = unaccepted(parts, book.keys)
+      if !left.isEmpty {
+        try refuse(left, reason((error as? DeliveryError)?.message ?? "\(error)", channel: channel))
+      }
     }
     return book.keys
+  }
+
+  /// The deliveries of `parts` neither accepted (`accepted`) nor refused yet this run.
+  private func unaccepted(_ parts: [Part], _ accepted: [String: Set<ListingKey>])
+    -> [OwedDelivery]
+  {
+    parts.flatMap { part in
+      part.owed.filter {
+        accepted[part.search.name]?.contains($0.listing.key) != true && !tried.contains(Self.id($0))
+      }
+    }
+  }
+
+  /// What a refusal said, fit for the report, the store and the logs: a refusal may echo the
+  /// address it was sent to, and no secret of the channel reaches them.
+  private func reason(_ said: String, channel: String) -> String {
+    config.channels[channel].map { ChannelRedactor.scrub(said, channel: $0) } ?? said
   }
 
   /// Records refusals; a delivery refused too often is given up, and said so.

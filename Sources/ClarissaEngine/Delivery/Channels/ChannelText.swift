@@ -39,10 +39,41 @@ enum ChannelText {
     }
   }
 
-  /// Whether `address` is a web address a service may open or fetch (and not too long for it).
+  /// Whether `address` is a web address a service may open or fetch (and not too long for it):
+  /// absolute `http://` or `https://` with a host, no white space, control or format character
+  /// (a bidirectional override) and no `\` (which browsers read as `/`, moving the host).
+  /// `javascript:`, `data:`, `file:` and relative addresses are not web addresses. What a
+  /// service's markup makes of `<`, `>` or `|` is each channel's escaping.
   static func isWeb(_ address: String, limit: Int = 2048) -> Bool {
-    (address.hasPrefix("https://") || address.hasPrefix("http://"))
-      && address.utf8.count <= limit && !address.contains(where: \.isWhitespace)
+    guard address.utf8.count <= limit else { return false }
+    let lower = address.prefix(8).lowercased()
+    let scheme = lower.hasPrefix("https://") ? 8 : lower.hasPrefix("http://") ? 7 : 0
+    guard scheme > 0, let host = address.unicodeScalars.dropFirst(scheme).first,
+      !"/?#@:".unicodeScalars.contains(host)
+    else { return false }
+    return !address.unicodeScalars.contains { scalar in
+      switch scalar.properties.generalCategory {
+      case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
+        .surrogate, .privateUse, .unassigned:
+        true
+      default: scalar == "\\"
+      }
+    }
+  }
+
+  /// `listing` as a channel may show it (``ListingCheck/shown(_:)``), with its link emptied
+  /// and its photos dropped unless they are web addresses (``isWeb(_:limit:)``): every channel
+  /// gets its listings through here (``sendMessages(_:search:channel:_:_:)``), so no message,
+  /// header, button or attachment carries a `javascript:`, `data:` or relative address. A
+  /// listing without a safe link is sent without one (its text is still worth the message).
+  static func deliverable(_ listing: Listing) -> Listing {
+    var shown = ListingCheck.shown(listing)
+    // Checked as stored: a control character is a reason to drop an address, not to mend it.
+    if !isWeb(listing.url) { shown.url = "" }
+    if !listing.imageURLs.allSatisfy({ isWeb($0) }) {
+      shown.imageURLs = listing.imageURLs.filter { isWeb($0) }
+    }
+    return shown
   }
 
   /// The listing a message is about: only a one-listing message has a link (a digest has

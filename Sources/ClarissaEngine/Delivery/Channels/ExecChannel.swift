@@ -24,9 +24,7 @@ struct ExecChannel: DeliveryChannel {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
     try await sendMessages(listings, search: search, channel: channel, receipt) {
-      message, listings in
-      let batch =
-        channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
+      message, batch in
       let first = batch.first
       var env = environment
       env["CLARISSA_SEARCH"] = search.name

@@ -44,10 +44,7 @@ struct JSONWebhookChannel: DeliveryChannel {
       message, listings in
       let payload = Payload(
         search: search.name, idempotencyKey: message.key, title: message.title,
-        body: message.body,
-        listings: listings.filter { listing in
-          channel.grouping == .digest || message.link == listing.url
-        })
+        body: message.body, listings: listings)
       let data = try encoder.encode(payload)
       try await poster.post(
         endpoint, body: Array(data),

@@ -98,7 +98,8 @@ struct MatrixChannel: DeliveryChannel {
     guard code != nil || error != nil else { return poster.refusal(response) }
     let said = Excerpt.oneLine([code, error].compactMap { $0 }.joined(separator: ": ").utf8)
     return DeliveryError(
-      "channel '\(name)': Matrix refused to \(what): HTTP \(response.status) (\(said))")
+      "channel '\(name)': Matrix refused to \(what): HTTP \(response.status) (\(said))",
+      status: response.status)
   }
 
   /// The event's content: the text plain and as HTML (the title bold, line breaks kept).

@@ -78,7 +78,8 @@ public enum MessageTemplate {
     let line =
       (listing.event == nil ? "• {title}{pricePart}" : "• {change}: {title}")
       + (each["factsLine", default: ""].isEmpty ? "" : "\n  {factsLine}")
-      + (each["context", default: ""].isEmpty ? "" : "\n  {contextLine}") + "\n  {url}"
+      + (each["context", default: ""].isEmpty ? "" : "\n  {contextLine}")
+      + (listing.url.isEmpty ? "" : "\n  {url}")
       + (listing.alsoPostedAs == nil ? "" : "\n  {alsoLine}")
     return render(channel.bodyTemplate ?? line, each)
   }

@@ -74,34 +74,53 @@ struct Poster: Sendable {
   func refusal(_ response: HTTPResponse) -> DeliveryError {
     let detail = Excerpt.oneLine(response.body.prefix(4096), droppingTags: true)
     return DeliveryError(
-      "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"))
+      "channel '\(channel)': HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"),
+      status: response.status)
   }
 }
 
 /// Renders `listings` of `search` into `channel`'s messages and sends each in turn (as
-/// ``sendEach(_:_:_:)``); `send` gets the message and the listings as made safe to show.
+/// ``sendEach(_:_:_:)``); `send` gets the message and its own listings (one, or a digest's
+/// all) as made safe to show (``ChannelText/deliverable(_:)``).
 func sendMessages(
   _ listings: [Listing], search: Search, channel: Channel, _ receipt: DeliveryReceipt,
   _ send: (Message, [Listing]) async throws -> Void
 ) async throws {
   // What a site sent reaches a message only through the sanitiser (an older store may hold
-  // what this version would not keep).
-  let shown = listings.map(ListingCheck.shown)
+  // what this version would not keep), and only web addresses as links and photos.
+  let shown = listings.map(ChannelText.deliverable)
   try await sendEach(
-    MessageTemplate.messages(for: shown, search: search, channel: channel), receipt
-  ) { try await send($0, shown) }
+    MessageTemplate.messages(for: shown, search: search, channel: channel), receipt, send)
 }
 
 /// Sends each message in turn, giving each accepted message's listings to `receipt` before the
-/// next is sent: on a failure, what went through is already recorded.
+/// next is sent: on a failure, what went through is already recorded. A message refused alone
+/// (``DeliveryError/onlyThisMessage``: ntfy's 400 for one listing) does not stop the others;
+/// the refusals are thrown at the end, in ``DeliveryError/refusedMessages``, with what stopped
+/// the batch if something else did.
 func sendEach(
   _ messages: [(message: Message, listings: [Listing])], _ receipt: DeliveryReceipt,
-  _ send: (Message) async throws -> Void
+  _ send: (Message, [Listing]) async throws -> Void
 ) async throws {
+  var refused: [RefusedMessage] = []
   for (message, listings) in messages {
-    try await send(message)
+    do {
+      try await send(message, listings)
+    } catch let error as DeliveryError where error.onlyThisMessage {
+      refused.append(RefusedMessage(listings: listings, reason: error.message))
+      continue
+    } catch {
+      guard !refused.isEmpty else { throw error }
+      var stop = error as? DeliveryError ?? DeliveryError("\(error)")
+      stop.refusedMessages = refused
+      throw stop
+    }
     try receipt(listings)
   }
+  guard !refused.isEmpty else { return }
+  var error = DeliveryError(refused.map(\.reason).joined(separator: "; "))
+  error.refusedMessages = refused
+  throw error
 }
 
 /// `+Name=value` query parameters (Apprise's form): headers to send with every message.

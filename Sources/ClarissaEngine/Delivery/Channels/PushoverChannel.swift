@@ -45,7 +45,12 @@ struct PushoverChannel: DeliveryChannel {
         endpoint, body: Array(Self.form(fields + Self.fields(of: message)).utf8),
         headers: ["Content-Type": "application/x-www-form-urlencoded"], key: message.key)
       guard (200..<300).contains(response.status), Self.accepted(response.body) else {
-        throw poster.refusal(response)
+        var refusal = poster.refusal(response)
+        // Pushover answers 400 for an invalid user or application token too: that refuses
+        // every message, not this one.
+        let object = ChannelText.object(response.body)
+        if object?["user"] != nil || object?["token"] != nil { refusal.onlyThisMessage = false }
+        throw refusal
       }
     }
   }

@@ -40,10 +40,8 @@ struct SMTPChannel: DeliveryChannel {
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     try await sendMessages(listings, search: search, channel: channel, receipt) {
       message, listings in
-      let batch =
-        channel.grouping == .digest ? listings : listings.filter { $0.url == message.link }
       let mail = MailMessage.build(
-        message, listings: batch, from: envelope.from, to: envelope.recipients)
+        message, listings: listings, from: envelope.from, to: envelope.recipients)
       if let reason = await SMTPClient.send(mail, envelope) {
         throw DeliveryError("channel '\(name)': \(reason)")
       }

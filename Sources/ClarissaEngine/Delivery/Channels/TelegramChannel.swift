@@ -118,7 +118,8 @@ struct TelegramChannel: DeliveryChannel {
     let detail = answer.description.map { " (\($0))" } ?? ""
     let pause = answer.retryAfter.map { "; asked to wait \(Int($0)) s" } ?? ""
     throw DeliveryError(
-      "channel '\(name)': Telegram refused \(method): HTTP \(response.status)\(detail)\(pause)")
+      "channel '\(name)': Telegram refused \(method): HTTP \(response.status)\(detail)\(pause)",
+      status: response.status)
   }
 
   /// `text` as Telegram's HTML: the title bold, the body after it, cut to `limit` characters
