@@ -49,8 +49,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// Seconds a client has to read one whole answer; a slower reader is closed.
     public var responseSeconds = 30.0
     /// Paths answered on a thread of their own, never queued behind other requests' handlers
-    /// (a health check stays answered while a thousand pages are being made).
+    /// (a health check stays answered while a thousand pages are being made), and past
+    /// ``connections``: a connection over the limit is read for ``urgentSeconds`` and answered
+    /// when it asks for one of them (503 otherwise).
     public var urgentPaths: Set<String> = ["/healthz"]
+    /// Connections over ``connections`` read for an urgent path at once; more are answered 503
+    /// at once.
+    public var urgentConnections = 256
+    /// Seconds a connection over ``connections`` has to send its request.
+    public var urgentSeconds = 2.0
+    /// Body bytes one connection holds at most (its requests read and not yet answered): past
+    /// it, it is not read until they are answered.
+    public var connectionBodyBytes = 256 * 1024
+    /// Body bytes all connections together hold at most; a request whose `Content-Length` does
+    /// not fit is answered 503 without its body being read.
+    public var bodyBudget = 16 * 1024 * 1024
 
     /// The defaults.
     public init() {}
@@ -82,14 +95,18 @@ public final class HTTPServer: @unchecked Sendable {
   }()
 
   /// Binds and listens on `address` (`127.0.0.1:8421`, `[::1]:8421`, `0.0.0.0:8421`,
-  /// `localhost:0`); ``start()`` begins serving.
+  /// `localhost:0`); ``start()`` begins serving. `screen`, when given, sees each request that
+  /// carries a body once its head is read, without the body, and may answer it (the Host
+  /// refused, no token): the body is then never read and the connection closed. It runs on an
+  /// event loop: it must be quick and must not block.
   public init(
     address: String, limits: Limits = Limits(),
+    screen: (@Sendable (WebRequest) -> WebResponse?)? = nil,
     handler: @escaping @Sendable (WebRequest) -> WebResponse
   ) throws {
     let (name, service) = try Self.split(address)
-    Self.raiseDescriptorLimit(to: limits.connections + 256)
-    let shared = Shared(limits: limits, handler: handler)
+    Self.raiseDescriptorLimit(to: limits.connections + limits.urgentConnections + 256)
+    let shared = Shared(limits: limits, screen: screen, handler: handler)
     self.shared = shared
     let bootstrap = ServerBootstrap(group: Self.loops)
       // A burst of connections (a thousand clients closed for slowness coming back at once)
@@ -150,6 +167,9 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// Connections being served now.
   public var activeConnections: Int { shared.active }
+
+  /// Body bytes the connections hold now (requests being received or not yet answered).
+  public var heldBodyBytes: Int { shared.bodyBytes }
 
   // MARK: - Helpers
 
