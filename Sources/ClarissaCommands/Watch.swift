@@ -64,7 +64,8 @@ struct Watch: AsyncParsableCommand {
         statePath: source.statePath(current.config), config: served.served, map: map.settings,
         metrics: metrics, sharing: served.sharing,
         actionKey: try source.servedActionKey(
-          current.config.serve, statePath: source.statePath(current.config)))
+          current.config.serve, statePath: source.statePath(current.config)),
+        publicURL: current.config.serve?.url)
       session = started
       log("serving \(started.address)")
     }
