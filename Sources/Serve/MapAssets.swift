@@ -86,15 +86,25 @@ enum MapAssets {
               .bindTooltip(element("span", null, p.name), { permanent: true, direction: "right", className: "place-name" })
               .addTo(map);
           });
-          (data.areas || []).forEach(function (a) {
-            var latlngs = a.polygons.map(function (rings) {
-              return rings.map(function (ring) { return ring.map(function (c) { return [c[1], c[0]]; }); });
-            });
-            L.polygon(latlngs, { color: "#5b2a86", weight: 2, fillOpacity: 0.05, className: "area" })
-              .bindTooltip(element("span", null, a.name), { sticky: true }).addTo(map);
-          });
+          // The areas come apart, once: the browser keeps them (their address names their version).
+          if (local(data.areasAt)) {
+            fetch(data.areasAt, { credentials: "same-origin", headers: { Accept: "application/json" } })
+              .then(function (answer) { return answer.ok ? answer.json() : { areas: [] }; })
+              .then(function (shapes) {
+                (shapes.areas || []).forEach(function (a) {
+                  var latlngs = a.polygons.map(function (rings) {
+                    return rings.map(function (ring) { return ring.map(function (c) { return [c[1], c[0]]; }); });
+                  });
+                  L.polygon(latlngs, { color: "#5b2a86", weight: 2, fillOpacity: 0.05, className: "area" })
+                    .bindTooltip(element("span", null, a.name), { sticky: true }).addTo(map);
+                });
+                holder.setAttribute("data-areas", String((shapes.areas || []).length));
+              })
+              .catch(function () { holder.setAttribute("data-areas", "0"); });
+          } else {
+            holder.setAttribute("data-areas", "0");
+          }
           holder.setAttribute("data-places", String((data.places || []).length));
-          holder.setAttribute("data-areas", String((data.areas || []).length));
           holder.setAttribute("data-markers", String(markers.length));
           var count = markers.length.toLocaleString("en-US");
           if (markers.length === 0) say("No listing the filters find has coordinates.");

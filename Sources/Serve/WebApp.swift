@@ -59,6 +59,11 @@ public final class WebApp: @unchecked Sendable {
   let usedActions = UsedActions()
   private let lock = NSLock()
   private var served: ServedConfig
+  /// `/api/map/areas`' answers by the searches asked (sorted; every search's: none), made once
+  /// per config.
+  private var areaAnswers: [[String]: (tag: String, json: [UInt8])?] = [:]
+  /// Answers kept at most (the searches asked come from the request).
+  private static let areaAnswerLimit = 64
   /// Where the map gets Leaflet and its tiles.
   let map: MapSettings
   /// Listings per page.
@@ -82,7 +87,30 @@ public final class WebApp: @unchecked Sendable {
   /// The config the pages show (a reload replaces it).
   public var config: ServedConfig {
     get { lock.withLock { served } }
-    set { lock.withLock { served = newValue } }
+    set {
+      lock.withLock {
+        served = newValue
+        areaAnswers = [:]
+      }
+    }
+  }
+
+  /// The map's areas of `searches` (every search's when empty) as JSON and its tag, made once
+  /// per config; nil when they have none.
+  func areas(of searches: [String]) throws -> (tag: String, json: [UInt8])? {
+    let key = searches.sorted()
+    if let known = lock.withLock({ areaAnswers[key] }) { return known }
+    let areas = config.areas(of: searches)
+    var answer: (tag: String, json: [UInt8])?
+    if !areas.isEmpty {
+      let json = MapAreas.json(areas)
+      answer = (Secret.hex(Array(SHA256.hash(json).prefix(12))), json)
+    }
+    lock.withLock {
+      if areaAnswers.count >= Self.areaAnswerLimit { areaAnswers = [:] }
+      areaAnswers[key] = .some(answer)
+    }
+    return answer
   }
 
   /// Answers one request.
