@@ -2,8 +2,8 @@ import ClarissaCore
 import Foundation
 
 /// The searches' `within:` areas as the map draws them, `/api/map/areas`: each area cut to at
-/// most ``vertexBudget`` corners (Douglas-Peucker: the corners that bend the outline most are
-/// kept), coordinates to 6 decimals (some 10 cm), once per config (``WebApp`` keeps the answer
+/// most ``vertexBudget`` corners (Douglas-Peucker, after every k-th corner of an outline of more
+/// than 8 times that: the corners that bend the outline most are kept), coordinates to 6 decimals (some 10 cm), once per config (``WebApp`` keeps the answer
 /// and its tag). A screen shows a few thousand corners of an outline at most; an area of a
 /// million corners was 21.7 MB on every load of the map.
 enum MapAreas {
@@ -40,8 +40,21 @@ enum MapAreas {
   /// significance go first. A ring left with fewer than 4 corners (3 and the closing one) is left
   /// out, and a polygon whose outer ring is.
   static func simplified(_ polygons: [[[Coordinates]]], budget: Int) -> [[[Coordinates]]] {
-    let total = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+    var polygons = polygons
+    var total = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
     guard total > budget else { return polygons }
+    // Douglas-Peucker takes time quadratic in the corners on some outlines (one corner peeled
+    // off each step): past 8 times the budget, every k-th corner (and each ring's last) goes in.
+    let stride = (total + 8 * budget - 1) / (8 * budget)
+    if stride > 1 {
+      polygons = polygons.map { rings in
+        rings.map { ring in
+          ring.indices.filter { $0 % stride == 0 || $0 == ring.count - 1 }.map { ring[$0] }
+        }
+      }
+      total = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+      guard total > budget else { return polygons }
+    }
     let weights = polygons.map { $0.map(significance) }
     // The budget-th greatest significance is the bar a corner must reach.
     var all = weights.flatMap { $0.flatMap { $0 } }
