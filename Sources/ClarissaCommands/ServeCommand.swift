@@ -60,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
       access: access.orConfigured(loaded.serve, source), statePath: loaded.statePath,
       config: loaded.served, map: map.settings, sharing: loaded.sharing,
       actionKey: try source.servedActionKey(loaded.serve, statePath: loaded.statePath),
-      publicURL: loaded.serve?.url)
+      publicURL: loaded.serve?.url,
+      usedActionsFile: source.usedActionsPath(loaded.serve, statePath: loaded.statePath))
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -187,7 +188,8 @@ enum ServedSetup {
   static func start(
     address: String, access: AccessOptions, statePath: String, config: ServedConfig,
     map: MapSettings = MapSettings(), metrics: Metrics = Metrics(),
-    sharing: StoreSharing = StoreSharing(), actionKey: ActionKey? = nil, publicURL: String? = nil
+    sharing: StoreSharing = StoreSharing(), actionKey: ActionKey? = nil, publicURL: String? = nil,
+    usedActionsFile: String? = nil
   ) throws -> ServedSession {
     let token = try access.resolved()
     let rules = WebApp.Access(token: token, hosts: [], actionKey: actionKey, publicURL: publicURL)
@@ -234,7 +236,8 @@ enum ServedSetup {
         token: token,
         hosts: server.isLoopback
           ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : [],
-        actionKey: actionKey, publicURL: publicURL),
+        actionKey: actionKey, publicURL: publicURL,
+        usedActionsFile: actionKey == nil ? nil : usedActionsFile),
       metrics: metrics, map: map)
     box.app = app
     server.start()

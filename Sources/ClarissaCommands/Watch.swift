@@ -65,7 +65,9 @@ struct Watch: AsyncParsableCommand {
         metrics: metrics, sharing: served.sharing,
         actionKey: try source.servedActionKey(
           current.config.serve, statePath: source.statePath(current.config)),
-        publicURL: current.config.serve?.url)
+        publicURL: current.config.serve?.url,
+        usedActionsFile: source.usedActionsPath(
+          current.config.serve, statePath: source.statePath(current.config)))
       session = started
       log("serving \(started.address)")
     }

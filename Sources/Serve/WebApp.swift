@@ -20,14 +20,18 @@ public final class WebApp: @unchecked Sendable {
     /// `serve.url`, the address a phone reaches the server at (a tunnel, a reverse proxy):
     /// its Host is accepted and its origin is this server's own.
     public let publicAddress: PublicAddress?
+    /// The file the `/act` tokens used are kept in (beside the key); nil: in memory only.
+    public var usedActionsFile: String?
 
     /// Creates the rules; `publicURL` is `serve.url` (nil, or not an `http:`/`https:`
     /// address: none).
     public init(
-      token: String?, hosts: Set<String>, actionKey: ActionKey? = nil, publicURL: String? = nil
+      token: String?, hosts: Set<String>, actionKey: ActionKey? = nil, publicURL: String? = nil,
+      usedActionsFile: String? = nil
     ) {
       self.token = token
       self.actionKey = actionKey
+      self.usedActionsFile = usedActionsFile
       publicAddress = publicURL.flatMap(PublicAddress.init)
       // A tunnel hands on the Host its client sent (the public name): not a rebinding.
       self.hosts = hosts.isEmpty ? hosts : hosts.union(publicAddress?.hosts ?? [])
@@ -56,7 +60,7 @@ public final class WebApp: @unchecked Sendable {
   /// Wrong tokens counted by client address.
   let guesses: GuessThrottle
   /// The `/act` tokens already used.
-  let usedActions = UsedActions()
+  let usedActions: UsedActions
   private let lock = NSLock()
   private var served: ServedConfig
   /// `/api/map/areas`' answers by the searches asked (sorted; every search's: none), made once
@@ -76,6 +80,7 @@ public final class WebApp: @unchecked Sendable {
   ) {
     self.map = map
     self.guesses = GuessThrottle()
+    usedActions = UsedActions(file: access.usedActionsFile, now: clock())
     self.store = store
     self.served = config
     self.access = access

@@ -200,6 +200,39 @@ import WebServer
     #expect(try Self.marks(fixture)?.starred == true)
   }
 
+  /// The tokens used are kept beside the key: a button used before a restart does nothing
+  /// after it. Lines that are not the class's own (cut, huge numbers) and expired tokens are
+  /// left out when the file is read again.
+  @Test func theTokensUsedOutliveARestart() throws {
+    let fixture = try Self.fixture()
+    let file = fixture.folder.appendingPathComponent("clarissa-actions.used").path
+    let now = fixture.now.addingTimeInterval(600)
+    func restarted() -> WebApp {
+      WebApp(
+        store: fixture.store, config: fixture.app.config,
+        access: WebApp.Access(
+          token: nil, hosts: [], actionKey: Self.key, usedActionsFile: file),
+        clock: { now })
+    }
+    let token = try Self.token(fixture, .star)
+    let post = WebRequest(method: "POST", target: "/act/\(token)")
+    #expect(restarted().handle(post).status == 200)
+    try fixture.store.setMark(.unstar, on: [ListingKey(site: "craigslist", id: "7001")], at: now)
+    let expired = Int(now.timeIntervalSince1970) - 10
+    let handle = try #require(FileHandle(forWritingAtPath: file))
+    try handle.seekToEnd()
+    try handle.write(
+      contentsOf: Data("cut line\n1e300 5 abc\n\(expired) 1 oldToken\n-\n9 9 9 9\n".utf8))
+    try handle.close()
+    let again = restarted().handle(post)
+    #expect(fixture.text(again).contains("Already done"))
+    #expect(try Self.marks(fixture) == nil, "not starred again after the restart")
+    let kept = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(kept.hasSuffix(" \(token)\n") && kept.split(separator: "\n").count == 1, "\(kept)")
+    let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+    #expect(mode == 0o600, "\(String(mode ?? 0, radix: 8))")
+  }
+
   /// Forged tokens from an address slow that address's forged tokens only: behind a tunnel
   /// every phone has the tunnel's address, and a real button must still work.
   @Test func aRealButtonWorksFromAnAddressThatSentForgedOnes() throws {
