@@ -21,14 +21,15 @@ public struct ServerProblem: Error, CustomStringConvertible, Sendable {
 }
 
 /// A small HTTP/1.1 server on SwiftNIO (NIOHTTP1's request decoder, llhttp): a few event loops
-/// hold every connection (at most ``Limits/connections`` at once, the next ones answered 503),
-/// and the handler, which is synchronous and may read a database, runs on a bounded pool of
-/// threads, never on an event loop. Keep-alive and pipelining (answers in order), HEAD, bounded
-/// everywhere: header bytes, body bytes, time to send a request, time to read an answer, idle
-/// time. Request bodies are `Content-Length` ones only (chunked ones are answered 501); a
-/// request that could be read two ways (two `Content-Length`s, `Content-Length` with
-/// `Transfer-Encoding`, a space or tab before a header's colon) is answered 400 and the
-/// connection closed. Nothing in it is specific to clarissa.
+/// hold every connection (at most ``Limits/connections`` at once; the next ones are answered
+/// 503, but for ``Limits/urgentPaths``), and the handler, which is synchronous and may read a
+/// database, runs on a bounded pool of threads, never on an event loop. Keep-alive and
+/// pipelining (answers in order), HEAD, `Expect: 100-continue`, bounded everywhere: header
+/// bytes, body bytes (a request's, a connection's, all connections'), time to send a request,
+/// time to read an answer, idle time. Request bodies are `Content-Length` ones only (chunked ones
+/// are answered 501); a request that could be read two ways (two `Content-Length`s,
+/// `Content-Length` with `Transfer-Encoding`, a space or tab before a header's colon, two
+/// `Host`s) is answered 400 and the connection closed. Nothing in it is specific to clarissa.
 ///
 /// NIOHTTP1 directly rather than Hummingbird 2: Hummingbird resolves 24 packages to swift-nio's
 /// 4 and takes 2.5 times the CPU to build clean (debug and release alike), for a server that
