@@ -162,16 +162,10 @@ public final class WebApp: @unchecked Sendable {
     do {
       try checkHost(request)
       let path = request.segments
+      // The sign-in's token is in its body.
       if path == ["healthz"] || path.first == "act" || path == ["login"] { return nil }
-      if let token = access.token {
-        guard let refusal = checkToken(request, token, path) else { return nil }
-        response = refusal
-      } else if access.tokenAlways {
-        throw RequestProblem(
-          403, "serve.url names a host that is not this machine: set a token (docs/serve.md)")
-      } else {
-        return nil
-      }
+      guard let refusal = try tokenRefusal(request, path) else { return nil }
+      response = refusal
     } catch let problem as RequestProblem {
       response = problem.response(json: Self.wantsJSON(request))
     } catch {
@@ -202,15 +196,21 @@ public final class WebApp: @unchecked Sendable {
     if path == ["healthz"] { return try health() }
     // A notification's button: its signed token is the authorization.
     if path.first == "act" { return try act(request, path) }
-    if let token = access.token {
-      if let refusal = checkToken(request, token, path) { return refusal }
-    } else if access.tokenAlways {
+    if let refusal = try tokenRefusal(request, path) { return refusal }
+    if request.method != "GET" { try checkForgery(request) }
+    return try route(request, path)
+  }
+
+  /// The answer to a request that lacks the token (see ``checkToken(_:_:_:)``); nil: it carries
+  /// it, or none is asked.
+  private func tokenRefusal(_ request: WebRequest, _ path: [String]) throws -> WebResponse? {
+    if let token = access.token { return checkToken(request, token, path) }
+    guard !access.tokenAlways else {
       // Never reached from `serve`, which refuses to start so; a guard all the same.
       throw RequestProblem(
         403, "serve.url names a host that is not this machine: set a token (docs/serve.md)")
     }
-    if request.method != "GET" { try checkForgery(request) }
-    return try route(request, path)
+    return nil
   }
 
   /// The sign-in, or the refusal of a request without the token; nil: it carries it. The right
