@@ -345,6 +345,38 @@ import WebServer
   }
 }
 
+/// The app's screen on the real server: a body is asked for (`100 Continue`) only with the
+/// token; without it the answer is final at once and the body never read.
+@Suite struct ServeScreenTests {
+  @Test func aBodyIsAskedForOnlyWithTheToken() throws {
+    let token = "s3cret-token-0123456789"
+    let fixture = try ServeFixture(token: token, listings: ["desks": ServeSafetyTests.hostile])
+    let app = fixture.app
+    let server = try HTTPServer(address: "127.0.0.1:0", screen: { app.screen($0) }) {
+      app.handle($0)
+    }
+    server.start()
+    defer { server.stop() }
+    let body = "{\"keys\":[\"craigslist:1001\"]}"
+    let head =
+      "POST /api/viewed HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n"
+      + "Expect: 100-continue\r\n"
+    var stranger = try #require(LoopbackClient(port: server.port, timeout: 5))
+    stranger.send(head + "\r\n")
+    let refused = stranger.readToEnd()
+    #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
+    #expect(!refused.contains("100 Continue"))
+    stranger.close()
+    var owner = try #require(LoopbackClient(port: server.port, timeout: 5))
+    owner.send(head + "Authorization: Bearer \(token)\r\n\r\n")
+    #expect(owner.readHead() == "HTTP/1.1 100 Continue")
+    owner.send(body)
+    #expect(owner.readHead()?.hasPrefix("HTTP/1.1 200") == true)
+    owner.close()
+    #expect(try fixture.store.history(ListingKey(site: "craigslist", id: "1001"))?.viewedAt != nil)
+  }
+}
+
 final class AppHolder: @unchecked Sendable {
   var app: WebApp?
 }
