@@ -14,6 +14,12 @@ extension SourceOptions {
       ? ActionKey.fileName : (folder as NSString).appendingPathComponent(ActionKey.fileName)
   }
 
+  /// Where `/act` keeps the tokens used (each acts once): beside the key, `.used` for its
+  /// extension (`clarissa-actions.used`).
+  func usedActionsPath(_ serve: ServeSettings?, statePath: String) -> String {
+    (actionKeyPath(serve, statePath: statePath) as NSString).deletingPathExtension + ".used"
+  }
+
   /// The key `/act` checks links with: made on first need when `serve.url` is set; else the
   /// one there is, if any (links sent before `serve.url` was removed still work).
   func servedActionKey(_ serve: ServeSettings?, statePath: String) throws -> ActionKey? {

@@ -59,7 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
       address: http ?? loaded.serve?.address ?? "127.0.0.1:8421",
       access: access.orConfigured(loaded.serve, source), statePath: loaded.statePath,
       config: loaded.served, map: map.settings, sharing: loaded.sharing,
-      actionKey: try source.servedActionKey(loaded.serve, statePath: loaded.statePath))
+      actionKey: try source.servedActionKey(loaded.serve, statePath: loaded.statePath),
+      publicURL: loaded.serve?.url,
+      usedActionsFile: source.usedActionsPath(loaded.serve, statePath: loaded.statePath))
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -186,15 +188,25 @@ enum ServedSetup {
   static func start(
     address: String, access: AccessOptions, statePath: String, config: ServedConfig,
     map: MapSettings = MapSettings(), metrics: Metrics = Metrics(),
-    sharing: StoreSharing = StoreSharing(), actionKey: ActionKey? = nil
+    sharing: StoreSharing = StoreSharing(), actionKey: ActionKey? = nil, publicURL: String? = nil,
+    usedActionsFile: String? = nil
   ) throws -> ServedSession {
     let token = try access.resolved()
+    let rules = WebApp.Access(token: token, hosts: [], actionKey: actionKey, publicURL: publicURL)
+    // A tunnel or proxy on this machine hands on strangers' requests from a loopback address,
+    // often with a loopback Host: without a token they would have the whole interface.
+    guard token != nil || !rules.tokenAlways else {
+      throw ValidationError(
+        "serve.url (\(publicURL ?? "")) names a host that is not this machine: whatever reaches "
+          + "the server through it could read and change your listings. Give --token-file FILE "
+          + "(or serve.token_file); the notifications' buttons need no token")
+    }
     // The address first: a refusal touches no file.
     let server: HTTPServer
     let box = AppBox()
     do {
       // The app is set before the server starts; a request before that gets a plain 503.
-      server = try HTTPServer(address: address) { request in
+      server = try HTTPServer(address: address, screen: { box.app?.screen($0) }) { request in
         box.app?.handle(request) ?? WebResponse.text("starting\n", status: 503)
       }
     } catch let problem as ServerProblem where problem.cannotListen {
@@ -224,7 +236,8 @@ enum ServedSetup {
         token: token,
         hosts: server.isLoopback
           ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : [],
-        actionKey: actionKey),
+        actionKey: actionKey, publicURL: publicURL,
+        usedActionsFile: actionKey == nil ? nil : usedActionsFile),
       metrics: metrics, map: map)
     box.app = app
     server.start()

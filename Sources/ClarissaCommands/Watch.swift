@@ -64,6 +64,9 @@ struct Watch: AsyncParsableCommand {
         statePath: source.statePath(current.config), config: served.served, map: map.settings,
         metrics: metrics, sharing: served.sharing,
         actionKey: try source.servedActionKey(
+          current.config.serve, statePath: source.statePath(current.config)),
+        publicURL: current.config.serve?.url,
+        usedActionsFile: source.usedActionsPath(
           current.config.serve, statePath: source.statePath(current.config)))
       session = started
       log("serving \(started.address)")

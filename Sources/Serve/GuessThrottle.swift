@@ -1,10 +1,13 @@
 import ClarissaCore
 import Foundation
 
-/// Slows whoever guesses the access token: after ``allowed`` wrong tokens from one client
-/// address within ``window`` seconds, every further token it presents (right or wrong: an
-/// answer must not tell) is answered 429 with `Retry-After` until the window ends. An IPv6
-/// address counts by its /64, which one machine may hold whole. The table holds at most
+/// Slows whoever guesses the access token or forges `/act` tokens: after ``allowed`` wrong
+/// tokens from one client address within ``window`` seconds, every further wrong token from it
+/// is answered 429 with `Retry-After` until the window ends. The callers let the right token in
+/// whatever its address sent before: behind a tunnel every phone has the tunnel's address, and
+/// a stranger's forged tokens must not lock them out (a token of 128 bits is out of reach of
+/// guessing at any rate the server answers). An IPv6 address counts by its /64, which one
+/// machine may hold whole. The table holds at most
 /// ``capacity`` addresses; when full, the entries of ended windows go first, then the oldest.
 final class GuessThrottle: @unchecked Sendable {
   /// Wrong tokens allowed in a window.

@@ -1,7 +1,8 @@
 /// The map page's script, served from `/assets/map.js` beside Debian's Leaflet
 /// (`/assets/leaflet/`). It asks `/api/map` with the page's filters and puts a marker per listing
-/// in a cluster group; a popup is made of elements whose text is set as text (nothing from a
-/// listing becomes HTML), its links only `http:`/`https:` addresses and this server's paths.
+/// in a cluster group; a popup, and the tooltip of a place or an area, is made of elements whose
+/// text is set as text (nothing from a listing or the config becomes HTML: Leaflet would take a
+/// string for HTML), its links only `http:`/`https:` addresses and this server's paths.
 enum MapAssets {
   static let script = """
     "use strict";
@@ -82,18 +83,28 @@ enum MapAssets {
           // The searches' places (a ring and its name) and their areas, under the markers.
           (data.places || []).forEach(function (p) {
             L.circleMarker([p.lat, p.lon], { radius: 7, color: "#5b2a86", weight: 3, fillOpacity: 0.2, className: "place" })
-              .bindTooltip(String(p.name), { permanent: true, direction: "right", className: "place-name" })
+              .bindTooltip(element("span", null, p.name), { permanent: true, direction: "right", className: "place-name" })
               .addTo(map);
           });
-          (data.areas || []).forEach(function (a) {
-            var latlngs = a.polygons.map(function (rings) {
-              return rings.map(function (ring) { return ring.map(function (c) { return [c[1], c[0]]; }); });
-            });
-            L.polygon(latlngs, { color: "#5b2a86", weight: 2, fillOpacity: 0.05, className: "area" })
-              .bindTooltip(String(a.name), { sticky: true }).addTo(map);
-          });
+          // The areas come apart, once: the browser keeps them (their address names their version).
+          if (local(data.areasAt)) {
+            fetch(data.areasAt, { credentials: "same-origin", headers: { Accept: "application/json" } })
+              .then(function (answer) { return answer.ok ? answer.json() : { areas: [] }; })
+              .then(function (shapes) {
+                (shapes.areas || []).forEach(function (a) {
+                  var latlngs = a.polygons.map(function (rings) {
+                    return rings.map(function (ring) { return ring.map(function (c) { return [c[1], c[0]]; }); });
+                  });
+                  L.polygon(latlngs, { color: "#5b2a86", weight: 2, fillOpacity: 0.05, className: "area" })
+                    .bindTooltip(element("span", null, a.name), { sticky: true }).addTo(map);
+                });
+                holder.setAttribute("data-areas", String((shapes.areas || []).length));
+              })
+              .catch(function () { holder.setAttribute("data-areas", "0"); });
+          } else {
+            holder.setAttribute("data-areas", "0");
+          }
           holder.setAttribute("data-places", String((data.places || []).length));
-          holder.setAttribute("data-areas", String((data.areas || []).length));
           holder.setAttribute("data-markers", String(markers.length));
           var count = markers.length.toLocaleString("en-US");
           if (markers.length === 0) say("No listing the filters find has coordinates.");

@@ -40,12 +40,6 @@ struct MapData {
     var lon: Double
   }
 
-  /// A search's `within:` area, as polygons of rings of [lon, lat] (GeoJSON's order).
-  struct Area {
-    var name: String
-    var polygons: [[[[Double]]]]
-  }
-
   var markers: [Marker]
   /// The most markers sent (``WebApp/mapLimit``).
   var limit: Int
@@ -53,10 +47,11 @@ struct MapData {
   var more: Bool
   /// The named places of the searches shown.
   var places: [Place] = []
-  /// The `within:` areas of the searches shown.
-  var areas: [Area] = []
+  /// Where the `within:` areas of the searches shown are (`/api/map/areas?...`, tagged with
+  /// their version: the browser keeps them); nil when they have none.
+  var areasAt: String?
 
-  /// Compact JSON: `{"count", "limit", "more", "markers": [...], "places": [...], "areas": [...]}`,
+  /// Compact JSON: `{"count", "limit", "more", "markers": [...], "places": [...], "areasAt"}`,
   /// a marker's absent values left out.
   var json: [UInt8] {
     var out = "{\"count\":\(markers.count),\"limit\":\(limit),\"more\":\(more),\"markers\":["
@@ -69,19 +64,9 @@ struct MapData {
     out += places.map {
       "{\"name\":\(Self.text($0.name)),\"lat\":\(Self.number($0.lat)),\"lon\":\(Self.number($0.lon))}"
     }.joined(separator: ",")
-    out += "],\"areas\":["
-    out += areas.map { area in
-      let polygons = area.polygons.map { rings in
-        "["
-          + rings.map { ring in
-            "["
-              + ring.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }
-              .joined(separator: ",") + "]"
-          }.joined(separator: ",") + "]"
-      }
-      return "{\"name\":\(Self.text(area.name)),\"polygons\":[\(polygons.joined(separator: ","))]}"
-    }.joined(separator: ",")
-    out += "]}\n"
+    out += "]"
+    if let areasAt { out += ",\"areasAt\":\(Self.text(areasAt))" }
+    out += "}\n"
     return Array(out.utf8)
   }
 

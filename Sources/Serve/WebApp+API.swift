@@ -50,6 +50,7 @@ extension WebApp {
       return Self.encoded(history)
     case ("GET", ["map"]):
       return Self.json(bytes: try mapData(try Self.query(request.query)).json)
+    case ("GET", ["map", "areas"]): return try mapAreas(request)
     case ("POST", ["viewed"]):
       return Self.json(["marked": try markViewed(api: request)])
     case (_, let path) where path.count == 4 && path[0] == "listings":

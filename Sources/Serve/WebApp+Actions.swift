@@ -6,8 +6,9 @@ import WebServer
 /// `/act/TOKEN`: what a notification's Viewed, Hide and Star buttons call. The signed token is
 /// the authorization (no session, no access token, no form token): `POST` does the action
 /// (ntfy's `http` actions), `GET` only shows a page with a button that POSTs (a link preview or
-/// a prefetch must change nothing). Forged, changed, cut and expired tokens are refused; a
-/// token used again does nothing more (marks are idempotent).
+/// a prefetch must change nothing). Forged, changed, cut and expired tokens are refused; a POST
+/// from another site's page is refused; a token does its action once (``UsedActions``): used
+/// again, it changes nothing, even after the person undid the mark.
 extension WebApp {
   func act(_ request: WebRequest, _ path: [String]) throws -> WebResponse {
     guard path.count == 2 else { throw RequestProblem(404, "nothing at \(request.path)") }
@@ -18,23 +19,42 @@ extension WebApp {
       throw RequestProblem(
         404, "this server signs no action links: set serve.url in the config (docs/serve.md)")
     }
-    if let wait = guesses.wait(request.client) { return Self.tooManyGuesses(wait, json: false) }
+    if request.method == "POST" { try refuseOtherSites(request) }
+    let text = path[1]
     let token: ActionToken
-    switch ActionToken.verify(path[1], key: actionKey, now: clock()) {
+    switch ActionToken.verify(text, key: actionKey, now: clock()) {
     case .success(let verified): token = verified
     case .failure(let problem):
-      if problem == .forged { guesses.failed(request.client) }
+      if problem == .forged {
+        // Only forged tokens are slowed: a real button is never refused for them.
+        if let wait = guesses.wait(request.client) {
+          guesses.failed(request.client)
+          return Self.tooManyGuesses(wait, json: false)
+        }
+        guesses.failed(request.client)
+      }
       throw RequestProblem(Self.status(problem), problem.description)
     }
     let key = ListingKey(site: token.site, id: token.id)
     guard let history = try store.history(key) else {
       throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store (forgotten?)")
     }
+    let title = history.listing.title
     if request.method == "GET" {
-      return Pages.confirmAction(token, title: history.listing.title, path: "/act/\(path[1])")
+      if let at = usedActions.usedAt(text) { return Pages.actionUsed(token, title: title, at: at) }
+      return Pages.confirmAction(token, title: title, path: "/act/\(text)")
     }
-    _ = try store.apply(token.action, to: key, at: clock())
-    return Pages.actionDone(token, title: history.listing.title)
+    let now = clock()
+    guard usedActions.use(text, expires: token.expires, now: now) else {
+      return Pages.actionUsed(token, title: title, at: usedActions.usedAt(text) ?? now)
+    }
+    do {
+      _ = try store.apply(token.action, to: key, at: now)
+    } catch {
+      usedActions.forget(text)
+      throw error
+    }
+    return Pages.actionDone(token, title: title)
   }
 
   /// 400 for what is not a token, 403 for a bad signature, 410 for an expired one.
@@ -56,6 +76,19 @@ extension Pages {
       <h1>\(e(token.action.label)): \(e(title))</h1>
       <form method="post" action="\(e(path))" class="act"><button id="act-confirm">\(e(token.action.label))</button></form>
       <p class="note">This link from a notification works until \(e(MarkupText.timestamp(token.expires))).</p>
+      """)
+  }
+
+  /// The answer to a token used before: nothing is done again (the person may have undone it
+  /// since).
+  static func actionUsed(_ token: ActionToken, title: String, at: Date) -> WebResponse {
+    let key = ListingKey(site: token.site, id: token.id)
+    return layout(
+      "Already done", csrf: nil,
+      """
+      <h1 id="act-used">Already done: \(e(token.action.label)), \(e(title))</h1>
+      <p>This button was used at \(e(MarkupText.timestamp(at))); it does nothing more. Change the marks on the listing's page.</p>
+      <p><a id="act-listing" href="\(e(listingPath(key)))">The listing</a></p>
       """)
   }
 

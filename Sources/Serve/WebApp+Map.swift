@@ -32,13 +32,32 @@ extension WebApp {
       places: served.places(of: query.searches).map {
         MapData.Place(name: $0.name, lat: $0.coordinates.latitude, lon: $0.coordinates.longitude)
       },
-      areas: served.areas(of: query.searches).map { area in
-        MapData.Area(
-          name: area.name,
-          polygons: area.polygons.map { polygon in
-            polygon.rings.map { ring in ring.map { [$0.longitude, $0.latitude] } }
-          })
+      areasAt: try areas(of: query.searches).map { answer in
+        "/api/map/areas?"
+          + query.searches.map { "search=\(Self.queryValue($0))&" }.joined() + "v=\(answer.tag)"
       })
+  }
+
+  /// `/api/map/areas?search=...`: the searches' `within:` areas, simplified (``MapAreas``),
+  /// tagged (`ETag`, `304` to `If-None-Match`); asked with the tag `/api/map` names (`v=`),
+  /// the browser keeps them a year, so a map loaded again asks nothing.
+  func mapAreas(_ request: WebRequest) throws -> WebResponse {
+    guard let answer = try areas(of: request.query.all("search")) else {
+      return Self.json(bytes: MapAreas.json([]))
+    }
+    let tag = "\"\(answer.tag)\""
+    let caching =
+      request.query.first("v") == answer.tag
+      ? "private, max-age=31536000, immutable" : "private, no-cache"
+    let known = request.header("if-none-match")?.split(separator: ",").contains {
+      $0.trimmingCharacters(in: .whitespaces) == tag
+    }
+    if known == true {
+      return WebResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", caching)])
+    }
+    return WebResponse(
+      headers: [("Content-Type", "application/json"), ("ETag", tag), ("Cache-Control", caching)],
+      body: answer.json)
   }
 
   private static func marker(_ item: MappedListing, places: [NamedPlace]) -> MapData.Marker? {

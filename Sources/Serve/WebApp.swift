@@ -17,13 +17,30 @@ public final class WebApp: @unchecked Sendable {
     public var hosts: Set<String>
     /// The key the notifications' action links are signed with; nil: `/act` answers 404.
     public var actionKey: ActionKey?
+    /// `serve.url`, the address a phone reaches the server at (a tunnel, a reverse proxy):
+    /// its Host is accepted and its origin is this server's own.
+    public let publicAddress: PublicAddress?
+    /// The file the `/act` tokens used are kept in (beside the key); nil: in memory only.
+    public var usedActionsFile: String?
 
-    /// Creates the rules.
-    public init(token: String?, hosts: Set<String>, actionKey: ActionKey? = nil) {
+    /// Creates the rules; `publicURL` is `serve.url` (nil, or not an `http:`/`https:`
+    /// address: none).
+    public init(
+      token: String?, hosts: Set<String>, actionKey: ActionKey? = nil, publicURL: String? = nil,
+      usedActionsFile: String? = nil
+    ) {
       self.token = token
-      self.hosts = hosts
       self.actionKey = actionKey
+      self.usedActionsFile = usedActionsFile
+      publicAddress = publicURL.flatMap(PublicAddress.init)
+      // A tunnel hands on the Host its client sent (the public name): not a rebinding.
+      self.hosts = hosts.isEmpty ? hosts : hosts.union(publicAddress?.hosts ?? [])
     }
+
+    /// Whether a request must carry the token whatever its Host: `serve.url` names a host
+    /// that is not loopback, so a tunnel or a proxy on this machine may hand on strangers'
+    /// requests with a loopback Host.
+    public var tokenAlways: Bool { publicAddress.map { !$0.isLoopback } ?? false }
 
     /// The Host values a browser sends to a loopback server on `port`.
     public static func loopbackHosts(port: UInt16, bound: String) -> Set<String> {
@@ -42,8 +59,15 @@ public final class WebApp: @unchecked Sendable {
   let clock: @Sendable () -> Date
   /// Wrong tokens counted by client address.
   let guesses: GuessThrottle
+  /// The `/act` tokens already used.
+  let usedActions: UsedActions
   private let lock = NSLock()
   private var served: ServedConfig
+  /// `/api/map/areas`' answers by the searches asked (sorted; every search's: none), made once
+  /// per config.
+  private var areaAnswers: [[String]: (tag: String, json: [UInt8])?] = [:]
+  /// Answers kept at most (the searches asked come from the request).
+  private static let areaAnswerLimit = 64
   /// Where the map gets Leaflet and its tiles.
   let map: MapSettings
   /// Listings per page.
@@ -56,6 +80,7 @@ public final class WebApp: @unchecked Sendable {
   ) {
     self.map = map
     self.guesses = GuessThrottle()
+    usedActions = UsedActions(file: access.usedActionsFile, now: clock())
     self.store = store
     self.served = config
     self.access = access
@@ -67,7 +92,30 @@ public final class WebApp: @unchecked Sendable {
   /// The config the pages show (a reload replaces it).
   public var config: ServedConfig {
     get { lock.withLock { served } }
-    set { lock.withLock { served = newValue } }
+    set {
+      lock.withLock {
+        served = newValue
+        areaAnswers = [:]
+      }
+    }
+  }
+
+  /// The map's areas of `searches` (every search's when empty) as JSON and its tag, made once
+  /// per config; nil when they have none.
+  func areas(of searches: [String]) throws -> (tag: String, json: [UInt8])? {
+    let key = searches.sorted()
+    if let known = lock.withLock({ areaAnswers[key] }) { return known }
+    let areas = config.areas(of: searches)
+    var answer: (tag: String, json: [UInt8])?
+    if !areas.isEmpty {
+      let json = MapAreas.json(areas)
+      answer = (Secret.hex(Array(SHA256.hash(json).prefix(12))), json)
+    }
+    lock.withLock {
+      if areaAnswers.count >= Self.areaAnswerLimit { areaAnswers = [:] }
+      areaAnswers[key] = .some(answer)
+    }
+    return answer
   }
 
   /// Answers one request.
@@ -106,52 +154,96 @@ public final class WebApp: @unchecked Sendable {
 
   // MARK: - Guards
 
-  private func guarded(_ request: WebRequest) throws -> WebResponse {
-    if !access.hosts.isEmpty {
-      // DNS rebinding: a page of another site whose name now points at 127.0.0.1 sends its
-      // own name as Host.
-      let host = request.header("host")?.lowercased() ?? ""
-      guard access.hosts.contains(host) else {
-        throw RequestProblem(
-          421,
-          "this server answers only to \(access.hosts.sorted().map { "http://\($0)/" }.joined(separator: ", ")), not to Host '\(host)'"
-        )
-      }
+  /// What a request carrying a body is answered before its body is read (the server's
+  /// screen): the Host refused, the token missing or wrong. Nil: its body is read, and the
+  /// request handled. Quick, reads no store: it runs on an event loop.
+  public func screen(_ request: WebRequest) -> WebResponse? {
+    var response: WebResponse
+    do {
+      try checkHost(request)
+      let path = request.segments
+      // The sign-in's token is in its body.
+      if path == ["healthz"] || path.first == "act" || path == ["login"] { return nil }
+      guard let refusal = try tokenRefusal(request, path) else { return nil }
+      response = refusal
+    } catch let problem as RequestProblem {
+      response = problem.response(json: Self.wantsJSON(request))
+    } catch {
+      return nil
     }
+    metrics.served(response.status)
+    response.headers += Self.securityHeaders
+    return response
+  }
+
+  /// DNS rebinding: a page of another site whose name now points at 127.0.0.1 sends its own
+  /// name as Host. On a loopback address only this server's names are answered.
+  private func checkHost(_ request: WebRequest) throws {
+    guard !access.hosts.isEmpty else { return }
+    let host = request.header("host")?.lowercased() ?? ""
+    guard access.hosts.contains(host) else {
+      let names = access.hosts.sorted().map { "http://\($0)/" }.joined(separator: ", ")
+      throw RequestProblem(
+        421,
+        "this server answers only to \(names), not to Host '\(SafeText.line(String(host.prefix(200))))'"
+      )
+    }
+  }
+
+  private func guarded(_ request: WebRequest) throws -> WebResponse {
+    try checkHost(request)
     let path = request.segments
     if path == ["healthz"] { return try health() }
     // A notification's button: its signed token is the authorization.
     if path.first == "act" { return try act(request, path) }
-    if let token = access.token {
-      let isLogin = request.method == "POST" && path == ["login"]
-      let offered = request.method == "GET" ? request.query.first("token") : nil
-      let bearer = request.header("authorization").flatMap(Self.bearer)
-      let presented = bearer ?? request.cookie(Self.tokenCookie)
-      if isLogin || offered != nil || presented != nil, let wait = guesses.wait(request.client) {
-        // Too many wrong tokens from this address: no token of its is looked at for a while.
-        return Self.tooManyGuesses(wait, json: Self.wantsJSON(request))
-      }
-      if isLogin {
-        let response = login(request, token: token)
-        if response.status == 401 { guesses.failed(request.client) }
-        return response
-      }
-      if let offered {
-        guard Self.same(offered, token) else {
-          guesses.failed(request.client)
-          return signIn(wrong: true)
-        }
-        return signedIn(token, then: Self.local(Self.withoutToken(request)))
-      }
-      guard let presented, Self.same(presented, token) else {
-        if presented != nil { guesses.failed(request.client) }
-        return Self.wantsJSON(request) || path == ["metrics"]
-          ? RequestProblem(401, "send the token: Authorization: Bearer TOKEN").response(json: true)
-          : signIn(wrong: false)
-      }
-    }
+    if let refusal = try tokenRefusal(request, path) { return refusal }
     if request.method != "GET" { try checkForgery(request) }
     return try route(request, path)
+  }
+
+  /// The answer to a request that lacks the token (see ``checkToken(_:_:_:)``); nil: it carries
+  /// it, or none is asked.
+  private func tokenRefusal(_ request: WebRequest, _ path: [String]) throws -> WebResponse? {
+    if let token = access.token { return checkToken(request, token, path) }
+    guard !access.tokenAlways else {
+      // Never reached from `serve`, which refuses to start so; a guard all the same.
+      throw RequestProblem(
+        403, "serve.url names a host that is not this machine: set a token (docs/serve.md)")
+    }
+    return nil
+  }
+
+  /// The sign-in, or the refusal of a request without the token; nil: it carries it. The right
+  /// token is always let in; a wrong one counts against the client's address, and from an
+  /// address past ``GuessThrottle/allowed`` wrong ones is answered 429 (behind a tunnel every
+  /// phone has the tunnel's address: a guesser there must not lock them out).
+  private func checkToken(_ request: WebRequest, _ token: String, _ path: [String]) -> WebResponse?
+  {
+    let isLogin = request.method == "POST" && path == ["login"]
+    let offered =
+      isLogin
+      ? request.form.first("token") ?? ""
+      : request.method == "GET" ? request.query.first("token") : nil
+    let bearer = request.header("authorization").flatMap(Self.bearer)
+    let presented = bearer ?? request.cookie(Self.tokenCookie)
+    if let offered {
+      if Self.same(offered, token) {
+        return signedIn(token, then: isLogin ? "/" : Self.local(Self.withoutToken(request)))
+      }
+      return wrongToken(request) ?? signIn(wrong: true)
+    }
+    if let presented, Self.same(presented, token) { return nil }
+    if presented != nil, let slowed = wrongToken(request) { return slowed }
+    return Self.wantsJSON(request) || path == ["metrics"]
+      ? RequestProblem(401, "send the token: Authorization: Bearer TOKEN").response(json: true)
+      : signIn(wrong: false)
+  }
+
+  /// Counts a wrong token from the request's address: 429 once the address is past its bound.
+  private func wrongToken(_ request: WebRequest) -> WebResponse? {
+    let wait = guesses.wait(request.client)
+    guesses.failed(request.client)
+    return wait.map { Self.tooManyGuesses($0, json: Self.wantsJSON(request)) }
   }
 
   /// A POST from a page of this server (its form's token, same origin) or from a program
@@ -162,14 +254,7 @@ public final class WebApp: @unchecked Sendable {
     {
       return
     }
-    if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
-      throw RequestProblem(403, "refused: a request from another site (\(site))")
-    }
-    if let origin = request.header("origin"), let host = request.header("host"),
-      origin != "http://\(host)", origin != "https://\(host)"
-    {
-      throw RequestProblem(403, "refused: a request from another origin (\(origin))")
-    }
+    try refuseOtherSites(request)
     let offered =
       request.header("x-csrf-token") ?? request.form.first("csrf") ?? ""
     guard Self.same(offered, csrf) else {
@@ -178,6 +263,30 @@ public final class WebApp: @unchecked Sendable {
         "refused: the form's token is missing or stale (the server restarted?); reload the page "
           + "and try again. Programs: send X-CSRF-Token from GET /api/session")
     }
+  }
+
+  /// Refuses (403) a request the browser marks as sent by another site's page
+  /// (`Sec-Fetch-Site` other than `same-origin` and `none`), or whose `Origin` is not this
+  /// server's: `serve.url`'s, or the `Host`'s.
+  func refuseOtherSites(_ request: WebRequest) throws {
+    if let site = request.header("sec-fetch-site")?.lowercased(), site != "same-origin",
+      site != "none"
+    {
+      throw RequestProblem(
+        403, "refused: a request from another site (\(SafeText.line(String(site.prefix(40)))))")
+    }
+    guard let origin = request.header("origin") else { return }
+    let asked = origin.lowercased()
+    if let own = access.publicAddress?.origin, asked == own { return }
+    if let host = request.header("host")?.lowercased(),
+      asked == "http://\(host)" || asked == "https://\(host)"
+    {
+      return
+    }
+    throw RequestProblem(
+      403,
+      "refused: a request from another origin (\(SafeText.line(String(origin.prefix(200))))); "
+        + "a button of a notification works from the app, or its link opened in a browser")
   }
 
   // MARK: - Routes
@@ -278,12 +387,6 @@ public final class WebApp: @unchecked Sendable {
   // MARK: - Sign-in
 
   static let tokenCookie = "clarissa_token"
-
-  private func login(_ request: WebRequest, token: String) -> WebResponse {
-    let offered = request.form.first("token") ?? ""
-    guard Self.same(offered, token) else { return signIn(wrong: true) }
-    return signedIn(token, then: "/")
-  }
 
   private func signedIn(_ token: String, then location: String) -> WebResponse {
     var response = WebResponse.redirect(location)

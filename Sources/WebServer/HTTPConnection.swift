@@ -23,6 +23,12 @@ final class Connection: ChannelDuplexHandler {
   }
 
   private let shared: Shared
+  /// Over the connection limit: only an urgent path is answered, then it is closed.
+  private let urgentOnly: Bool
+  /// Body bytes of the budget reserved for the request being received.
+  private var reserved = 0
+  /// Body bytes of the requests read and not yet answered.
+  private var queuedBody = 0
   private var limits: HTTPServer.Limits { shared.limits }
   private var context: ChannelHandlerContext?
   /// A request is being received (its first byte came, its end has not).
@@ -45,7 +51,15 @@ final class Connection: ChannelDuplexHandler {
   /// Requests held before reading stops until answers are sent.
   private static let pipelineDepth = 8
 
-  init(shared: Shared) { self.shared = shared }
+  init(shared: Shared, urgentOnly: Bool = false) {
+    self.shared = shared
+    self.urgentOnly = urgentOnly
+  }
+
+  /// Seconds to send a request, or to begin one.
+  private var requestSeconds: Double {
+    urgentOnly ? min(limits.requestSeconds, limits.urgentSeconds) : limits.requestSeconds
+  }
 
   func handlerAdded(context: ChannelHandlerContext) {
     self.context = context
@@ -54,6 +68,7 @@ final class Connection: ChannelDuplexHandler {
 
   func handlerRemoved(context: ChannelHandlerContext) {
     cancelTimers()
+    releaseBodies()
     self.context = nil
   }
 
@@ -64,7 +79,17 @@ final class Connection: ChannelDuplexHandler {
 
   func channelInactive(context: ChannelHandlerContext) {
     cancelTimers()
+    releaseBodies()
     context.fireChannelInactive()
+  }
+
+  /// Gives back to the shared budget every body byte this connection holds.
+  private func releaseBodies() {
+    shared.releaseBody(reserved + queuedBody)
+    reserved = 0
+    queuedBody = 0
+    queue.removeAll()
+    current = nil
   }
 
   private func cancelTimers() {
@@ -100,7 +125,7 @@ final class Connection: ChannelDuplexHandler {
     requestTimer?.cancel()
     guard let context else { return }
     requestTimer = context.eventLoop.assumeIsolated().scheduleTask(
-      in: Self.amount(limits.requestSeconds)
+      in: Self.amount(requestSeconds)
     ) { [self] in
       requestTimer = nil
       if receiving { refuse(408, "request too slow") }
@@ -117,7 +142,33 @@ final class Connection: ChannelDuplexHandler {
         refuse(status, message)
         return
       }
-      current = (head, [])
+      if let refusal = screened(head) {
+        refuse(refusal)
+        return
+      }
+      let length = head.headers["content-length"].first.flatMap { Int($0) } ?? 0
+      guard shared.reserveBody(length) else {
+        var full = WebResponse.text(
+          "too many request bodies being received; try again in a moment\n", status: 503)
+        full.headers.append(("Retry-After", "1"))
+        refuse(full)
+        return
+      }
+      reserved = length
+      var body: [UInt8] = []
+      body.reserveCapacity(length)
+      current = (head, body)
+      if head.headers["expect"].first != nil, length > 0, head.version == .http1_1, !busy,
+        queue.isEmpty
+      {
+        // The client waits for this before it sends the body (`Expect: 100-continue`); the
+        // answers before it are all sent, so it cannot land in one of them. With answers still
+        // due it is left out: the client sends the body after a second anyway.
+        context.writeAndFlush(
+          wrapOutboundOut(
+            context.channel.allocator.buffer(string: "HTTP/1.1 100 Continue\r\n\r\n")),
+          promise: nil)
+      }
     case .body(let chunk):
       guard var request = current else { return }
       current = nil  // the body stays uniquely held: appended in place, not copied per chunk
@@ -133,12 +184,14 @@ final class Connection: ChannelDuplexHandler {
       requestTimer = nil
       guard let (head, body) = current else { return }
       current = nil
+      queuedBody += reserved
+      reserved = 0
       let isHead = head.method == .HEAD
       let request = WebRequest(
         method: head.method.rawValue, target: head.uri,
         headers: head.headers.map { ($0.name.lowercased(), $0.value) }, body: body,
         client: context.remoteAddress?.ipAddress)
-      let keepAlive = head.isKeepAlive
+      let keepAlive = head.isKeepAlive && !urgentOnly
       if !keepAlive { closing = true }
       queue.append(.request(request, keepAlive: keepAlive, head: isHead))
       next()
@@ -183,6 +236,18 @@ final class Connection: ChannelDuplexHandler {
         return (400, "malformed header value")
       }
     }
+    if head.headers["host"].count > 1 {
+      // Which one would a proxy in front have routed by?
+      return (400, "a request may carry one Host")
+    }
+    if let expect = head.headers["expect"].first,
+      head.headers["expect"].count > 1 || expect.lowercased() != "100-continue"
+    {
+      return (417, "the only expectation understood is Expect: 100-continue")
+    }
+    if urgentOnly, !limits.urgentPaths.contains(WebRequest(method: "GET", target: head.uri).path) {
+      return (503, "too many connections")
+    }
     let lengths = head.headers["content-length"]
     let encodings = head.headers["transfer-encoding"]
     if lengths.count > 1 { return (400, "a request may carry one Content-Length") }
@@ -213,15 +278,35 @@ final class Connection: ChannelDuplexHandler {
     }
   }
 
+  /// What the server's screen answers a request with a body before the body is read; nil:
+  /// it is read.
+  private func screened(_ head: HTTPRequestHead) -> WebResponse? {
+    guard let screen = shared.screen,
+      head.headers["content-length"].contains(where: { $0 != "0" })
+    else { return nil }
+    return screen(
+      WebRequest(
+        method: head.method.rawValue, target: head.uri,
+        headers: head.headers.map { ($0.name.lowercased(), $0.value) },
+        client: context?.remoteAddress?.ipAddress))
+  }
+
   /// Answers `status` after the answers already due, and closes: nothing more is read.
   private func refuse(_ status: Int, _ message: String) {
+    refuse(.text(message + "\n", status: status))
+  }
+
+  /// Answers `response` after the answers already due, and closes: nothing more is read.
+  private func refuse(_ response: WebResponse) {
     guard !closing else { return }
     closing = true
     receiving = false
     current = nil
+    shared.releaseBody(reserved)
+    reserved = 0
     requestTimer?.cancel()
     requestTimer = nil
-    queue.append(.refusal(.text(message + "\n", status: status)))
+    queue.append(.refusal(response))
     next()
   }
 
@@ -247,8 +332,13 @@ final class Connection: ChannelDuplexHandler {
       let threads =
         limits.urgentPaths.contains(asked.path)
         ? HTTPServer.urgentThread : HTTPServer.handlerThreads
+      let held = asked.body.count
       threads.runIfActive(eventLoop: context.eventLoop) { handler(asked) }
         .assumeIsolated().whenComplete { [self] result in
+          // The handler is done with the body: its bytes go back to the budgets.
+          shared.releaseBody(min(held, queuedBody))
+          queuedBody -= min(held, queuedBody)
+          resumeReading()
           switch result {
           case .success(let response):
             send(response, keepAlive: keepAlive && !shared.stopped, head: isHead)
@@ -286,7 +376,8 @@ final class Connection: ChannelDuplexHandler {
   private func becameIdle() {
     guard let context, idleTimer == nil else { return }
     idleTimer = context.eventLoop.assumeIsolated().scheduleTask(
-      in: Self.amount(limits.idleSeconds)
+      in: Self.amount(
+        urgentOnly ? min(limits.idleSeconds, limits.urgentSeconds) : limits.idleSeconds)
     ) { [self] in
       idleTimer = nil
       if !busy, !receiving, queue.isEmpty { self.context?.close(promise: nil) }
@@ -296,15 +387,21 @@ final class Connection: ChannelDuplexHandler {
   // MARK: - Back pressure: a client sending requests without reading answers is not read
 
   func read(context: ChannelHandlerContext) {
-    if closing || queue.count >= Self.pipelineDepth {
+    if holdsEnough {
       readPending = true
     } else {
       context.read()
     }
   }
 
+  /// Whether no more is read until answers are sent: a refusal came, or the requests read hold
+  /// ``pipelineDepth`` requests or ``HTTPServer/Limits/connectionBodyBytes`` of bodies.
+  private var holdsEnough: Bool {
+    closing || queue.count >= Self.pipelineDepth || queuedBody >= limits.connectionBodyBytes
+  }
+
   private func resumeReading() {
-    guard readPending, !closing, queue.count < Self.pipelineDepth, let context else { return }
+    guard readPending, !holdsEnough, let context else { return }
     readPending = false
     context.read()
   }

@@ -127,6 +127,7 @@ public struct WebResponse: Sendable {
   /// The reason phrase of a status.
   static func reason(_ status: Int) -> String {
     switch status {
+    case 100: "Continue"
     case 200: "OK"
     case 204: "No Content"
     case 303: "See Other"
@@ -138,6 +139,7 @@ public struct WebResponse: Sendable {
     case 405: "Method Not Allowed"
     case 408: "Request Timeout"
     case 413: "Content Too Large"
+    case 417: "Expectation Failed"
     case 421: "Misdirected Request"
     case 429: "Too Many Requests"
     case 431: "Request Header Fields Too Large"

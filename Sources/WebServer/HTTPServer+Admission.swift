@@ -17,15 +17,24 @@ struct ServerStopping {}
 final class Shared: Sendable {
   let limits: HTTPServer.Limits
   let handler: @Sendable (WebRequest) -> WebResponse
+  let screen: (@Sendable (WebRequest) -> WebResponse?)?
   private struct State {
     var active = 0
+    /// Connections over the limit, read only for an urgent path.
+    var urgent = 0
     var stopped = false
     var open: [ObjectIdentifier: Channel] = [:]
+    /// Body bytes held by every connection's requests.
+    var bodyBytes = 0
   }
   private let state = NIOLockedValueBox(State())
 
-  init(limits: HTTPServer.Limits, handler: @escaping @Sendable (WebRequest) -> WebResponse) {
+  init(
+    limits: HTTPServer.Limits, screen: (@Sendable (WebRequest) -> WebResponse?)?,
+    handler: @escaping @Sendable (WebRequest) -> WebResponse
+  ) {
     self.limits = limits
+    self.screen = screen
     self.handler = handler
   }
 
@@ -41,23 +50,51 @@ final class Shared: Sendable {
     }
   }
 
-  /// Sets up an accepted connection: served, or answered 503 when there are too many.
-  func admit(_ channel: Channel) -> EventLoopFuture<Void> {
-    let key = ObjectIdentifier(channel)
-    let admitted = state.withLockedValue { state in
-      guard state.active < limits.connections else { return false }
-      state.active += 1
-      state.open[key] = channel
+  /// Reserves `count` body bytes of the budget every connection shares; false when they do not
+  /// fit.
+  func reserveBody(_ count: Int) -> Bool {
+    state.withLockedValue { state in
+      guard state.bodyBytes + count <= limits.bodyBudget else { return false }
+      state.bodyBytes += count
       return true
     }
-    guard admitted else {
+  }
+
+  /// Gives back body bytes reserved.
+  func releaseBody(_ count: Int) {
+    guard count > 0 else { return }
+    state.withLockedValue { $0.bodyBytes -= count }
+  }
+
+  /// Body bytes reserved now.
+  var bodyBytes: Int { state.withLockedValue { $0.bodyBytes } }
+
+  /// Sets up an accepted connection: served; over the limit, read only for an urgent path
+  /// (`/healthz` stays answered whoever holds the connections); past that, answered 503.
+  func admit(_ channel: Channel) -> EventLoopFuture<Void> {
+    let key = ObjectIdentifier(channel)
+    // nil: refused; true: over the limit, read only for an urgent path.
+    let slot = state.withLockedValue { state -> Bool? in
+      var urgentOnly = false
+      if state.active < limits.connections {
+        state.active += 1
+      } else if state.urgent < limits.urgentConnections {
+        state.urgent += 1
+        urgentOnly = true
+      } else {
+        return nil
+      }
+      state.open[key] = channel
+      return urgentOnly
+    }
+    guard let urgentOnly = slot else {
       return channel.eventLoop.makeCompletedFuture {
         try channel.pipeline.syncOperations.addHandler(TooMany())
       }
     }
     channel.closeFuture.whenComplete { [self] _ in
       state.withLockedValue { state in
-        state.active -= 1
+        if urgentOnly { state.urgent -= 1 } else { state.active -= 1 }
         state.open[key] = nil
       }
     }
@@ -65,7 +102,7 @@ final class Shared: Sendable {
       var decoderLimits = NIOHTTPDecoderLimitConfiguration()
       decoderLimits.maxHeaderListSize = limits.headerBytes
       decoderLimits.maxHeaderFieldSize = limits.headerBytes
-      let connection = Connection(shared: self)
+      let connection = Connection(shared: self, urgentOnly: urgentOnly)
       try channel.pipeline.syncOperations.addHandlers(
         ByteWatcher(connection),
         ByteToMessageHandler(

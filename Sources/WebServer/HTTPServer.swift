@@ -21,14 +21,15 @@ public struct ServerProblem: Error, CustomStringConvertible, Sendable {
 }
 
 /// A small HTTP/1.1 server on SwiftNIO (NIOHTTP1's request decoder, llhttp): a few event loops
-/// hold every connection (at most ``Limits/connections`` at once, the next ones answered 503),
-/// and the handler, which is synchronous and may read a database, runs on a bounded pool of
-/// threads, never on an event loop. Keep-alive and pipelining (answers in order), HEAD, bounded
-/// everywhere: header bytes, body bytes, time to send a request, time to read an answer, idle
-/// time. Request bodies are `Content-Length` ones only (chunked ones are answered 501); a
-/// request that could be read two ways (two `Content-Length`s, `Content-Length` with
-/// `Transfer-Encoding`, a space or tab before a header's colon) is answered 400 and the
-/// connection closed. Nothing in it is specific to clarissa.
+/// hold every connection (at most ``Limits/connections`` at once; the next ones are answered
+/// 503, but for ``Limits/urgentPaths``), and the handler, which is synchronous and may read a
+/// database, runs on a bounded pool of threads, never on an event loop. Keep-alive and
+/// pipelining (answers in order), HEAD, `Expect: 100-continue`, bounded everywhere: header
+/// bytes, body bytes (a request's, a connection's, all connections'), time to send a request,
+/// time to read an answer, idle time. Request bodies are `Content-Length` ones only (chunked ones
+/// are answered 501); a request that could be read two ways (two `Content-Length`s,
+/// `Content-Length` with `Transfer-Encoding`, a space or tab before a header's colon, two
+/// `Host`s) is answered 400 and the connection closed. Nothing in it is specific to clarissa.
 ///
 /// NIOHTTP1 directly rather than Hummingbird 2: Hummingbird resolves 24 packages to swift-nio's
 /// 4 and takes 2.5 times the CPU to build clean (debug and release alike), for a server that
@@ -49,8 +50,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// Seconds a client has to read one whole answer; a slower reader is closed.
     public var responseSeconds = 30.0
     /// Paths answered on a thread of their own, never queued behind other requests' handlers
-    /// (a health check stays answered while a thousand pages are being made).
+    /// (a health check stays answered while a thousand pages are being made), and past
+    /// ``connections``: a connection over the limit is read for ``urgentSeconds`` and answered
+    /// when it asks for one of them (503 otherwise).
     public var urgentPaths: Set<String> = ["/healthz"]
+    /// Connections over ``connections`` read for an urgent path at once; more are answered 503
+    /// at once.
+    public var urgentConnections = 256
+    /// Seconds a connection over ``connections`` has to send its request.
+    public var urgentSeconds = 2.0
+    /// Body bytes one connection holds at most (its requests read and not yet answered): past
+    /// it, it is not read until they are answered.
+    public var connectionBodyBytes = 256 * 1024
+    /// Body bytes all connections together hold at most; a request whose `Content-Length` does
+    /// not fit is answered 503 without its body being read.
+    public var bodyBudget = 16 * 1024 * 1024
 
     /// The defaults.
     public init() {}
@@ -82,14 +96,18 @@ public final class HTTPServer: @unchecked Sendable {
   }()
 
   /// Binds and listens on `address` (`127.0.0.1:8421`, `[::1]:8421`, `0.0.0.0:8421`,
-  /// `localhost:0`); ``start()`` begins serving.
+  /// `localhost:0`); ``start()`` begins serving. `screen`, when given, sees each request that
+  /// carries a body once its head is read, without the body, and may answer it (the Host
+  /// refused, no token): the body is then never read and the connection closed. It runs on an
+  /// event loop: it must be quick and must not block.
   public init(
     address: String, limits: Limits = Limits(),
+    screen: (@Sendable (WebRequest) -> WebResponse?)? = nil,
     handler: @escaping @Sendable (WebRequest) -> WebResponse
   ) throws {
     let (name, service) = try Self.split(address)
-    Self.raiseDescriptorLimit(to: limits.connections + 256)
-    let shared = Shared(limits: limits, handler: handler)
+    Self.raiseDescriptorLimit(to: limits.connections + limits.urgentConnections + 256)
+    let shared = Shared(limits: limits, screen: screen, handler: handler)
     self.shared = shared
     let bootstrap = ServerBootstrap(group: Self.loops)
       // A burst of connections (a thousand clients closed for slowness coming back at once)
@@ -150,6 +168,9 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// Connections being served now.
   public var activeConnections: Int { shared.active }
+
+  /// Body bytes the connections hold now (requests being received or not yet answered).
+  public var heldBodyBytes: Int { shared.bodyBytes }
 
   // MARK: - Helpers
 

@@ -75,6 +75,19 @@ public struct LoopbackClient {
     }
   }
 
+  /// The next answer's status line and headers (without the blank line), taken from what came;
+  /// nil when the connection closed (or the timeout) first. Its body, if any, is left unread.
+  public mutating func readHead() -> String? {
+    while true {
+      if let end = HTTPServer.headerEnd(buffer) {
+        defer { buffer.removeFirst(end + 4) }
+        return String(decoding: buffer[..<end], as: UTF8.self)
+      }
+      guard let more = receive() else { return nil }
+      buffer += more
+    }
+  }
+
   private func receive() -> [UInt8]? {
     var chunk = [UInt8](repeating: 0, count: 65536)
     let count = recv(socket, &chunk, chunk.count, 0)

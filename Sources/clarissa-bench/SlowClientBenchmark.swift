@@ -239,8 +239,8 @@ struct SlowClientBenchmark {
     let wrong = statuses[401, default: 0]
     print(
       "  wrong tokens from one address for 3 s: \(index) asked (\(Int(Double(index) / seconds)) "
-        + "a second); \(wrong) looked at and refused (401), \(statuses[429, default: 0]) answered "
-        + "429 without a look, \(index - wrong - statuses[429, default: 0]) other")
+        + "a second); \(wrong) refused with 401, \(statuses[429, default: 0]) with 429 (past 5 "
+        + "a minute), \(index - wrong - statuses[429, default: 0]) other")
   }
 }
 

@@ -34,6 +34,20 @@ import Testing
     #expect(open.stderr.contains("0.0.0.0:0 is not a loopback address"), "\(open.stderr)")
   }
 
+  /// A tunnel to a loopback serve hands on strangers' requests, often with a loopback Host:
+  /// with a public serve.url and no token, serve would have opened everything to them.
+  @Test func aPublicServeURLWithoutATokenIsRefusedAtStart() throws {
+    let folder = try Self.folder(
+      serve: "  url: https://flats.example.net\n  address: 127.0.0.1:0\n")
+    let outcome = try CommandLineTests.run([
+      "serve", "--config", folder.appendingPathComponent("searches.yaml").path,
+    ])
+    #expect(outcome.status != 0)
+    #expect(
+      outcome.stderr.contains("names a host that is not this machine"), "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("--token-file"))
+  }
+
   @Test func validateShowsTheSection() throws {
     let folder = try Self.folder(
       serve: "  url: https://flats.example.net\n  action_expiry: 2d\n")

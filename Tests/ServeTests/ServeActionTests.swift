@@ -18,7 +18,17 @@ import WebServer
   ]
 
   static func fixture(token: String? = "s3cret-access-token-0123456789") throws -> ServeFixture {
-    try ServeFixture(token: token, actionKey: key, listings: ["desks": listings])
+    try ServeFixture(
+      token: token, actionKey: key, publicURL: "https://flats.example.net/",
+      listings: ["desks": listings])
+  }
+
+  static func post(
+    _ fixture: ServeFixture, _ token: String, _ headers: [(name: String, value: String)] = [],
+    client: String? = nil
+  ) -> WebResponse {
+    fixture.app.handle(
+      WebRequest(method: "POST", target: "/act/\(token)", headers: headers, client: client))
   }
 
   /// A token for `id` made as the channels make them, valid a week from the fixture's time.
@@ -121,6 +131,117 @@ import WebServer
     }
     #expect(statuses.first == 403)
     #expect(statuses.last == 429)
+  }
+
+  /// A page of another site must not press a button for the person (the token may be in a
+  /// link it saw): the browser says where a request comes from, and only this server's own
+  /// pages, or no page at all (the ntfy app), are obeyed.
+  @Test func aPostFromAnotherSiteIsRefusedAndTheConfirmationPageStillShown() throws {
+    let fixture = try Self.fixture()
+    let token = try Self.token(fixture, .star)
+    let foreign: [[(name: String, value: String)]] = [
+      [("sec-fetch-site", "cross-site")],
+      [("sec-fetch-site", "same-site")],
+      [("origin", "https://evil.example"), ("host", "flats.example.net")],
+      [("origin", "null"), ("host", "127.0.0.1:8421")],
+      [("origin", "https://flats.example.net.evil.example")],
+    ]
+    for headers in foreign {
+      let refused = Self.post(fixture, token, headers)
+      #expect(refused.status == 403, "\(headers)")
+      #expect(fixture.text(refused).contains("refused: a request from another"), "\(headers)")
+      #expect(try Self.marks(fixture) == nil, "\(headers)")
+    }
+    // The confirmation page is shown whoever links to it: it changes nothing.
+    let asked = fixture.app.handle(
+      WebRequest(
+        method: "GET", target: "/act/\(token)", headers: [("sec-fetch-site", "cross-site")]))
+    #expect(asked.status == 200)
+    // Its own button, from serve.url's origin (a tunnel that hands on a loopback Host), or
+    // from the Host's own origin.
+    let pressed = Self.post(
+      fixture, token,
+      [
+        ("sec-fetch-site", "same-origin"), ("origin", "https://flats.example.net"),
+        ("host", "127.0.0.1:8421"),
+      ])
+    #expect(pressed.status == 200)
+    #expect(try Self.marks(fixture)?.starred == true)
+    let viewed = try Self.token(fixture, .viewed)
+    #expect(
+      Self.post(
+        fixture, viewed, [("origin", "http://192.168.1.5:8421"), ("host", "192.168.1.5:8421")]
+      )
+      .status == 200)
+  }
+
+  /// A Star pressed again (a replayed request, the notification's button a second time) after
+  /// the person unstarred the listing does not star it again.
+  @Test func aTokenUsedOnceDoesNothingAfterTheMarkWasUndone() throws {
+    let fixture = try Self.fixture()
+    let key = ListingKey(site: "craigslist", id: "7001")
+    for (action, undo) in [(ListingAction.star, ListingMark.unstar), (.hide, .unhide)] {
+      let token = try Self.token(fixture, action)
+      let done = Self.post(fixture, token)
+      #expect(done.status == 200)
+      #expect(try fixture.store.marks(of: [key])[key] != nil, "\(action)")
+      try fixture.store.setMark(undo, on: [key], at: fixture.now)
+      #expect(try Self.marks(fixture) == nil)
+      let again = Self.post(fixture, token)
+      #expect(again.status == 200)
+      #expect(fixture.text(again).contains("Already done"), "\(action)")
+      #expect(try Self.marks(fixture) == nil, "\(action): not applied again")
+      // Its page says so, with no button.
+      let page = fixture.text(fixture.get("/act/\(token)"))
+      #expect(page.contains("Already done") && !page.contains("<form"), "\(action)")
+    }
+    // Another button of the same listing still works once.
+    #expect(Self.post(fixture, try Self.token(fixture, .star, lifetime: 3600)).status == 200)
+    #expect(try Self.marks(fixture)?.starred == true)
+  }
+
+  /// The tokens used are kept beside the key: a button used before a restart does nothing
+  /// after it. Lines that are not the class's own (cut, huge numbers) and expired tokens are
+  /// left out when the file is read again.
+  @Test func theTokensUsedOutliveARestart() throws {
+    let fixture = try Self.fixture()
+    let file = fixture.folder.appendingPathComponent("clarissa-actions.used").path
+    let now = fixture.now.addingTimeInterval(600)
+    func restarted() -> WebApp {
+      WebApp(
+        store: fixture.store, config: fixture.app.config,
+        access: WebApp.Access(
+          token: nil, hosts: [], actionKey: Self.key, usedActionsFile: file),
+        clock: { now })
+    }
+    let token = try Self.token(fixture, .star)
+    let post = WebRequest(method: "POST", target: "/act/\(token)")
+    #expect(restarted().handle(post).status == 200)
+    try fixture.store.setMark(.unstar, on: [ListingKey(site: "craigslist", id: "7001")], at: now)
+    let expired = Int(now.timeIntervalSince1970) - 10
+    let handle = try #require(FileHandle(forWritingAtPath: file))
+    try handle.seekToEnd()
+    try handle.write(
+      contentsOf: Data("cut line\n1e300 5 abc\n\(expired) 1 oldToken\n-\n9 9 9 9\n".utf8))
+    try handle.close()
+    let again = restarted().handle(post)
+    #expect(fixture.text(again).contains("Already done"))
+    #expect(try Self.marks(fixture) == nil, "not starred again after the restart")
+    let kept = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(kept.hasSuffix(" \(token)\n") && kept.split(separator: "\n").count == 1, "\(kept)")
+    let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+    #expect(mode == 0o600, "\(String(mode ?? 0, radix: 8))")
+  }
+
+  /// Forged tokens from an address slow that address's forged tokens only: behind a tunnel
+  /// every phone has the tunnel's address, and a real button must still work.
+  @Test func aRealButtonWorksFromAnAddressThatSentForgedOnes() throws {
+    let fixture = try Self.fixture()
+    let forged = try Self.token(fixture, .star, key: ActionKey(bytes: Array(0..<32)))
+    for _ in 0..<10 { _ = Self.post(fixture, forged, client: "127.0.0.1") }
+    #expect(Self.post(fixture, forged, client: "127.0.0.1").status == 429)
+    #expect(Self.post(fixture, try Self.token(fixture, .star), client: "127.0.0.1").status == 200)
+    #expect(try Self.marks(fixture)?.starred == true)
   }
 
   @Test func aListingNoLongerStoredAndAServerWithoutKeyAnswer404() throws {

@@ -75,10 +75,9 @@ import WebServer
     }
     #expect(viewed?["state"] as? String == "viewed")
     #expect(fixture.get("/api/map?min=cheap").status == 400)
-    // Room for the searches' places and areas, empty until the config has them.
+    // Room for the searches' places, empty until the config has them; no areas to fetch.
     let whole = try data(fixture, "/api/map")
-    #expect(
-      (whole["places"] as? [Any])?.isEmpty == true && (whole["areas"] as? [Any])?.isEmpty == true)
+    #expect((whole["places"] as? [Any])?.isEmpty == true && whole["areasAt"] == nil)
     #expect(whole["count"] as? Int == 3 && whole["more"] as? Bool == false)
   }
 
@@ -112,7 +111,9 @@ import WebServer
     let places = try #require(flatsData["places"] as? [[String: Any]])
     #expect(places.count == 1 && places.first?["name"] as? String == "work")
     #expect(places.first?["lat"] as? Double == 37.7749)
-    let areas = try #require(flatsData["areas"] as? [[String: Any]])
+    let areasAt = try #require(flatsData["areasAt"] as? String)
+    #expect(areasAt.hasPrefix("/api/map/areas?search=flats&v="))
+    let areas = try #require(try data(fixture, areasAt)["areas"] as? [[String: Any]])
     #expect(areas.first?["name"] as? String == "areas/mission.geojson")
     // GeoJSON's order: [longitude, latitude].
     let ring = (areas.first?["polygons"] as? [[[[Double]]]])?.first?.first
@@ -128,9 +129,59 @@ import WebServer
       try markers(fixture, "/api/map").first { $0["key"] as? String == "craigslist:2" })
     #expect(room["distances"] == nil)
     #expect(try (data(fixture, "/api/map?search=rooms")["places"] as? [Any])?.isEmpty == true)
+    #expect(try data(fixture, "/api/map?search=rooms")["areasAt"] == nil)
     // The listing's page says it too.
     let page = fixture.text(fixture.get("/listing/craigslist/1"))
     #expect(page.contains("<dt>distance</dt><dd>\(expected)</dd>"), "\(page)")
+  }
+
+  /// An area of a million corners was 21.7 MB on every load of the map: it comes apart, once
+  /// (tagged, kept by the browser), cut to what a screen shows.
+  @Test func bigAreasAreSentOnceAndSimplified() throws {
+    let fixture = try ServeFixture(listings: ["flats": [Self.located("1", title: "Flat")]])
+    // A wobbly circle of 999,000 corners around San Francisco, closed.
+    let count = 999_000
+    var ring = (0..<count).map { index -> Coordinates in
+      let angle = Double(index) / Double(count) * 2 * .pi
+      let radius = 0.05 * (1 + 0.1 * sin(angle * 40))
+      return Coordinates(
+        latitude: 37.75 + radius * sin(angle), longitude: -122.43 + radius * cos(angle))
+    }
+    ring.append(ring[0])
+    let whole = GeoArea(name: "areas/big.geojson", polygons: [GeoArea.Polygon(rings: [ring])])
+    var served = fixture.app.config
+    served.searches[0].areas = [whole]
+    fixture.app.config = served
+    let map = fixture.get("/api/map?search=flats")
+    #expect(map.body.count < 2_000, "\(map.body.count) bytes: no area in it")
+    let at = try #require(try data(fixture, "/api/map?search=flats")["areasAt"] as? String)
+    let first = fixture.get(at)
+    #expect(first.status == 200)
+    #expect(fixture.header(first, "Cache-Control") == "private, max-age=31536000, immutable")
+    let tag = try #require(fixture.header(first, "ETag"))
+    #expect(at.hasSuffix("v=" + tag.replacingOccurrences(of: "\"", with: "")))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any])
+    let polygons = try #require(
+      (object["areas"] as? [[String: Any]])?.first?["polygons"] as? [[[[Double]]]])
+    let kept = try #require(polygons.first?.first)
+    #expect(kept.count > 1_000 && kept.count <= MapAreas.vertexBudget, "\(kept.count) corners")
+    #expect(kept.first == kept.last, "still closed")
+    // The outline is still the area's: its extent within some metres.
+    let lats = kept.map { $0[1] }
+    let lons = kept.map { $0[0] }
+    #expect(abs((lats.max() ?? 0) - (ring.map(\.latitude).max() ?? 0)) < 1e-4)
+    #expect(abs((lons.min() ?? 0) - (ring.map(\.longitude).min() ?? 0)) < 1e-4)
+    #expect(first.body.count < 200_000, "\(first.body.count) bytes")
+    // Asked again with its tag: nothing sent; without the tag, revalidated each time.
+    let again = fixture.get(at, headers: [("if-none-match", tag)])
+    #expect(again.status == 304 && again.body.isEmpty)
+    let untagged = fixture.get("/api/map/areas?search=flats")
+    #expect(fixture.header(untagged, "Cache-Control") == "private, no-cache")
+    #expect(untagged.body == first.body)
+    print(
+      "a \(count + 1)-corner area: /api/map \(map.body.count) bytes, areas \(first.body.count) bytes once, then 304"
+    )
   }
 
   @Test func aPriceDropColoursItsMarker() throws {

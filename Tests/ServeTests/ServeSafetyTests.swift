@@ -218,25 +218,162 @@ import WebServer
     #expect(slowed.status == 429)
     let wait = try #require(fixture.header(slowed, "Retry-After").flatMap { Int($0) })
     #expect(wait > 0 && wait <= 60)
-    // Even the right token is not looked at from there: the answer tells nothing.
-    #expect(ask(Self.token, from: "192.0.2.7").status == 429)
+    // The right token is let in all the same: behind a tunnel every phone has the tunnel's
+    // address, and 5 forged tokens a minute must not lock them out.
+    #expect(ask(Self.token, from: "192.0.2.7").status == 200)
     #expect(
       fixture.app.handle(
         WebRequest(method: "GET", target: "/?token=\(Self.token)", client: "192.0.2.7")
       )
+      .status == 303)
+    #expect(
+      fixture.app.handle(
+        WebRequest(method: "GET", target: "/?token=wrong-token-0123456789", client: "192.0.2.7")
+      )
       .status == 429)
     // Another address is not slowed; an IPv6 address counts by its /64.
-    #expect(ask(Self.token, from: "192.0.2.8").status == 200)
+    #expect(ask("wrong-token-01234567899", from: "192.0.2.8").status == 401)
     for attempt in 0..<5 {
       #expect(
         ask("wrong-token-0123456789\(attempt)", from: "2001:db8:1:2::\(attempt)").status == 401)
     }
-    #expect(ask(Self.token, from: "2001:db8:1:2:ffff::1").status == 429)
-    #expect(ask(Self.token, from: "2001:db8:1:3::1").status == 200)
+    #expect(ask("wrong-token-01234567899", from: "2001:db8:1:2:ffff::1").status == 429)
+    #expect(ask(Self.token, from: "2001:db8:1:2:ffff::1").status == 200)
+    #expect(ask("wrong-token-01234567899", from: "2001:db8:1:3::1").status == 401)
     // Health needs no token and is never slowed.
     #expect(
       fixture.app.handle(WebRequest(method: "GET", target: "/healthz", client: "192.0.2.7")).status
         == 200)
+  }
+}
+
+/// Behind a tunnel (cloudflared, tailscale serve, a reverse proxy on this machine) to a loopback
+/// `serve`: serve.url's Host is answered, and a token is asked whatever the Host says.
+@Suite struct ServeTunnelTests {
+  static let token = "s3cret-token-0123456789"
+
+  static func fixture(token: String? = token) throws -> ServeFixture {
+    try ServeFixture(
+      token: token, hosts: WebApp.Access.loopbackHosts(port: 8421, bound: "127.0.0.1"),
+      publicURL: "https://flats.example.net", listings: ["desks": ServeSafetyTests.hostile])
+  }
+
+  @Test func serveURLsHostIsAnsweredAndATokenAskedWhateverTheHost() throws {
+    let fixture = try Self.fixture()
+    let cookie = ("cookie", "clarissa_token=\(Self.token)")
+    for host in ["flats.example.net", "flats.example.net:443", "127.0.0.1:8421"] {
+      #expect(fixture.get("/", headers: [("host", host)]).status == 401, "\(host)")
+      #expect(fixture.get("/api/listings", headers: [("host", host)]).status == 401, "\(host)")
+      #expect(fixture.get("/", headers: [("host", host), cookie]).status == 200, "\(host)")
+    }
+    #expect(fixture.get("/", headers: [("host", "evil.example"), cookie]).status == 421)
+    #expect(fixture.get("/healthz", headers: [("host", "flats.example.net")]).status == 200)
+    // The page's forms come back from serve.url's origin with the Host the tunnel hands on.
+    let session = fixture.text(
+      fixture.get("/api/session", headers: [("host", "flats.example.net"), cookie]))
+    let csrf = try #require(
+      try JSONSerialization.jsonObject(with: Data(session.utf8)) as? [String: String])["csrf"]
+    let done = fixture.post(
+      "/viewed", form: "key=craigslist:1001&csrf=\(csrf ?? "")",
+      headers: [
+        ("host", "127.0.0.1:8421"), ("origin", "https://flats.example.net"),
+        ("sec-fetch-site", "same-origin"), cookie,
+      ])
+    #expect(done.status == 303)
+    #expect(try fixture.store.history(ListingKey(site: "craigslist", id: "1001"))?.viewedAt != nil)
+  }
+
+  /// Without a token, a public serve.url leaves nothing open (serve refuses to start so; the
+  /// app refuses all the same).
+  @Test func aPublicServeURLWithoutATokenOpensNothing() throws {
+    let fixture = try Self.fixture(token: nil)
+    #expect(fixture.get("/", headers: [("host", "127.0.0.1:8421")]).status == 403)
+    #expect(fixture.get("/api/listings", headers: [("host", "127.0.0.1:8421")]).status == 403)
+    #expect(
+      WebApp.Access(token: nil, hosts: [], publicURL: "https://flats.example.net").tokenAlways)
+    #expect(!WebApp.Access(token: nil, hosts: [], publicURL: "http://127.0.0.1:8421").tokenAlways)
+    #expect(!WebApp.Access(token: nil, hosts: [], publicURL: "http://[::1]:8421/").tokenAlways)
+    #expect(!WebApp.Access(token: nil, hosts: []).tokenAlways)
+    // A loopback serve.url leaves a loopback server as it was.
+    let local = try ServeFixture(
+      hosts: WebApp.Access.loopbackHosts(port: 8421, bound: "127.0.0.1"),
+      publicURL: "http://127.0.0.1:8421", listings: ["desks": ServeSafetyTests.hostile])
+    #expect(local.get("/", headers: [("host", "127.0.0.1:8421")]).status == 200)
+  }
+
+  @Test func publicAddressesAreReadAsABrowserWritesThem() throws {
+    let cases: [(String, String?, Set<String>)] = [
+      (
+        "https://Flats.Example.net/", "https://flats.example.net",
+        ["flats.example.net", "flats.example.net:443"]
+      ),
+      ("http://192.168.1.5:8421", "http://192.168.1.5:8421", ["192.168.1.5:8421"]),
+      ("http://[::1]:8421", "http://[::1]:8421", ["[::1]:8421"]),
+      ("https://x.example:443/sub", "https://x.example", ["x.example", "x.example:443"]),
+      ("ftp://x.example", nil, []),
+      ("not a url", nil, []),
+    ]
+    for (url, origin, hosts) in cases {
+      let address = PublicAddress(url)
+      #expect(address?.origin == origin, "\(url)")
+      #expect((address?.hosts ?? []) == hosts, "\(url)")
+    }
+  }
+
+  /// A request with a body is screened on its head: without the token its body is not read.
+  @Test func aBodyIsNotReadWithoutTheToken() throws {
+    let fixture = try Self.fixture()
+    let refused = try #require(
+      fixture.app.screen(
+        WebRequest(
+          method: "POST", target: "/api/viewed",
+          headers: [("host", "127.0.0.1:8421"), ("content-length", "262144")])))
+    #expect(refused.status == 401)
+    let rebound = fixture.app.screen(
+      WebRequest(method: "POST", target: "/viewed", headers: [("host", "evil.example")]))
+    #expect(rebound?.status == 421)
+    #expect(
+      fixture.app.screen(
+        WebRequest(
+          method: "POST", target: "/viewed",
+          headers: [("host", "flats.example.net"), ("cookie", "clarissa_token=\(Self.token)")]))
+        == nil)
+    #expect(
+      fixture.app.screen(
+        WebRequest(method: "POST", target: "/act/x", headers: [("host", "flats.example.net")]))
+        == nil)
+  }
+}
+
+/// The app's screen on the real server: a body is asked for (`100 Continue`) only with the
+/// token; without it the answer is final at once and the body never read.
+@Suite struct ServeScreenTests {
+  @Test func aBodyIsAskedForOnlyWithTheToken() throws {
+    let token = "s3cret-token-0123456789"
+    let fixture = try ServeFixture(token: token, listings: ["desks": ServeSafetyTests.hostile])
+    let app = fixture.app
+    let server = try HTTPServer(address: "127.0.0.1:0", screen: { app.screen($0) }) {
+      app.handle($0)
+    }
+    server.start()
+    defer { server.stop() }
+    let body = "{\"keys\":[\"craigslist:1001\"]}"
+    let head =
+      "POST /api/viewed HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n"
+      + "Expect: 100-continue\r\n"
+    var stranger = try #require(LoopbackClient(port: server.port, timeout: 5))
+    stranger.send(head + "\r\n")
+    let refused = stranger.readToEnd()
+    #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
+    #expect(!refused.contains("100 Continue"))
+    stranger.close()
+    var owner = try #require(LoopbackClient(port: server.port, timeout: 5))
+    owner.send(head + "Authorization: Bearer \(token)\r\n\r\n")
+    #expect(owner.readHead() == "HTTP/1.1 100 Continue")
+    owner.send(body)
+    #expect(owner.readHead()?.hasPrefix("HTTP/1.1 200") == true)
+    owner.close()
+    #expect(try fixture.store.history(ListingKey(site: "craigslist", id: "1001"))?.viewedAt != nil)
   }
 }
 

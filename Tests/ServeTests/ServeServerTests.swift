@@ -168,6 +168,116 @@ import WebServer
     #expect(worst < 2, "the slowest /healthz took \(worst) s")
   }
 
+  /// With two Host headers a proxy in front may route by one and this server read the other.
+  @Test func twoHostHeadersAreRefused() throws {
+    let server = try Self.echo()
+    defer { server.stop() }
+    let answer = try RawHTTP.exchange(
+      port: server.port,
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")
+    #expect(answer.contains("one Host"))
+    #expect(!answer.contains("smuggled"))
+  }
+
+  /// `Expect: 100-continue`: the client waits for `100 Continue` before it sends the body; a
+  /// request that will not be read is answered at once, its body never asked for.
+  @Test func expectContinueIsAnsweredBeforeTheBody() throws {
+    let server = try HTTPServer(
+      address: "127.0.0.1:0",
+      screen: { $0.path == "/closed" ? .text("no\n", status: 401) : nil }
+    ) { .text("\($0.method) \($0.path) \($0.body.count)\n") }
+    server.start()
+    defer { server.stop() }
+    var client = try #require(LoopbackClient(port: server.port, timeout: 5))
+    client.send(
+      "POST /in HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+    #expect(client.readHead() == "HTTP/1.1 100 Continue", "before the body was sent")
+    client.send("hello")
+    #expect(client.readHead()?.hasPrefix("HTTP/1.1 200") == true)
+    client.close()
+    let refusals = [
+      ("/closed", "100-continue", "5", "HTTP/1.1 401"),
+      ("/in", "100-continue", "999999999", "HTTP/1.1 413"),
+      ("/in", "something-else", "5", "HTTP/1.1 417"),
+    ]
+    for (path, expect, length, status) in refusals {
+      var refused = try #require(LoopbackClient(port: server.port, timeout: 5))
+      refused.send(
+        "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\nExpect: \(expect)\r\n\r\n"
+      )
+      let answer = refused.readToEnd()
+      #expect(answer.hasPrefix(status), "\(path) \(expect): \(answer)")
+      #expect(!answer.contains("100 Continue"))
+      refused.close()
+    }
+  }
+
+  /// Past the connection limit, `/healthz` is still answered: the connections over it are read
+  /// (a little while) for an urgent path; anything else there is 503.
+  @Test func healthIsAnsweredPastTheConnectionLimit() throws {
+    var limits = HTTPServer.Limits()
+    limits.connections = 8
+    let server = try Self.echo(limits: limits)
+    defer { server.stop() }
+    var slow: [LoopbackClient] = []
+    defer { for client in slow { client.close() } }
+    for _ in 0..<12 {
+      let client = try #require(LoopbackClient(port: server.port))
+      client.send("GET / HTTP/1.1\r\nHo")
+      slow.append(client)
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(server.activeConnections == 8)
+    for _ in 0..<5 {
+      let health = try RawHTTP.exchange(
+        port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+      #expect(health.hasPrefix("HTTP/1.1 200"), "\(health)")
+      #expect(health.contains("Connection: close"))
+    }
+    let page = try RawHTTP.exchange(port: server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(page.hasPrefix("HTTP/1.1 503"), "\(page)")
+  }
+
+  /// Request bodies held (read and not yet answered) are bounded per connection and in all:
+  /// past the budget a request is answered 503 before its body is read, and every byte is given
+  /// back once the answers are sent.
+  @Test func bodiesHeldAreBounded() throws {
+    var limits = HTTPServer.Limits()
+    limits.bodyBudget = 1024 * 1024
+    let gate = DispatchSemaphore(value: 0)
+    let server = try HTTPServer(address: "127.0.0.1:0", limits: limits) { request in
+      if request.path == "/wait" { gate.wait() }
+      return .text("\(request.body.count)\n")
+    }
+    server.start()
+    defer { server.stop() }
+    let body = String(repeating: "a", count: 256 * 1024)
+    var clients: [LoopbackClient] = []
+    defer { for client in clients { client.close() } }
+    let post = "POST /wait HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n"
+    for _ in 0..<8 {
+      let client = try #require(LoopbackClient(port: server.port, timeout: 10))
+      client.send(
+        String(repeating: post + "\r\n" + body, count: 3) + post + "Connection: close\r\n\r\n"
+          + body)
+      clients.append(client)
+    }
+    Thread.sleep(forTimeInterval: 1)
+    let held = server.heldBodyBytes
+    #expect(held > 0 && held <= limits.bodyBudget, "\(held) bytes held")
+    for _ in 0..<40 { gate.signal() }
+    var answers = ""
+    for index in clients.indices { answers += clients[index].readToEnd() }
+    let served = answers.components(separatedBy: "HTTP/1.1 200").count - 1
+    let refused = answers.components(separatedBy: "HTTP/1.1 503").count - 1
+    #expect(served >= 4 && refused >= 1, "\(served) served, \(refused) refused")
+    #expect(answers.contains("262144\n"))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(server.heldBodyBytes == 0)
+  }
+
   /// Handlers run on threads of their own: one that takes its time holds up no other request.
   @Test func aSlowHandlerHoldsUpNoOtherConnection() throws {
     let server = try HTTPServer(address: "127.0.0.1:0") { request in

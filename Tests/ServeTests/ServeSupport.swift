@@ -15,7 +15,7 @@ struct ServeFixture {
 
   init(
     token: String? = nil, hosts: Set<String> = [], map: MapSettings = MapSettings(),
-    actionKey: ActionKey? = nil, listings: [String: [Listing]]
+    actionKey: ActionKey? = nil, publicURL: String? = nil, listings: [String: [Listing]]
   ) throws {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("serve-\(UUID().uuidString)")
@@ -38,7 +38,8 @@ struct ServeFixture {
       store: store,
       config: ServedConfig(
         path: "searches.yaml", searches: searches, problems: "", hasErrors: false),
-      access: WebApp.Access(token: token, hosts: hosts, actionKey: actionKey), map: map,
+      access: WebApp.Access(
+        token: token, hosts: hosts, actionKey: actionKey, publicURL: publicURL), map: map,
       clock: { fixed.addingTimeInterval(600) })
   }
 

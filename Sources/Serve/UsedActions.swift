@@ -1,0 +1,134 @@
+import ClarissaCore
+import Foundation
+
+/// The `/act` tokens already used, until they expire: a button does its action once. Without
+/// it a Star pressed again a day after the person unstarred the listing would star it again
+/// (a mark's undoing leaves no trace in the store to compare with). Tokens are kept by their
+/// text, at most ``capacity`` of them (only tokens signed with the server's key come in, one
+/// a button pressed); when full, the expired go first, then the soonest to expire.
+///
+/// With a file (`clarissa-actions.used` beside the key) the record outlives the process: each
+/// use is a line appended, `EXPIRY USED TOKEN` (seconds since 1970), a use given back a line
+/// `- TOKEN`; the file is read, and rewritten without the expired, when the server starts.
+final class UsedActions: @unchecked Sendable {
+  /// Tokens remembered at most.
+  let capacity: Int
+  private let file: String?
+  private let lock = NSLock()
+  /// Token text: when it expires, when it was used.
+  private var used: [String: (expires: Date, at: Date)] = [:]
+  private var saidProblem = false
+  /// The longest file read (10,000 tokens of the longest kind take 6 MB).
+  static let fileLimit = 8 * 1024 * 1024
+
+  /// A record kept in `file` (nil: in memory only), read at `now`.
+  init(file: String? = nil, capacity: Int = 10_000, now: Date = Date()) {
+    self.capacity = capacity
+    self.file = file
+    guard let file else { return }
+    load(file, now: now)
+  }
+
+  /// When `token` was used; nil: not yet.
+  func usedAt(_ token: String) -> Date? { lock.withLock { used[token]?.at } }
+
+  /// Records `token` as used at `now`; false when it was already (nothing is to be done).
+  func use(_ token: String, expires: Date, now: Date) -> Bool {
+    let fresh = lock.withLock {
+      guard used[token] == nil else { return false }
+      if used.count >= capacity {
+        used = used.filter { $0.value.expires > now }
+        if used.count >= capacity,
+          let soonest = used.min(by: { $0.value.expires < $1.value.expires })?.key
+        {
+          used[soonest] = nil
+        }
+      }
+      used[token] = (expires, now)
+      return true
+    }
+    if fresh {
+      append(
+        "\(Int(expires.timeIntervalSince1970)) \(Int(now.timeIntervalSince1970)) \(token)\n")
+    }
+    return fresh
+  }
+
+  /// Forgets `token`'s use (its action failed: it may be tried again).
+  func forget(_ token: String) {
+    lock.withLock { used[token] = nil }
+    append("- \(token)\n")
+  }
+
+  /// Tokens remembered now.
+  var count: Int { lock.withLock { used.count } }
+
+  // MARK: - The file
+
+  private func load(_ file: String, now: Date) {
+    guard let handle = FileHandle(forReadingAtPath: file) else { return }
+    let data = (try? handle.read(upToCount: Self.fileLimit)) ?? nil
+    try? handle.close()
+    for line in String(decoding: data ?? Data(), as: UTF8.self).split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      if parts.count == 2, parts[0] == "-" {
+        used[String(parts[1])] = nil
+        continue
+      }
+      // Numbers as written by this class; anything else (a cut line) is left out.
+      guard parts.count == 3, let expires = Double(parts[0]), let at = Double(parts[1]),
+        (0..<1e11).contains(expires), (0..<1e11).contains(at), Self.isToken(parts[2])
+      else { continue }
+      let end = Date(timeIntervalSince1970: expires)
+      if end > now { used[String(parts[2])] = (end, Date(timeIntervalSince1970: at)) }
+    }
+    while used.count > capacity,
+      let soonest = used.min(by: { $0.value.expires < $1.value.expires })?.key
+    {
+      used[soonest] = nil
+    }
+    // Rewritten without the expired and the given back.
+    let text = used.map {
+      "\(Int($0.value.expires.timeIntervalSince1970)) \(Int($0.value.at.timeIntervalSince1970)) \($0.key)\n"
+    }.joined()
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+      // As private as the key beside it: whoever reads it learns which buttons were pressed.
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+    } catch {
+      problem(file, "cannot be rewritten")
+    }
+  }
+
+  /// URL-safe base64, as a token is written.
+  private static func isToken(_ text: Substring) -> Bool {
+    !text.isEmpty && text.utf8.count <= 1024
+      && text.utf8.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+          || $0 == 0x2D || $0 == 0x5F
+      }
+  }
+
+  private func append(_ line: String) {
+    guard let file else { return }
+    lock.withLock {
+      let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { return problem(file, "cannot be written") }
+      defer { close(descriptor) }
+      let bytes = Array(line.utf8)
+      if bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) != bytes.count {
+        problem(file, "cannot be written")
+      }
+    }
+  }
+
+  /// Says once that the file fails: the record then lasts only as long as the process.
+  private func problem(_ file: String, _ what: String) {
+    guard !saidProblem else { return }
+    saidProblem = true
+    FileHandle.standardError.write(
+      Data(
+        "clarissa: '\(file)' (the buttons already used) \(what): \(String(cString: strerror(errno))); a button used before a restart could act again after it\n"
+          .utf8))
+  }
+}
