@@ -115,6 +115,10 @@ extension RunReport {
         paint.dim("\(name): \(elsewhere) already on another site, recorded, not announced"))
     }
     for failure in search.failures { lines.append(paint.red("\(name): failed: \(failure)")) }
+    // The geocoder's notes (``Geocoding``): what it left unplaced decides `near` and `within`.
+    for note in search.notes where note.hasPrefix("geocoder: ") {
+      lines.append(paint.dim("\(name): \(SafeText.line(note))"))
+    }
     return lines
   }
 
