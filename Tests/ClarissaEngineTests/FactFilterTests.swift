@@ -77,6 +77,22 @@ import Testing
         == (false, "floor area 49.5 m² < min 50 m²"))
   }
 
+  /// A value just outside its bound is shown with the digits that decided, never "50 < 50".
+  @Test func aValueJustOutsideItsBoundIsShownWithTheDigitsThatDecided() {
+    let metres = Self.search {
+      $0.floorArea = FactRange(min: 50, max: 80)
+      $0.rooms = FactRange(max: 2)
+    }
+    #expect(
+      Self.verdict(Self.listing(squareMetres: 49.99), metres)
+        == (false, "floor area 49.99 m² < min 50 m²"))
+    #expect(
+      Self.verdict(Self.listing(squareMetres: 80.004), metres)
+        == (false, "floor area 80.004 m² > max 80 m²"))
+    #expect(
+      Self.verdict(Self.listing(rooms: 2.01), metres) == (false, "rooms 2.01 > max 2"))
+  }
+
   @Test func pricePerAreaNeedsBothThePriceAndTheArea() {
     let search = Self.search { $0.pricePerArea = FactRange(max: 20) }
     #expect(
