@@ -229,6 +229,38 @@ import Testing
     #expect(server.requests.map(\.path).map { $0.hasPrefix("/other") } == [false, true])
   }
 
+  /// `explain` places a listing by the geocoder's answer the store holds, as the run does
+  /// (before, it said "no coordinates" and dropped it where the run kept it); it asks nothing.
+  @Test func explainPlacesAListingByTheStoresAnswerAsTheRunDoes() async throws {
+    let server = try Self.nominatim()
+    let geocoder = server.base + "/search"
+    let config = try RunnerTests.config(
+      """
+      version: 1
+      geocoder: \(geocoder)
+      places:
+        work: [52.4990, 13.4410]
+      searches:
+        - name: flats
+          cities: [berlin]
+          near: {work: 1 km}
+          missing: drop
+      """)
+    let store = try Self.store()
+    let state = store.path
+    let address = Self.addressed("a", "Wrangelstr. 5")
+    try store.rememberGeocode(
+      "Wrangelstr. 5, 10997", geocoder: geocoder,
+      Geocode(
+        coordinates: Coordinates(latitude: 52.4989, longitude: 13.4407), askedAt: Date()))
+    let runner = try RunnerTests.runner(config, replay: "default", state: state)
+    let explained = try await runner.explain(search: "flats", listings: [address], now: Date())
+    let entry = try #require(explained.entries.first)
+    #expect(entry.accepted, "\(entry.reason)")
+    #expect(entry.reason.contains("from work ≤ 1 km"), "\(entry.reason)")
+    #expect(server.requests.isEmpty)
+  }
+
   /// The search's line says what the geocoder left undone, as the JSON report does.
   @Test func theSearchsLineShowsTheGeocodersNotes() {
     let outcome = RunResult.SearchOutcome(

@@ -274,3 +274,27 @@ private struct Tally {
     return notes
   }
 }
+
+extension Runner {
+  /// The user's geocoder for one run (or explanation), nil when the config names none.
+  func geocoding() -> Geocoding? {
+    config.geocoder.map {
+      Geocoding(
+        settings: $0, fetcher: scheduler.fetcher, userAgent: config.http.userAgent,
+        timeout: config.http.timeout.timeInterval)
+    }
+  }
+
+  /// `reading` with the coordinates `geocoding` finds (``Geocoding/locate``), only where a place
+  /// decides or is shown: a search with `near` or `within`, or named places. `run` and
+  /// `explain` both place listings here, so they cannot disagree about one.
+  func located(
+    _ reading: SearchReading, for search: Search, by geocoding: Geocoding?,
+    memory: any ListingMemory, now: Date, asking: Bool
+  ) async -> SearchReading {
+    guard let geocoding,
+      !search.facts.near.isEmpty || !search.facts.within.isEmpty || !config.places.isEmpty
+    else { return reading }
+    return await geocoding.locate(reading, memory: memory, now: now, asking: asking)
+  }
+}
