@@ -43,8 +43,8 @@ public struct FactDecision: Sendable, Equatable {
         let distance = Distance(metres: metres)
         let unit = place.place.unit
         let sign = distance <= place.radius ? "≤" : ">"
-        return "\(distance.words(in: unit)) from \(place.place.name) \(sign) "
-          + place.radius.words(in: unit)
+        let (shown, radius) = distance.words(in: unit, apartFrom: place.radius)
+        return "\(shown) from \(place.place.name) \(sign) \(radius)"
       }
       return each.joined(separator: mode == .all ? ", " : " or ")
     case .within(let names):

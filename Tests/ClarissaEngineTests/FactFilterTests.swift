@@ -136,6 +136,26 @@ import Testing
         ))
   }
 
+  /// A distance just past its radius is shown with the digits that decided: 800.6 m is
+  /// "801 m > 800 m", not "800 m > 800 m" (under a kilometre, distances are rounded to 10 m),
+  /// 3,040 m "3.04 km > 3 km".
+  @Test func aDistanceJustPastItsRadiusIsShownWithTheDigitsThatDecided() {
+    let search = Self.search {
+      $0.near = [PlaceRadius(place: Self.work, radius: Distance(800, .metres))]
+    }
+    // 0.0072° of latitude north of work: 800.6 m.
+    #expect(
+      Self.verdict(Self.listing(at: (52.5272, 13.405)), search)
+        == (false, "801 m from work > 800 m"))
+    let far = Self.search {
+      $0.near = [PlaceRadius(place: Self.work, radius: Distance(3, .kilometres))]
+    }
+    // 0.02734° north: 3,040 m.
+    #expect(
+      Self.verdict(Self.listing(at: (52.54734, 13.405)), far)
+        == (false, "3.04 km from work > 3 km"))
+  }
+
   @Test func withinKeepsWhatIsInsideOneOfTheAreas() {
     let square = GeoArea(
       name: "areas/mitte.geojson",
