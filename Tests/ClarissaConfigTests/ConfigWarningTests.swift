@@ -64,6 +64,41 @@ import Testing
       ])
   }
 
+  /// Where a search's site cannot place its cities, its `within` areas are where it looks.
+  @Test func aPlaceIsMeasuredFromTheAreasOfItsSearches() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "clarissa-warn-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Kreuzberg, roughly: its middle is [52.495, 13.41].
+    let area =
+      #"{"type": "Polygon", "coordinates": [[[13.37, 52.48], [13.45, 52.48], "#
+      + #"[13.45, 52.51], [13.37, 52.51], [13.37, 52.48]]]}"#
+    try Data(area.utf8).write(to: folder.appendingPathComponent("kreuzberg.geojson"))
+    let config = """
+      version: 1
+      geocoder: http://127.0.0.1:9/search
+      places:
+        work: [13.41, 52.495]
+      searches:
+        - name: flats
+          site: kleinanzeigen
+          cities: [berlin]
+          near: {work: 3 km}
+          within: kreuzberg.geojson
+      """
+    let path = folder.appendingPathComponent("searches.yaml")
+    try Data(config.utf8).write(to: path)
+    let result = ConfigLoader.load(path: path.path, environment: [:], sites: Registry.sites)
+    let warnings = result.diagnostics.filter { $0.severity == .warning }.map(\.message)
+    #expect(
+      warnings == [
+        "place 'work' is 5552 km from area 'kreuzberg.geojson', the nearest city or area of the "
+          + "searches that use it ('flats'); written [52.495, 13.41] it is 0 m from area "
+          + "'kreuzberg.geojson': places are [latitude, longitude], latitude first"
+      ])
+  }
+
   /// `near` on a site that gives no coordinates, without a geocoder, decides nothing.
   @Test func nearOnASiteWithoutCoordinatesAndNoGeocoderIsSaid() {
     func text(_ geocoder: String) -> String {
