@@ -51,6 +51,9 @@ final class BundledSite: FeedSource, @unchecked Sendable {
   }
   var cities: CityRule { declared?.cities ?? .unused }
   var modes: [String] { declared?.modes ?? ["page"] }
+  var currency: String? { declared?.currency }
+  var givesCoordinates: Bool { declared?.givesCoordinates ?? true }
+  var idsUnique: Bool { declared?.idsUnique ?? false }
 
   func checkCity(_ name: String) -> NameCheck { declared?.checkCity(name) ?? .valid }
   func checkCategory(_ name: String) -> NameCheck { declared?.checkCategory(name) ?? .valid }

@@ -12,6 +12,8 @@ public struct BackpageSite: FeedSource {
   public let summary = "Backpage's RSS export by city; the site was seized in April 2018."
   public let cities = CityRule.required
   public let modes = ["rss"]
+  /// Its pages give a place by name only.
+  public var givesCoordinates: Bool { false }
   public let politeness = Politeness(
     minimumDelay: 3, jitter: 2, concurrencyPerHost: 1, minimumInterval: 300)
 

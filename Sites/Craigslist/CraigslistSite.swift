@@ -84,6 +84,14 @@ public struct CraigslistSite: FeedSource {
     return result
   }
 
+  /// The area's centre (a subarea is placed at its area's).
+  public func coordinates(of city: CityRef) -> Coordinates? {
+    let host = city.name.split(separator: "/").first.map(String.init) ?? city.name
+    return CraigslistTables.areasByHostname[host].map {
+      Coordinates(latitude: $0.latitude, longitude: $0.longitude)
+    }
+  }
+
   public func checkCity(_ name: String) -> NameCheck {
     // An area alone needs only the list of hostnames, not the tables read whole.
     if CraigslistTables.hostnames.contains(name) { return .valid }

@@ -32,6 +32,7 @@ extension ConfigReader {
             + (items[1].scalar?.value ?? ""), at: items[1])
         return nil
       }
+      placeNodes[entry.key] = entry.value
       return NamedPlace(
         name: entry.key, coordinates: Coordinates(latitude: latitude, longitude: longitude))
     }

@@ -17,7 +17,7 @@ extension ConfigReader {
         choice(f.node, "'search_in' in \(f.origin)", ClarissaCore.SearchScope.self)
         ?? .titleAndDescription
     }
-    if let f = scope.field("price") { search.price = readPrice(f) }
+    if let f = scope.field("price") { search.price = readPrice(f, site: site) }
     if let f = scope.field("has_image") {
       search.hasImage = bool(f.node, "'has_image' in \(f.origin)") ?? false
     }
@@ -30,6 +30,8 @@ extension ConfigReader {
     search.filters = readAllFilters(scope)
     readFactFields(scope, into: &search.facts)
     search.places = readPlaceFields(scope, into: &search.facts, places: config.places)
+    warnNoCoordinates(
+      scope, site: site, geocoder: config.geocoder, missing: search.facts.missing)
     if let f = scope.field("notify") {
       search.notify = references(f, to: "channel", known: channelNames)
     }
@@ -240,7 +242,7 @@ extension ConfigReader {
     return threshold
   }
 
-  private func readPrice(_ field: Field) -> PriceRange? {
+  private func readPrice(_ field: Field, site: (any FeedSource)?) -> PriceRange? {
     func what() -> String { "'price' in \(field.origin)" }
     if field.node.scalar != nil, !field.node.isNull {
       error(
@@ -263,6 +265,7 @@ extension ConfigReader {
             + "\(digits) (in '{...}' a comma starts the next entry)", at: node)
         return nil
       }
+      warnThousandsPoint(node, key: key, origin: field.origin, site: site)
       return amount(node, "'price.\(key)' in \(field.origin)")
     }
     let min = bound("min")

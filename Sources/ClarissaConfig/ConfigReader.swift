@@ -28,6 +28,8 @@ final class ConfigReader {
   var channelNames: Set<String> = []
   /// Every place name written under `places:`, even those with errors.
   var placeNames: Set<String> = []
+  /// Each place's `[latitude, longitude]` as written, for warnings about it.
+  var placeNodes: [String: Node] = [:]
   /// Every city group, channel and blackout window a search used.
   var usedNames: Set<UsedName> = []
   /// Each site's verdict on each city name, asked once per load (a shared group of cities is
@@ -134,6 +136,7 @@ final class ConfigReader {
     if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }
     config.places = readPlaces(table["places"])
     config.searches = readSearches(table, config: config)
+    warnFarPlaces(config)
     if let (delay, node) = userDelay {
       explainFloors(below: delay, at: node, used: Set(config.searches.map(\.site)))
     }

@@ -43,8 +43,8 @@ public struct FactDecision: Sendable, Equatable {
         let distance = Distance(metres: metres)
         let unit = place.place.unit
         let sign = distance <= place.radius ? "≤" : ">"
-        return "\(distance.words(in: unit)) from \(place.place.name) \(sign) "
-          + place.radius.words(in: unit)
+        let (shown, radius) = distance.words(in: unit, apartFrom: place.radius)
+        return "\(shown) from \(place.place.name) \(sign) \(radius)"
       }
       return each.joined(separator: mode == .all ? ", " : " or ")
     case .within(let names):
@@ -65,17 +65,23 @@ public struct FactDecision: Sendable, Equatable {
     }
   }
 
-  /// "rooms 1.5 < min 2", "rooms 3 ≥ min 2", "rooms 3 in 2-4".
+  /// "rooms 1.5 < min 2", "rooms 3 ≥ min 2", "rooms 3 in 2-4"; a value outside its bound is
+  /// shown with the digits that tell them apart ("49.99 m² < min 50 m²", not "50 < 50").
   private func ranged(_ name: String, _ value: Double, digits: Int, suffix: String) -> String {
     let shown = ListingFacts.number(value, digits: digits) + suffix
     let scale = fact == .floorArea ? unit.squareMetres : 1
     func bound(_ number: Double) -> String {
       ListingFacts.number(number / scale, digits: digits) + suffix
     }
+    func outside(_ sign: String, _ bound: Double) -> String {
+      let telling = ListingFacts.digits(telling: value, from: bound / scale, atLeast: digits)
+      return "\(name) \(ListingFacts.number(value, digits: telling))\(suffix) \(sign) "
+        + "\(ListingFacts.number(bound / scale, digits: telling))\(suffix)"
+    }
     let low = range?.min
     let high = range?.max
-    if let low, value * scale < low { return "\(name) \(shown) < min \(bound(low))" }
-    if let high, value * scale > high { return "\(name) \(shown) > max \(bound(high))" }
+    if let low, value * scale < low { return outside("< min", low) }
+    if let high, value * scale > high { return outside("> max", high) }
     switch (low, high) {
     case (let low?, let high?): return "\(name) \(shown) within \(bound(low))-\(bound(high))"
     case (let low?, nil): return "\(name) \(shown) ≥ min \(bound(low))"

@@ -36,6 +36,12 @@ public protocol FeedSource: Sendable {
   /// `ids: unique`): two ids are then two listings, and the run never folds one as the
   /// other's repost; false by default.
   var idsUnique: Bool { get }
+  /// The currency of its prices when it is always one (`EUR`), for the config's checks.
+  var currency: String? { get }
+  /// Whether its listings can carry coordinates; false for a site that never gives them.
+  var givesCoordinates: Bool { get }
+  /// Where a city of its searches is, when the site's tables say (for the config's checks).
+  func coordinates(of city: CityRef) -> Coordinates?
   /// Modes `clarissa inspect --mode` accepts, the default first.
   var modes: [String] { get }
   /// The site's own list of cities whose name or description contains `filter` (all when nil),
@@ -137,6 +143,14 @@ extension FeedSource {
 
   /// By default two ids of a site may be one item posted again.
   public var idsUnique: Bool { false }
+  /// By default a site's currency is not known (it varies, or the listings say it).
+  public var currency: String? { nil }
+
+  /// By default a site may give coordinates.
+  public var givesCoordinates: Bool { true }
+
+  /// By default a city's place is not known.
+  public func coordinates(of city: CityRef) -> Coordinates? { nil }
 
   /// By default a site accepts any category.
   public func checkCategory(_ name: String) -> NameCheck { .valid }

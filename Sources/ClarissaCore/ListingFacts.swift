@@ -33,6 +33,17 @@ public enum ListingFacts {
   }
 
   /// A number with at most `digits` decimals and none when whole: `2`, `2.5`, `47`.
+  /// The fewest digits, `least` or more and at most 6, with which `value` and `other` are
+  /// shown apart when they differ (49.99 and 50 at one digit are both "50").
+  public static func digits(telling value: Double, from other: Double, atLeast least: Int) -> Int {
+    var digits = max(0, least)
+    while digits < 6, value != other, number(value, digits: digits) == number(other, digits: digits)
+    {
+      digits += 1
+    }
+    return digits
+  }
+
   public static func number(_ value: Double, digits: Int) -> String {
     guard value.isFinite else { return "?" }
     let scale = digits == 0 ? 1 : pow(10, Double(digits))

@@ -315,11 +315,13 @@ public protocol ListingMemory: AnyObject, Sendable {
   @discardableResult func prune(now: Date, retention: TimeInterval) throws -> StoreCounts
   /// Per search, its listings nobody has viewed (the JSON report says it after a run).
   func unviewedCounts() throws -> [String: Int]
-  /// What the geocoder answered for these addresses (``Geocode``); an address never asked, or
-  /// one that found nothing before `retryingBefore`, is absent.
-  func geocodes(_ queries: [String], retryingBefore: Date) throws -> [String: Geocode]
-  /// Keeps the geocoder's answer for an address (nil: it found nothing).
-  func rememberGeocode(_ query: String, _ coordinates: Coordinates?, at now: Date) throws
+  /// What `geocoder` (its URL) answered for these addresses (``Geocode``), failures with their
+  /// back-off included; an address never asked, or one that found nothing before
+  /// `retryingBefore`, is absent.
+  func geocodes(_ queries: [String], geocoder: String, retryingBefore: Date) throws
+    -> [String: Geocode]
+  /// Keeps `geocoder`'s answer, or its failure, for an address.
+  func rememberGeocode(_ query: String, geocoder: String, _ answer: Geocode) throws
   /// The marks a person set on these listings (``ListingMarks``); unmarked ones are absent.
   func marks(of keys: [ListingKey]) throws -> [ListingKey: ListingMarks]
   /// The keys of the starred, hidden or noted listings, the most recently marked first.

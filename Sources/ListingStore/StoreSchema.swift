@@ -7,7 +7,7 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11, version12, version13, version14, version15,
+    version10, version11, version12, version13, version14, version15, version16,
   ]
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
@@ -341,5 +341,26 @@ enum StoreSchema {
   private static let version15 = """
     ALTER TABLE sightings ADD COLUMN item_digest TEXT;
     ALTER TABLE sightings ADD COLUMN item_content TEXT;
+    """
+
+  /// The geocoder's answers per geocoder (its URL: another geocoder does not reuse them), and
+  /// its failures per address: how many in a row, when the address may be asked again (a
+  /// back-off), and why. Answers kept before are the unknown geocoder's ('') and asked again.
+  private static let version16 = """
+    CREATE TABLE geocodes_16(
+      geocoder TEXT NOT NULL,
+      query TEXT NOT NULL,
+      latitude REAL,
+      longitude REAL,
+      asked_at REAL NOT NULL,
+      failures INTEGER NOT NULL DEFAULT 0,
+      retry_at REAL,
+      last_error TEXT,
+      PRIMARY KEY(geocoder, query)
+    ) WITHOUT ROWID;
+    INSERT INTO geocodes_16(geocoder, query, latitude, longitude, asked_at)
+      SELECT '', query, latitude, longitude, asked_at FROM geocodes;
+    DROP TABLE geocodes;
+    ALTER TABLE geocodes_16 RENAME TO geocodes;
     """
 }

@@ -77,6 +77,22 @@ import Testing
         == (false, "floor area 49.5 m² < min 50 m²"))
   }
 
+  /// A value just outside its bound is shown with the digits that decided, never "50 < 50".
+  @Test func aValueJustOutsideItsBoundIsShownWithTheDigitsThatDecided() {
+    let metres = Self.search {
+      $0.floorArea = FactRange(min: 50, max: 80)
+      $0.rooms = FactRange(max: 2)
+    }
+    #expect(
+      Self.verdict(Self.listing(squareMetres: 49.99), metres)
+        == (false, "floor area 49.99 m² < min 50 m²"))
+    #expect(
+      Self.verdict(Self.listing(squareMetres: 80.004), metres)
+        == (false, "floor area 80.004 m² > max 80 m²"))
+    #expect(
+      Self.verdict(Self.listing(rooms: 2.01), metres) == (false, "rooms 2.01 > max 2"))
+  }
+
   @Test func pricePerAreaNeedsBothThePriceAndTheArea() {
     let search = Self.search { $0.pricePerArea = FactRange(max: 20) }
     #expect(
@@ -118,6 +134,26 @@ import Testing
           true,
           "no inclusive filter; distance from work, gym (no coordinates) unknown: kept (missing: keep)"
         ))
+  }
+
+  /// A distance just past its radius is shown with the digits that decided: 800.6 m is
+  /// "801 m > 800 m", not "800 m > 800 m" (under a kilometre, distances are rounded to 10 m),
+  /// 3,040 m "3.04 km > 3 km".
+  @Test func aDistanceJustPastItsRadiusIsShownWithTheDigitsThatDecided() {
+    let search = Self.search {
+      $0.near = [PlaceRadius(place: Self.work, radius: Distance(800, .metres))]
+    }
+    // 0.0072° of latitude north of work: 800.6 m.
+    #expect(
+      Self.verdict(Self.listing(at: (52.5272, 13.405)), search)
+        == (false, "801 m from work > 800 m"))
+    let far = Self.search {
+      $0.near = [PlaceRadius(place: Self.work, radius: Distance(3, .kilometres))]
+    }
+    // 0.02734° north: 3,040 m.
+    #expect(
+      Self.verdict(Self.listing(at: (52.54734, 13.405)), far)
+        == (false, "3.04 km from work > 3 km"))
   }
 
   @Test func withinKeepsWhatIsInsideOneOfTheAreas() {

@@ -1,4 +1,6 @@
+import ClarissaConfig
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import SiteFormat
 import Testing
@@ -188,6 +190,29 @@ import Testing
     #expect(
       Fingerprint.foldLine(Self.landlord(0..<1) + [twin], idsUnique: true)
         == "would fold none of 2 as reposts: ids: unique")
+  }
+
+  /// `ids: unique` in a definition reaches the searches of its site, through the config.
+  @Test func aDefinitionsUniqueIDsReachItsSearches() throws {
+    let shipped = try String(
+      contentsOf: Fixtures.root.appendingPathComponent("../Sites/Flatfox/flatfox.site.yaml"),
+      encoding: .utf8)
+    for (line, unique) in [("", false), ("ids: unique\n", true), ("ids: may_repost\n", false)] {
+      let (definition, diagnostics) = DefinitionReader.read(
+        Array((shipped + "\n" + line).utf8), file: "flatfox.site.yaml")
+      let site = DeclaredSite(definition: try #require(definition, "\(diagnostics)"))
+      #expect(site.idsUnique == unique)
+      let config = try #require(
+        ConfigLoader.load(
+          bytes: Array(
+            "version: 1\nsearches:\n  - {name: flats, site: flatfox, cities: [zurich]}\n".utf8),
+          name: "s.yaml", environment: [:], sites: SiteCatalog([site])
+        ).config)
+      #expect(config.searches.first?.idsUnique == unique)
+    }
+    let (_, wrong) = DefinitionReader.read(
+      Array((shipped + "\nids: uniq\n").utf8), file: "flatfox.site.yaml")
+    #expect(wrong.contains { $0.message.contains("'ids'") && $0.location?.line != nil })
   }
 
   /// A title and a photo shared by 20,000 listings: each look-up checks a bounded bucket (all

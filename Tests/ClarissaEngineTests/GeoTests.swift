@@ -137,6 +137,64 @@ import Testing
     }
   }
 
+  /// A comb: `teeth` teeth up and down along the top, closed along the bottom; every tooth's
+  /// edges span nearly the whole height, the worst case for an index by latitude bands.
+  static func comb(teeth: Int) -> [Coordinates] {
+    var corners: [Coordinates] = []
+    for tooth in 0..<teeth {
+      let x = 13.3 + 0.2 * Double(tooth) / Double(teeth)
+      corners += [Self.at(52.6, x), Self.at(52.4001, x + 0.1 / Double(teeth))]
+    }
+    return corners + [Self.at(52.4, 13.5), Self.at(52.4, 13.3), corners[0]]
+  }
+
+  /// Even-odd over every edge, as the index must answer (away from the edges).
+  static func insideByEveryEdge(_ ring: [Coordinates], _ point: Coordinates) -> Bool {
+    var inside = false
+    for (a, b) in zip(ring, ring.dropFirst())
+    where (a.latitude > point.latitude) != (b.latitude > point.latitude) {
+      let crossing =
+        a.longitude + (point.latitude - a.latitude) * (b.longitude - a.longitude)
+        / (b.latitude - a.latitude)
+      if point.longitude < crossing { inside.toggle() }
+    }
+    return inside
+  }
+
+  /// A comb of 2,000 teeth (4,003 corners) whose edges each span nearly every latitude band:
+  /// the index holds at most four entries per edge (before, each edge once per band: 4,000,000
+  /// entries; 20,000 corners took `validate` to 3.4 GB), and answers as every edge tested.
+  @Test func anIndexIsLinearInTheCornersWhateverTheShape() {
+    let ring = Self.comb(teeth: 2_000)
+    let polygon = GeoArea.Polygon(rings: [ring])
+    let edges = ring.count - 1
+    #expect(polygon.indexEntries <= 4 * edges, "\(polygon.indexEntries) for \(edges) edges")
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let point = Self.at(
+        Double.random(in: 52.39...52.61, using: &generator),
+        Double.random(in: 13.29...13.51, using: &generator))
+      #expect(polygon.contains(point) == Self.insideByEveryEdge(ring, point), "\(point)")
+    }
+  }
+
+  /// Past the limit of positions, one error at the ring that passes it, with the count.
+  @Test func tooManyPositionsAreOneErrorAtTheRingThatPassesTheLimit() {
+    let ring = "[[0, 0], [1, 0], [1, 1], [0, 0]]"
+    let text = "{\"type\": \"Polygon\", \"coordinates\": [\n  \(ring),\n  \(ring),\n  \(ring)]}"
+    let (area, problems) = GeoJSONReader.read(
+      Array(text.utf8), file: "area.geojson", maxPositions: 6)
+    #expect(area == nil)
+    let errors = problems.filter { $0.severity == .error }
+    #expect(errors.count == 1, "\(errors)")
+    #expect(errors.first?.location?.description == "area.geojson:3:3")
+    #expect(
+      errors.first?.message
+        == "'area.geojson' has more than 6 positions (the limit), this ring brings them to 8; "
+        + "simplify the shape (e.g. with mapshaper)")
+    #expect(GeoJSONReader.read(Array(text.utf8), file: "a", maxPositions: 12).area != nil)
+  }
+
   /// Every problem of a GeoJSON text, at its line and column.
   @Test(arguments: [
     (

@@ -27,6 +27,20 @@ public struct Distance: Sendable, Equatable, Comparable {
     return "\(ListingFacts.number(value(in: unit), digits: digits)) \(unit.rawValue)"
   }
 
+  /// `self` and `other` in words, with the digits that tell them apart when they differ
+  /// ("3.04 km" and "3 km", "803 m" and "800 m"; not "3 km" twice).
+  public func words(in unit: DistanceUnit, apartFrom other: Distance) -> (String, String) {
+    let (mine, theirs) = (words(in: unit), other.words(in: unit))
+    guard mine == theirs, self != other else { return (mine, theirs) }
+    let shown: DistanceUnit = unit == .kilometres && metres < 1_000 ? .metres : unit
+    let (a, b) = (value(in: shown), other.value(in: shown))
+    let digits = ListingFacts.digits(telling: a, from: b, atLeast: 0)
+    return (
+      "\(ListingFacts.number(a, digits: digits)) \(shown.rawValue)",
+      "\(ListingFacts.number(b, digits: digits)) \(shown.rawValue)"
+    )
+  }
+
   public static func < (left: Distance, right: Distance) -> Bool { left.metres < right.metres }
 }
 

@@ -18,6 +18,9 @@ public struct GeoArea: Sendable {
 
     /// Whether `point` is inside, or on an edge or corner.
     public func contains(_ point: Coordinates) -> Bool { index.contains(point) }
+
+    /// The edges its index holds, counted once per band: linear in the corners.
+    package var indexEntries: Int { index.bands.reduce(0) { $0 + $1.count } }
   }
 
   /// What the area is called in messages (the file as the config names it).
@@ -40,8 +43,8 @@ public struct GeoArea: Sendable {
   public var vertexCount: Int { polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } }
 }
 
-/// A polygon's edges sorted into bands of latitude: a point meets only the edges of its band
-/// (a 1,000-corner ring: about eight), not all of them.
+/// A polygon's edges, their numbers sorted into bands of latitude: a point meets only the edges
+/// of its band (a 1,000-corner ring: about eight), not all of them.
 private struct EdgeIndex: Sendable {
   struct Edge: Sendable {
     var ax, ay, bx, by: Double
@@ -52,7 +55,9 @@ private struct EdgeIndex: Sendable {
 
   let minX, maxX, minY, maxY: Double
   let bandHeight: Double
-  let bands: [[Edge]]
+  let edges: [Edge]
+  /// Per band, the numbers of the edges (in `edges`) that reach into it.
+  let bands: [[Int]]
 
   init(_ rings: [[Coordinates]]) {
     var edges: [Edge] = []
@@ -70,17 +75,35 @@ private struct EdgeIndex: Sendable {
     maxX = xs.max() ?? -1
     minY = ys.min() ?? 0
     maxY = ys.max() ?? -1
-    let count = max(1, min(4_096, edges.count / 4))
+    let count = Self.bandCount(edges, height: maxY - minY)
     let height = maxY > minY ? (maxY - minY) / Double(count) : 1
     bandHeight = height
-    var bands = [[Edge]](repeating: [], count: count)
-    for edge in edges {
+    var bands = [[Int]](repeating: [], count: count)
+    for (number, edge) in edges.enumerated() {
       let low = Self.band(min(edge.ay, edge.by), minY: minY, height: height, count: count)
       let high = Self.band(max(edge.ay, edge.by), minY: minY, height: height, count: count)
-      for band in low...high { bands[band].append(edge) }
+      for band in low...high { bands[band].append(number) }
     }
+    self.edges = edges
     self.bands = bands
   }
+
+  /// How many bands: about one per four edges, at most 4,096, and no more than keep the index
+  /// linear in the edges. An edge is stored in every band it spans, at most its height over the
+  /// band's plus 2; with `bands` bands that is at most `bands * spanned + 2 * edges` entries,
+  /// where `spanned` is the sum of the edges' heights over the polygon's. A comb whose 20,000
+  /// teeth span the whole height would otherwise be 20,000 x 4,096 entries (3.4 GB).
+  static func bandCount(_ edges: [Edge], height: Double) -> Int {
+    let most = max(1, min(4_096, edges.count / 4))
+    guard height > 0, height.isFinite else { return 1 }
+    let spanned = edges.reduce(0) { $0 + abs($1.by - $1.ay) } / height
+    guard spanned > 0, spanned.isFinite else { return most }
+    let fitting = (Double(entriesPerEdge * edges.count) / spanned).rounded(.down)
+    return max(1, fitting >= Double(most) ? most : Int(fitting))
+  }
+
+  /// The index's entries per edge beyond the 2 every edge may take.
+  static let entriesPerEdge = 2
 
   static func band(_ y: Double, minY: Double, height: Double, count: Int) -> Int {
     let position = ((y - minY) / height).rounded(.down)
@@ -96,7 +119,8 @@ private struct EdgeIndex: Sendable {
       return false
     }
     var inside = false
-    for edge in bands[Self.band(y, minY: minY, height: bandHeight, count: bands.count)] {
+    for number in bands[Self.band(y, minY: minY, height: bandHeight, count: bands.count)] {
+      let edge = edges[number]
       if Self.touches(edge, x, y) { return true }
       // Half-open in latitude, so that a ray through a corner counts it once.
       if (edge.ay > y) != (edge.by > y) {

@@ -8,8 +8,9 @@ public enum GeoJSONReader {
   public static let maxPositions = 1_000_000
 
   /// The area `bytes` draw, and the problems found; the area is nil when any is an error.
-  /// `file` is what messages call the file.
-  public static func read(_ bytes: [UInt8], file: String) -> (
+  /// `file` is what messages call the file; more than `maxPositions` corners are an error at
+  /// the ring that passes it.
+  public static func read(_ bytes: [UInt8], file: String, maxPositions: Int = maxPositions) -> (
     area: GeoArea?, diagnostics: [Diagnostic]
   ) {
     guard bytes.count <= maxFileBytes else {
@@ -35,7 +36,7 @@ public enum GeoJSONReader {
         ]
       )
     }
-    var reading = Reading(file: file)
+    var reading = Reading(file: file, maxPositions: maxPositions)
     reading.object(root, expecting: "a GeoJSON object")
     if reading.polygons.isEmpty, !reading.diagnostics.contains(where: { $0.severity == .error }) {
       reading.error(
@@ -54,9 +55,12 @@ private struct Reading {
   var polygons: [[[Coordinates]]] = []
   var diagnostics: [Diagnostic] = []
   var positions = 0
+  /// The most positions read.
+  let maxPositions: Int
 
-  init(file: String) {
+  init(file: String, maxPositions: Int) {
     self.file = file
+    self.maxPositions = maxPositions
   }
 
   func location(_ node: JSONNode) -> SourceLocation {
@@ -162,10 +166,15 @@ private struct Reading {
     let name = outer ? "an outer ring" : "a hole"
     let items = list(node, "\(name) (a list of [longitude, latitude] positions)")
     guard case .array = node.value else { return nil }
+    let before = positions
     positions += items.count
-    guard positions <= GeoJSONReader.maxPositions else {
-      error(
-        "more than \(GeoJSONReader.maxPositions) positions; simplify the shape", at: node)
+    guard positions <= maxPositions else {
+      // Said once, at the ring that passes the limit.
+      if before <= maxPositions {
+        error(
+          "'\(file)' has more than \(maxPositions) positions (the limit), this ring brings them "
+            + "to \(positions); simplify the shape (e.g. with mapshaper)", at: node)
+      }
       return nil
     }
     var corners: [Coordinates] = []
@@ -180,7 +189,7 @@ private struct Reading {
           + "closed", at: node)
       corners.append(first)
     }
-    let distinct = Set(corners.map { [$0.latitude, $0.longitude] }).count
+    let distinct = Set(corners.map { SIMD2($0.latitude, $0.longitude) }).count
     guard corners.count >= 4, distinct >= 3 else {
       error(
         "\(name) needs at least three different corners (four positions, the last repeating "

@@ -145,7 +145,10 @@ extension Runner {
       let memory = try store.searches([name])[name]
       let planned = Plan.planned(search, memory: memory, config: config, options: options)
       let source = FetchStage.jobs(for: search, sites: sites).first?.request.url ?? ""
-      let reading = SearchReading(batches: [SourceBatch(url: source, listings: listings)])
+      // Placed as a run would, from the geocoder's answers the store holds (nothing asked).
+      let reading = await located(
+        SearchReading(batches: [SourceBatch(url: source, listings: listings)]), for: search,
+        by: geocoding(), memory: store, now: now, asking: false)
       let judgements = try Judge.judge(
         planned, reading: reading, memory: store, options: options, explaining: true)
       return Explanation(
@@ -162,7 +165,10 @@ extension Runner {
     let (_, reading) = try await FetchStage.fetchAndRead(
       [planned], sites: sites, scheduler: scheduler, memory: memory, options: options,
       conditional: false)
-    let searchReading = reading.searches[search.name] ?? SearchReading()
+    // Placed as a run would, from the geocoder's answers the store holds (nothing asked).
+    let searchReading = await located(
+      reading.searches[search.name] ?? SearchReading(), for: search, by: geocoding(),
+      memory: memory, now: options.now, asking: false)
     let judgements = try Judge.judge(
       planned, reading: searchReading, memory: memory, options: options, explaining: true)
     let entries = judgements.map(Explanation.Entry.init)

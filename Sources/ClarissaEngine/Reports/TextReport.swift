@@ -115,8 +115,12 @@ extension RunReport {
         paint.dim("\(name): \(elsewhere) already on another site, recorded, not announced"))
     }
     for failure in search.failures { lines.append(paint.red("\(name): failed: \(failure)")) }
-    // What bit (a cut, the geocoder, items passed over): said here too, not only in JSON.
-    for note in search.notes { lines.append(paint.dim("\(name): note: \(note)")) }
+    // What bit (a cut, the geocoder, items passed over): said here too, not only in JSON. The
+    // geocoder's notes (``Geocoding``) decide `near` and `within`: they speak for themselves.
+    for note in search.notes {
+      let line = SafeText.line(note)
+      lines.append(paint.dim("\(name): " + (note.hasPrefix("geocoder: ") ? line : "note: \(line)")))
+    }
     return lines
   }
 

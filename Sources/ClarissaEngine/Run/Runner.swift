@@ -66,11 +66,7 @@ public struct Runner: Sendable {
         dryRun: options.dryRun),
       delivery: writing
         ? Deliver(config: config, channels: channels, memory: memory, now: options.now) : nil)
-    run.geocoding = config.geocoder.map {
-      Geocoding(
-        settings: $0, fetcher: scheduler.fetcher, userAgent: config.http.userAgent,
-        timeout: config.http.timeout.timeInterval)
-    }
+    run.geocoding = geocoding()
     if let shared {
       try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
     } else {
@@ -116,15 +112,9 @@ public struct Runner: Sendable {
       guard let entry = entries[name],
         let index = run.result.searches.firstIndex(where: { $0.name == name })
       else { return }
-      var searchReading = searchReading
-      // Only where a place decides or is shown: a search with `near`/`within`, or named places.
-      if let geocoding = run.geocoding,
-        !entry.search.facts.near.isEmpty || !entry.search.facts.within.isEmpty
-          || !config.places.isEmpty
-      {
-        searchReading = await geocoding.locate(
-          searchReading, memory: memory, now: options.now, asking: !options.dryRun)
-      }
+      let searchReading = await located(
+        searchReading, for: entry.search, by: run.geocoding, memory: memory, now: options.now,
+        asking: !options.dryRun)
       let (outcome, judgements) = try judgeAndRecord(
         entry, reading: searchReading, asked: asked, outcome: run.result.searches[index],
         memory: memory, options: options)

@@ -10,8 +10,18 @@
 
     static let migrations: [String] = [
       version1, version2, version3, version4, version5, version6, version7, version8, version9,
-      version10, version11,
+      version10, version11, version12,
     ]
+
+    /// Geocodes per geocoder, with failures and their back-off (SQLite's version 16).
+    private static let version12 = """
+      ALTER TABLE geocodes ADD COLUMN geocoder text NOT NULL DEFAULT '';
+      ALTER TABLE geocodes ADD COLUMN failures integer NOT NULL DEFAULT 0;
+      ALTER TABLE geocodes ADD COLUMN retry_at double precision;
+      ALTER TABLE geocodes ADD COLUMN last_error text;
+      ALTER TABLE geocodes DROP CONSTRAINT geocodes_pkey;
+      ALTER TABLE geocodes ADD PRIMARY KEY (geocoder, query);
+      """
 
     /// Unchanged items' digests (SQLite's version 15).
     private static let version11 = """

@@ -20,6 +20,14 @@ package struct DeclaredSite: FeedSource {
   /// How a saved answer is read (`inspect --mode`): `page` for a site of one request; else one
   /// mode per request, named by its `id` (the last `listings` unless it has one).
   package var modes: [String] { definition.modes }
+  package var currency: String? { definition.currency }
+  /// Whether a request reads a latitude and a longitude.
+  package var givesCoordinates: Bool {
+    definition.steps.contains { step in
+      let names = Set(step.read.fields.map(\.name))
+      return names.contains(.latitude) && names.contains(.longitude)
+    }
+  }
 
   /// An unknown city lists the known ones (or counts them), and points at `url:` when the
   /// site reads pasted search pages: a table of cities is never complete.
