@@ -12,8 +12,9 @@ import Foundation
 /// or more share while saying different things is a stock photo and counts for nothing; two
 /// listings that give two addresses, floor areas more than 1 m² apart, or two numbers of rooms
 /// or bedrooms are never one item; and two ids of one answer, shown side
-/// by side, fold only on the same title and price, the same address and price (with the title
-/// or a photo), the same map pin with title and photo, or the same price and description. The place text is not compared: a
+/// by side, fold only on the same title and price, a photo and the price, the same address and
+/// price (with the title or a photo), the same map pin with title and photo, or the same price
+/// and description. The place text is not compared: a
 /// cross-post to another subarea is the same item. Where the site says itself which posts are
 /// one item (Craigslist sapi's duplicate group), that comes first: it also joins the posts
 /// whose price was changed between them. A site that declares `ids: unique` is never folded.
@@ -56,7 +57,7 @@ package enum Fingerprint {
     case siteGroup
     /// The same title and price.
     case titleAndPrice
-    /// A photo in common (not a stock photo), with the title or the price.
+    /// A photo in common (not a stock photo), with the price (or, on a later run, the title).
     case photo(String)
     /// The same address, with the title or a photo; or the same map pin, with both.
     case place
@@ -72,6 +73,12 @@ package enum Fingerprint {
       case .place: return "same address or map pin"
       case .priceAndDescription: return "same price and description"
       }
+    }
+
+    /// What kind of evidence, for a count: a photo's name left out.
+    package var kind: String {
+      if case .photo = self { return "shared photo" }
+      return words
     }
   }
 
@@ -95,9 +102,10 @@ package enum Fingerprint {
   package static let samePinMetres = 10.0
 
   /// The photos among `listings` that are a stock photo, counting for nothing: one shared by
-  /// three listings or more that are not one item by what they say (more than one title, more
-  /// than one address, or three prices and more): a landlord's campaign picture on every
-  /// flat, a shop's logo. A repost chain shares its photo with one title and address.
+  /// three listings or more that are not one item by what they say (three titles or more,
+  /// more than one address, or three prices or more): a landlord's campaign picture on every
+  /// flat, a shop's logo. A repost chain shares its photo with one address, and a title or
+  /// price changed once (the bundled replay's iPad Air, posted three times under two titles).
   package static func stockPhotos(_ listings: [Listing]) -> Set<String> {
     stockPhotos(listings.map { Item($0) })
   }
@@ -113,7 +121,7 @@ package enum Fingerprint {
       let titles = Set(sharing.map(\.title).filter { !$0.isEmpty })
       let places = Set(sharing.compactMap(\.address))
       let prices = Set(sharing.compactMap(\.listing.price))
-      if titles.count > 1 || places.count > 1 || prices.count > 2 { stock.insert(photo) }
+      if titles.count > 2 || places.count > 1 || prices.count > 2 { stock.insert(photo) }
     }
     return stock
   }
@@ -140,7 +148,7 @@ package enum Fingerprint {
     let images: Set<String>
     /// The address (with its postcode) folded; nil when the listing gives none.
     let address: String?
-    /// The description folded, when the listing has it as text.
+    /// The description folded, when the listing has it as text of five words or more.
     let description: String?
 
     package init(_ listing: Listing) {
@@ -151,16 +159,19 @@ package enum Fingerprint {
       let street = Fingerprint.title(listing.address ?? "")
       let code = Fingerprint.title(listing.postcode ?? "")
       address = street.isEmpty ? nil : code.isEmpty ? street : "\(code) \(street)"
+      // A description of a few words ("20 EUR", "see photos") tells two listings apart from
+      // nothing: five words at least.
       let text = listing.isDescriptionPending ? "" : Fingerprint.title(listing.description)
-      description = text.isEmpty ? nil : text
+      description = text.split(separator: " ").count < 5 ? nil : text
     }
 
     /// Whether `other` is the same item, and why (the site's duplicate group is
     /// ``RunIndex``'s to ask). Two listings at two addresses never are. A repost must share
     /// its title and price, or a photo (not in `stock`) and one of them, or its address and
     /// its title or a photo. Two ids of one answer are on the page side by side: a photo and a
-    /// title are not enough there (a landlord's flats), so they must share title and price,
-    /// their address (or pin, with title and photo), or price and description.
+    /// title are not enough there (a landlord's flats), so they must share title and price, a
+    /// photo and the price, their address (or pin, with title and photo), or price and
+    /// description.
     func evidence(_ other: Item, inOneAnswer: Bool, stock: Set<String>) -> Evidence? {
       guard listing.site == other.listing.site, listing.id != other.listing.id else { return nil }
       if let address, let theirs = other.address, address != theirs { return nil }
@@ -185,7 +196,9 @@ package enum Fingerprint {
       if samePrice, listing.price != nil, let description, description == other.description {
         return .priceAndDescription
       }
-      if !inOneAnswer, let photo, sameTitle || samePrice { return .photo(photo) }
+      // A photo and the price are more than a photo and a title: a seller who retitled an ad
+      // (the bundled replay's iPad Air with its Apple Pencil, two of three photos the same).
+      if let photo, samePrice || (sameTitle && !inOneAnswer) { return .photo(photo) }
       return nil
     }
   }
@@ -281,7 +294,7 @@ package enum Fingerprint {
     var line = "would fold none of \(listings.count) as reposts"
     if !folded.isEmpty {
       var counts: [String: Int] = [:]
-      for fold in folded { counts[fold.evidence.words, default: 0] += 1 }
+      for fold in folded { counts[fold.evidence.kind, default: 0] += 1 }
       let reasons = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         .prefix(4).map { "\($0.key) (\($0.value))" }
       line =

@@ -100,7 +100,7 @@ import Testing
           feeds: [\(server.base)/feed.xml]
           price: {max: 4999}
       limits:
-        items_per_source: 10000
+        new_per_answer: 5000
       """
     let (runner, state) = try Self.runner(yaml)
     let first = try await runner.run(RunOptions(notifyFirstRun: true)).commit()

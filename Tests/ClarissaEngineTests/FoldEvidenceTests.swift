@@ -161,7 +161,7 @@ import Testing
   /// Side by side in one answer, a photo and a title are not enough; the same price and
   /// description are.
   @Test func twoIdsOfOneAnswerNeedMoreThanAPhotoAndATitle() {
-    let first = Listing(
+    var first = Listing(
       id: "a", site: "s", url: "u", title: "Sofa", description: "Grey three-seater, pick up only",
       price: 120, currency: "EUR", imageURLs: ["https://img.example/sofa.jpg"])
     var second = first
@@ -171,8 +171,18 @@ import Testing
     #expect(Fingerprint.sameItem(first, second) == .photo("https://img.example/sofa.jpg"))
     second.price = 120
     second.title = "Sofa, grey"
+    second.description = "Pick up in Bilk"
+    #expect(
+      Fingerprint.sameItem(first, second, inOneAnswer: true)
+        == .photo("https://img.example/sofa.jpg"),
+      "a photo and the price")
     second.imageURLs = []
+    #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == nil)
+    second.description = first.description
     #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == .priceAndDescription)
+    // A few words are no evidence: "20 EUR" on every lamp of a feed.
+    (first.description, second.description) = ("20 EUR", "20 EUR")
+    #expect(Fingerprint.sameItem(first, second, inOneAnswer: true) == nil)
   }
 
   /// A definition that says `ids: unique` is never folded within its site, and `sites check`
