@@ -23,20 +23,7 @@ import WebServer
       NamedPlace(
         name: Self.hostile, coordinates: Coordinates(latitude: 37.77, longitude: -122.41))
     ]
-    served.searches[0].areas = [
-      GeoArea(
-        name: "<b onmouseover=alert(2)>area</b>",
-        polygons: [
-          GeoArea.Polygon(rings: [
-            [
-              Coordinates(latitude: 37.75, longitude: -122.43),
-              Coordinates(latitude: 37.75, longitude: -122.40),
-              Coordinates(latitude: 37.77, longitude: -122.40),
-              Coordinates(latitude: 37.75, longitude: -122.43),
-            ]
-          ])
-        ])
-    ]
+    served.searches[0].areas = [ServeMapTests.triangle("<b onmouseover=alert(2)>area</b>")]
     fixture.app.config = served
     let app = fixture.app
     let server = try HTTPServer(address: "127.0.0.1:0") { app.handle($0) }

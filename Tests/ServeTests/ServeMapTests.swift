@@ -10,6 +10,22 @@ import WebServer
 /// The map: `/api/map`'s markers (the list's filters, its bound, listings without coordinates
 /// left out, hostile text), the page with and without Leaflet, and Leaflet's files served.
 @Suite struct ServeMapTests {
+  /// A small area in the Mission, named `name`.
+  static func triangle(_ name: String) -> GeoArea {
+    GeoArea(
+      name: name,
+      polygons: [
+        GeoArea.Polygon(rings: [
+          [
+            Coordinates(latitude: 37.75, longitude: -122.43),
+            Coordinates(latitude: 37.75, longitude: -122.40),
+            Coordinates(latitude: 37.77, longitude: -122.40),
+            Coordinates(latitude: 37.75, longitude: -122.43),
+          ]
+        ])
+      ])
+  }
+
   static func located(_ id: String, title: String, price: Double = 100) -> Listing {
     var listing = ServeFixture.listing(id, title: title, price: price, location: "Mission")
     let step = Double(Int(id) ?? 0).truncatingRemainder(dividingBy: 1000) / 10_000
@@ -90,18 +106,7 @@ import WebServer
       ])
     let work = NamedPlace(
       name: "work", coordinates: Coordinates(latitude: 37.7749, longitude: -122.4194))
-    let square = GeoArea(
-      name: "areas/mission.geojson",
-      polygons: [
-        GeoArea.Polygon(rings: [
-          [
-            Coordinates(latitude: 37.75, longitude: -122.43),
-            Coordinates(latitude: 37.75, longitude: -122.40),
-            Coordinates(latitude: 37.77, longitude: -122.40),
-            Coordinates(latitude: 37.75, longitude: -122.43),
-          ]
-        ])
-      ])
+    let square = Self.triangle("areas/mission.geojson")
     var served = fixture.app.config
     let flats = try #require(served.searches.firstIndex { $0.name == "flats" })
     served.searches[flats].places = [work]
