@@ -225,14 +225,14 @@
           + "repeated\n\(after)")
     }
 
-    /// A round longer than the interval (60 feeds answering in 0.2 s, a 3 s interval): four
+    /// A round longer than the interval (60 feeds answering in 0.5 s, a 3 s interval): four
     /// `clarissa run` workers started together fetch each source once, however long their round
     /// lasts. (Each worker took again what the others had done, once its interval had passed
     /// during the round: 800 requests for 200 sources on 10 hosts in the bench.)
     @Test(.timeLimit(.minutes(3)))
     func aRoundLongerThanTheIntervalFetchesEachSourceOnce() throws {
       let sites = try Sites()
-      sites.answers.set(latency: 0.2)
+      sites.answers.set(latency: 0.5)
       let store = try LoopbackPostgres.shared().database("longround")
       let count = 60
       let folder = try Self.folder(
