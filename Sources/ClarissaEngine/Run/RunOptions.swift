@@ -47,13 +47,10 @@ public struct RunOptions: Sendable {
 extension RunOptions {
   /// The run's clock at this moment: what the run records is stamped when it happens (an answer
   /// when it came, a record when written, a delivery when accepted), never before the run began.
-  public func time() -> Date { clockMoves ? max(now, Date()) : now }
+  public func time() -> Date { time(at: Date()) }
 
-  /// A moment of the machine's clock (an answer's arrival) on the run's clock.
-  func time(at moment: Date?) -> Date {
-    guard clockMoves, let moment else { return clockMoves ? time() : now }
-    return max(now, moment)
-  }
+  /// A moment of the machine's clock (an answer's arrival; nil: now) on the run's clock.
+  func time(at moment: Date?) -> Date { clockMoves ? max(now, moment ?? Date()) : now }
 }
 
 /// Why a run could not start or finish.
