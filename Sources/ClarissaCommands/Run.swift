@@ -103,7 +103,7 @@ struct Run: AsyncParsableCommand {
     let runner = try source.runner(
       configuration, sites: sites, settings: settings(configuration), record: record)
     var options = RunOptions(
-      now: now.flatMap(Self.parseDate) ?? Date(), force: force, only: search, dryRun: dryRun,
+      now: now.flatMap(Self.parseDate), force: force, only: search, dryRun: dryRun,
       prime: prime, notifyFirstRun: notifyFirstRun, lockWait: lockWait)
     options.passesUnchanged = !readEveryItem
     let result: RunResult

@@ -70,9 +70,12 @@ extension ConnectedStore {
         try rejoin(key, search: search, at: now, database)
       }
     }
+    // Only forward: an answer received before the one recorded last, by a worker that records
+    // late, does not make the listings of the answer seen earlier than they were.
     try database.run(
-      "INSERT INTO answers(search, answered_at) VALUES(?, ?) "
-        + "ON CONFLICT(search) DO UPDATE SET answered_at = excluded.answered_at", [search, now])
+      "INSERT INTO answers(search, answered_at) VALUES(?, ?) ON CONFLICT(search) DO UPDATE SET "
+        + "answered_at = \(LastSeen.later("answers.answered_at", "excluded.answered_at"))",
+      [search, now])
   }
 
   /// The sightings of the search's last answer, each with its listing's content hash and its
@@ -122,7 +125,8 @@ extension ConnectedStore {
       "INSERT INTO sightings(search, site, id, first_seen, last_seen, repost_of, "
         + "announced_price, in_answer, item_digest, item_content) "
         + "VALUES(?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?) "
-        + "ON CONFLICT(search, site, id) DO UPDATE SET last_seen = excluded.last_seen, "
+        + "ON CONFLICT(search, site, id) DO UPDATE SET last_seen = "
+        + "\(LastSeen.later("sightings.last_seen", "excluded.last_seen")), "
         + "in_answer = TRUE, item_digest = excluded.item_digest, "
         + "item_content = excluded.item_content",
       [
@@ -154,19 +158,21 @@ extension ConnectedStore {
       "INSERT INTO sightings(search, site, id, first_seen, last_seen, announced_price, "
         + "in_answer) SELECT ?, site, id, ?, ?, price, TRUE FROM listings "
         + "WHERE site = ? AND id = ? ON CONFLICT(search, site, id) DO UPDATE SET "
-        + "last_seen = excluded.last_seen, in_answer = TRUE",
+        + "last_seen = \(LastSeen.later("sightings.last_seen", "excluded.last_seen")), "
+        + "in_answer = TRUE",
       [search, now, now, .text(key.site), .text(key.id)])
   }
 
   /// A listing of the last answer missing from this one: its sighting last seen when that
-  /// answer came (with no answer kept, which `state check` reports, its own time stands).
+  /// answer came, or at its own time if that is later (with no answer kept, which
+  /// `state check` reports, its own time stands).
   private static func leave(
     _ key: ListingKey, search: StoreValue, answered: Double?, _ database: Connection
   ) throws {
     try database.run(
-      "UPDATE sightings SET last_seen = coalesce(?, last_seen), in_answer = FALSE "
+      "UPDATE sightings SET last_seen = \(LastSeen.later("last_seen", "?")), in_answer = FALSE "
         + "WHERE search = ? AND site = ? AND id = ?",
-      [.doubleOrNull(answered), search, .text(key.site), .text(key.id)])
+      [.doubleOrNull(answered), .doubleOrNull(answered), search, .text(key.site), .text(key.id)])
   }
 }
 

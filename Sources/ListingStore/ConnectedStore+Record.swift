@@ -27,7 +27,7 @@ extension ConnectedStore {
   /// The writes of ``record(_:)``, inside its transaction.
   private static func write(_ record: SearchRecord, in database: Connection) throws {
     let now = StoreValue.time(record.now)
-    try Self.writeAnswer(record, at: now, in: database)
+    try Self.writeAnswer(record, at: .time(record.answeredAt ?? record.now), in: database)
     for listing in record.owed {
       try Self.owe(listing.key, search: record.search, to: record.channels, at: now, database)
     }
@@ -117,7 +117,7 @@ extension ConnectedStore {
 
   /// The search's run, its sources ((known ∪ answered) ∩ asked) and the validators.
   private static func remember(_ record: SearchRecord, in database: Connection) throws {
-    let now = StoreValue.time(record.now)
+    let now = StoreValue.time(record.began ?? record.now)
     let name = StoreValue.text(record.search)
     try database.run(
       "INSERT INTO searches(name, last_run, last_attempt, last_failures) VALUES(?, ?, ?, ?) "

@@ -6,6 +6,13 @@
 /// by an import, and when a search that saw it is forgotten) and its sightings'. SQL
 /// expressions, the same in SQLite and PostgreSQL.
 enum LastSeen {
+  /// The later of two times, in words both engines read (SQLite's `max` is PostgreSQL's
+  /// `greatest`): what a run writes never moves a time back, however late an older answer is
+  /// recorded. A null `newer` keeps `stored`.
+  static func later(_ stored: String, _ newer: String) -> String {
+    "(CASE WHEN \(newer) > \(stored) THEN \(newer) ELSE \(stored) END)"
+  }
+
   /// A sighting's last seen; `row` names a row of `sightings`.
   static func sighting(_ row: String) -> String {
     """

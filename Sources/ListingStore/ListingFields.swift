@@ -11,8 +11,9 @@ enum ListingFields {
     return made(times: times, keepingText: keepingText)
   }
 
-  /// What a run's upsert does to the times of a listing already there.
-  static let seenNow = "last_seen = excluded.last_seen"
+  /// What a run's upsert does to the times of a listing already there: its last seen moves
+  /// forward only (an older answer recorded late keeps the newer time).
+  static let seenNow = "last_seen = " + LastSeen.later("listings.last_seen", "excluded.last_seen")
   // A run's two statements, made once: a run writes one for every new or changed listing.
   private static let seen = made(times: seenNow, keepingText: false)
   private static let seenKeepingText = made(times: seenNow, keepingText: true)

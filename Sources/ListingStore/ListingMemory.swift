@@ -182,8 +182,14 @@ public struct Validators: Codable, Sendable, Equatable {
 public struct SearchRecord: Sendable {
   /// The search.
   public var search: String
-  /// The run's clock.
+  /// When it is recorded: what is owed, held and shown as found is stamped with it.
   public var now: Date
+  /// When the search's answer came (the latest of its sources'): its listings and sightings
+  /// are seen then, never before an item could be in it; nil: `now`.
+  public var answeredAt: Date? = nil
+  /// When the run that made it began: the search ran then (`last_run`, `last_attempt`, from
+  /// which it is next due); nil: `now`.
+  public var began: Date? = nil
   /// Every listing that passed the filters, as the sources gave it: stored (fields, price
   /// history) and seen by the search now.
   public var seen: [Listing]

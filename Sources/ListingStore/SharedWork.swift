@@ -59,9 +59,11 @@ public protocol SharedWork: AnyObject, Sendable {
   var sharedPace: Bool { get }
   /// Seconds a worker holds what it took before another may take it over.
   var lease: Double { get }
-  /// Takes up to `limit` of `wanted`: those due and held by no live lease of another worker
-  /// (`FOR UPDATE SKIP LOCKED`: workers asking at once never wait for one another).
-  func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources
+  /// Takes up to `limit` of `wanted`: those due at `round` (when the worker's round began) and
+  /// held by no live lease of another worker at `now` (`FOR UPDATE SKIP LOCKED`: workers asking
+  /// at once never wait for one another). Due at the round's start, not now: a source another
+  /// worker did during this round is not due again in it, however long the round lasts.
+  func take(_ wanted: [WantedSource], limit: Int, round: Date, now: Date) throws -> TakenSources
   /// The sources were fetched (or failed) at `now`: due again after their interval.
   func finish(_ keys: [SourceKey], at now: Date) throws
   /// This worker is still at work on `keys`: their leases run a whole lease from `now` (the

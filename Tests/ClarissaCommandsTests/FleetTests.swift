@@ -82,8 +82,10 @@
     }
 
     /// A folder with the fleet's config: `searches` searches, one feed each.
-    static func folder(_ sites: Sites, store: String, lease: String, interval: String) throws -> URL
-    {
+    static func folder(
+      _ sites: Sites, store: String, lease: String, interval: String,
+      searches: Int = FleetTests.searches
+    ) throws -> URL {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "clarissa-fleet-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -221,6 +223,32 @@
         "fleet: 4 workers, \(Self.searches) searches, 3 rounds; round 3 fetched again "
           + "\(twice) sources after a SIGKILL (\(takeovers) taken over); \(repeated) deliveries "
           + "repeated\n\(after)")
+    }
+
+    /// A round longer than the interval (60 feeds answering in 0.5 s, a 3 s interval): four
+    /// `clarissa run` workers started together fetch each source once, however long their round
+    /// lasts. (Each worker took again what the others had done, once its interval had passed
+    /// during the round: 800 requests for 200 sources on 10 hosts in the bench.)
+    @Test(.timeLimit(.minutes(3)))
+    func aRoundLongerThanTheIntervalFetchesEachSourceOnce() throws {
+      let sites = try Sites()
+      sites.answers.set(latency: 0.5)
+      let store = try LoopbackPostgres.shared().database("longround")
+      let count = 60
+      let folder = try Self.folder(
+        sites, store: store, lease: "30s", interval: "3s", searches: count)
+      let start = Date()
+      let seconds = try Self.round(1...4, in: folder)
+      let asked = sites.asked(since: start)
+      let requests = asked.values.reduce(0, +)
+      print(
+        "fleet: 4 run workers, \(count) sources, a round of "
+          + String(
+            format: "%.1f s against a 3 s interval: %d requests, %.2f a source", seconds, requests,
+            Double(requests) / Double(count)))
+      #expect(seconds > 3, "the round outlasts the interval")
+      #expect(asked.count == count, "every source fetched")
+      #expect(Double(requests) / Double(count) == 1.0, "requests per source per round")
     }
 
     /// The figures of docs/performance.md (not a pass/fail check: the machine is shared): a round

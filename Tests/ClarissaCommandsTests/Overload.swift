@@ -191,6 +191,12 @@ final class Overload: @unchecked Sendable {
     return done()
   }
 
+  /// The most fetches a minute the hosts allow: one request per host every `politeness` seconds.
+  /// At that pace each source is polled every `searches / hosts * politeness` seconds, and an
+  /// item waits for its source's next poll half that on average (the p50 bound), 95% of it at
+  /// the 95th percentile.
+  var hostsAllow: Double { Double(settings.hosts) * 60 / settings.politeness }
+
   /// Every feed fetched at least once: every search primed (recorded once its answer is).
   func everyFeedFetched() -> Bool { fetches().count == settings.searches }
 

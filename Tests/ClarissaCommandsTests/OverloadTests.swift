@@ -86,6 +86,34 @@ import Testing
       print("overload, PostgreSQL, 4 watch workers: \(figures); takeovers \(takeovers ?? "?")")
       Self.expectNothingLost(figures, overload)
       #expect(takeovers == "0", "a batch taken over from a live worker")
+      // The hosts' pace is the bound: the fleet polls close to as often as they allow.
+      let share = figures.fetchesPerMinute / overload.hostsAllow
+      let poll =
+        Double(overload.settings.searches / overload.settings.hosts)
+        * overload.settings.politeness
+      print(
+        String(
+          format: "overload, PostgreSQL, 4 watch workers: %.0f%% of the hosts' pace; latency "
+            + "p50 %.1f s, p95 %.1f s against the hosts' bound of %.1f s, %.1f s (a poll every "
+            + "%.0f s)", share * 100, figures.percentile(0.5), figures.percentile(0.95),
+          poll / 2, poll * 0.95, poll))
+      #expect(share >= 0.75, "the fleet used \(Int(share * 100))% of the hosts' pace")
+      // Stamped when its answer came: no item is first seen before it was published.
+      let firstSeen = Dictionary(
+        (server.query(store, "SELECT id || '|' || first_seen FROM sightings") ?? "")
+          .split(separator: "\n").compactMap { line -> (String, Double)? in
+            let cells = line.split(separator: "|")
+            guard cells.count == 2, let time = Double(cells[1]) else { return nil }
+            return (String(cells[0]), time)
+          }, uniquingKeysWith: min)
+      let early = overload.published().filter { key, at in
+        let seen = firstSeen[key.replacingOccurrences(of: "/", with: "-")]
+        return seen.map { $0 < at.timeIntervalSince1970 } ?? false
+      }
+      #expect(firstSeen.count >= figures.published, "every item has a sighting")
+      #expect(early.isEmpty, "\(early.count) items first seen before they were published")
+      let check = try CommandLineTests.run(["state", "check"], in: overload.folder)
+      #expect(check.status == 0, "state check: \(check.stdout)\(check.stderr)")
       let logs = overload.logs()
       #expect(logs.values.contains { $0.contains("behind: ") }, "a worker says it is behind")
       for (worker, log) in logs {

@@ -35,6 +35,27 @@
       #expect(try store.migrations().map(\.version) == Array(1...PostgresSchema.current))
     }
 
+    /// A source is due by when the worker's round began: one another worker did during the
+    /// round is not taken again in it, however long the round lasts; the next round takes it.
+    @Test func aSourceDoneDuringARoundIsNotTakenAgainInIt() throws {
+      let url = try LoopbackPostgres.shared().database("round")
+      let (a, b) = (
+        try PostgresStore.open(url: url, worker: "a", lease: 30),
+        try PostgresStore.open(url: url, worker: "b", lease: 30)
+      )
+      let key = SourceKey(search: "s", url: "http://127.0.0.1/feed.xml")
+      let wanted = [WantedSource(key: key, every: 10)]
+      let round = Date()  // b's round begins
+      let done = round.addingTimeInterval(2)
+      #expect(try a.take(wanted, limit: 1, round: round, now: round).keys == [key])
+      try a.finish([key], at: done)
+      // 15 s on, due again by the clock (done + 10 s), but not by b's round's start.
+      let later = round.addingTimeInterval(15)
+      #expect(try b.take(wanted, limit: 1, round: round, now: later).keys.isEmpty)
+      // b's next round, begun then, takes it.
+      #expect(try b.take(wanted, limit: 1, round: later, now: later).keys == [key])
+    }
+
     @Test func aWorkerOlderThanTheSchemaRefusesToStart() throws {
       let url = try LoopbackPostgres.shared().database()
       let store = try PostgresStore.open(url: url)

@@ -153,6 +153,52 @@ import Testing
     #expect(try Self.texts(connected, "SELECT search FROM answers") == [])
   }
 
+  /// Workers record out of order: one that received its answer at 15 minutes records it after
+  /// another recorded the answer it received at 30. No time moves back (the answer's stays at
+  /// 30), and a listing first seen at 30 is never last seen before that.
+  @Test(arguments: StoreKind.built)
+  func anOlderAnswerRecordedLateMovesNoTimeBack(kind: StoreKind) throws {
+    let (store, location) = try Self.open(kind)
+    let (b1, b2, b3) = (Self.bikes[0], Self.bikes[1], Self.bikes[2])
+    try store.record(Self.answer([b1], after: 0))
+    try store.record(Self.answer([b1, b2, b3], after: 30))
+    try store.record(Self.answer([b1, b2], after: 15))
+    let seen = try store.lookUp(search: "bikes", keys: [b1, b2, b3].map(\.key))
+    #expect(seen[b1.key]?.lastSeen == Self.at(30))
+    #expect(seen[b2.key].map { [$0.firstSeen, $0.lastSeen] } == [Self.at(30), Self.at(30)])
+    #expect(seen[b3.key].map { [$0.firstSeen, $0.lastSeen] } == [Self.at(30), Self.at(30)])
+    let connected = try #require(store as? any ConnectedStore)
+    #expect(
+      try Self.texts(connected, "SELECT CAST(answered_at AS TEXT) FROM answers").compactMap {
+        Double($0)
+      } == [Self.at(30).timeIntervalSince1970])
+    #expect(try Self.check(store, kind, location) == [])
+    // b2 leaves in an answer received at 10, recorded last: its last seen stays at 30.
+    try store.record(Self.answer([b1], after: 10))
+    let left = try store.lookUp(search: "bikes", keys: [b2.key])
+    #expect(left[b2.key]?.lastSeen == Self.at(30))
+    #expect(try store.history(b2.key)?.lastSeen == Self.at(30))
+    #expect(try Self.check(store, kind, location) == [])
+  }
+
+  /// A record carries three times: when its answer came (its listings and sightings are seen
+  /// then), when it was recorded (what is owed), and when its run began (the search's run).
+  @Test(arguments: StoreKind.built)
+  func aRecordIsSeenWhenItsAnswerCameAndRunWhenItsRunBegan(kind: StoreKind) throws {
+    let (store, _) = try Self.open(kind)
+    let bike = Self.bikes[0]
+    var record = Self.answer([bike], after: 3)
+    record.answeredAt = Self.at(2)
+    record.began = Self.at(0)
+    try store.record(record)
+    let sighting = try #require(try store.lookUp(search: "bikes", keys: [bike.key])[bike.key])
+    #expect(sighting.firstSeen == Self.at(2) && sighting.lastSeen == Self.at(2))
+    let history = try #require(try store.history(bike.key))
+    #expect(history.firstSeen == Self.at(2) && history.lastSeen == Self.at(2))
+    let memory = try #require(try store.searches(["bikes"])["bikes"])
+    #expect(memory.lastRun == Self.at(0) && memory.lastAttempt == Self.at(0))
+  }
+
   static func check(_ store: any ListingMemory, _ kind: StoreKind, _ location: String) throws
     -> [String]
   {

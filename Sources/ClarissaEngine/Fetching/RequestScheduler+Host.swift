@@ -112,9 +112,11 @@ extension RequestScheduler {
     while true {
       attempt += 1
       let result = await fetcher.fetch(request, headers: headers)
+      let received = Date()
       switch step(result, job, validators: validators, attempt: attempt, now: now) {
       case .done(var outcome, let cooldown):
         outcome.notes = notes + outcome.notes.filter { !notes.contains($0) }
+        if case .success = result { outcome.receivedAt = received }
         return (outcome, cooldown)
       case .retry(let wait, let note):
         if let note, !notes.contains(note) { notes.append(note) }

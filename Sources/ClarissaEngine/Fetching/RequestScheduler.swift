@@ -58,6 +58,8 @@ public struct FetchOutcome: Sendable {
   public var attempts: Int
   /// What was wrong with the answer's headers (a `Retry-After` out of range), for the report.
   public var notes: [String] = []
+  /// When the answer came, on the machine's clock; nil: none came.
+  public var receivedAt: Date? = nil
 
   /// The same outcome without the answer's body: what the scheduler keeps of an outcome once
   /// `each` has heard of it, so that a 15 MB feed is freed as soon as it is read, not at the end

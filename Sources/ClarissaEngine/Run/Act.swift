@@ -25,10 +25,13 @@ enum Act {
     let answered = !reading.batches.isEmpty
     var outcome = counted(outcome, judgements, of: planned, reading: reading)
     outcome.matched += unchanged.count
+    // Recorded now, from an answer that came at its time, by a run that began at its start.
     var record = SearchRecord(
-      search: planned.search.name, now: options.now, seen: accepted,
+      search: planned.search.name, now: options.time(), seen: accepted,
       answered: Set(reading.batches.map(\.url)), asked: asked, validators: reading.validators,
       reached: answered || reading.failures.isEmpty)
+    record.answeredAt = reading.answeredAt
+    record.began = options.now
     record.unchanged = unchanged
     record.digests = kept
     record.failures = reading.failures

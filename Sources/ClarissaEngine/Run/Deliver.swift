@@ -31,7 +31,10 @@ struct Deliver {
   let config: Config
   let channels: [String: any DeliveryChannel]
   let memory: any ListingMemory
+  /// When the run began: the digests due and the deal context are reckoned from it.
   let now: Date
+  /// The run's clock: an acceptance or a refusal is recorded when it happens.
+  let clock: @Sendable () -> Date
   /// The deal context of what is sent, each search's market read once a run.
   let contexts: DealContextBook
   /// What was delivered and refused so far this run.
@@ -43,12 +46,14 @@ struct Deliver {
   private var sent: [String: Int] = [:]
 
   init(
-    config: Config, channels: [String: any DeliveryChannel], memory: any ListingMemory, now: Date
+    config: Config, channels: [String: any DeliveryChannel], memory: any ListingMemory, now: Date,
+    clock: @escaping @Sendable () -> Date
   ) {
     self.config = config
     self.channels = channels
     self.memory = memory
     self.now = now
+    self.clock = clock
     self.contexts = DealContextBook(memory: memory, now: now)
   }
 
@@ -180,7 +185,7 @@ struct Deliver {
   {
     let sender = channels[channel] ?? UnavailableChannel(name: channel, kind: kind)
     let book = ReceiptBook()
-    let (memory, now) = (self.memory, self.now)
+    let (memory, clock) = (self.memory, self.clock)
     let carried = parts.map { (search: $0.search.name, keys: $0.owed.map(\.listing.key)) }
     let single = parts.count == 1 ? parts.first : nil
     let summaryKey = single?.bounded.summary?.key
@@ -199,7 +204,7 @@ struct Deliver {
         do {
           // One message, one transaction: a digest's receipt is recorded whole or not at all,
           // so a kill never records part of it and sends the rest again under another key.
-          try memory.markDelivered(covered, channel: channel, at: now)
+          try memory.markDelivered(covered, channel: channel, at: clock())
         } catch {
           throw ReceiptFailure(underlying: error)
         }
@@ -251,7 +256,7 @@ struct Deliver {
       receipts.channels[entry.channel, default: .init()].failed += 1
       let attempts = try memory.markFailed(
         search: entry.search, key: entry.listing.key, channel: entry.channel, error: reason,
-        at: now)
+        at: clock())
       if attempts >= Self.maxAttempts {
         receipts.failures.append(
           "gave up on '\(entry.listing.title)' (\(entry.search)) after \(attempts) attempts: "

@@ -9,7 +9,10 @@ public final class PendingRun: @unchecked Sendable {
   /// What the last step needs.
   struct Finish: Sendable {
     var dryRun: Bool
+    /// When the run began.
     var now: Date
+    /// The run's clock: the terminal's deliveries are accepted when the result is shown.
+    var clock: @Sendable () -> Date
     var retention: TimeInterval
     var keep: Int
     var outputs: OutputWriter?
@@ -62,9 +65,10 @@ public final class PendingRun: @unchecked Sendable {
 
   private func record() throws {
     let memory = access.memory
+    let shown = finish.clock()
     for owed in terminal {
       try memory.markDelivered(
-        search: owed.search, key: owed.listing.key, channel: owed.channel, at: finish.now)
+        search: owed.search, key: owed.listing.key, channel: owed.channel, at: shown)
     }
     try memory.prune(now: finish.now, retention: finish.retention)
   }

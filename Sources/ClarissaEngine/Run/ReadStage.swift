@@ -30,6 +30,11 @@ struct SearchReading: Sendable {
   var cooling = false
   /// Validators to keep, by URL (kept with the listings they vouch for).
   var validators: [String: Validators] = [:]
+  /// When the last of its answers came, on the run's clock: its listings were there then.
+  var answeredAt: Date?
+
+  /// An answer came at `time`.
+  mutating func heard(at time: Date) { answeredAt = max(answeredAt ?? time, time) }
 
   /// The item digests of the listings read, the first source's where two gave one listing
   /// (the one the judge keeps).
@@ -64,6 +69,7 @@ struct Reading: Sendable {
       search.notes += more.notes
       search.cooling = search.cooling || more.cooling
       search.validators.merge(more.validators) { first, _ in first }
+      if let time = more.answeredAt { search.heard(at: time) }
       searches[name] = search
     }
     blocks += other.blocks.filter { !blocks.contains($0) }
@@ -135,7 +141,11 @@ struct ReadStage {
     for note in outcome.notes where !reading.blocks.contains(note) { reading.blocks.append(note) }
     switch outcome.status {
     case .notModified:
-      add(job.search) { $0.batches.append(SourceBatch(url: job.request.url, listings: [])) }
+      let received = options.time(at: outcome.receivedAt)
+      add(job.search) {
+        $0.batches.append(SourceBatch(url: job.request.url, listings: []))
+        $0.heard(at: received)
+      }
     case .failed(let reason):
       add(job.search) { $0.failures.append("\(label): \(reason)") }
     case .blocked(let reason):
@@ -144,7 +154,9 @@ struct ReadStage {
     case .skipped(let reason):
       skipped(job, label: label, reason: reason)
     case .answered(let response):
-      answered(job, response, label: label, validators: outcome.validators)
+      answered(
+        job, response, at: options.time(at: outcome.receivedAt), label: label,
+        validators: outcome.validators)
     }
   }
 
@@ -161,8 +173,10 @@ struct ReadStage {
     }
   }
 
+  /// An answer that came at `received` (on the run's clock).
   private mutating func answered(
-    _ job: FetchJob, _ response: HTTPResponse, label: String, validators: Validators?
+    _ job: FetchJob, _ response: HTTPResponse, at received: Date, label: String,
+    validators: Validators?
   ) {
     guard let site = sites.site(siteOf[job.search] ?? "") else { return }
     // A 403 never arrives here: the scheduler makes it a block (`.blocked`) and cools the host
@@ -174,7 +188,7 @@ struct ReadStage {
     }
     var source = SourceResponse(
       request: job.request, status: response.status, headers: response.headers,
-      body: response.body, finalURL: response.finalURL, receivedAt: options.now)
+      body: response.body, finalURL: response.finalURL, receivedAt: received)
     // A follow-up's listings belong to the request that asked for it (the source).
     let origin = job.request.context[Self.sourceKey]
     if origin == nil { source.known = known[job.search] }
@@ -204,6 +218,7 @@ struct ReadStage {
         $0.notes += (batch.notes + bounded).map { "\(label): \($0)" }
         if let validators, origin == nil { $0.validators[job.request.url] = validators }
         if batch.followUps.isEmpty { $0.batches.append(answer) }
+        $0.heard(at: received)
       }
       for request in batch.followUps {
         var next = request

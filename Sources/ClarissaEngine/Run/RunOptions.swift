@@ -3,8 +3,11 @@ import Foundation
 
 /// What a run is asked to do.
 public struct RunOptions: Sendable {
-  /// The run's clock (`--now` in tests).
+  /// When the run began, on its clock (`--now` in tests): what it plans, skips and is due by.
   public var now: Date
+  /// Whether the run's clock moves on from `now` (``time()``); false when a time was given
+  /// (`--now`, tests), which the run keeps still.
+  public var clockMoves: Bool
   /// Run every enabled search, due or not.
   public var force: Bool
   /// Run only this search (due or not, enabled or not).
@@ -25,12 +28,13 @@ public struct RunOptions: Sendable {
   /// unchanged (docs/performance.md, "Unchanged items"); `--read-every-item` says no.
   public var passesUnchanged = true
 
-  /// Creates options.
+  /// Creates options; without `now`, the run begins now and its clock moves on.
   public init(
-    now: Date = Date(), force: Bool = false, only: String? = nil, dryRun: Bool = false,
+    now: Date? = nil, force: Bool = false, only: String? = nil, dryRun: Bool = false,
     prime: Bool = false, notifyFirstRun: Bool = false, lockWait: Double = 5
   ) {
-    self.now = now
+    self.now = now ?? Date()
+    self.clockMoves = now == nil
     self.force = force
     self.only = only
     self.dryRun = dryRun
@@ -38,6 +42,15 @@ public struct RunOptions: Sendable {
     self.notifyFirstRun = notifyFirstRun
     self.lockWait = lockWait
   }
+}
+
+extension RunOptions {
+  /// The run's clock at this moment: what the run records is stamped when it happens (an answer
+  /// when it came, a record when written, a delivery when accepted), never before the run began.
+  public func time() -> Date { time(at: Date()) }
+
+  /// A moment of the machine's clock (an answer's arrival; nil: now) on the run's clock.
+  func time(at moment: Date?) -> Date { clockMoves ? max(now, moment ?? Date()) : now }
 }
 
 /// Why a run could not start or finish.

@@ -32,7 +32,8 @@ extension Runner {
       let workers = max(1, try work.liveWorkers(seenWithin: 2 * longest, now: Date()))
       let batch = sizing.size(
         remaining: remaining.count, workers: workers, elapsed: Date().timeIntervalSince(started))
-      let taken = try work.take(remaining, limit: batch, now: Date())
+      // Due when the round began: what another worker did meanwhile is done for this round.
+      let taken = try work.take(remaining, limit: batch, round: started, now: Date())
       guard !taken.keys.isEmpty else { break }
       let keys = Set(taken.keys)
       // Once a round: a source done now is not due again before the next.

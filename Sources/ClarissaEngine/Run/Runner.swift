@@ -65,7 +65,9 @@ public struct Runner: Sendable {
         time: options.now, searches: outcomes, blocks: [], deliveryFailures: [],
         dryRun: options.dryRun),
       delivery: writing
-        ? Deliver(config: config, channels: channels, memory: memory, now: options.now) : nil)
+        ? Deliver(
+          config: config, channels: channels, memory: memory, now: options.now,
+          clock: { options.time() }) : nil)
     run.geocoding = geocoding()
     if let shared {
       try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
@@ -77,7 +79,7 @@ public struct Runner: Sendable {
     var terminal: [OwedDelivery] = []
     if var delivery = run.delivery {
       // What else is owed: released from quiet hours, refused before, and the digests.
-      try releaseHeld(memory: memory, now: options.now)
+      try releaseHeld(memory: memory, now: options.now, owed: options.time())
       try await delivery.run(searches: nil, fresh: run.fresh, last: true)
       terminal = run.result.apply(delivery.receipts)
     }
@@ -180,7 +182,7 @@ public struct Runner: Sendable {
   }
 
   /// Held listings of searches out of their `hold` window now become owed deliveries.
-  private func releaseHeld(memory: any ListingMemory, now: Date) throws {
+  private func releaseHeld(memory: any ListingMemory, now: Date, owed: Date) throws {
     let held = try memory.held()
     let searches = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
     for (name, entries) in Dictionary(grouping: held, by: \.search) {
@@ -188,7 +190,7 @@ public struct Runner: Sendable {
       let holding = Plan.windows(of: search, config: config, at: now).contains { $0.mode == .hold }
       if holding { continue }
       try memory.release(
-        search: name, keys: entries.map(\.listing.key), to: search.notify, at: now)
+        search: name, keys: entries.map(\.listing.key), to: search.notify, at: owed)
     }
   }
 
@@ -205,7 +207,7 @@ public struct Runner: Sendable {
   /// What ``PendingRun/commit()`` does after the result was shown.
   private func finishing(_ options: RunOptions) -> PendingRun.Finish {
     PendingRun.Finish(
-      dryRun: options.dryRun, now: options.now,
+      dryRun: options.dryRun, now: options.now, clock: { options.time() },
       retention: config.state.retention.timeInterval, keep: config.output.keep,
       outputs: outputs.map { OutputWriter(paths: $0, config: config) },
       searches: config.searches.map(\.name))

@@ -195,7 +195,9 @@
       }
     }
 
-    public func take(_ wanted: [WantedSource], limit: Int, now: Date) throws -> TakenSources {
+    public func take(_ wanted: [WantedSource], limit: Int, round: Date, now: Date) throws
+      -> TakenSources
+    {
       try heartbeat(now: now)
       guard !wanted.isEmpty, limit > 0 else { return TakenSources(keys: [], takeovers: 0) }
       let searches = StoreValue.textArray(wanted.map(\.key.search))
@@ -207,8 +209,9 @@
           try database.run(
             "INSERT INTO leases(search, source) SELECT * FROM unnest($1::text[], $2::text[]) "
               + "ON CONFLICT DO NOTHING", [searches, urls])
-          // Free (never taken, or its worker's lease ran out) or done and due again; rows
-          // another worker is taking at this moment are skipped, not waited for.
+          // Free (never taken, or its worker's lease ran out) or done and due again when the
+          // round began; rows another worker is taking at this moment are skipped, not waited
+          // for.
           let rows = try database.rows(
             """
             UPDATE leases l SET worker = $4, taken_at = $5, until = $5::float8 + $6::float8,
@@ -220,14 +223,17 @@
               JOIN unnest($1::text[], $2::text[], $3::float8[]) AS w(search, source, every)
                 ON k.search = w.search AND k.source = w.source
               WHERE (k.done_at IS NULL AND (k.worker IS NULL OR k.until < $5::float8))
-                 OR (k.done_at IS NOT NULL AND k.done_at + w.every <= $5::float8)
+                 OR (k.done_at IS NOT NULL AND k.done_at + w.every <= $8::float8)
               ORDER BY k.done_at NULLS FIRST, k.search, k.source
               LIMIT $7
               FOR UPDATE OF k SKIP LOCKED) free
             WHERE l.search = free.search AND l.source = free.source
             RETURNING l.search, l.source, free.lapsed
             """,
-            [searches, urls, every, .text(worker), .time(now), .double(lease), .int(limit)]
+            [
+              searches, urls, every, .text(worker), .time(now), .double(lease), .int(limit),
+              .time(min(round, now)),
+            ]
           ) { (SourceKey(search: $0.text(0), url: $0.text(1)), $0.int(2) != 0) }
           return TakenSources(
             keys: rows.map(\.0).sorted(), takeovers: rows.filter(\.1).count)
