@@ -98,6 +98,19 @@ import Testing
             + "%.0f s)", share * 100, figures.percentile(0.5), figures.percentile(0.95),
           poll / 2, poll * 0.95, poll))
       #expect(share >= 0.75, "the fleet used \(Int(share * 100))% of the hosts' pace")
+      try Self.expectTrueTimes(overload, figures, server: server, store: store)
+      let logs = overload.logs()
+      #expect(logs.values.contains { $0.contains("behind: ") }, "a worker says it is behind")
+      for (worker, log) in logs {
+        #expect(!log.contains("error:"), "\(worker): \(log.suffix(2000))")
+      }
+    }
+
+    /// No item first seen before it was published (a run's answer is stamped when it came),
+    /// and `state check` clean.
+    static func expectTrueTimes(
+      _ overload: Overload, _ figures: Overload.Figures, server: LoopbackPostgres, store: String
+    ) throws {
       // Stamped when its answer came: no item is first seen before it was published.
       let firstSeen = Dictionary(
         (server.query(store, "SELECT id || '|' || first_seen FROM sightings") ?? "")
@@ -114,11 +127,32 @@ import Testing
       #expect(early.isEmpty, "\(early.count) items first seen before they were published")
       let check = try CommandLineTests.run(["state", "check"], in: overload.folder)
       #expect(check.status == 0, "state check: \(check.stdout)\(check.stderr)")
-      let logs = overload.logs()
-      #expect(logs.values.contains { $0.contains("behind: ") }, "a worker says it is behind")
-      for (worker, log) in logs {
-        #expect(!log.contains("error:"), "\(worker): \(log.suffix(2000))")
+    }
+
+    /// The same overload, with a worker killed (SIGKILL) and a new one started every 5 s three
+    /// times, as a supervisor restarts them: nothing lost, a kill repeats at most the delivery
+    /// it was making, no item first seen before it was published, `state check` clean.
+    @Test(.timeLimit(.minutes(6)))
+    func fourWatchWorkersKilledUnderOverloadLoseNothing() throws {
+      let overload = try Overload(Overload.Settings())
+      let server = try LoopbackPostgres.shared()
+      let store = try server.database("overload_kills")
+      try overload.writeConfig(store: store, lease: "6s")
+      var workers = try (1...4).map { try overload.start("w\($0)", ["watch"]) }
+      var kills = 0
+      let figures = Self.scenario(overload, publishing: 40, every: 0.4, drain: 120) {
+        guard kills < 3 else { return }
+        kill(workers[kills].processIdentifier, SIGKILL)
+        kills += 1
+        if let next = try? overload.start("w\(4 + kills)", ["watch"]) { workers.append(next) }
       }
+      print("overload, PostgreSQL, 4 watch workers, \(kills) killed and replaced: \(figures)")
+      #expect(kills == 3)
+      #expect(figures.published > 0)
+      #expect(figures.lost.isEmpty, "never delivered: \(figures.lost.prefix(10))")
+      #expect(figures.repeated <= kills, "a kill repeats at most the delivery in flight")
+      #expect(figures.primedDelivered == 0, "listings there before a search's first answer")
+      try Self.expectTrueTimes(overload, figures, server: server, store: store)
     }
   #endif
 }
