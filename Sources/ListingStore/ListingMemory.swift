@@ -247,20 +247,6 @@ public struct SearchRecord: Sendable {
   }
 }
 
-/// The listing a new one repeats (a repost, a cross-post), as the store knows it.
-public struct Original: Sendable, Equatable {
-  /// Its id (the site is the repost's).
-  public var id: String
-  /// When the search first saw it.
-  public var firstSeen: Date
-
-  /// Creates an entry.
-  public init(id: String, firstSeen: Date) {
-    self.id = id
-    self.firstSeen = firstSeen
-  }
-}
-
 /// Everything the run's stages ask of what clarissa remembers, and all they change in it. The
 /// embedded implementation is ``ListingStore`` (SQLite); built with the trait `PostgreSQL`,
 /// `PostgresStore` is the other. Both are written once, over ``StoreConnection``. Reads take keys (a run's cost follows
@@ -395,15 +381,5 @@ extension ListingMemory {
     throws
   {
     try markDelivered([(search, keys)], channel: channel, at: now)
-  }
-}
-
-extension ListingMemory {
-  /// ``originals(search:of:since:present:)`` of listings none of whose originals is in the
-  /// answer being judged.
-  public func originals(search: String, of listings: [Listing], since: Date) throws
-    -> [ListingKey: Original]
-  {
-    try originals(search: search, of: listings, since: since, present: [])
   }
 }
