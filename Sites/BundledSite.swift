@@ -54,6 +54,9 @@ final class BundledSite: FeedSource, @unchecked Sendable {
   var currency: String? { declared?.currency }
   var givesCoordinates: Bool { declared?.givesCoordinates ?? true }
   var idsUnique: Bool { declared?.idsUnique ?? false }
+  var countries: [String] { declared?.countries ?? [] }
+  var kind: SiteKind { declared?.kind ?? .marketplace }
+  var wall: SiteWall { declared?.wall ?? SiteWall.none }
 
   func checkCity(_ name: String) -> NameCheck { declared?.checkCity(name) ?? .valid }
   func checkCategory(_ name: String) -> NameCheck { declared?.checkCategory(name) ?? .valid }

@@ -14,6 +14,12 @@ public struct CraigslistSite: FeedSource {
     + "legacy RSS feed (rss, blocked for most clients since 2020)."
   public let cities = CityRule.required
   public let modes = ["api", "html", "rss"]
+  /// The countries of its areas (the United States first, then by code).
+  public var countries: [String] {
+    let others = Set(CraigslistTables.areas.map(\.country)).subtracting(["US"])
+    return ["US"] + others.sorted()
+  }
+  public var kind: SiteKind { .marketplace }
 
   /// Craigslist blocks fast pollers: one request at a time per host, 3-5 s apart, and no
   /// search more often than every 5 minutes.

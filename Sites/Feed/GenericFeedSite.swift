@@ -13,6 +13,7 @@ public struct GenericFeedSite: FeedSource {
     "Any RSS 0.9x/2.0, RSS 1.0, Atom or JSON Feed: a Reddit .rss, an RSS-Bridge instance, a blog."
   public let cities = CityRule.unused
   public let modes = ["feed"]
+  public var kind: SiteKind { .feed }
   /// An RSS, Atom or JSON feed item is read without a place in degrees.
   public var givesCoordinates: Bool { false }
   public let politeness = Politeness(

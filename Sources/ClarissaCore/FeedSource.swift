@@ -9,6 +9,12 @@ public protocol FeedSource: Sendable {
   var status: SiteStatus { get }
   /// One sentence on what the adapter reads.
   var summary: String { get }
+  /// The countries it serves, as ISO 3166-1 alpha-2 codes (`DE`, `CH`); empty when any.
+  var countries: [String] { get }
+  /// What kind of search it serves.
+  var kind: SiteKind { get }
+  /// The bot wall it is known to answer plain clients with, `.none` when none is known.
+  var wall: SiteWall { get }
   /// Site-specific keys a search may set, beyond the common ones.
   var parameters: [SiteParameter] { get }
   /// How gently the site must be asked.
@@ -140,6 +146,13 @@ extension FeedSource {
 
   /// By default a site reads every item of every answer.
   public var passesUnchangedItems: Bool { false }
+
+  /// By default a site serves no country in particular.
+  public var countries: [String] { [] }
+  /// By default a site is a marketplace.
+  public var kind: SiteKind { .marketplace }
+  /// By default no wall is known.
+  public var wall: SiteWall { .none }
 
   /// By default two ids of a site may be one item posted again.
   public var idsUnique: Bool { false }

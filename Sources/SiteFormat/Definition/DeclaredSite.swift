@@ -14,6 +14,9 @@ package struct DeclaredSite: FeedSource {
   package var status: SiteStatus { definition.status }
   package var summary: String { definition.summary }
   package var idsUnique: Bool { definition.idsUnique }
+  package var countries: [String] { definition.countries }
+  package var kind: SiteKind { definition.kind }
+  package var wall: SiteWall { definition.wall }
   package var parameters: [SiteParameter] { definition.parameters }
   package var politeness: Politeness { definition.politeness }
   package var cities: CityRule { definition.cities.kind == .none ? .unused : .required }

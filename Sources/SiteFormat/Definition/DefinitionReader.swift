@@ -11,7 +11,12 @@ package struct DefinitionReader {
   package static let topKeys = [
     "format", "id", "name", "status", "summary", "language", "time_zone", "currency",
     "floor_area_unit", "politeness", "parameters", "cities", "categories", "requests", "search_url",
-    "ids",
+    "ids", "countries", "kind", "wall",
+  ]
+  /// The languages a definition may name (ISO 639-1): relative dates are read in `de` and
+  /// `en`; every one but `en` writes decimals with a comma.
+  package static let languages = [
+    "cs", "da", "de", "en", "es", "fi", "fr", "it", "nl", "no", "pl", "pt", "sv",
   ]
 
   /// The definition in `bytes`, or the diagnostics that stop it (warnings come with either).
@@ -63,7 +68,7 @@ package struct DefinitionReader {
     return SiteDefinition(
       file: nodes.file, id: id, name: nodes.text(top["name"], "'name'") ?? id, status: status,
       summary: nodes.text(top["summary"], "'summary'") ?? "",
-      language: nodes.word(top["language"], "'language'", in: ["de", "en"]) ?? "en",
+      language: nodes.word(top["language"], "'language'", in: Self.languages) ?? "en",
       timeZone: timeZone ?? TimeZone(identifier: "UTC") ?? .current,
       currency: currency(top["currency"]),
       floorAreaUnit: nodes.word(
@@ -72,7 +77,28 @@ package struct DefinitionReader {
       politeness: politeness(top["politeness"]),
       parameters: parameters, cities: cities, categories: categories, steps: steps,
       searchURL: searchURL,
-      idsUnique: nodes.word(top["ids"], "'ids'", in: ["unique", "may_repost"]) == "unique")
+      idsUnique: nodes.word(top["ids"], "'ids'", in: ["unique", "may_repost"]) == "unique",
+      countries: countries(top["countries"]),
+      kind: nodes.word(top["kind"], "'kind'", in: SiteKind.allCases.map(\.rawValue))
+        .flatMap(SiteKind.init) ?? .marketplace,
+      wall: nodes.word(top["wall"], "'wall'", in: SiteWall.allCases.map(\.rawValue))
+        .flatMap(SiteWall.init) ?? SiteWall.none)
+  }
+
+  /// `countries: [FR, BE]`: ISO 3166-1 alpha-2 codes, upper case.
+  private func countries(_ node: Node?) -> [String] {
+    nodes.list(node).compactMap { item in
+      guard let code = nodes.text(item, "a country in 'countries'") else { return nil }
+      guard code.range(of: "^[A-Z]{2}$", options: .regularExpression) != nil,
+        Locale.Region.isoRegions.contains(where: { $0.identifier == code })
+      else {
+        nodes.error(
+          "'\(code)' is not a country code: write ISO 3166-1 alpha-2 codes in capitals "
+            + "(DE, AT, CH, GB)", item)
+        return nil
+      }
+      return code
+    }
   }
 
   private func siteID(_ node: Node?) -> String? {

@@ -28,7 +28,21 @@ public enum DefinitionSchema {
         ],
         "name": text("shown to people"), "summary": text("one line on what it reads"),
         "status": ["enum": SiteStatus.allCases.map(\.rawValue)],
-        "language": ["enum": ["de", "en"], "description": "for relative dates and decimals"],
+        "language": [
+          "enum": DefinitionReader.languages, "description": "for relative dates and decimals",
+        ],
+        "countries": [
+          "type": "array", "items": ["type": "string", "pattern": "^[A-Z]{2}$"],
+          "description": "the countries it serves, ISO 3166-1 alpha-2",
+        ],
+        "kind": [
+          "enum": SiteKind.allCases.map(\.rawValue),
+          "description": "what kind of search it serves (marketplace unless said)",
+        ],
+        "wall": [
+          "enum": SiteWall.allCases.map(\.rawValue),
+          "description": "the bot wall it is known to answer with (none unless said)",
+        ],
         "time_zone": text("IANA zone of dates written without one"),
         "currency": ["type": "string", "pattern": "^[A-Z]{3}$"],
         "floor_area_unit": [

@@ -102,6 +102,7 @@ extension FilterRunner {
 }
 
 extension SiteDefinition {
-  /// How the site writes decimals: `,` where its language does.
-  package var decimalSeparator: Character { language == "de" ? "," : "." }
+  /// How the site writes decimals: `,` where its language does (every language it reads but
+  /// English).
+  package var decimalSeparator: Character { language == "en" ? "." : "," }
 }

@@ -12,7 +12,8 @@ package struct SiteDefinition: Sendable {
   package var name: String
   package var status: SiteStatus
   package var summary: String
-  /// The site's language for relative dates (`de`, `en`).
+  /// The site's language (ISO 639-1): relative dates (`de`, `en`) and decimal commas (every
+  /// language but `en`).
   package var language: String
   /// The site's time zone, for dates without one.
   package var timeZone: TimeZone
@@ -33,6 +34,12 @@ package struct SiteDefinition: Sendable {
   /// Whether each id is one listing (`ids: unique`): two ids are two listings, never folded
   /// as reposts of each other (a landlord's flats that share a campaign photo and a title).
   package var idsUnique = false
+  /// The countries it serves (`countries:`, ISO 3166-1 alpha-2), for the catalogue.
+  package var countries: [String] = []
+  /// What kind of search it serves (`kind:`; a marketplace unless said).
+  package var kind: SiteKind = .marketplace
+  /// The bot wall it is known to answer with (`wall:`; none unless said).
+  package var wall: SiteWall = .none
 }
 
 /// Cities or categories: a table of known names with their columns, a pattern, or free text.
