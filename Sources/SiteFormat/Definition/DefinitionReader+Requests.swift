@@ -10,8 +10,13 @@ package struct TemplateScope {
   /// What earlier steps collect: `pins.pk`.
   package var collected: [String] = []
 
+  /// The search's bounds a template may use: `{price.min}`, `{rooms.max}`, `{floor_area.min}`.
+  package static let bounds = ["price", "rooms", "bedrooms", "floor_area"].flatMap {
+    ["\($0).min", "\($0).max"]
+  }
+
   package var known: [String] {
-    var names = ["query", "price.min", "price.max"] + parameters + collected
+    var names = ["query"] + Self.bounds + parameters + collected
     if cities.kind != .none {
       names += ["city"] + columns(cities).map { "city.\($0)" }
     }

@@ -58,7 +58,8 @@ package struct StepRequests {
   }
 
   /// A search's values in one city: its query, city and category with their table columns,
-  /// price bounds, and the site's parameters (defaults filled in).
+  /// price, rooms, bedrooms and floor area bounds, and the site's parameters (defaults filled
+  /// in).
   package static func values(for search: Search, in city: CityRef?, definition: SiteDefinition)
     -> TemplateValues
   {
@@ -78,6 +79,14 @@ package struct StepRequests {
     }
     values.texts["price.min"] = search.price?.min.map(Self.number) ?? ""
     values.texts["price.max"] = search.price?.max.map(Self.number) ?? ""
+    // The search's fact bounds, for sites that filter by them (floor areas in square metres).
+    let facts = search.facts
+    for (name, range) in [
+      ("rooms", facts.rooms), ("bedrooms", facts.bedrooms), ("floor_area", facts.floorArea),
+    ] {
+      values.texts["\(name).min"] = range?.min.map(Self.number) ?? ""
+      values.texts["\(name).max"] = range?.max.map(Self.number) ?? ""
+    }
     for declared in definition.parameters {
       let name = declared.name
       values.texts[name] = search.parameters[name]?.description ?? declared.defaultValue ?? ""
