@@ -103,7 +103,12 @@ public struct CraigslistSite: FeedSource {
     if CraigslistTables.hostnames.contains(name) { return .valid }
     let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard parts.count <= 2, let area = CraigslistTables.areasByHostname[parts[0]] else {
-      return .unknown(suggestions: suggestPlace(for: parts))
+      if parts.count == 1, let meant = Self.place(meant: name) { return .means(meant) }
+      var seen = Set<String>()
+      let suggestions = (Self.places(spelledLike: name) + suggestPlace(for: parts)).filter {
+        seen.insert($0).inserted
+      }
+      return .unknown(suggestions: suggestions)
     }
     guard parts.count == 2 else { return .valid }
     let codes = area.subareas.map(\.abbreviation)

@@ -78,6 +78,11 @@ extension ConfigReader {
           "unknown \(site.id) category", code, field.origin, suggestions, reason,
           meaning: site.categoryMeaning),
         at: field.node)
+    case .means(let meant):
+      warning(
+        "\(site.id) category '\(code)' in \(field.origin) is read as '\(meant)': write '\(meant)' "
+          + "to say so", at: field.node)
+      return meant
     case .doubtful(let suggestions, let reason):
       let because = (reason.map { "; \($0)" } ?? "") + "; it is sent as written"
       warning(
@@ -200,6 +205,19 @@ extension ConfigReader {
         return
       case .doubtful(let suggestions, let reason):
         warning(nameMessage("\(site.id) city", name, origin(), suggestions, reason), at: node)
+      case .means(let meant):
+        let what =
+          site.knownCities(matching: meant).first { $0.name == meant }.map {
+            " (\($0.description))"
+          }
+          ?? ""
+        warning(
+          "\(site.id) city '\(name)' in \(origin()) is read as '\(meant)'\(what): write '\(meant)' "
+            + "to say so", at: node)
+        if !result.contains(where: { $0.name == meant }) {
+          result.append(CityRef(meant, group: group))
+        }
+        return
       }
     }
     if !result.contains(where: { $0.name == name }) { result.append(CityRef(name, group: group)) }

@@ -116,6 +116,9 @@ public enum NameCheck: Sendable, Equatable {
   case unknown(suggestions: [String], reason: String? = nil)
   /// Not in the site's tables but shaped like a real name: a warning, the value is still used.
   case doubtful(suggestions: [String], reason: String? = nil)
+  /// Not the site's name but a spelling of one beyond doubt (`sf` for Craigslist's `sfbay`): a
+  /// warning, and the site's name is used.
+  case means(String)
 }
 
 /// The minimum a site's hosts need between requests, and how often one search may run.

@@ -56,8 +56,20 @@ import Testing
 
   @Test func aPlaceNameFindsItsAreaByDescription() {
     let found = Self.messages(Self.search("    cities: [\"san francisco\"]\n"))
-    #expect(found.first?.contains("did you mean 'sfbay/sfc'") == true, "\(found)")
-    #expect(found.first?.contains("'sfbay' (SF bay area") == true, "\(found)")
+    #expect(found.first?.contains("is read as 'sfbay/sfc'") == true, "\(found)")
+  }
+
+  /// The spellings people type: a nickname, a town inside an area, a name run together, a
+  /// typo. Each is read as its area with a warning that names it, or suggests it first.
+  @Test(arguments: [
+    ("sf", "is read as 'sfbay' (SF bay area"), ("berkeley", "is read as 'sfbay/eby'"),
+    ("sanfrancisco", "is read as 'sfbay/sfc'"), ("\"san fransisco\"", "did you mean 'sfbay/sfc'"),
+  ])
+  func aSpellingPeopleTypeFindsItsArea(typed: String, said: String) {
+    let found = Self.messages(Self.search("    cities: [\(typed)]\n"))
+    #expect(found.count == 1, "\(found)")
+    #expect(found.first?.contains(said) == true, "\(found)")
+    #expect(found.first?.contains("south dakota") == false, "\(found)")
   }
 
   @Test func anAreaAndOneOfItsSubareasInOneSearchWarn() {

@@ -65,8 +65,9 @@ import Testing
   @Test(arguments: [
     ("sfbay", NameCheck.valid), ("sfbay/eby", .valid), ("newyork/mnh", .valid),
     ("chicgo", .unknown(suggestions: ["chicago"])),
-    ("new york", .unknown(suggestions: ["newyork"])),
-    ("SF bay area", .unknown(suggestions: ["sfbay"])),
+    ("new york", .means("newyork")), ("SF bay area", .means("sfbay")), ("sf", .means("sfbay")),
+    ("berkeley", .means("sfbay/eby")), ("sanfrancisco", .means("sfbay/sfc")),
+    ("san fransisco", .unknown(suggestions: ["sfbay/sfc"])),
   ])
   func citiesAreCheckedWithSuggestions(name: String, expected: NameCheck) {
     #expect(site.checkCity(name) == expected)

@@ -3,8 +3,9 @@ import Foundation
 
 /// A template over a search's values: `{query}`, `{city.code}`, `{price.min}`, a parameter
 /// (`{radius}`), what an earlier request collected (`{pins.pk}`), each with filters
-/// (`{query|slug}`); a part in `(( ))` is left out when every variable in it is empty. A `{` not
-/// followed by a name is text, so JSON bodies need no escaping.
+/// (`{query|slug}`); a part in `(( ))` is left out when every search value in it is empty, or
+/// when a city's or category's column in it is empty. A `{` not followed by a name is text, so
+/// JSON bodies need no escaping.
 package struct URLTemplate: Sendable {
   /// A piece of the template.
   package indirect enum Part: Sendable {
@@ -56,7 +57,13 @@ package struct URLTemplate: Sendable {
         out += value(values.first(name) ?? "", filters: filters, encode: encode)
       case .optional(let inner):
         let used = names(in: inner)
-        if used.allSatisfy({ (values.first($0) ?? "").isEmpty }) { continue }
+        let empty = { (name: String) in (values.first(name) ?? "").isEmpty }
+        // The table's columns say whether the part applies (a category without the column
+        // has no such filter); the search's values whether it is wanted.
+        let columns = used.filter(Self.isTableColumn)
+        if columns.contains(where: empty) { continue }
+        let searchValues = used.filter { !Self.isTableColumn($0) }
+        if searchValues.allSatisfy(empty) { continue }
         out += render(inner, values, encode: encode) ?? ""
       }
     }
@@ -96,6 +103,12 @@ package struct URLTemplate: Sendable {
     set.insert("+")
     return set
   }()
+
+  /// Whether `name` is a column of the cities' or categories' table (`{city.code}`), not one of
+  /// the search's values.
+  static func isTableColumn(_ name: String) -> Bool {
+    name.hasPrefix("city.") || name.hasPrefix("category.")
+  }
 
   package static func slug(_ text: String) -> String {
     let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
