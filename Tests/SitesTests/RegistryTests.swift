@@ -11,9 +11,18 @@ import Testing
 @Suite struct RegistryTests {
   static let sites = Registry.sites.all.map(\.id)
 
-  /// `craigslist` -> `Craigslist`, `wg-gesucht` -> `WgGesucht`.
+  /// The site's folder under Sites/: the one holding its definition (`<id>.site.yaml`), else
+  /// its id in words (`craigslist` -> `Craigslist`, `wg-gesucht` -> `WgGesucht`).
   static func folder(_ id: String) -> String {
-    id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    let sites = Fixtures.root.deletingLastPathComponent().appendingPathComponent("Sites")
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: sites.path)) ?? []
+    if let declared = folders.sorted().first(where: {
+      FileManager.default.fileExists(
+        atPath: sites.appendingPathComponent("\($0)/\(id).site.yaml").path)
+    }) {
+      return declared
+    }
+    return id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
   }
 
   @Test func siteIDsAreUniqueAndLowerCase() {
@@ -27,8 +36,14 @@ import Testing
     let siteReadme = repository.appendingPathComponent("Sites/\(Self.folder(id))/README.md")
     #expect(
       FileManager.default.fileExists(atPath: siteReadme.path), "Sites/\(Self.folder(id))/README.md")
-    let fixtureReadme = Fixtures.root.appendingPathComponent("\(id)/README.md")
-    #expect(FileManager.default.fileExists(atPath: fixtureReadme.path), "Fixtures/\(id)/README.md")
+    // Where the recordings come from: README.md, or SOURCES.md for recordings copied from
+    // other repositories (repository, commit, path, licence).
+    let notes = ["README.md", "SOURCES.md"].map {
+      Fixtures.root.appendingPathComponent("\(id)/\($0)")
+    }
+    #expect(
+      notes.contains { FileManager.default.fileExists(atPath: $0.path) },
+      "Fixtures/\(id)/README.md or SOURCES.md")
   }
 
   @Test(arguments: sites)

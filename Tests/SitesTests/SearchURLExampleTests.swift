@@ -29,14 +29,20 @@ struct PastedURLCase: CustomTestStringConvertible, Sendable {
     let text = "version: 1\nsearches:\n  - name: pasted\n    url: '\(url)'\n"
     let result = ConfigLoader.load(
       bytes: Array(text.utf8), name: "pasted.yaml", environment: [:], sites: Registry.sites)
-    #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+    // An unverified site says so, whatever the URL; nothing else is said.
+    let said = result.diagnostics.filter { !$0.message.contains(") is unverified:") }
+    #expect(said.isEmpty, "\(said.map(\.message))")
     return try #require(result.config?.searches.first)
   }
 
   @Test func everyShippedSiteThatSearchesPlacesTakesURLs() {
     let taking = Set(PastedURLCase.all.map(\.site))
+    let places = Registry.sites.all.filter { $0.cities == .required }.map(\.id)
+    // These search by a JSON body that a pasted page's query cannot fill (Homegate's and Auto
+    // Trader's gateways take the search as JSON; their README says so), and the two stubs
+    // (Oodle's API is keyed, Backpage is gone).
     #expect(
-      taking == ["craigslist", "kleinanzeigen", "wg-gesucht", "willhaben", "immoscout", "flatfox"])
+      Set(places).subtracting(taking) == ["homegate", "autotrader-uk", "oodle", "backpage"])
     #expect(PastedURLCase.all.count >= 12)
   }
 
