@@ -35,12 +35,12 @@ public struct DateFormat: Sendable {
   /// A fixed pattern (`yyyy-MM-dd HH:mm`, ICU's symbols) read and written with the POSIX locale
   /// in `zone`. `strict` refuses what a lenient reading would take (ICU's reads `31.02.` as 3
   /// March); otherwise Foundation's default holds.
-  public static func pattern(_ pattern: String, zone: TimeZone, strict: Bool = false)
-    -> DateFormat
-  {
-    cache.format("pattern\u{0}\(strict)\u{0}\(zone.identifier)\u{0}\(pattern)") {
+  public static func pattern(
+    _ pattern: String, zone: TimeZone, strict: Bool = false, locale: String = "en_US_POSIX"
+  ) -> DateFormat {
+    cache.format("pattern\u{0}\(strict)\u{0}\(zone.identifier)\u{0}\(locale)\u{0}\(pattern)") {
       let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.locale = Locale(identifier: locale)
       formatter.timeZone = zone
       if strict { formatter.isLenient = false }
       formatter.dateFormat = pattern

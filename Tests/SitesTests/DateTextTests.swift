@@ -29,6 +29,44 @@ import Testing
 
   // MARK: - Relative dates in the samples
 
+  /// The other languages' relative dates, as Marktplaats, 2dehands and OLX.pl write them and
+  /// as each language writes "N hours ago" (captured 15:00 in Berlin).
+  @Test(
+    arguments: [
+      ("nl", "Vandaag", "2026-07-26T10:00:00Z"),
+      ("nl", "Gisteren om 09:12", "2026-07-25T07:12:00Z"),
+      ("nl", "3 uur geleden", "2026-07-26T10:00:00Z"), ("pl", "Dzisiaj o 17:22", nil),
+      ("pl", "dzisiaj o 10:58", "2026-07-26T08:58:00Z"),
+      ("pl", "3 godziny temu", "2026-07-26T10:00:00Z"),
+      ("it", "Oggi alle 14:05", "2026-07-26T12:05:00Z"),
+      ("it", "2 giorni fa", "2026-07-24T13:00:00Z"),
+      ("fr", "il y a 3 heures", "2026-07-26T10:00:00Z"),
+      ("fr", "hier à 09:12", "2026-07-25T07:12:00Z"),
+      ("es", "hace 3 horas", "2026-07-26T10:00:00Z"), ("es", "ayer", "2026-07-25T10:00:00Z"),
+      ("pt", "há 3 horas", "2026-07-26T10:00:00Z"), ("pt", "hoje às 14:05", "2026-07-26T12:05:00Z"),
+      ("cs", "před 3 hodinami", "2026-07-26T10:00:00Z"), ("sk", "včera", "2026-07-25T10:00:00Z"),
+    ] as [(String, String, String?)])
+  func otherLanguagesRelativeDates(language: String, text: String, expected: String?) {
+    // "Dzisiaj o 17:22" lies after the capture (15:00): a time today still to come is today's.
+    let read = Self.read(text, ["relative"], language: language)
+    if let expected {
+      #expect(read == Self.instant(expected), "\(language) '\(text)'")
+    } else {
+      #expect(read == Self.instant("2026-07-26T15:22:00Z"), "\(language) '\(text)'")
+    }
+  }
+
+  /// Month names are read in the site's language, then in English.
+  @Test func monthNamesInTheSitesLanguage() {
+    #expect(
+      Self.read("03 lutego 2026", ["d MMMM yyyy"], language: "pl")
+        == Self.instant("2026-02-03T11:00:00Z"))
+    #expect(
+      Self.read("03 February 2026", ["d MMMM yyyy"], language: "pl")
+        == Self.instant("2026-02-03T11:00:00Z"))
+    #expect(Self.read("03 lutego 2026", ["d MMMM yyyy"], language: "en") == nil)
+  }
+
   /// ImmoScout's `published` (all 50 results: 19 forms). Days and longer count back on Berlin's
   /// calendar: five months before a summer afternoon is a winter afternoon at the same clock
   /// time, an hour's difference in UTC.

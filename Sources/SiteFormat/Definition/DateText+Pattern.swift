@@ -36,6 +36,9 @@ extension DateText {
     var hasDate: Bool { !letters.isDisjoint(with: Self.date) }
     /// True when the pattern reads a time of day; false for a date alone (`dd.MM.yyyy`).
     var hasTime: Bool { !letters.isDisjoint(with: Self.time) }
+    /// True when the pattern reads a name (a month's `MMM`, a weekday's `EEE`, `a` for am/pm),
+    /// which is written in the site's language.
+    var hasNames: Bool { !letters.isDisjoint(with: Set("MLEcGa")) }
 
     /// The pattern's letters, or the first problem: an unknown letter (literal text belongs in
     /// single quotes), a quote left open, or no date or time field at all.
@@ -114,20 +117,28 @@ extension DateText {
   /// clock changes, so ICU refuses no time a clock skips) that ``instant(of:in:now:)`` places
   /// in the site's zone. A pattern without a year takes the latest year that puts the date no
   /// more than a day after `now`; one without any date field (`HH:mm`) is today's.
-  package static func pattern(_ text: String, format: String, now: Date, calendar: Calendar)
-    -> Date?
-  {
+  /// Month and day names (`MMM`, `EEEE`) are read in the site's `language` (`17 mei 26`,
+  /// `3 lutego 2026`), then in English.
+  package static func pattern(
+    _ text: String, format: String, now: Date, calendar: Calendar, language: String = "en"
+  ) -> Date? {
     guard case .success(let pattern) = patterns.pattern(format) else { return nil }
+    let locales =
+      pattern.hasNames && language != "en" ? [language, "en_US_POSIX"] : ["en_US_POSIX"]
     if pattern.hasZone {
       guard
-        let date = DateFormat.pattern(format, zone: calendar.timeZone, strict: true)
-          .date(from: text),
+        let date = locales.lazy.compactMap({
+          DateFormat.pattern(format, zone: calendar.timeZone, strict: true, locale: $0)
+            .date(from: text)
+        }).first,
         calendar.component(.year, from: date) >= 1000
       else { return nil }
       return date
     }
     guard Pattern.punctuation(of: text) == pattern.punctuation,
-      let fields = DateFormat.pattern(format, zone: utc, strict: true).date(from: text)
+      let fields = locales.lazy.compactMap({
+        DateFormat.pattern(format, zone: utc, strict: true, locale: $0).date(from: text)
+      }).first
     else { return nil }
     var wall = utcCalendar.dateComponents(
       [.year, .month, .day, .hour, .minute, .second, .nanosecond], from: fields)

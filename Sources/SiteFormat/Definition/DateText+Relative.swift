@@ -2,7 +2,7 @@ import Foundation
 
 extension DateText {
   /// The languages relative dates are read in.
-  package static let languages = ["de", "en"]
+  package static let languages = ["cs", "de", "en", "es", "fr", "it", "nl", "pl", "pt", "sk"]
 
   /// A span a relative date counts back by.
   package enum Unit: Sendable {
@@ -23,6 +23,8 @@ extension DateText {
     let ago: (before: String?, after: String?)
     /// Words around a day's time that say nothing more (`um`, `Uhr`, `at`).
     let filler: Set<String>
+    /// Phrases of several words read as one (`il y a` -> `ilya`), before the text is split.
+    var phrases: [String: String] = [:]
 
     /// German: Kleinanzeigen (`Heute, 14:05`, `Gestern, 09:12`), ImmoScout (`vor einem Monat`,
     /// `vor 3 Stunden`), WG-Gesucht (`Online: 1 Stunde`).
@@ -55,12 +57,12 @@ extension DateText {
       ],
       ago: (nil, "ago"), filler: ["at"])
 
-    /// The words of `language` ("de" or "en"), nil for another.
+    /// The words of `language`, nil for one whose words are not known.
     static func of(_ language: String) -> RelativeWords? {
       switch language.lowercased() {
       case "de": german
       case "en": english
-      default: nil
+      default: others[language.lowercased()]
       }
     }
   }
@@ -74,7 +76,11 @@ extension DateText {
     -> Date?
   {
     guard let words = RelativeWords.of(language) else { return nil }
-    var tokens = text.lowercased().replacingOccurrences(of: ",", with: " ")
+    var lowered = text.lowercased()
+    for (phrase, word) in words.phrases {
+      lowered = lowered.replacingOccurrences(of: phrase, with: word)
+    }
+    var tokens = lowered.replacingOccurrences(of: ",", with: " ")
       .split(whereSeparator: \.isWhitespace).map(String.init)
     // WG-Gesucht writes how long an offer has been online, in either language.
     if tokens.first == "online:" {

@@ -36,21 +36,25 @@ package enum DateText {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
     for format in formats where format != "relative" {
-      if let date = read(trimmed, format: format, now: now, calendar: calendar) { return date }
+      if let date = read(trimmed, format: format, now: now, calendar: calendar, language: language)
+      {
+        return date
+      }
     }
     guard formats.contains("relative") else { return nil }
     return relative(trimmed, language: language, now: now, calendar: calendar)
   }
 
   /// `text` read with one format that is not "relative".
-  private static func read(_ text: String, format: String, now: Date, calendar: Calendar)
-    -> Date?
-  {
+  private static func read(
+    _ text: String, format: String, now: Date, calendar: Calendar, language: String
+  ) -> Date? {
     switch format {
     case "iso8601": return iso8601(text, now: now, calendar: calendar)
     case "unix": return secondsSince1970(text, scale: 1)
     case "unix_ms": return secondsSince1970(text, scale: 1000)
-    default: return pattern(text, format: format, now: now, calendar: calendar)
+    default:
+      return pattern(text, format: format, now: now, calendar: calendar, language: language)
     }
   }
 

@@ -13,10 +13,12 @@ package struct DefinitionReader {
     "floor_area_unit", "politeness", "parameters", "cities", "categories", "requests", "search_url",
     "ids", "countries", "kind", "wall",
   ]
-  /// The languages a definition may name (ISO 639-1): relative dates are read in `de` and
-  /// `en`; every one but `en` writes decimals with a comma.
+  /// The languages a definition may name (ISO 639-1): relative dates are read in those of
+  /// ``DateText/languages``, month names in each; every one but `en` writes decimals with a
+  /// comma.
   package static let languages = [
-    "cs", "da", "de", "en", "es", "fi", "fr", "it", "nl", "no", "pl", "pt", "sv",
+    "bg", "cs", "da", "de", "el", "en", "es", "fi", "fr", "hu", "it", "nl", "no", "pl", "pt", "ro",
+    "sk", "sv", "uk",
   ]
 
   /// The definition in `bytes`, or the diagnostics that stop it (warnings come with either).
