@@ -35,27 +35,33 @@ extension SiteWall {
     if header("cf-mitigated") == "challenge" { return .cloudflare }
     let refused = status == 401 || status == 403 || status == 429
     if refused, header("x-datadome") != nil || header("x-datadome-cid") != nil { return .datadome }
-    let size = body.count
+    // Markers a full page may carry for another reason (a content security policy naming
+    // captcha-delivery.com, "access denied" in a page's messages) count on a page of a stub's
+    // size only: challenge and block pages are a few kilobytes.
+    let small = body.count <= 32 * 1024
     let page = entitiesDecoded(String(decoding: body.prefix(scannedBytes), as: UTF8.self))
-    if page.contains("captcha-delivery.com") { return .datadome }
+    if page.contains("captcha-delivery.com"), small || page.contains("var dd={") {
+      return .datadome
+    }
     if page.contains("_cf_chl_opt") || page.contains("__cf_chl_")
       || page.contains("<title>just a moment...</title>")
       || page.contains("attention required! | cloudflare")
     {
       return .cloudflare
     }
-    if page.contains("access denied"),
+    if small, page.contains("access denied"),
       page.contains("errors.edgesuite.net") || page.contains("reference #")
     {
       return .akamai
     }
-    if page.contains("px-captcha")
-      || (page.contains("_pxappid") && page.contains("access to this page has been denied"))
-    {
+    if page.contains("px-captcha"), small || page.contains("access to this page has been denied") {
+      return .perimeterx
+    }
+    if page.contains("_pxappid"), page.contains("access to this page has been denied") {
       return .perimeterx
     }
     if page.contains("incapsula incident id")
-      || (page.contains("_incapsula_resource") && size <= 8 * 1024)
+      || (page.contains("_incapsula_resource") && body.count <= 8 * 1024)
       || (refused && header("x-iinfo") != nil)
     {
       return .imperva

@@ -35,6 +35,24 @@ struct WallSignatureTests {
       SiteWall.recognised(status: 403, headers: ["x-iinfo": "1-2-3"], body: empty) == .imperva)
   }
 
+  /// DataDome's answer to an API client (JSON naming its captcha), and a full page that names
+  /// a vendor's host only in passing (a content security policy) or says "Access Denied" and
+  /// "Reference #" among its own texts.
+  @Test func aStubIsAWallAndAFullPageNamingAVendorIsNot() {
+    let json = #"{"url":"https://geo.captcha-delivery.com/captcha/?initialCid=x&t=fe"}"#
+    #expect(SiteWall.recognised(status: 403, headers: [:], body: Array(json.utf8)) == .datadome)
+    let filler = String(
+      repeating: #"<article class="ad"><h2>Sofa</h2></article>"# + "\n", count: 1000)
+    let policy =
+      #"<html><head><meta http-equiv="Content-Security-Policy" content="frame-src "#
+      + #"https://geo.captcha-delivery.com"></head><body>"# + filler + "</body></html>"
+    #expect(SiteWall.recognised(status: 200, headers: [:], body: Array(policy.utf8)) == nil)
+    let texts =
+      "<html><body>" + filler + #"<script>{"denied":"Access denied","ref":"Reference #"}"#
+      + "</script></body></html>"
+    #expect(SiteWall.recognised(status: 200, headers: [:], body: Array(texts.utf8)) == nil)
+  }
+
   @Test func noRecordedAnswerOfASiteIsAWall() throws {
     let folders = [
       "craigslist", "flatfox", "immoscout", "kleinanzeigen", "wg-gesucht", "willhaben", "oodle",
