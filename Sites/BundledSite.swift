@@ -57,6 +57,7 @@ final class BundledSite: FeedSource, @unchecked Sendable {
   var countries: [String] { declared?.countries ?? [] }
   var kind: SiteKind { declared?.kind ?? .marketplace }
   var wall: SiteWall { declared?.wall ?? SiteWall.none }
+  var samples: [SiteSample] { declared?.samples ?? [] }
 
   func checkCity(_ name: String) -> NameCheck { declared?.checkCity(name) ?? .valid }
   func checkCategory(_ name: String) -> NameCheck { declared?.checkCategory(name) ?? .valid }

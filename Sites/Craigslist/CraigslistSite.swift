@@ -14,12 +14,24 @@ public struct CraigslistSite: FeedSource {
     + "legacy RSS feed (rss, blocked for most clients since 2020)."
   public let cities = CityRule.required
   public let modes = ["api", "html", "rss"]
-  /// The countries of its areas (the United States first, then by code).
+  /// The countries of its areas (the United States first, then by code); an area of no one
+  /// country (`caribbean`) adds none.
   public var countries: [String] {
-    let others = Set(CraigslistTables.areas.map(\.country)).subtracting(["US"])
+    let others = Set(CraigslistTables.areas.map(\.country)).subtracting(["US", ""])
     return ["US"] + others.sorted()
   }
   public var kind: SiteKind { .marketplace }
+  /// Its recorded answers (Fixtures/craigslist/, not the hand-written `synthetic/` ones) and the
+  /// listing facts each carries (`SiteSampleTests` reads them).
+  public var samples: [SiteSample] {
+    [
+      ("sfbay-sss-sapi-1.json", ["coordinates"]),
+      ("littlerock-rea-sapi-1.json", ["coordinates", "bedrooms", "floor_area"]),
+      ("newyork-apa-search-1.html", ["coordinates", "bedrooms", "bathrooms"]),
+      ("sfbay-apa-1.xml", ["bedrooms", "floor_area"]),
+      ("seattle-act-1.xml", []), ("chicago-jjj-1.xml", []), ("sfbay-ccc-1.xml", []),
+    ].map { SiteSample(file: "Fixtures/craigslist/" + $0.0, facts: $0.1) }
+  }
 
   /// Craigslist blocks fast pollers: one request at a time per host, 3-5 s apart, and no
   /// search more often than every 5 minutes.

@@ -34,6 +34,9 @@ struct SitesList: ParsableCommand {
     name: [.customShort("c"), .long], help: "The config whose own site definitions to include.")
   var config = "searches.yaml"
 
+  @Option(help: "The list as text, json (the catalogue) or markdown (docs/sites.md).")
+  var format: Run.ReportFormat = .text
+
   func validate() throws {
     if cities, categories {
       throw ValidationError("give --cities or --categories, not both")
@@ -41,6 +44,10 @@ struct SitesList: ParsableCommand {
     if cities || categories, site == nil {
       throw ValidationError(
         "\(listFlag) needs a site, as in 'clarissa sites craigslist \(listFlag) \(example)'")
+    }
+    if format != .text, cities || categories {
+      throw ValidationError(
+        "--format goes with the list of sites or one site, not with \(listFlag)")
     }
     if filter != nil, !cities, !categories {
       throw ValidationError(
@@ -56,7 +63,7 @@ struct SitesList: ParsableCommand {
     // The shipped sites and the user's own (`sites/` beside the config), read once.
     let sites = UserSites.load(forConfig: config).catalog
     guard var id = site else {
-      Terminal.output(sites.all.map(Self.summaryLine).joined(separator: "\n") + "\n")
+      Terminal.output(Self.list(sites.all, format: format))
       return
     }
     var word = filter
@@ -80,7 +87,16 @@ struct SitesList: ParsableCommand {
       try list(adapter, word: word)
       return
     }
-    Terminal.output(Self.details(adapter))
+    Terminal.output(format == .text ? Self.details(adapter) : Self.list([adapter], format: format))
+  }
+
+  /// The sites as a list in `format`.
+  static func list(_ sites: [any FeedSource], format: Run.ReportFormat) -> String {
+    switch format {
+    case .text: sites.map(SiteCatalogue.line).joined(separator: "\n") + "\n"
+    case .json: SiteCatalogue.json(sites)
+    case .markdown: SiteCatalogue.markdown(sites)
+    }
   }
 
   /// Cities or categories, aligned; nothing found is an error (exit 1, like grep) with the
@@ -122,13 +138,12 @@ struct SitesList: ParsableCommand {
     }
   }
 
-  static func summaryLine(_ site: any FeedSource) -> String {
-    "\(site.id.padding(toLength: 14, withPad: " ", startingAt: 0)) \(site.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(site.summary)"
-  }
-
   static func details(_ site: any FeedSource) -> String {
     var lines = [
       "\(site.displayName) (\(site.id)): \(site.status.rawValue)", site.summary,
+      "kind: \(site.kind.rawValue); countries: "
+        + (site.countries.isEmpty ? "any" : site.countries.joined(separator: ", ")),
+      SiteCatalogue.wallText(site.wall),
       "modes: \(site.modes.joined(separator: ", "))",
       "cities: " + (site.cities == .required ? "required" : "none (the site takes URLs)"),
       "politeness: \(Int(site.politeness.minimumDelay))s between requests to one host (+ up to \(Int(site.politeness.jitter))s), "

@@ -15,6 +15,9 @@ public protocol FeedSource: Sendable {
   var kind: SiteKind { get }
   /// The bot wall it is known to answer plain clients with, `.none` when none is known.
   var wall: SiteWall { get }
+  /// The recorded answers it is checked against, with the listing facts each carries
+  /// (`samples:`), for the catalogue.
+  var samples: [SiteSample] { get }
   /// Site-specific keys a search may set, beyond the common ones.
   var parameters: [SiteParameter] { get }
   /// How gently the site must be asked.
@@ -156,6 +159,8 @@ extension FeedSource {
   public var kind: SiteKind { .marketplace }
   /// By default no wall is known.
   public var wall: SiteWall { .none }
+  /// By default a site has no recorded sample.
+  public var samples: [SiteSample] { [] }
 
   /// By default two ids of a site may be one item posted again.
   public var idsUnique: Bool { false }

@@ -52,6 +52,22 @@ public struct Cooldown: Codable, Sendable, Equatable {
     return "\(reason): \u{201C}\(answer)\u{201D}"
   }
 
+  /// A bot wall's page (`SiteWall.recognised`) answered at `now` with `status`: the host is
+  /// left alone for `seconds`. The wall is named in the reason, which the state keeps.
+  public static func wall(_ wall: SiteWall, status: Int, at now: Date, for seconds: Double)
+    -> Cooldown
+  {
+    Cooldown(
+      until: now.addingTimeInterval(seconds),
+      reason: "blocked by \(wall.vendor): its challenge page, HTTP \(status)", since: now,
+      status: (200..<300).contains(status) ? nil : status)
+  }
+
+  /// The bot wall that set it, read from its reason; nil for any other refusal.
+  public var wall: SiteWall? {
+    SiteWall.allCases.first { $0 != .none && reason.hasPrefix("blocked by \($0.vendor): ") }
+  }
+
   /// Whether `host` is Craigslist's, whose blocks come from the address and the pace (so its
   /// advice is about those, not about the URL).
   public static func isCraigslist(_ host: String) -> Bool {
@@ -68,6 +84,12 @@ public struct Cooldown: Codable, Sendable, Equatable {
     let when = ReportClock.time(until, now: now, timeZone: timeZone)
     let clear = "clear with 'clarissa state cooldowns --clear \(host)'"
     let again = renewed.map { " again (asked once because \($0)); the cool-down is renewed" } ?? ""
+    if let wall {
+      return "\(host) \(why)\(again). No requests to it before \(when). \(wall.vendor) "
+        + "decides from the address, the pace and the client; clarissa does not solve "
+        + "challenges, disguise itself or switch addresses to get past it. Wait for the "
+        + "cool-down, run this search less often, or open the search in a browser; \(clear)"
+    }
     if Self.isCraigslist(host) {
       return "\(host) blocked clarissa: \(why)\(again). No requests to it before \(when); "
         + "Craigslist blocks cloud addresses and fast polling: lengthen intervals or run from a "

@@ -137,6 +137,16 @@ extension RequestScheduler {
       return .done(FetchOutcome(job: job, status: .failed(error.message), attempts: attempt), nil)
     case .success(let answer): response = answer
     }
+    // A bot wall's page is a refusal whatever its status (200, 403, 429): not retried, not
+    // read by the site, the host cools down (`SiteWall.recognised`).
+    if let wall = SiteWall.recognised(
+      status: response.status, headers: response.headers, body: response.body)
+    {
+      let cooldown = Cooldown.wall(
+        wall, status: response.status, at: now, for: settings.blockCooldown)
+      return .done(
+        FetchOutcome(job: job, status: .blocked(cooldown.why), attempts: attempt), cooldown)
+    }
     switch response.status {
     case 304:
       return .done(

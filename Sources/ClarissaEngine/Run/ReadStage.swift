@@ -149,7 +149,9 @@ struct ReadStage {
     case .failed(let reason):
       add(job.search) { $0.failures.append("\(label): \(reason)") }
     case .blocked(let reason):
-      add(job.search) { $0.failures.append("\(label): blocked: \(reason)") }
+      // A wall says "blocked by DataDome" itself.
+      let said = reason.hasPrefix("blocked by ") ? reason : "blocked: \(reason)"
+      add(job.search) { $0.failures.append("\(label): \(said)") }
       if let cooldown = reading.cooled[job.host] { report(job.host, cooldown) }
     case .skipped(let reason):
       skipped(job, label: label, reason: reason)

@@ -17,6 +17,7 @@ package struct DeclaredSite: FeedSource {
   package var countries: [String] { definition.countries }
   package var kind: SiteKind { definition.kind }
   package var wall: SiteWall { definition.wall }
+  package var samples: [SiteSample] { definition.samples }
   package var parameters: [SiteParameter] { definition.parameters }
   package var politeness: Politeness { definition.politeness }
   package var cities: CityRule { definition.cities.kind == .none ? .unused : .required }

@@ -11,7 +11,7 @@ package struct DefinitionReader {
   package static let topKeys = [
     "format", "id", "name", "status", "summary", "language", "time_zone", "currency",
     "floor_area_unit", "politeness", "parameters", "cities", "categories", "requests", "search_url",
-    "ids", "countries", "kind", "wall",
+    "ids", "countries", "kind", "wall", "samples",
   ]
   /// The languages a definition may name (ISO 639-1): relative dates are read in those of
   /// ``DateText/languages``, month names in each; every one but `en` writes decimals with a
@@ -84,7 +84,30 @@ package struct DefinitionReader {
       kind: nodes.word(top["kind"], "'kind'", in: SiteKind.allCases.map(\.rawValue))
         .flatMap(SiteKind.init) ?? .marketplace,
       wall: nodes.word(top["wall"], "'wall'", in: SiteWall.allCases.map(\.rawValue))
-        .flatMap(SiteWall.init) ?? SiteWall.none)
+        .flatMap(SiteWall.init) ?? SiteWall.none,
+      samples: samples(top["samples"], id: id))
+  }
+
+  /// `samples: [{file: Fixtures/<id>/<file>, facts: [coordinates, rooms]}]`: the recorded
+  /// answers the site is checked against and the listing facts each carries.
+  private func samples(_ node: Node?, id: String) -> [SiteSample] {
+    nodes.list(node).compactMap { item in
+      guard let keys = nodes.mapping(item, "a sample", allowed: ["file", "facts"]) else {
+        return nil
+      }
+      nodes.require(["file"], in: keys, "a sample")
+      guard let fileNode = keys["file"], let file = nodes.text(fileNode, "a sample's 'file'")
+      else { return nil }
+      guard file.hasPrefix("Fixtures/\(id)/"), !file.contains("..") else {
+        nodes.error(
+          "a sample's 'file' is a recorded answer in Fixtures/\(id)/, found '\(file)'", fileNode)
+        return nil
+      }
+      let facts = nodes.list(keys["facts"]).compactMap {
+        nodes.word($0, "a sample's fact", in: SiteSample.factNames)
+      }
+      return SiteSample(file: file, facts: facts)
+    }
   }
 
   /// `countries: [FR, BE]`: ISO 3166-1 alpha-2 codes, upper case.

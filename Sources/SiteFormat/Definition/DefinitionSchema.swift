@@ -43,6 +43,19 @@ public enum DefinitionSchema {
           "enum": SiteWall.allCases.map(\.rawValue),
           "description": "the bot wall it is known to answer with (none unless said)",
         ],
+        "samples": [
+          "type": "array",
+          "description": "the recorded answers it is checked against, with the facts each carries",
+          "items": [
+            "type": "object", "additionalProperties": false, "required": ["file"],
+            "properties": [
+              "file": [
+                "type": "string", "description": "Fixtures/<id>/<file>, from the repository's root",
+              ],
+              "facts": ["type": "array", "items": ["enum": SiteSample.factNames]],
+            ],
+          ],
+        ],
         "time_zone": text("IANA zone of dates written without one"),
         "currency": ["type": "string", "pattern": "^[A-Z]{3}$"],
         "floor_area_unit": [

@@ -40,6 +40,8 @@ package struct SiteDefinition: Sendable {
   package var kind: SiteKind = .marketplace
   /// The bot wall it is known to answer with (`wall:`; none unless said).
   package var wall: SiteWall = .none
+  /// The recorded answers it is checked against (`samples:`), for the catalogue.
+  package var samples: [SiteSample] = []
 }
 
 /// Cities or categories: a table of known names with their columns, a pattern, or free text.
