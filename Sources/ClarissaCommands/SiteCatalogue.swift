@@ -66,10 +66,17 @@ enum SiteCatalogue {
   }
 
   /// The line README.md holds between `<!-- countries -->` markers.
+  /// A site of a few countries names them; one of many (Craigslist's areas in 78) is counted
+  /// apart, so that the line says where the sites of a country are.
   static func countriesLine(_ sites: [any FeedSource]) -> String {
-    let codes = Set(sites.flatMap(\.countries)).sorted()
-    return "The shipped sites serve \(codes.count) countries: \(codes.joined(separator: ", ")) "
-      + "(docs/sites.md says which site serves which)."
+    let few = sites.filter { $0.countries.count <= 20 }
+    let codes = Set(few.flatMap(\.countries)).sorted()
+    let wide = sites.filter { $0.countries.count > 20 }.map {
+      "\($0.displayName)'s areas in \($0.countries.count) countries"
+    }
+    return "The shipped sites serve \(codes.count) countries: \(codes.joined(separator: ", "))"
+      + (wide.isEmpty ? "" : "; besides, " + wide.joined(separator: ", "))
+      + " (docs/sites.md says which site serves which)."
   }
 
   /// `clarissa sites --format markdown`: docs/sites.md.
