@@ -97,7 +97,7 @@ enum SiteCatalogue {
       let samples = site.samples.map { "`\($0.file)`" }.joined(separator: ", ")
       let facts = facts(site)
       lines.append(
-        "| \(site.id) | \(site.displayName) | \(site.status.rawValue) | \(site.kind.rawValue) | "
+        "| `\(site.id)` | \(site.displayName) | \(site.status.rawValue) | \(site.kind.rawValue) | "
           + "\(site.countries.isEmpty ? "any" : site.countries.joined(separator: ", ")) | "
           + "\(site.wall.rawValue) | \(facts.isEmpty ? "none" : facts.joined(separator: ", ")) | "
           + "\(samples.isEmpty ? "none recorded" : samples) |")

@@ -55,8 +55,9 @@ extension ConfigReader {
   private func noTakerMessage(_ text: String, _ url: SearchURL, context: String) -> String {
     let takers = sites.all.filter { !$0.searchURLExamples.isEmpty }
     let example = takers.first?.searchURLExamples.first.map { " (e.g. \($0.url))" } ?? ""
-    return "no site takes '\(text)' ('url' in \(context)); sites that take search URLs: "
-      + takers.map(\.id).joined(separator: ", ") + example + feedHint(url)
+    return "no site takes '\(text)' ('url' in \(context)); "
+      + SiteCatalog.named(takers.map(\.id), "sites that take search URLs") + example
+      + feedHint(url)
   }
 
   private func feedHint(_ url: SearchURL) -> String {

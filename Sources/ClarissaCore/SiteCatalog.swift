@@ -17,6 +17,14 @@ public struct SiteCatalog: Sendable {
   /// Every site id.
   public var ids: [String] { all.map(\.id) }
 
+  /// "sites: a, b, c", or past a dozen "42 sites: `clarissa sites` lists them" (a message
+  /// that names them all would hide what it says).
+  public static func named(_ ids: [String], _ what: String) -> String {
+    ids.count <= 12
+      ? "\(what): " + ids.joined(separator: ", ")
+      : "\(ids.count) \(what): `clarissa sites` lists them"
+  }
+
   /// Where the sites were looked for beyond those built in (a user's `sites/` folder, and
   /// whether it is there), for the message about a site that is in none of them.
   public var searched: [String] = []
@@ -25,7 +33,7 @@ public struct SiteCatalog: Sendable {
   /// looked in.
   public func unknownSite(_ id: String) -> String {
     let places = ["the sites built into clarissa"] + searched
-    return "unknown site '\(id)'\(Suggestions.hint(for: id, in: ids)) (sites: "
-      + ids.joined(separator: ", ") + "; looked in " + places.joined(separator: " and ") + ")"
+    return "unknown site '\(id)'\(Suggestions.hint(for: id, in: ids)) ("
+      + Self.named(ids, "sites") + "; looked in " + places.joined(separator: " and ") + ")"
   }
 }
