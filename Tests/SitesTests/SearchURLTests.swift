@@ -18,6 +18,24 @@ import Testing
     #expect(url.values("q") == ["x"])
   }
 
+  /// As a browser's address bar shows it: raw brackets and quotes beside what the page
+  /// encoded itself (Engel & Völkers' `placeName=Berlin%2C%20Deutschland`); nothing is
+  /// encoded twice.
+  @Test func rawBracketsBesideEncodedTextAreEncodedOnce() throws {
+    let url = try #require(
+      SearchURL(
+        "https://www.engelvoelkers.com/de/de/propertysearch?businessArea[]=residential"
+          + "&placeName=Berlin%2C%20Deutschland&q=\"Zürich\""))
+    #expect(
+      url.query.map(\.written) == [
+        "businessArea%5B%5D=residential", "placeName=Berlin%2C%20Deutschland",
+        "q=%22Z%C3%BCrich%22",
+      ])
+    #expect(url.values("placeName") == ["Berlin, Deutschland"])
+    #expect(url.values("businessArea[]") == ["residential"])
+    #expect(url.values("q") == ["\"Zürich\""])
+  }
+
   @Test(arguments: ["sfbay.craigslist.org/search/bia", "ftp://example.org/x", "https:///x", ""])
   func onlyAbsoluteWebAddressesAreURLs(_ text: String) {
     #expect(SearchURL(text) == nil)
