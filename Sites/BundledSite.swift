@@ -50,6 +50,7 @@ final class BundledSite: FeedSource, @unchecked Sendable {
       ?? Politeness(minimumDelay: 10, jitter: 5, concurrencyPerHost: 1, minimumInterval: 3600)
   }
   var cities: CityRule { declared?.cities ?? .unused }
+  var defaultCity: String? { declared?.defaultCity }
   var modes: [String] { declared?.modes ?? ["page"] }
   var currency: String? { declared?.currency }
   var givesCoordinates: Bool { declared?.givesCoordinates ?? true }

@@ -121,6 +121,7 @@ extension ConfigReader {
     _ scope: SearchLookup, site: (any FeedSource)?, groups: [String: [String]]
   ) -> [CityRef] {
     guard let field = scope.field("cities") else {
+      if let city = site?.defaultCity, !scope.pasted { return [CityRef(city)] }
       if site?.cities == .required, !scope.pasted, let name = scope.own["name"] {
         error("\(scope.context) names no cities; add e.g. 'cities: [sfbay]'", at: name)
       }

@@ -24,6 +24,9 @@ public protocol FeedSource: Sendable {
   var politeness: Politeness { get }
   /// What a search's `cities:` entries mean for this site.
   var cities: CityRule { get }
+  /// The city a search that names none searches (a nationwide site's whole country), or nil
+  /// when a search must name its cities.
+  var defaultCity: String? { get }
 
   /// Checks one entry of `cities:` (`sfbay`, `sfbay/eby`).
   func checkCity(_ name: String) -> NameCheck
@@ -152,6 +155,9 @@ extension FeedSource {
 
   /// By default a site reads every item of every answer.
   public var passesUnchangedItems: Bool { false }
+
+  /// By default a search names its cities.
+  public var defaultCity: String? { nil }
 
   /// By default a site serves no country in particular.
   public var countries: [String] { [] }

@@ -1,3 +1,4 @@
+import ClarissaConfig
 import ClarissaCore
 import Testing
 
@@ -87,5 +88,22 @@ import Testing
     let pins = try #require(flatfox.requests(for: search).first?.url)
     #expect(pins.contains("max_price=900") && pins.contains("min_rooms=2"), "\(pins)")
     #expect(!pins.contains("min_price"), "\(pins)")
+  }
+
+  /// A nationwide site's cities table says which city a search that names none searches
+  /// (Marktplaats' `default: nederland`); a site without one still asks for cities.
+  @Test func aDefaultCityServesASearchThatNamesNone() throws {
+    func cities(_ site: String) -> ([String], [String]) {
+      let text = "version: 1\nsearches:\n  - name: bikes\n    site: \(site)\n    query: fiets\n"
+      let result = ConfigLoader.load(
+        bytes: Array(text.utf8), name: "bikes.yaml", environment: [:], sites: Registry.sites)
+      return (
+        result.config?.searches.first?.cities.map(\.name) ?? [],
+        result.diagnostics.map(\.message)
+      )
+    }
+    #expect(cities("marktplaats").0 == ["nederland"])
+    #expect(cities("marktplaats").1.isEmpty)
+    #expect(cities("kleinanzeigen").1.contains { $0.contains("names no cities") })
   }
 }

@@ -21,6 +21,9 @@ package struct DeclaredSite: FeedSource {
   package var parameters: [SiteParameter] { definition.parameters }
   package var politeness: Politeness { definition.politeness }
   package var cities: CityRule { definition.cities.kind == .none ? .unused : .required }
+  /// The cities table's `default:` (Marktplaats' `nederland`), searched when a search names
+  /// no city.
+  package var defaultCity: String? { definition.cities.defaultName }
   /// How a saved answer is read (`inspect --mode`): `page` for a site of one request; else one
   /// mode per request, named by its `id` (the last `listings` unless it has one).
   package var modes: [String] { definition.modes }
