@@ -24,6 +24,8 @@ let siteDefinitions: [Resource] = [
   "Immoscout/immoscout.site.yaml",
   "Flatfox/flatfox.site.yaml",
   "WgGesucht/wg-gesucht.site.yaml",
+  "OhneMakler/ohne-makler.site.yaml",
+  "EinsaImmobilien/einsa-immobilien.site.yaml",
 ].map { .embedInCode($0) }
 
 let package = Package(

@@ -31,5 +31,11 @@ public enum Registry {
     BundledSite(
       id: "wg-gesucht", bytes: PackageResources.wg_gesucht_site_yaml,
       file: "Sites/WgGesucht/wg-gesucht.site.yaml"),
+    BundledSite(
+      id: "ohne-makler", bytes: PackageResources.ohne_makler_site_yaml,
+      file: "Sites/OhneMakler/ohne-makler.site.yaml"),
+    BundledSite(
+      id: "einsa-immobilien", bytes: PackageResources.einsa_immobilien_site_yaml,
+      file: "Sites/EinsaImmobilien/einsa-immobilien.site.yaml"),
   ]
 }

@@ -29,6 +29,9 @@ import Testing
       "coordinates", "rooms", "floor_area", "postcode", "address",
     ],
     "wg-gesucht/wg-gesucht-search-1.html": ["floor_area", "address", "facts.frei ab"],
+    // The coordinates from the page's GeoJSON script, looked up by the card's id.
+    "ohne-makler/ohneMakler.html": ["coordinates", "rooms", "floor_area", "postcode"],
+    "einsa-immobilien/einsAImmobilien.html": ["rooms", "floor_area"],
   ]
 
   static var cases: [SiteCase] {
