@@ -81,7 +81,7 @@ import Testing
       mode: nil, url: "https://www.kleinanzeigen.de/s-immobilien/duesseldorf/", now: Date())
     let warning = try #require(report.diagnostics.first { $0.message.contains("'location'") })
     #expect(warning.severity == .warning)
-    #expect(warning.location?.line == 64)
+    #expect(warning.location?.line == 66)
     #expect(warning.message.contains("found nothing in any of the 27 items"))
     #expect(warning.message.contains("mend the path"))
     let counted = report.text.split(separator: "\n").last { $0.hasPrefix("  location ") }
