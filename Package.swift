@@ -26,6 +26,7 @@ let siteDefinitions: [Resource] = [
   "WgGesucht/wg-gesucht.site.yaml",
   "OhneMakler/ohne-makler.site.yaml",
   "EinsaImmobilien/einsa-immobilien.site.yaml",
+  "Neubaukompass/neubaukompass.site.yaml",
 ].map { .embedInCode($0) }
 
 let package = Package(

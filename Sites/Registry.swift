@@ -37,5 +37,8 @@ public enum Registry {
     BundledSite(
       id: "einsa-immobilien", bytes: PackageResources.einsa_immobilien_site_yaml,
       file: "Sites/EinsaImmobilien/einsa-immobilien.site.yaml"),
+    BundledSite(
+      id: "neubaukompass", bytes: PackageResources.neubaukompass_site_yaml,
+      file: "Sites/Neubaukompass/neubaukompass.site.yaml"),
   ]
 }

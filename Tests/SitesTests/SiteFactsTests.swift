@@ -32,6 +32,7 @@ import Testing
     // The coordinates from the page's GeoJSON script, looked up by the card's id.
     "ohne-makler/ohneMakler.html": ["coordinates", "rooms", "floor_area", "postcode"],
     "einsa-immobilien/einsAImmobilien.html": ["rooms", "floor_area"],
+    "neubaukompass/neubauKompass.html": ["rooms", "floor_area", "postcode", "facts.Bezugsfertig"],
   ]
 
   static var cases: [SiteCase] {
