@@ -56,7 +56,7 @@ struct SitesList: ParsableCommand {
     // The shipped sites and the user's own (`sites/` beside the config), read once.
     let sites = UserSites.load(forConfig: config).catalog
     guard var id = site else {
-      Terminal.output(sites.all.map(Self.summaryLine).joined(separator: "\n") + "\n")
+      Terminal.output(Self.summaryTable(sites.all))
       return
     }
     var word = filter
@@ -122,8 +122,10 @@ struct SitesList: ParsableCommand {
     }
   }
 
-  static func summaryLine(_ site: any FeedSource) -> String {
-    "\(site.id.padding(toLength: 14, withPad: " ", startingAt: 0)) \(site.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(site.summary)"
+  /// One line per site: id, status and summary, the id column as wide as the longest id (an id
+  /// is never cut).
+  static func summaryTable(_ sites: [any FeedSource]) -> String {
+    TextTable.render(sites.map { [$0.id, $0.status.rawValue, $0.summary] })
   }
 
   static func details(_ site: any FeedSource) -> String {
