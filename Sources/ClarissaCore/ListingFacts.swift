@@ -21,14 +21,16 @@ public enum ListingFacts {
 
   /// The floor area in `unit` (else the site's, else m²), rounded to a whole unit: "50 m²",
   /// "55–117 m²" for a range.
-  public static func floorArea(_ listing: Listing, unit: AreaUnit? = nil) -> String? {
+  public static func floorArea(_ listing: Listing, unit: AreaUnit? = nil, digits: Int = 0)
+    -> String?
+  {
     guard let squareMetres = listing.floorArea else { return nil }
     let shown = unit ?? listing.floorAreaUnit ?? .squareMetres
-    let low = number(squareMetres / shown.squareMetres, digits: 0)
+    let low = number(squareMetres / shown.squareMetres, digits: digits)
     guard let high = listing.floorAreaHigh, high > squareMetres else {
       return "\(low) \(shown.symbol)"
     }
-    return "\(low)–\(number(high / shown.squareMetres, digits: 0)) \(shown.symbol)"
+    return "\(low)–\(number(high / shown.squareMetres, digits: digits)) \(shown.symbol)"
   }
 
   /// The postcode and address that the listing has, in one line ("10997 Berlin, Wrangelstr. 5").
