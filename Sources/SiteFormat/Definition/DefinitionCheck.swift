@@ -34,6 +34,10 @@ public enum DefinitionCheck {
     let (definition, diagnostics) = DefinitionReader.read(Array(data), file: path)
     report.diagnostics = diagnostics
     guard let definition else { return report }
+    // A pasted URL that does not give its example request is a mistake of the definition.
+    let examples = DeclaredSite(definition: definition).searchURLProblems()
+    report.diagnostics += examples
+    guard examples.isEmpty else { return report }
     report.definitionReads = true
     report.idsUnique = definition.idsUnique
     guard let sample else {
