@@ -26,6 +26,7 @@ extension Listing {
     case .bedrooms: return bedrooms.map { CheckedNumber.text($0) }
     case .bathrooms: return bathrooms.map { CheckedNumber.text($0) }
     case .floorArea: return ListingFacts.floorArea(self, digits: 2)
+    case .pricePerArea: return facts.first { $0.key.hasPrefix("price per ") }?.value
     case .postcode: return postcode
     case .address: return address
     }

@@ -34,6 +34,7 @@ package struct ListingBuilder {
       listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
     }
     describe(&listing, values, facts: facts)
+    perArea(&listing, values)
     var seen = Set<String>()
     listing.imageURLs = (values[.images] ?? []).compactMap {
       FilterRunner.absolute($0.text, base: pageURL)
@@ -115,7 +116,7 @@ package struct ListingBuilder {
     }
   }
 
-  private func price(_ value: FieldValue) -> (amount: Double, currency: String?)? {
+  func price(_ value: FieldValue) -> (amount: Double, currency: String?)? {
     let runner = FilterRunner(definition: definition, pageURL: pageURL, now: Date())
     guard case .price(let amount, let currency)? = runner.price(value) else { return nil }
     return (amount, currency)

@@ -110,6 +110,9 @@ package struct FieldSpec: Sendable {
     case rooms, bedrooms, bathrooms
     /// Floor area with its unit ("50 m²", "850ft2"); a bare number is in `floor_area_unit`.
     case floorArea = "floor_area"
+    /// A price per unit of floor area ("12,50 €/m²"), when the site gives one: kept as the fact
+    /// `price per m²`; the listing's price made from it when the site gives none.
+    case pricePerArea = "price_per_area"
     case postcode, address
     /// The site's other facts: a mapping of a fact's name to a field (read apart, in
     /// ``ReadSpec/facts``).
