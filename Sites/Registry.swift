@@ -47,6 +47,9 @@ public enum Registry {
       id: "deutsche-wohnen", bytes: PackageResources.deutsche_wohnen_site_yaml,
       file: "Sites/DeutscheWohnen/deutsche-wohnen.site.yaml"),
     BundledSite(
+      id: "einsa-immobilien", bytes: PackageResources.einsa_immobilien_site_yaml,
+      file: "Sites/EinsaImmobilien/einsa-immobilien.site.yaml"),
+    BundledSite(
       id: "engel-voelkers", bytes: PackageResources.engel_voelkers_site_yaml,
       file: "Sites/EngelVoelkers/engel-voelkers.site.yaml"),
     BundledSite(
@@ -85,6 +88,12 @@ public enum Registry {
     BundledSite(
       id: "nehnutelnosti", bytes: PackageResources.nehnutelnosti_site_yaml,
       file: "Sites/Nehnutelnosti/nehnutelnosti.site.yaml"),
+    BundledSite(
+      id: "neubaukompass", bytes: PackageResources.neubaukompass_site_yaml,
+      file: "Sites/Neubaukompass/neubaukompass.site.yaml"),
+    BundledSite(
+      id: "ohne-makler", bytes: PackageResources.ohne_makler_site_yaml,
+      file: "Sites/OhneMakler/ohne-makler.site.yaml"),
     BundledSite(
       id: "olx-pl", bytes: PackageResources.olx_pl_site_yaml,
       file: "Sites/OlxPl/olx-pl.site.yaml"),

@@ -75,7 +75,7 @@ struct Explain: AsyncParsableCommand {
         entry.accepted
         ? (paint ? "\u{1B}[32m✓\u{1B}[0m" : "✓") : (paint ? "\u{1B}[31m✗\u{1B}[0m" : "✗")
       let listing = ListingCheck.shown(entry.listing)
-      let price = listing.price.map { Money.format($0, listing.currency) + "  " } ?? ""
+      let price = Money.format(listing).map { $0 + "  " } ?? ""
       lines.append("\(mark) \(price)\(listing.title)")
       lines.append("    \(entry.reason); \(entry.status)")
       lines.append("    \(listing.url)")

@@ -9,7 +9,7 @@ enum ListingText {
     var lines = [header]
     for listing in listings.map(ListingCheck.shown) {
       var facts = [listing.id]
-      if let price = listing.price { facts.append(Money.format(price, listing.currency)) }
+      if let price = Money.format(listing) { facts.append(price) }
       if let posted = listing.posted { facts.append(timestamp(posted)) }
       if let area = listing.area { facts.append(area) }
       if let location = listing.location, !location.isEmpty { facts.append(location) }

@@ -17,7 +17,7 @@ enum ListingsOutput {
     var lines: [String] = []
     for item in found {
       let listing = ListingCheck.shown(item.listing)
-      let price = listing.price.map { Money.format($0, listing.currency) } ?? "-"
+      let price = Money.format(listing) ?? "-"
       let place = listing.location ?? listing.area ?? ""
       let repost = item.repostOf.map { "  (repost of \($0))" } ?? ""
       lines.append(
@@ -72,7 +72,7 @@ enum ListingsOutput {
     var lines = [
       "\(listing.site):\(listing.id)  \(listing.title)",
       "  \(listing.url)",
-      "  price: " + (listing.price.map { Money.format($0, listing.currency) } ?? "none")
+      "  price: " + (Money.format(listing) ?? "none")
         + ", place: \(listing.location ?? listing.area ?? "-")",
       "  first seen \(time(history.firstSeen)), last seen \(time(history.lastSeen)), "
         + (history.viewedAt.map { "viewed \(time($0))" } ?? "not viewed"),

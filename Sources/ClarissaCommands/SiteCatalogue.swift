@@ -5,15 +5,13 @@ import Foundation
 /// of `clarissa sites`, what `clarissa sites NAME` says of its wall, `--format json` and
 /// `--format markdown` (docs/sites.md, and the countries line README.md holds).
 enum SiteCatalogue {
-  /// One line per site: id, status, kind, countries, wall, summary.
-  static func line(_ site: any FeedSource) -> String {
+  /// One row per site: id, status, kind, countries, wall, summary (``TextTable`` aligns them,
+  /// the id column as wide as the longest id: an id is never cut).
+  static func row(_ site: any FeedSource) -> [String] {
     [
-      site.id.padding(toLength: 14, withPad: " ", startingAt: 0),
-      site.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
-      site.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0),
-      shortCountries(site.countries).padding(toLength: 12, withPad: " ", startingAt: 0),
-      site.wall.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0), site.summary,
-    ].joined(separator: " ")
+      site.id, site.status.rawValue, site.kind.rawValue, shortCountries(site.countries),
+      site.wall.rawValue, site.summary,
+    ]
   }
 
   /// `DE,AT,CH`, `US +70` for a long list, `any` for none.

@@ -93,7 +93,7 @@ struct SitesList: ParsableCommand {
   /// The sites as a list in `format`.
   static func list(_ sites: [any FeedSource], format: Run.ReportFormat) -> String {
     switch format {
-    case .text: sites.map(SiteCatalogue.line).joined(separator: "\n") + "\n"
+    case .text: TextTable.render(sites.map(SiteCatalogue.row))
     case .json: SiteCatalogue.json(sites)
     case .markdown: SiteCatalogue.markdown(sites)
     }

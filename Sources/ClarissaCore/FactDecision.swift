@@ -66,8 +66,18 @@ public struct FactDecision: Sendable, Equatable {
   }
 
   /// "rooms 1.5 < min 2", "rooms 3 ≥ min 2", "rooms 3 in 2-4"; a value outside its bound is
-  /// shown with the digits that tell them apart ("49.99 m² < min 50 m²", not "50 < 50").
+  /// shown with the digits that tell them apart ("49.99 m² < min 50 m²", not "50 < 50"). A
+  /// listing given as a range (two values) meets the bounds when some of it is within:
+  /// "rooms 2–4 meets min 3".
   private func ranged(_ name: String, _ value: Double, digits: Int, suffix: String) -> String {
+    if let values, values.count == 2 {
+      let scale = fact == .floorArea ? unit.squareMetres : 1
+      let shown = { (number: Double) in ListingFacts.number(number / scale, digits: digits) }
+      let bounds = [range?.min.map { "min \(shown($0))" }, range?.max.map { "max \(shown($0))" }]
+        .compactMap { $0 }.joined(separator: " ")
+      return "\(name) \(shown(values[0]))–\(shown(values[1]))\(suffix) "
+        + "\(passed ? "meets" : "misses") \(bounds)\(bounds.isEmpty ? "" : suffix)"
+    }
     let shown = ListingFacts.number(value, digits: digits) + suffix
     let scale = fact == .floorArea ? unit.squareMetres : 1
     func bound(_ number: Double) -> String {

@@ -34,8 +34,9 @@ extension FactFilters {
     // One after the other, not from a list: this runs for every listing of every answer.
     if let rooms,
       !decide(
-        .rooms, known: listing.rooms != nil, listing.rooms.map { [$0] }, range: rooms,
-        passed: listing.rooms.map(rooms.contains) ?? false)
+        .rooms, known: listing.rooms != nil,
+        listing.rooms.map { [$0] + [listing.roomsHigh].compactMap { $0 } },
+        range: rooms, passed: listing.rooms.map { rooms.overlaps($0, listing.roomsHigh) } ?? false)
     {
       return false
     }
@@ -48,9 +49,10 @@ extension FactFilters {
     }
     if let floorArea,
       !decide(
-        .floorArea, known: listing.floorArea != nil, listing.floorArea.map { [$0] },
+        .floorArea, known: listing.floorArea != nil,
+        listing.floorArea.map { [$0] + [listing.floorAreaHigh].compactMap { $0 } },
         range: floorArea, unit: floorAreaUnit,
-        passed: listing.floorArea.map(floorArea.contains) ?? false)
+        passed: listing.floorArea.map { floorArea.overlaps($0, listing.floorAreaHigh) } ?? false)
     {
       return false
     }

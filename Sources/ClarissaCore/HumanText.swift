@@ -4,6 +4,22 @@ import Foundation
 public enum Money {
   /// `$3,499`, `£1,250`, `1250 CHF`.
   public static func format(_ amount: Double, _ currency: String?) -> String {
+    wrapped(number(amount), currency)
+  }
+
+  /// A price given as a range: `€1,250–1,500`, `1,250–1,500 CHF`; one price when `high` is
+  /// nil or not above `low`.
+  public static func format(_ low: Double, upTo high: Double?, _ currency: String?) -> String {
+    guard let high, high > low else { return format(low, currency) }
+    return wrapped(number(low) + "–" + number(high), currency)
+  }
+
+  /// The listing's price as people read it (a range when the site gave one); nil without one.
+  public static func format(_ listing: Listing) -> String? {
+    listing.price.map { format($0, upTo: listing.priceHigh, listing.currency) }
+  }
+
+  private static func number(_ amount: Double) -> String {
     let whole = amount == amount.rounded()
     let number: String
     if whole, abs(amount) < 1e15 {
@@ -18,6 +34,10 @@ public enum Money {
       formatter.minimumFractionDigits = whole ? 0 : 2
       number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
     }
+    return number
+  }
+
+  private static func wrapped(_ number: String, _ currency: String?) -> String {
     switch currency {
     case "USD"?, "CAD"?, "AUD"?, "NZD"?: return "$" + number
     case "GBP"?: return "£" + number

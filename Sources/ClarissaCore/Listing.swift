@@ -18,6 +18,7 @@ public struct Listing: Sendable, Equatable {
     var descriptionHTML: String?
     var event: ListingEvent? = nil
     var price: Double?
+    var priceHigh: Double? = nil
     var currency: String?
     var posted: Date?
     var location: String?
@@ -26,9 +27,11 @@ public struct Listing: Sendable, Equatable {
     var imageURLs: [String] = []
     var category: String?
     var rooms: Double? = nil
+    var roomsHigh: Double? = nil
     var bedrooms: Double? = nil
     var bathrooms: Double? = nil
     var floorArea: Double? = nil
+    var floorAreaHigh: Double? = nil
     var floorAreaUnit: AreaUnit? = nil
     var postcode: String? = nil
     var address: String? = nil
@@ -112,6 +115,13 @@ public struct Listing: Sendable, Equatable {
     _modify { yield &fields.price }
   }
 
+  /// The top of a price the site gives as a range ("505.900 - 999.900 €"); ``price`` is its
+  /// bottom. Nil for one price.
+  public var priceHigh: Double? {
+    get { fields.priceHigh }
+    _modify { yield &fields.priceHigh }
+  }
+
   /// ISO 4217 currency of `price` (`USD`), when known.
   public var currency: String? {
     get { fields.currency }
@@ -160,6 +170,12 @@ public struct Listing: Sendable, Equatable {
     _modify { yield &fields.rooms }
   }
 
+  /// The top of rooms given as a range ("2 - 4"); ``rooms`` is its bottom.
+  public var roomsHigh: Double? {
+    get { fields.roomsHigh }
+    _modify { yield &fields.roomsHigh }
+  }
+
   /// Bedrooms.
   public var bedrooms: Double? {
     get { fields.bedrooms }
@@ -176,6 +192,13 @@ public struct Listing: Sendable, Equatable {
   public var floorArea: Double? {
     get { fields.floorArea }
     _modify { yield &fields.floorArea }
+  }
+
+  /// The top of a floor area given as a range ("63,33 - 162,38 m²"), in square metres;
+  /// ``floorArea`` is its bottom.
+  public var floorAreaHigh: Double? {
+    get { fields.floorAreaHigh }
+    _modify { yield &fields.floorAreaHigh }
   }
 
   /// The unit the site gives floor areas in (``AreaUnit``), so that it is shown in it unless

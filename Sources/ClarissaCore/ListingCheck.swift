@@ -98,6 +98,7 @@ public enum ListingCheck {
       checked.price = nil
       checked.currency = nil
     }
+    checked.priceHigh = top(checked.priceHigh, above: checked.price, largest: largestPrice)
     if let posted = checked.posted, !postedRange.contains(posted.timeIntervalSince1970) {
       checked.posted = nil
     }
@@ -108,6 +109,12 @@ public enum ListingCheck {
     }
     checkFacts(&checked, limits: limits, bound: bound)
     return cut
+  }
+
+  /// A range's top: kept when there is a bottom and it is above it, finite and within `largest`.
+  private static func top(_ high: Double?, above low: Double?, largest: Double) -> Double? {
+    guard let high, let low, high.isFinite, high > low, high <= largest else { return nil }
+    return high
   }
 
   /// Rooms, areas, the postcode, the address and the other facts: numbers within what they can
@@ -124,6 +131,9 @@ public enum ListingCheck {
     checked.floorArea = checked.floorArea.flatMap {
       $0.isFinite && $0 > 0 && $0 <= largestFloorArea ? $0 : nil
     }
+    checked.roomsHigh = top(checked.roomsHigh, above: checked.rooms, largest: largestCount)
+    checked.floorAreaHigh = top(
+      checked.floorAreaHigh, above: checked.floorArea, largest: largestFloorArea)
     func place(_ text: String?) -> String? {
       guard let line = text.map(SafeText.line), !line.isEmpty else { return nil }
       return bound(line, limits.placeLength, "place")

@@ -7,18 +7,30 @@ public enum ListingFacts {
   /// `unit`, else the unit the site gave it in, else square metres.
   public static func summary(_ listing: Listing, unit: AreaUnit? = nil) -> String? {
     var parts: [String] = []
-    if let rooms = listing.rooms { parts.append(counted(rooms, "room", "rooms")) }
+    if let rooms = listing.rooms {
+      parts.append(
+        listing.roomsHigh.flatMap { $0 > rooms ? $0 : nil }.map {
+          "\(number(rooms, digits: 1))–\(number($0, digits: 1)) rooms"
+        } ?? counted(rooms, "room", "rooms"))
+    }
     if let bedrooms = listing.bedrooms { parts.append(counted(bedrooms, "bedroom", "bedrooms")) }
     if let bathrooms = listing.bathrooms { parts.append(counted(bathrooms, "bath", "baths")) }
     if let area = floorArea(listing, unit: unit) { parts.append(area) }
     return parts.isEmpty ? nil : parts.joined(separator: " · ")
   }
 
-  /// The floor area in `unit` (else the site's, else m²), rounded to a whole unit: "50 m²".
-  public static func floorArea(_ listing: Listing, unit: AreaUnit? = nil) -> String? {
+  /// The floor area in `unit` (else the site's, else m²), rounded to a whole unit: "50 m²",
+  /// "55–117 m²" for a range.
+  public static func floorArea(_ listing: Listing, unit: AreaUnit? = nil, digits: Int = 0)
+    -> String?
+  {
     guard let squareMetres = listing.floorArea else { return nil }
     let shown = unit ?? listing.floorAreaUnit ?? .squareMetres
-    return "\(number(squareMetres / shown.squareMetres, digits: 0)) \(shown.symbol)"
+    let low = number(squareMetres / shown.squareMetres, digits: digits)
+    guard let high = listing.floorAreaHigh, high > squareMetres else {
+      return "\(low) \(shown.symbol)"
+    }
+    return "\(low)–\(number(high / shown.squareMetres, digits: digits)) \(shown.symbol)"
   }
 
   /// The postcode and address that the listing has, in one line ("10997 Berlin, Wrangelstr. 5").

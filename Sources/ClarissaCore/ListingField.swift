@@ -129,10 +129,24 @@ public struct ListingField: Sendable {
       set: { $0.address = $1.text }),
     .single(
       "facts", .textMap, since: facts, get: { .textMap($0.facts) }, set: { $0.facts = $1.textMap }),
+    // The tops of prices, rooms and floor areas given as ranges (issue 41: SQLite schema 17,
+    // PostgreSQL 13).
+    .single(
+      "price_high", .number, json: "priceHigh", since: ranges, get: { .number($0.priceHigh) },
+      set: { $0.priceHigh = $1.number }),
+    .single(
+      "rooms_high", .number, json: "roomsHigh", since: ranges, get: { .number($0.roomsHigh) },
+      set: { $0.roomsHigh = $1.number }),
+    .single(
+      "floor_area_high", .number, json: "floorAreaHigh", since: ranges,
+      get: { .number($0.floorAreaHigh) }, set: { $0.floorAreaHigh = $1.number }),
   ]
 
   /// The schema versions that added rooms, areas, places and the other facts.
   static let facts = (sqlite: 9, postgres: 5)
+
+  /// The schema versions that added the tops of ranges.
+  static let ranges = (sqlite: 17, postgres: 13)
 
   /// Whether a later schema added it (its part in the content hash is named and only there when
   /// it has a value, so that a store's hashes stay what they were until a site gives the fact).

@@ -207,4 +207,11 @@ public struct PriceRange: Sendable, Equatable {
   public func contains(_ price: Double) -> Bool {
     (min.map { price >= $0 } ?? true) && (max.map { price <= $0 } ?? true)
   }
+
+  /// Whether the range `low`...`high` (one value when `high` is nil) meets the bounds: a
+  /// listing given as a range ("55 - 117 m²", "2 - 4 rooms") passes when some of it is within.
+  public func overlaps(_ low: Double, _ high: Double?) -> Bool {
+    let top = Swift.max(low, high ?? low)
+    return (min.map { top >= $0 } ?? true) && (max.map { low <= $0 } ?? true)
+  }
 }

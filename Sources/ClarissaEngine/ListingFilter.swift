@@ -8,7 +8,11 @@ import ClarissaCore
 public enum ListingFilter {
   /// Whether `listing` passes `search`'s filters and price range.
   public static func accepts(_ listing: Listing, for search: Search) -> Bool {
-    if let range = search.price, let price = listing.price, !range.contains(price) { return false }
+    if let range = search.price, let price = listing.price,
+      !range.overlaps(price, listing.priceHigh)
+    {
+      return false
+    }
     if !search.facts.isEmpty, !search.facts.accepts(listing) { return false }
     return textVerdict(listing, for: search).accepted
   }
@@ -19,8 +23,11 @@ public enum ListingFilter {
   public static func verdict(_ listing: Listing, for search: Search) -> (
     accepted: Bool, reason: String
   ) {
-    if let range = search.price, let price = listing.price, !range.contains(price) {
-      return (false, "price \(number(price)) outside \(describe(range))")
+    if let range = search.price, let price = listing.price,
+      !range.overlaps(price, listing.priceHigh)
+    {
+      let shown = number(price) + (listing.priceHigh.map { "–" + number($0) } ?? "")
+      return (false, "price \(shown) outside \(describe(range))")
     }
     guard !search.facts.isEmpty else { return textVerdict(listing, for: search) }
     let facts = search.facts.decisions(listing)

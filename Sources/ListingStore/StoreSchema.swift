@@ -7,8 +7,12 @@ enum StoreSchema {
 
   static let migrations: [String] = [
     version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11, version12, version13, version14, version15, version16,
+    version10, version11, version12, version13, version14, version15, version16, version17,
   ]
+
+  /// The tops of prices, rooms and floor areas given as ranges (issue 41), from
+  /// ``ListingField/all``.
+  private static let version17 = ListingColumns.added(in: 17, postgres: false)
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
   private static let version1 = """

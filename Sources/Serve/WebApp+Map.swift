@@ -70,7 +70,7 @@ extension WebApp {
     return MapData.Marker(
       key: listing.site + ":" + listing.id, searches: item.searches, lat: place.latitude,
       lon: place.longitude, title: listing.title,
-      price: listing.price.map { Money.format($0, listing.currency) }, drop: drop,
+      price: Money.format(listing), drop: drop,
       facts: ListingFacts.summary(listing),
       distances: ListingFacts.distances(listing, from: places),
       place: ListingFacts.place(listing) ?? listing.location,

@@ -15,6 +15,23 @@ import Testing
     #expect(!bikes.stdout.contains("apa"))
   }
 
+  /// `clarissa sites`: every id whole, however long (they were cut at 14 characters), the
+  /// statuses in one column.
+  @Test func theListNeverCutsAnId() throws {
+    let outcome = try CommandLineTests.run(["sites"])
+    #expect(outcome.status == 0)
+    let lines = outcome.stdout.split(separator: "\n")
+    // The longest id, with the two spaces of a column gap after it.
+    #expect(lines.contains { $0.hasPrefix("regionalimmobilien24  active ") }, "\(outcome.stdout)")
+    #expect(lines.contains { $0.hasPrefix("einsa-immobilien ") }, "\(outcome.stdout)")
+    let statusColumn = Set(
+      lines.compactMap { line in
+        line.range(of: "  active  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+      })
+    let longest = lines.compactMap { $0.split(separator: " ").first?.count }.max() ?? 0
+    #expect(statusColumn == [longest], "one status column after the longest id")
+  }
+
   @Test func noCategoryFoundExitsOneWithAHint() throws {
     let outcome = try CommandLineTests.run(["sites", "craigslist", "--categories", "furnture"])
     #expect(outcome.status == 1)

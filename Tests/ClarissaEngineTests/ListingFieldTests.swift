@@ -17,6 +17,9 @@ import Testing
     listing.bathrooms = 1.5
     listing.floorArea = 46.45
     listing.floorAreaUnit = .squareFeet
+    listing.priceHigh = (listing.price ?? 0) + 250
+    listing.roomsHigh = 3.5
+    listing.floorAreaHigh = 92.9
     listing.postcode = "94110"
     listing.address = "24th St & Mission St"
     listing.facts = ["laundry": "w/d in unit", "pets": "cats are OK - purrr"]

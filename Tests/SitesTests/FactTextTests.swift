@@ -52,6 +52,17 @@ import Testing
     #expect(FactText.count(text, decimal: decimal) == expected)
   }
 
+  /// Halves written `½` (no recorded page at hand has one: these are the forms German and Swiss
+  /// listings use).
+  @Test(
+    arguments: [
+      ("3½", 3.5), ("3 ½ Zimmer", 3.5), ("½", 0.5), ("3\u{A0}½ Zi.", 3.5), ("4,5 ½", 4.5),
+      ("2 Zimmer", 2),
+    ] as [(String, Double)])
+  func halves(text: String, expected: Double) {
+    #expect(FactText.count(text, decimal: ",") == expected)
+  }
+
   /// Hostile and meaningless texts: no number, a negative one, an exponent, a run of digits
   /// beyond any double, a number beyond any home. None traps, none is infinite.
   @Test(

@@ -8,9 +8,7 @@ public enum RunReport {
   ) -> [String] {
     let listing = ListingCheck.shown(listing)
     var facts: [String] = []
-    if let price = listing.price {
-      facts.append(paint.green(Money.format(price, listing.currency)))
-    }
+    if let price = Money.format(listing) { facts.append(paint.green(price)) }
     if let place = listing.location ?? listing.area { facts.append(place) }
     if let posted = listing.posted { facts.append(Age.describe(from: posted, to: now)) }
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
@@ -43,7 +41,7 @@ public enum RunReport {
       ]
       for (listings, label) in groups {
         for listing in listings {
-          let price = listing.price.map { " — \(Money.format($0, listing.currency))" } ?? ""
+          let price = Money.format(listing).map { " — \($0)" } ?? ""
           let place = (listing.location ?? listing.area).map { " — \($0)" } ?? ""
           let facts =
             (searches[search.name].map { ListingFacts.line(listing, for: $0) }

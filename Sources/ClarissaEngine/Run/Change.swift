@@ -41,7 +41,7 @@ public enum Change {
   /// 7912345678` (reposted), `title and description changed`.
   public static func describe(_ listing: Listing) -> String? {
     guard let event = listing.event else { return nil }
-    let now = listing.price.map { Money.format($0, listing.currency) }
+    let now = Money.format(listing)
     switch event.kind {
     case .back: return now.map { "back at \($0)" } ?? "back"
     case .gone: return now.map { "gone (last at \($0))" } ?? "gone"

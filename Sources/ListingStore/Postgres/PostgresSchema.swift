@@ -10,8 +10,11 @@
 
     static let migrations: [String] = [
       version1, version2, version3, version4, version5, version6, version7, version8, version9,
-      version10, version11, version12,
+      version10, version11, version12, version13,
     ]
+
+    /// The tops of ranges (SQLite's version 17), from ``ListingField/all``.
+    private static let version13 = ListingColumns.added(in: 13, postgres: true)
 
     /// Geocodes per geocoder, with failures and their back-off (SQLite's version 16).
     private static let version12 = """

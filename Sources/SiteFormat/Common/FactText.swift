@@ -10,9 +10,21 @@ package enum FactText {
   /// `decimal` is the site's separator; a `.` or `,` followed by one or two digits (and no more)
   /// is a decimal separator whichever the site declares ("2,5 Zi." on a site that writes
   /// "2.5"), since no count groups thousands that way.
+  ///
+  /// A half written as `½` counts: "3½" and "3 ½ Zimmer" are 3.5, "½" alone is 0.5 (the first
+  /// `½` after the number, or in a text with no number).
   package static func count(_ text: String, decimal: Character) -> Double? {
-    guard let found = number(in: Array(text), decimal: decimal) else { return nil }
-    return (0...ListingCheck.largestCount).contains(found.value) ? found.value : nil
+    let characters = Array(text)
+    guard let found = number(in: characters, decimal: decimal) else {
+      return characters.contains("½") ? 0.5 : nil
+    }
+    var value = found.value
+    var next = found.end
+    while next < characters.count, spaces.contains(characters[next]) { next += 1 }
+    if next < characters.count, characters[next] == "½", value == value.rounded(.down) {
+      value += 0.5
+    }
+    return (0...ListingCheck.largestCount).contains(value) ? value : nil
   }
 
   /// A floor area as square metres and the unit the text names (`m²`, `m2`, `qm`, `sqm`; `ft²`,

@@ -30,4 +30,31 @@ extension DeclaredSite {
   }
 
   package var searchURLExamples: [SearchURLExample] { definition.searchURL?.examples ?? [] }
+
+  /// Each `search_url` example read as a config reads a pasted URL: an error at the example
+  /// when no search is made of its URL, or when the search's request is not the one written.
+  package func searchURLProblems() -> [Diagnostic] {
+    guard let spec = definition.searchURL else { return [] }
+    return zip(spec.examples, spec.exampleLocations).compactMap { example, location in
+      searchURLProblem(example).map { Diagnostic.error($0, at: location) }
+    }
+  }
+
+  private func searchURLProblem(_ example: SearchURLExample) -> String? {
+    guard let url = SearchURL(example.url) else { return nil }  // the reader says so
+    switch readSearchURL(url) {
+    case nil:
+      return "the example '\(example.url)' is not taken: its host is not one of 'hosts'"
+    case .refused(let reason)?:
+      return "the example '\(example.url)' is not taken: \(reason)"
+    case .search(let city, let category)?:
+      var search = Search(
+        name: "example", site: id, category: category, cities: city.map { [CityRef($0)] } ?? [])
+      search.url = url
+      let made = requests(for: search).map(\.url)
+      guard made != [example.request] else { return nil }
+      return "the example '\(example.url)' makes the request "
+        + (made.first.map { "'\($0)'" } ?? "nothing") + ", not '\(example.request)' as written"
+    }
+  }
 }

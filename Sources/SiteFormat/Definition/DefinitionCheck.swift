@@ -34,6 +34,10 @@ public enum DefinitionCheck {
     let (definition, diagnostics) = DefinitionReader.read(Array(data), file: path)
     report.diagnostics = diagnostics
     guard let definition else { return report }
+    // A pasted URL that does not give its example request is a mistake of the definition.
+    let examples = DeclaredSite(definition: definition).searchURLProblems()
+    report.diagnostics += examples
+    guard examples.isEmpty else { return report }
     report.definitionReads = true
     report.idsUnique = definition.idsUnique
     guard let sample else {
@@ -120,10 +124,15 @@ public enum DefinitionCheck {
     for index in result.values.indices {
       lines.append("item \(index + 1)")
       for field in fields {
-        let shown = result.values(of: field, item: index).map(\.shown)
+        let values = result.values(of: field, item: index)
+        let shown = values.map(\.shown)
+        let listing = index < result.itemListings.count ? result.itemListings[index] : nil
+        let stored = field.fact == nil ? listing?.stored(field.name) : nil
+        let same = [values.first?.text, values.first?.shown]
+        let changed = stored.map { same.contains($0) ? "" : "  → \($0)" } ?? ""
         lines.append(
           "  \(field.key.padding(toLength: width, withPad: " ", startingAt: 0))"
-            + (shown.isEmpty ? "(nothing)" : shown.prefix(3).joined(separator: " | ")))
+            + (shown.isEmpty ? "(nothing)" : shown.prefix(3).joined(separator: " | ")) + changed)
       }
     }
     lines.append("")

@@ -30,6 +30,8 @@ public enum DefinitionLoader {
       return (nil, [.error("cannot read the site definition '\(path)'", at: nil)])
     }
     let (definition, diagnostics) = DefinitionReader.read(Array(data), file: path)
-    return (definition.map(DeclaredSite.init), diagnostics)
+    guard let site = definition.map(DeclaredSite.init) else { return (nil, diagnostics) }
+    let problems = site.searchURLProblems()
+    return (problems.isEmpty ? site : nil, diagnostics + problems)
   }
 }

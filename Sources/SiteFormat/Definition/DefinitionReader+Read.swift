@@ -5,8 +5,10 @@ import YAML
 
 /// The `read:` part of a request: selectors, fields and their filters.
 extension DefinitionReader {
-  package static let readKeys = ["as", "json_in", "items", "fields", "collect", "empty", "blocked"]
-  package static let fieldKeys = ["path", "value", "filters", "optional"]
+  package static let readKeys = [
+    "as", "json_in", "items", "lookups", "fields", "collect", "empty", "blocked",
+  ]
+  package static let fieldKeys = ["path", "value", "filters", "optional", "lookup", "by"]
 
   package func read(_ node: Node, last: Bool) -> ReadSpec? {
     guard let keys = nodes.mapping(node, "'read'", allowed: Self.readKeys) else { return nil }
@@ -23,13 +25,15 @@ extension DefinitionReader {
     let jsonIn = format == .html ? keys["json_in"].flatMap { selector($0, json: false) } : nil
     let json = format == .json || jsonIn != nil
     let (fields, facts) = self.fields(keys["fields"], json: json)
-    let spec = ReadSpec(
+    var spec = ReadSpec(
       format: format, jsonIn: jsonIn, items: keys["items"].flatMap { selector($0, json: json) },
       fields: fields, facts: facts,
       collect: collect(keys["collect"], json: json),
       empty: keys["empty"].flatMap { selector($0, json: json) },
       blocked: keys["blocked"].flatMap { selector($0, json: json) }, location: nodes.location(node))
+    spec.lookups = lookups(keys["lookups"], html: format == .html)
     check(spec, keys, last: last)
+    checkLookups(spec)
     return spec
   }
 
@@ -151,11 +155,16 @@ extension DefinitionReader {
       nodes.error("\(what) needs 'path' or 'value' (one of them)", node)
       return nil
     }
-    let selector = keys["path"].flatMap { self.selector($0, json: json) }
+    let lookup = fieldLookup(keys, what)
+    if lookup != nil, keys["path"] == nil {
+      nodes.error("\(what) looks up a value: it needs 'path' (a JSONPath in the entry)", node)
+    }
+    let selector = keys["path"].flatMap { self.selector($0, json: json || lookup != nil) }
     if keys["path"] != nil, selector == nil { return nil }
     return FieldSpec(
       name: name, selector: selector, value: nodes.text(keys["value"], "'value'"),
       filters: nodes.list(keys["filters"]).compactMap(filter),
-      optional: nodes.bool(keys["optional"], "'optional'") ?? false, location: location)
+      optional: nodes.bool(keys["optional"], "'optional'") ?? false, location: location,
+      lookup: lookup)
   }
 }

@@ -33,7 +33,9 @@ extension DefinitionReader {
     return SearchURLSpec(
       hosts: hosts, edits: edits, path: anchored, groups: groups, request: request,
       keep: keys["keep"] == nil || kept == ["all"] ? nil : kept, drop: names(keys["drop"]),
-      require: names(keys["require"]), set: pairs(keys["set"]), examples: examples)
+      require: names(keys["require"]), set: pairs(keys["set"]),
+      examples: examples.map { $0.example },
+      exampleLocations: examples.map { $0.location })
   }
 
   /// `(?<name>` groups in a pattern, in order.
@@ -71,7 +73,7 @@ extension DefinitionReader {
     }
   }
 
-  private func examples(_ node: Node?) -> [SearchURLExample] {
+  private func examples(_ node: Node?) -> [(example: SearchURLExample, location: SourceLocation)] {
     nodes.list(node).compactMap { item in
       guard let keys = nodes.mapping(item, "an example", allowed: ["url", "request"]) else {
         return nil
@@ -82,7 +84,7 @@ extension DefinitionReader {
         nodes.error("'\(url)' is not an http or https URL", urlNode)
       }
       guard let url, let request = nodes.text(keys["request"], "'request'") else { return nil }
-      return SearchURLExample(url: url, request: request)
+      return (SearchURLExample(url: url, request: request), nodes.location(item))
     }
   }
 }

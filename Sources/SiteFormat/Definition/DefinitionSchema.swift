@@ -170,6 +170,15 @@ public enum DefinitionSchema {
         "as": ["enum": ReadSpec.Format.allCases.map(\.rawValue)], "json_in": path,
         "items": path, "empty": path, "blocked": path,
         "collect": ["type": "object", "additionalProperties": path],
+        "lookups": [
+          "type": "object", "description": "tables of JSON entries by key: name -> table",
+          "additionalProperties": object(
+            [
+              "json_in": text("XPath to the element whose text is the JSON (HTML answers)"),
+              "entries": text("JSONPath to the entries"),
+              "key": text("JSONPath to an entry's key, relative to it"),
+            ], required: ["entries", "key"]),
+        ],
         "fields": [
           "type": "object", "additionalProperties": false,
           "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0, field) })
@@ -211,6 +220,11 @@ public enum DefinitionSchema {
           [
             "path": ["type": "string"], "value": ["type": "string"],
             "filters": ["type": "array", "items": filter], "optional": ["type": "boolean"],
+            "lookup": ["type": "string", "description": "a table of 'lookups'"],
+            "by": [
+              "enum": FieldSpec.Name.allCases.filter { $0 != .facts }.map(\.rawValue),
+              "description": "the field whose value is the key (id when unsaid)",
+            ],
           ]),
       ]
     ]

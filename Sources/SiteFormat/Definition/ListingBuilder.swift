@@ -21,9 +21,10 @@ package struct ListingBuilder {
     else { return .failure(ItemProblem("no URL (id \(id))")) }
     var listing = Listing(id: id, site: definition.id, url: url, title: title)
     listing.description = text(values, .description) ?? ""
-    if let price = values[.price]?.first.flatMap(price) {
+    if let (price, high) = ranged(values[.price]?.first, price, top: \.amount) {
       listing.price = price.amount
-      listing.currency = text(values, .currency) ?? price.currency
+      listing.priceHigh = high?.amount
+      listing.currency = text(values, .currency) ?? price.currency ?? high?.currency
     }
     listing.posted = values[.posted]?.first.flatMap(date)
     listing.location = text(values, .location)
@@ -33,6 +34,7 @@ package struct ListingBuilder {
       listing.coordinates = Coordinates(latitude: latitude, longitude: longitude)
     }
     describe(&listing, values, facts: facts)
+    perArea(&listing, values)
     var seen = Set<String>()
     listing.imageURLs = (values[.images] ?? []).compactMap {
       FilterRunner.absolute($0.text, base: pageURL)
@@ -45,11 +47,15 @@ package struct ListingBuilder {
   private func describe(
     _ listing: inout Listing, _ values: Values, facts: [String: [FieldValue]]
   ) {
-    listing.rooms = count(values, .rooms)
-    listing.bedrooms = count(values, .bedrooms)
-    listing.bathrooms = count(values, .bathrooms)
-    if let area = floorArea(values) {
+    if let (rooms, high) = ranged(values[.rooms]?.first, count, top: { $0 }) {
+      listing.rooms = rooms
+      listing.roomsHigh = high
+    }
+    listing.bedrooms = values[.bedrooms]?.first.flatMap(count)
+    listing.bathrooms = values[.bathrooms]?.first.flatMap(count)
+    if let (area, high) = ranged(values[.floorArea]?.first, floorArea, top: \.squareMetres) {
       listing.floorArea = area.squareMetres
+      listing.floorAreaHigh = high?.squareMetres
       listing.floorAreaUnit = area.unit
     }
     listing.postcode = text(values, .postcode)
@@ -61,22 +67,37 @@ package struct ListingBuilder {
     }
   }
 
-  private func count(_ values: Values, _ name: FieldSpec.Name) -> Double? {
-    switch values[name]?.first {
-    case .number(let number)?, .price(let number, _)?: return FactText.count(number)
-    case .text(let text)?: return FactText.count(text, decimal: definition.decimalSeparator)
-    default: return nil
+  /// A value read by `read`, and its top when the text gives a range ("505.900 - 999.900 €",
+  /// "2 - 4"): both sides read, the top above the bottom; otherwise the value alone (its first
+  /// figure), as before ranges were read.
+  private func ranged<Figure>(
+    _ value: FieldValue?, _ read: (FieldValue) -> Figure?, top: (Figure) -> Double
+  ) -> (Figure, Figure?)? {
+    guard let value else { return nil }
+    if case .text(let text) = value, let sides = RangeText.sides(text),
+      let low = read(.text(sides.low)), let high = read(.text(sides.high)), top(high) > top(low)
+    {
+      return (low, high)
+    }
+    return read(value).map { ($0, nil) }
+  }
+
+  private func count(_ value: FieldValue) -> Double? {
+    switch value {
+    case .number(let number), .price(let number, _): return FactText.count(number)
+    case .text(let text): return FactText.count(text, decimal: definition.decimalSeparator)
+    case .date: return nil
     }
   }
 
-  private func floorArea(_ values: Values) -> (squareMetres: Double, unit: AreaUnit)? {
+  private func floorArea(_ value: FieldValue) -> (squareMetres: Double, unit: AreaUnit)? {
     let unit = definition.floorAreaUnit
-    switch values[.floorArea]?.first {
-    case .number(let number)?, .price(let number, _)?:
+    switch value {
+    case .number(let number), .price(let number, _):
       return FactText.area(number, in: unit).map { ($0, unit) }
-    case .text(let text)?:
+    case .text(let text):
       return FactText.area(text, decimal: definition.decimalSeparator, unit: unit)
-    default: return nil
+    case .date: return nil
     }
   }
 
@@ -95,7 +116,7 @@ package struct ListingBuilder {
     }
   }
 
-  private func price(_ value: FieldValue) -> (amount: Double, currency: String?)? {
+  func price(_ value: FieldValue) -> (amount: Double, currency: String?)? {
     let runner = FilterRunner(definition: definition, pageURL: pageURL, now: Date())
     guard case .price(let amount, let currency)? = runner.price(value) else { return nil }
     return (amount, currency)

@@ -33,6 +33,8 @@ package struct PageReader {
     /// Per fact, the items in which it found something; per item, each fact's values.
     var factsFound: [String: Int] = [:]
     var factValues: [[String: [FieldValue]]] = []
+    /// Per item, the listing it gave (nil: skipped), for `sites check` to show values as stored.
+    var itemListings: [Listing?] = []
     /// For a JSON answer in which `items` found nothing (and `empty` did not say so): where the
     /// path stops finding and what is there (``ReadSpec/itemsNote(_:)`` says it). A run reads
     /// it as an empty answer; `inspect` and `sites check` fail with it.
@@ -40,29 +42,34 @@ package struct PageReader {
   }
 
   package func read(_ body: [UInt8]) throws(SiteError) -> Result {
-    let root = try document(body)
-    if let blocked = spec.blocked, !values(blocked, in: root).isEmpty {
+    let answer = try document(body)
+    let roots = answer.documents
+    if let blocked = spec.blocked, !values(blocked, in: roots).isEmpty {
       throw SiteError("the page matches 'blocked' (\(blocked.location))", isBlock: true)
     }
     var result = Result()
     for (name, selector) in spec.collect {
-      result.collected[name] = values(selector, in: root).map(\.text).filter { !$0.isEmpty }
+      result.collected[name] = values(selector, in: roots).map(\.text).filter { !$0.isEmpty }
     }
     guard let itemsSelector = spec.items else { return result }
-    let items = self.items(itemsSelector, in: root)
-    if items.isEmpty { result.itemsNotFound = try checkEmpty(root, itemsSelector) }
+    let items = roots.flatMap { self.items(itemsSelector, in: $0) }
+    if items.isEmpty { result.itemsNotFound = try checkEmpty(roots, itemsSelector) }
     result.items = items.count
+    result.notes += membersNote(itemsSelector, roots)
+    let tables = try lookupTables(answer, notes: &result.notes)
+    // Fields that look a value up come after the field whose value is their key.
+    let ordered = spec.fields.filter { $0.lookup == nil } + spec.fields.filter { $0.lookup != nil }
     for (index, item) in items.enumerated() {
       var fields: [FieldSpec.Name: [FieldValue]] = [:]
-      for field in spec.fields {
-        let found = value(field, in: item)
+      for field in ordered {
+        let found = value(field, in: item, tables: tables, fields: fields)
         if !found.isEmpty { result.found[field.name, default: 0] += 1 }
         fields[field.name] = found
       }
       var facts: [String: [FieldValue]] = [:]
       for fact in spec.facts {
         guard let name = fact.fact else { continue }
-        let found = value(fact, in: item)
+        let found = value(fact, in: item, tables: tables, fields: fields)
         if !found.isEmpty { result.factsFound[name, default: 0] += 1 }
         facts[name] = found
       }
@@ -70,8 +77,12 @@ package struct PageReader {
       result.factValues.append(facts)
       let builder = ListingBuilder(definition: definition, pageURL: pageURL)
       switch builder.listing(fields, facts: facts) {
-      case .success(let listing): result.listings.append(listing)
-      case .failure(let why): result.notes.append("item \(index + 1): \(why); skipped")
+      case .success(let listing):
+        result.listings.append(listing)
+        result.itemListings.append(listing)
+      case .failure(let why):
+        result.notes.append("item \(index + 1): \(why); skipped")
+        result.itemListings.append(nil)
       }
     }
     result.notes += silentFields(result)
@@ -81,12 +92,12 @@ package struct PageReader {
   /// A page where the items path finds nothing: fine when it says so (`empty`); for a JSON
   /// answer, what the path's parent holds (an empty result to a run); otherwise the page has
   /// likely changed.
-  private func checkEmpty(_ root: Item, _ items: Selector) throws(SiteError) -> String? {
+  private func checkEmpty(_ roots: [Item], _ items: Selector) throws(SiteError) -> String? {
     if let empty = spec.empty {
-      guard values(empty, in: root).isEmpty else { return nil }
+      guard values(empty, in: roots).isEmpty else { return nil }
     }
     var why: String?
-    if case (.json(let path), .json(let document, _)) = (items.compiled, root) {
+    if case (.json(let path), .json(let document, _)?) = (items.compiled, roots.first) {
       why = path.whyEmpty(in: document) ?? "it finds no value"
       if spec.empty == nil { return why }
     }
@@ -108,10 +119,17 @@ package struct PageReader {
     }
   }
 
-  private func document(_ body: [UInt8]) throws(SiteError) -> Item {
+  /// An answer as read: its documents (the page, the JSON, or each `json_in` element's JSON),
+  /// and the HTML page for lookups that take their JSON from an element of it.
+  struct Answer {
+    var documents: [Item]
+    var page: HTMLNode?
+  }
+
+  private func document(_ body: [UInt8]) throws(SiteError) -> Answer {
     switch spec.format {
     case .json:
-      return .json(try Self.json(body), root: nil)
+      return Answer(documents: [.json(try Self.json(body), root: nil)])
     case .html:
       let page: HTMLDocument
       do {
@@ -120,13 +138,23 @@ package struct PageReader {
         throw SiteError("the answer is not a readable HTML page: \(error)")
       }
       guard let root = page.root else { throw SiteError("the answer is an empty HTML page") }
-      guard let jsonIn = spec.jsonIn else { return .html(root) }
-      guard let script = values(jsonIn, in: .html(root)).first else {
-        throw SiteError(
-          "'json_in' (\(jsonIn.text), \(jsonIn.location)) found no element in the page")
-      }
-      return .json(try Self.json(Array(script.text.utf8)), root: nil)
+      guard let jsonIn = spec.jsonIn else { return Answer(documents: [.html(root)], page: root) }
+      return Answer(documents: try jsonDocuments(jsonIn, in: root), page: root)
     }
+  }
+
+  /// The JSON of every element `selector` finds (each a document of its own).
+  func jsonDocuments(_ selector: Selector, in page: HTMLNode) throws(SiteError) -> [Item] {
+    let scripts = values(selector, in: .html(page))
+    guard !scripts.isEmpty else {
+      throw SiteError(
+        "'json_in' (\(selector.text), \(selector.location)) found no element in the page")
+    }
+    var documents: [Item] = []
+    for script in scripts {
+      documents.append(.json(try Self.json(Array(script.text.utf8)), root: nil))
+    }
+    return documents
   }
 
   package static func json(_ bytes: [UInt8]) throws(SiteError) -> Any {
@@ -148,6 +176,11 @@ package struct PageReader {
     }
   }
 
+  /// What a selector finds in each of an answer's documents.
+  private func values(_ selector: Selector, in roots: [Item]) -> [FieldValue] {
+    roots.flatMap { values(selector, in: $0) }
+  }
+
   /// What a selector finds in an item (the document root for a whole-page selector).
   package func values(_ selector: Selector, in item: Item) -> [FieldValue] {
     switch (selector.compiled, item) {
@@ -167,15 +200,31 @@ package struct PageReader {
     }
   }
 
-  private func value(_ field: FieldSpec, in item: Item) -> [FieldValue] {
-    var values: [FieldValue] =
-      field.selector.map { self.values($0, in: item) } ?? field.value.map { [FieldValue.text($0)] }
-      ?? []
+  private func value(
+    _ field: FieldSpec, in item: Item, tables: [String: LookupTable],
+    fields: [FieldSpec.Name: [FieldValue]]
+  ) -> [FieldValue] {
+    var values: [FieldValue]
+    if let lookup = field.lookup {
+      let key = fields[lookup.by]?.first?.text
+      let entry = key.flatMap { tables[lookup.table]?.entries[$0] }
+      values = entry.map { self.values(field.selector, in: .json($0.entry, root: $0.root)) } ?? []
+    } else {
+      values =
+        field.selector.map { self.values($0, in: item) } ?? field.value.map {
+          [FieldValue.text($0)]
+        }
+        ?? []
+    }
     values = values.filter { $0 != .text("") }
     let filters = FilterRunner(
       definition: definition, pageURL: pageURL, now: now)
     for filter in field.filters { values = filters.apply(filter, to: values) }
     return values
+  }
+
+  private func values(_ selector: Selector?, in item: Item) -> [FieldValue] {
+    selector.map { values($0, in: item) } ?? []
   }
 
   package static func jsonValue(_ value: Any) -> FieldValue? {

@@ -27,6 +27,8 @@ package struct SearchURLSpec: Sendable {
   package var set: [(name: String, value: String)]
   /// Pasted URLs and their requests, run by a test like the site's fixtures.
   package var examples: [SearchURLExample]
+  /// Where each example was written, for a located error when it does not hold.
+  package var exampleLocations: [SourceLocation] = []
 
   /// One `replace: [regex, replacement]` of the path.
   package struct PathEdit: Sendable {

@@ -80,8 +80,11 @@ package struct ReadSpec: Sendable {
     case html, json
   }
   package var format: Format
-  /// For `html`: the element whose text is JSON to read with JSON paths (`__NEXT_DATA__`).
+  /// For `html`: the elements whose text is JSON to read with JSON paths (`__NEXT_DATA__`, one
+  /// JSON-LD script per listing): every match is a document, and the paths run in each.
   package var jsonIn: Selector?
+  /// Tables a field looks its value up in by the item's key (`lookups:`).
+  package var lookups: [LookupSpec] = []
   /// The items of the answer (one listing each). Nil for a step that only collects.
   package var items: Selector?
   package var fields: [FieldSpec]
@@ -109,6 +112,9 @@ package struct FieldSpec: Sendable {
     case rooms, bedrooms, bathrooms
     /// Floor area with its unit ("50 m²", "850ft2"); a bare number is in `floor_area_unit`.
     case floorArea = "floor_area"
+    /// A price per unit of floor area ("12,50 €/m²"), when the site gives one: kept as the fact
+    /// `price per m²`; the listing's price made from it when the site gives none.
+    case pricePerArea = "price_per_area"
     case postcode, address
     /// The site's other facts: a mapping of a fact's name to a field (read apart, in
     /// ``ReadSpec/facts``).
@@ -126,6 +132,28 @@ package struct FieldSpec: Sendable {
   /// Whether finding nothing in every item is expected (no warning).
   package var optional: Bool
   package var location: SourceLocation
+  /// For a field read from a lookup table: `selector` is a JSONPath in the table's entry.
+  package var lookup: FieldLookup? = nil
+}
+
+/// A table of JSON entries by key, somewhere in the answer (`lookups: {NAME: ...}`): the
+/// coordinates a page keeps apart from its cards, in a GeoJSON script keyed by listing id.
+package struct LookupSpec: Sendable {
+  package var name: String
+  /// For an HTML answer: the element whose text is the JSON (nil: the answer's own JSON).
+  package var jsonIn: Selector?
+  /// The entries, and each entry's key relative to it.
+  package var entries: Selector
+  package var key: Selector
+  package var location: SourceLocation
+}
+
+/// Where a field looks its value up: the table, and the field whose value is the key.
+package struct FieldLookup: Sendable {
+  package var table: String
+  package var by: FieldSpec.Name
+  package var location: SourceLocation
+  package var byLocation: SourceLocation
 }
 
 /// A path into an answer: XPath 1.0 for HTML, JSONPath (RFC 9535) for JSON.

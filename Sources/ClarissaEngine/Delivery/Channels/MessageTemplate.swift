@@ -98,7 +98,7 @@ public enum MessageTemplate {
   static func fields(_ listing: Listing, search: Search, count: Int, now: Date) -> [String: String]
   {
     let listing = ListingCheck.shown(listing)
-    let price = listing.price.map { Money.format($0, listing.currency) } ?? ""
+    let price = Money.format(listing) ?? ""
     let place = listing.location ?? listing.area ?? ""
     let age = listing.posted.map { Age.describe(from: $0, to: now) } ?? ""
     let also = (listing.alsoPostedAs ?? []).joined(separator: ", ")

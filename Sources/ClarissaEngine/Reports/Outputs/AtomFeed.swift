@@ -24,7 +24,7 @@ public enum AtomFeed {
     for entry in entries.sorted(by: HTMLPage.newestFirst) {
       let listing = entry.listing
       let facts = [
-        listing.price.map { Money.format($0, listing.currency) }, listing.location ?? listing.area,
+        Money.format(listing), listing.location ?? listing.area,
       ].compactMap { $0 }.joined(separator: " · ")
       let summary = [facts, listing.description].filter { !$0.isEmpty }.joined(separator: "\n\n")
       lines += [

@@ -74,9 +74,7 @@ enum HTMLPage {
           + "\(escape(listing.title))\" loading=\"lazy\"></div>\n"
       } ?? ""
     let price =
-      listing.price.map {
-        "<div class=\"price\">\(escape(Money.format($0, listing.currency)))</div>"
-      } ?? ""
+      Money.format(listing).map { "<div class=\"price\">\(escape($0))</div>" } ?? ""
     let event =
       listing.event.flatMap { event in
         event.kind == .new
