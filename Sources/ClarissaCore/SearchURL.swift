@@ -29,7 +29,7 @@ public struct SearchURL: Sendable, Equatable {
 
   /// The parts of `text`, or nil when it is not an absolute http(s) URL with a host.
   public init?(_ text: String) {
-    guard let components = URLComponents(string: Self.encodingWhatBrowsersShow(text)),
+    guard let components = URLComponents(string: URLText.encodingIllegal(text)),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = components.host?.lowercased(), !host.isEmpty
     else { return nil }
@@ -42,39 +42,6 @@ public struct SearchURL: Sendable, Equatable {
       let decoded = name.replacingOccurrences(of: "+", with: " ")
       return Pair(name: decoded.removingPercentEncoding ?? decoded, written: String(item))
     }
-  }
-
-  /// `text` with what a browser's address bar shows unencoded (`[]`, `"`, spaces, letters
-  /// beyond ASCII) percent-encoded, and what is already encoded (`%2C`) left as it is: given
-  /// both in one URL, URLComponents would otherwise encode the `%` of `%2C` again.
-  static func encodingWhatBrowsersShow(_ text: String) -> String {
-    let allowed = Set(
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&'()*+,;=".utf8)
-    let bytes = Array(text.utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHex(bytes[index + 1]),
-        isHex(bytes[index + 2])
-      {
-        out += bytes[index...(index + 2)]
-        index += 3
-        continue
-      }
-      if allowed.contains(byte) {
-        out.append(byte)
-      } else {
-        out += Array(String(format: "%%%02X", byte).utf8)
-      }
-      index += 1
-    }
-    return String(decoding: out, as: UTF8.self)
-  }
-
-  private static func isHex(_ byte: UInt8) -> Bool {
-    (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
   }
 
   /// The pasted pairs called `name`.

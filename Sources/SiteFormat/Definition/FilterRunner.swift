@@ -85,20 +85,8 @@ package struct FilterRunner {
 
 extension FilterRunner {
   /// Characters a URL may not hold as written (`800x600>`, spaces) percent-encoded; what is
-  /// encoded already stays.
-  package static func encoded(_ url: String) -> String {
-    let illegal = Set(" <>\"{}|\\^`")
-    guard url.contains(where: { illegal.contains($0) }) else { return url }
-    var out = ""
-    for character in url {
-      if illegal.contains(character) {
-        out += String(character).utf8.map { String(format: "%%%02X", $0) }.joined()
-      } else {
-        out.append(character)
-      }
-    }
-    return out
-  }
+  /// encoded already stays (``URLText/encodingIllegal(_:)``).
+  package static func encoded(_ url: String) -> String { URLText.encodingIllegal(url) }
 }
 
 extension SiteDefinition {
