@@ -123,10 +123,12 @@ public enum DefinitionCheck {
     let width = max(11, fields.map(\.key.count).max() ?? 0) + 1
     for index in result.values.indices {
       lines.append("item \(index + 1)")
+      let listing =
+        result.listingOfItem.indices.contains(index)
+        ? result.listingOfItem[index].map { result.listings[$0] } : nil
       for field in fields {
         let values = result.values(of: field, item: index)
         let shown = values.map(\.shown)
-        let listing = index < result.itemListings.count ? result.itemListings[index] : nil
         let stored = field.fact == nil ? listing?.stored(field.name) : nil
         let same = [values.first?.text, values.first?.shown]
         let changed = stored.map { same.contains($0) ? "" : "  → \($0)" } ?? ""

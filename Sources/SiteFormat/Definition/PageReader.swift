@@ -33,8 +33,9 @@ package struct PageReader {
     /// Per fact, the items in which it found something; per item, each fact's values.
     var factsFound: [String: Int] = [:]
     var factValues: [[String: [FieldValue]]] = []
-    /// Per item, the listing it gave (nil: skipped), for `sites check` to show values as stored.
-    var itemListings: [Listing?] = []
+    /// Per item, the index in ``listings`` of the listing it gave (nil: skipped), for `sites
+    /// check` to show values as stored.
+    var listingOfItem: [Int?] = []
     /// For a JSON answer in which `items` found nothing (and `empty` did not say so): where the
     /// path stops finding and what is there (``ReadSpec/itemsNote(_:)`` says it). A run reads
     /// it as an empty answer; `inspect` and `sites check` fail with it.
@@ -78,11 +79,11 @@ package struct PageReader {
       let builder = ListingBuilder(definition: definition, pageURL: pageURL)
       switch builder.listing(fields, facts: facts) {
       case .success(let listing):
+        result.listingOfItem.append(result.listings.count)
         result.listings.append(listing)
-        result.itemListings.append(listing)
       case .failure(let why):
         result.notes.append("item \(index + 1): \(why); skipped")
-        result.itemListings.append(nil)
+        result.listingOfItem.append(nil)
       }
     }
     result.notes += silentFields(result)
