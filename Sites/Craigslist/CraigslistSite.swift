@@ -16,10 +16,11 @@ public struct CraigslistSite: FeedSource {
   public let modes = ["api", "html", "rss"]
   /// The countries of its areas (the United States first, then by code); an area of no one
   /// country (`caribbean`) adds none.
-  public var countries: [String] {
+  public var countries: [String] { Self.areaCountries }
+  private static let areaCountries: [String] = {
     let others = Set(CraigslistTables.areas.map(\.country)).subtracting(["US", ""])
     return ["US"] + others.sorted()
-  }
+  }()
   public var kind: SiteKind { .marketplace }
   /// Its recorded answers (Fixtures/craigslist/, not the hand-written `synthetic/` ones) and the
   /// listing facts each carries (`SiteSampleTests` reads them).
