@@ -149,7 +149,7 @@ let package = Package(
     // MARK: - Site adapters: one folder per site, listed in Sites/Registry.swift
     .target(
       name: "Sites",
-      dependencies: ["ClarissaCore", "SiteFormat", "Feeds", "Markup", "ListingText", "YAML"],
+      dependencies: ["ClarissaCore", "SiteFormat", "Feeds", "Markup"],
       path: "Sites",
       exclude: siteDocuments,
       resources: siteDefinitions
@@ -187,7 +187,7 @@ let package = Package(
       name: "ClarissaCommands",
       dependencies: [
         "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "ListingStore", "Sites", "SiteFormat",
-        "ListingText", "Serve", "WebServer",
+        "ListingText", "Serve", "WebServer", "YAML",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -204,19 +204,21 @@ let package = Package(
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .target(
       name: "FixtureSupport",
-      dependencies: ["WebServer", "ClarissaEngine", "ListingStore", "Sites", "ListingText"],
+      dependencies: [
+        "WebServer", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites", "ListingText",
+      ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaConfigTests",
-      dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
+      dependencies: ["ClarissaConfig", "ClarissaCore", "Sites", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [
-        "ClarissaEngine", "ListingStore", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML",
-        "FixtureSupport", "WebServer",
+        "ClarissaEngine", "ClarissaCore", "ListingStore", "ClarissaConfig", "Sites", "SiteFormat",
+        "Feeds", "Markup", "YAML", "FixtureSupport", "WebServer",
       ]),
     .testTarget(
       name: "SitesTests",
@@ -226,11 +228,15 @@ let package = Package(
       ]),
     .testTarget(
       name: "ServeTests",
-      dependencies: ["Serve", "WebServer", "ListingStore", "ClarissaCore", "FixtureSupport"]),
+      dependencies: [
+        "Serve", "WebServer", "ListingStore", "ClarissaCore", "ClarissaEngine", "FixtureSupport",
+      ]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: [
-        "ClarissaCommands", "ClarissaEngine", "ListingStore", "clarissa", "FixtureSupport",
+        "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites", "WebServer",
+        "clarissa", "FixtureSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
   ],

@@ -12,6 +12,10 @@ struct ModuleMap {
     /// Which list of the document holds it (0: the first), and its place in that list.
     let list: Int
     let place: Int
+    /// The folder of its sources, from the repository's root (the package's reading only).
+    var folder: String? = nil
+    /// SwiftPM's kind of target: `regular`, `executable`, `test` or `system`.
+    var kind = "regular"
   }
 
   /// Every module, in the order read.
@@ -104,8 +108,13 @@ struct ModuleMap {
         // {"byName": [name, condition]}, {"target": [...]}, {"product": [name, package, ...]}
         dependency.values.first.flatMap { ($0 as? [Any])?.first as? String }
       }
+      let kind = target["type"] as? String ?? "regular"
+      let folder =
+        target["path"] as? String ?? (kind == "test" ? "Tests/\(name)" : "Sources/\(name)")
       map.modules.append(
-        Module(name: name, dependencies: Set(dependencies), line: 0, list: 0, place: place))
+        Module(
+          name: name, dependencies: Set(dependencies), line: 0, list: 0, place: place,
+          folder: kind == "system" ? nil : folder, kind: kind))
     }
     return map
   }
