@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // libFuzzer targets for clarissa's readers. Built apart from the main package because libFuzzer
-// supplies `main`; run them with Tests/Fuzz/run (or .ci/fuzz).
+// supplies `main`; run them with .ci/fuzz.
 import PackageDescription
 
 let fuzzerFlags: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]

@@ -1,7 +1,7 @@
 import ClarissaCore
 
 /// How many of an answer's listings have each fact (`sites check`, the sites' table in
-/// Sites/README.md): "coordinates 30/30, rooms 30/30, floor_area 30/30, ...".
+/// docs/adding-a-site.md): "coordinates 30/30, rooms 30/30, floor_area 30/30, ...".
 package struct ListingFactCounts {
   /// The listings counted.
   package let total: Int
