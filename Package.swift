@@ -73,7 +73,7 @@ let package = Package(
       name: "ClarissaReaders",
       targets: [
         "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "SiteFormat", "Sites",
-        "ListingText", "ListingStore", "ClarissaEngine",
+        "ListingText", "ListingStore", "Curl", "Channels", "ClarissaEngine",
       ]),
   ],
   // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
@@ -164,11 +164,18 @@ let package = Package(
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
 
-    // MARK: - The run: fetching and politeness (Fetching/), the pipeline (Run/), delivery
-    // (Delivery/) and reports (Reports/)
+    // MARK: - The network door: libcurl wrapped once (the Fetcher, CurlFetcher, SMTP)
+    .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl"]),
+
+    // MARK: - Channel kinds: one file per kind (Kinds/), its declaration and its sender, listed
+    // in Sources/Channels/Registry.swift; what several kinds share (Delivery/)
+    .target(name: "Channels", dependencies: ["ClarissaCore", "Curl", "ListingStore"]),
+
+    // MARK: - The run: politeness (Fetching/), the pipeline (Run/), delivery (Delivery/) and
+    // reports (Reports/)
     .target(
       name: "ClarissaEngine",
-      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "CLibCurl"]),
+      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "Curl", "Channels"]),
 
     // MARK: - `clarissa serve`: a small HTTP/1.1 server on SwiftNIO, and the pages and API over
     // the store
@@ -186,8 +193,8 @@ let package = Package(
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "ListingStore", "Sites", "SiteFormat",
-        "ListingText", "Serve", "WebServer",
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Channels", "Curl", "ListingStore",
+        "Sites", "SiteFormat", "ListingText", "Serve", "WebServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -197,32 +204,38 @@ let package = Package(
     .executableTarget(
       name: "clarissa-bench",
       dependencies: [
-        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites",
-        "SiteFormat", "Feeds", "Markup", "ListingText", "Serve", "WebServer",
+        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Channels", "Curl",
+        "ListingStore", "Sites", "SiteFormat", "Feeds", "Markup", "ListingText", "Serve",
+        "WebServer",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .target(
       name: "FixtureSupport",
-      dependencies: ["WebServer", "ClarissaEngine", "ListingStore", "Sites", "ListingText"],
+      dependencies: [
+        "WebServer", "ClarissaEngine", "Channels", "Curl", "ListingStore", "Sites", "ListingText",
+      ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaConfigTests",
-      dependencies: ["ClarissaConfig", "Sites", "YAML", "FixtureSupport"]),
+      dependencies: ["ClarissaConfig", "Sites", "Channels", "YAML", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [
-        "ClarissaEngine", "ListingStore", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML",
-        "FixtureSupport", "WebServer",
+        "ClarissaEngine", "Channels", "Curl", "ListingStore", "ClarissaConfig", "Sites", "Feeds",
+        "Markup", "YAML", "FixtureSupport", "WebServer",
       ]),
+    .testTarget(
+      name: "ChannelsTests",
+      dependencies: ["Channels", "ClarissaCore"]),
     .testTarget(
       name: "SitesTests",
       dependencies: [
-        "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Feeds", "Markup", "ListingText",
-        "FixtureSupport",
+        "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Channels", "Feeds", "Markup",
+        "ListingText", "FixtureSupport",
       ]),
     .testTarget(
       name: "ServeTests",
@@ -230,7 +243,8 @@ let package = Package(
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: [
-        "ClarissaCommands", "ClarissaEngine", "ListingStore", "clarissa", "FixtureSupport",
+        "ClarissaCommands", "ClarissaEngine", "Channels", "Curl", "ListingStore", "clarissa",
+        "FixtureSupport",
       ]
     ),
   ],
