@@ -73,7 +73,7 @@ let package = Package(
       name: "ClarissaReaders",
       targets: [
         "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "SiteFormat", "Sites",
-        "ListingText", "ListingStore", "ClarissaEngine",
+        "ListingText", "ListingStore", "Curl", "Channels", "ClarissaEngine",
       ]),
   ],
   // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
@@ -164,11 +164,18 @@ let package = Package(
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
 
-    // MARK: - The run: fetching and politeness (Fetching/), the pipeline (Run/), delivery
-    // (Delivery/) and reports (Reports/)
+    // MARK: - The network door: libcurl wrapped once (the Fetcher, CurlFetcher, SMTP)
+    .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl"]),
+
+    // MARK: - Channel kinds: one file per kind (Kinds/), its declaration and its sender, listed
+    // in Sources/Channels/Registry.swift; what several kinds share (Delivery/)
+    .target(name: "Channels", dependencies: ["ClarissaCore", "Curl", "ListingStore"]),
+
+    // MARK: - The run: politeness (Fetching/), the pipeline (Run/), delivery (Delivery/) and
+    // reports (Reports/)
     .target(
       name: "ClarissaEngine",
-      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "CLibCurl"]),
+      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "Curl", "Channels"]),
 
     // MARK: - `clarissa serve`: a small HTTP/1.1 server on SwiftNIO, and the pages and API over
     // the store
@@ -186,8 +193,8 @@ let package = Package(
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "ListingStore", "Sites", "SiteFormat",
-        "ListingText", "Serve", "WebServer", "YAML",
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Channels", "Curl", "ListingStore",
+        "Sites", "SiteFormat", "ListingText", "Serve", "WebServer", "YAML",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -197,15 +204,17 @@ let package = Package(
     .executableTarget(
       name: "clarissa-bench",
       dependencies: [
-        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites",
-        "SiteFormat", "Feeds", "Markup", "ListingText", "Serve", "WebServer",
+        "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Channels",
+        "ListingStore", "Sites", "SiteFormat", "Feeds", "Markup", "ListingText", "Serve",
+        "WebServer",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .target(
       name: "FixtureSupport",
       dependencies: [
-        "WebServer", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites", "ListingText",
+        "WebServer", "ClarissaCore", "ClarissaEngine", "Curl", "ListingStore", "Sites",
+        "ListingText",
       ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
@@ -213,18 +222,21 @@ let package = Package(
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaConfigTests",
-      dependencies: ["ClarissaConfig", "ClarissaCore", "Sites", "FixtureSupport"]),
+      dependencies: ["ClarissaConfig", "ClarissaCore", "Sites", "Channels", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [
-        "ClarissaEngine", "ClarissaCore", "ListingStore", "ClarissaConfig", "Sites", "SiteFormat",
-        "Feeds", "Markup", "YAML", "FixtureSupport", "WebServer",
+        "ClarissaEngine", "ClarissaCore", "Channels", "Curl", "ListingStore", "ClarissaConfig",
+        "Sites", "SiteFormat", "Feeds", "Markup", "YAML", "FixtureSupport", "WebServer",
       ]),
+    .testTarget(
+      name: "ChannelsTests",
+      dependencies: ["Channels", "ClarissaCore"]),
     .testTarget(
       name: "SitesTests",
       dependencies: [
-        "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Feeds", "Markup", "ListingText",
-        "FixtureSupport",
+        "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Channels", "Feeds", "Markup",
+        "ListingText", "FixtureSupport",
       ]),
     .testTarget(
       name: "ServeTests",
@@ -234,8 +246,8 @@ let package = Package(
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: [
-        "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "ListingStore", "Sites", "WebServer",
-        "clarissa", "FixtureSupport",
+        "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "Channels", "ListingStore", "Sites",
+        "WebServer", "clarissa", "FixtureSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

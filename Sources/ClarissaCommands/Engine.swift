@@ -1,6 +1,8 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import Foundation
 import ListingStore
 import Sites

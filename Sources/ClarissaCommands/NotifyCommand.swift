@@ -1,7 +1,9 @@
 import ArgumentParser
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import Foundation
 import ListingStore
 import Sites

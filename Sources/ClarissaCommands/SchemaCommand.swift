@@ -1,4 +1,5 @@
 import ArgumentParser
+import Channels
 import ClarissaConfig
 import SiteFormat
 import Sites
@@ -28,7 +29,8 @@ struct SchemaCommand: ParsableCommand {
 
   func run() throws {
     switch kind {
-    case .config: Terminal.output(try ConfigSchema.text(sites: Registry.sites))
+    case .config:
+      Terminal.output(try ConfigSchema.text(sites: Registry.sites, channels: ChannelRegistry.all))
     case .site: Terminal.output(try DefinitionSchema.text())
     }
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import Foundation
 import ListingStore
 import Sites

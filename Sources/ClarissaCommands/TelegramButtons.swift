@@ -1,5 +1,7 @@
+import Channels
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import Foundation
 import ListingStore
 

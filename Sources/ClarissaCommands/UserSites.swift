@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Foundation
@@ -90,7 +91,8 @@ struct UserSites {
 
   /// `ConfigLoader.load` with these sites, their problems first.
   func loadConfig(environment: [String: String]) -> ConfigLoadResult {
-    var result = ConfigLoader.load(file, environment: environment, sites: catalog)
+    var result = ConfigLoader.load(
+      file, environment: environment, sites: catalog, channels: ChannelRegistry.all)
     result.diagnostics = diagnostics + result.diagnostics
     result.sources.merge(sources) { first, _ in first }
     if diagnostics.hasErrors { result.config = nil }

@@ -13,6 +13,8 @@ public struct ConfigLoadResult: Sendable {
 }
 
 /// Reads `searches.yaml` into a ``Config``, collecting every problem of the file in one pass.
+/// It is handed the sites a search may name and the channel kinds a `notify` URL may be of
+/// (`Registry.sites` and `ChannelRegistry.all`, from the command line): it knows none itself.
 public enum ConfigLoader {
   /// Files larger than this are refused before parsing (a config is a few kilobytes).
   public static let maxFileBytes = 8 << 20
@@ -20,37 +22,39 @@ public enum ConfigLoader {
   /// Reads the file at `path`; `displayName` is what messages call it (default: the path).
   public static func load(
     path: String, displayName: String? = nil, environment: [String: String],
-    sites: SiteCatalog
+    sites: SiteCatalog, channels: [any ChannelKind]
   ) -> ConfigLoadResult {
     load(
-      ConfigFile.read(path: path, displayName: displayName), environment: environment, sites: sites)
+      ConfigFile.read(path: path, displayName: displayName), environment: environment, sites: sites,
+      channels: channels)
   }
 
   /// Loads a file already read and parsed (``ConfigFile/read(path:displayName:)``).
   public static func load(
-    _ file: ConfigFile, environment: [String: String], sites: SiteCatalog
+    _ file: ConfigFile, environment: [String: String], sites: SiteCatalog,
+    channels: [any ChannelKind]
   ) -> ConfigLoadResult {
     guard file.problem == nil, let document = file.document else {
       return failure(file.name, file.problem ?? "cannot read '\(file.name)'")
     }
     return load(
       bytes: file.bytes, document: document, name: file.name, baseDirectory: file.baseDirectory,
-      environment: environment, sites: sites)
+      environment: environment, sites: sites, channels: channels)
   }
 
   /// Reads config text already in memory.
   public static func load(
     bytes: [UInt8], name: String, baseDirectory: String = ".", environment: [String: String],
-    sites: SiteCatalog
+    sites: SiteCatalog, channels: [any ChannelKind]
   ) -> ConfigLoadResult {
     load(
       bytes: bytes, document: YAMLReader.read(bytes), name: name, baseDirectory: baseDirectory,
-      environment: environment, sites: sites)
+      environment: environment, sites: sites, channels: channels)
   }
 
   private static func load(
     bytes: [UInt8], document: YAMLDocument, name: String, baseDirectory: String,
-    environment: [String: String], sites: SiteCatalog
+    environment: [String: String], sites: SiteCatalog, channels: [any ChannelKind]
   ) -> ConfigLoadResult {
     let text = String(decoding: bytes, as: UTF8.self)
     var diagnostics = document.problems.map { diagnostic(for: $0, in: name) }
@@ -58,8 +62,9 @@ public enum ConfigLoader {
     var sources = [name: text]
     if let root = document.root {
       let reader = ConfigReader(
-        file: name, text: text, baseDirectory: baseDirectory, environment: environment, sites: sites
-      )
+        file: name, text: text, baseDirectory: baseDirectory, environment: environment,
+        sites: sites,
+        channels: channels)
       config = reader.read(root)
       diagnostics += reader.diagnostics
       sources.merge(reader.extraSources) { own, _ in own }

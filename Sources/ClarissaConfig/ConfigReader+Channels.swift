@@ -42,17 +42,17 @@ extension ConfigReader {
     let start = diagnostics.count
     var secrets: [String] = []
     defer { hide(secrets, inDiagnosticsFrom: start) }
-    if let claimant = ChannelKinds.claimant(of: url) {
-      secrets = ChannelRedactor.secrets(in: url, kind: claimant.kind)
+    if let claimant = channelKinds.claimant(of: url) {
+      secrets = ChannelRedactor.secrets(in: url, declared: claimant)
     }
     let kind: any ChannelKind
-    switch ChannelKinds.kind(for: url, written: urlNode.scalar?.value) {
+    switch channelKinds.kind(for: url, written: urlNode.scalar?.value) {
     case .success(let found): kind = found
     case .failure(let problem):
       error("\(problem.message) (\(what))", at: urlNode)
       return nil
     }
-    for finding in ChannelKinds.findings(for: url, kind: kind) {
+    for finding in channelKinds.findings(for: url, kind: kind) {
       let message = "\(finding.message) (\(what))"
       let spot = finding.place.map { self.place(of: $0 + "=", in: urlNode) } ?? location(urlNode)
       if finding.isError {
@@ -97,7 +97,7 @@ extension ConfigReader {
 
   /// Channels that hand work to a local program: say so now if it is missing.
   private func checkInstalled(_ kind: any ChannelKind, url: String, at node: Node, _ what: String) {
-    guard let parsed = ChannelKinds.parse(url), let program = kind.program(parsed) else { return }
+    guard let parsed = ChannelURL.parse(url), let program = kind.program(parsed) else { return }
     let path = program.contains("/") ? resolvedPath(program) : findExecutable(program)
     if let path, FileManager.default.isExecutableFile(atPath: path) { return }
     switch program {

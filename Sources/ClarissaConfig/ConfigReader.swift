@@ -9,6 +9,8 @@ final class ConfigReader {
   let baseDirectory: String
   let environment: [String: String]
   let sites: SiteCatalog
+  /// The channel kinds a `notify` URL may be of.
+  let channelKinds: ChannelCatalog
   private let text: String
   /// Split only when a message needs a column inside a scalar.
   private lazy var lines: [[Unicode.Scalar]] = text.split(
@@ -66,13 +68,14 @@ final class ConfigReader {
 
   init(
     file: String, text: String, baseDirectory: String, environment: [String: String],
-    sites: SiteCatalog
+    sites: SiteCatalog, channels: [any ChannelKind]
   ) {
     self.file = file
     self.text = text
     self.baseDirectory = baseDirectory
     self.environment = environment
     self.sites = sites
+    self.channelKinds = ChannelCatalog(channels)
   }
 
   // MARK: - Reporting

@@ -11,10 +11,16 @@ import Foundation
 /// fully; its 2019-09/2020-12 support is partial.
 public enum ConfigSchema {
   /// The schema's `$id`-less JSON object, ready for `JSONSerialization`.
-  public static func schema(sites: SiteCatalog) -> [String: Any] {
+  /// `channels` are the kinds a channel URL may be of (`ChannelRegistry.all`), as the reader
+  /// is handed them.
+  public static func schema(sites: SiteCatalog, channels: [any ChannelKind]) -> [String: Any] {
     var properties: [String: Any] = [:]
     for key in ConfigReader.topLevelKeys {
-      properties[key] = describe(topLevelValue(key, sites: sites), "top.\(key)", key)
+      let value =
+        key == "notify"
+        ? ["type": ["object", "null"], "additionalProperties": channel(ChannelCatalog(channels))]
+        : topLevelValue(key, sites: sites)
+      properties[key] = describe(value, "top.\(key)", key)
     }
     return [
       "$schema": "http://json-schema.org/draft-07/schema#",
@@ -30,9 +36,9 @@ public enum ConfigSchema {
   }
 
   /// The schema as pretty-printed JSON text with sorted keys, ending in a newline.
-  public static func text(sites: SiteCatalog) throws -> String {
+  public static func text(sites: SiteCatalog, channels: [any ChannelKind]) throws -> String {
     let data = try JSONSerialization.data(
-      withJSONObject: schema(sites: sites),
+      withJSONObject: schema(sites: sites, channels: channels),
       options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     return (String(data: data, encoding: .utf8) ?? "") + "\n"
   }
@@ -51,7 +57,6 @@ public enum ConfigSchema {
       ]
     case "blackout":
       return ["type": ["object", "null"], "additionalProperties": blackoutWindow]
-    case "notify": return ["type": ["object", "null"], "additionalProperties": channel]
     case "state":
       return section(ConfigReader.stateKeys, prefix: "state") { key in
         switch key {
@@ -141,25 +146,30 @@ public enum ConfigSchema {
     ["type": "string", "pattern": "^(daily|weekly [A-Za-z]+) [0-9]{1,2}:[0-9]{2}( \\S+)?$"]
   }
 
-  private static var channel: [String: Any] {
-    let url = describe(channelURL, "channel.url", "url")
+  private static func channel(_ kinds: ChannelCatalog) -> [String: Any] {
+    let texts = ConfigSchemaText.channelTexts(kinds.all)
+    var url = channelURL(kinds)
+    url["description"] = texts["channel.url"]
     var long = section(ConfigReader.channelKeys, prefix: "channel") { key in
       switch key {
-      case "url": channelURL
       case "digest": ["anyOf": [["type": "boolean"], digestSchedule]]
       default: expandable(template)
       }
     }
+    // The URL's text names the kinds, which the section's texts do not know.
+    var properties = long["properties"] as? [String: Any] ?? [:]
+    properties["url"] = url
+    long["properties"] = properties
     long["required"] = ["url"]
     return [
-      "description": ConfigSchemaText.text(for: "channel"),
+      "description": texts["channel"] ?? "",
       "oneOf": [url, long],
     ]
   }
 
   /// `stdout`, `exec:...`, a known scheme, an http(s) webhook, or a whole `${VAR}`.
-  private static var channelURL: [String: Any] {
-    let schemes = (ChannelKinds.schemes + ["http", "https"])
+  private static func channelURL(_ kinds: ChannelCatalog) -> [String: Any] {
+    let schemes = (kinds.schemes + ["http", "https"])
       .filter { $0 != "stdout" && $0 != "exec" && $0 != "mailto" }
       .map(caseInsensitive)
     let pattern =

@@ -8,23 +8,23 @@ enum ConfigSchemaText {
     "clarissa's searches.yaml: searches, cities, quiet hours and channels (docs/configuration.md)"
   static let extensionKey = "ignored by clarissa: a place for your own anchors (x-common: &common)"
 
-  /// The text for a property at `path` ("search.query"); a key without one says so plainly,
-  /// and `ConfigSchemaTests` fails until it is written.
-  /// The channel texts, listing the kinds of ``ChannelKinds/all`` (docs/notifications.md).
-  static let channelTexts: [String: String] = {
-    let forms = ChannelKinds.all.map { $0.schemes.joined(separator: "/") }
-    let kinds = ChannelKinds.all.map { $0.summary.replacingOccurrences(of: "`", with: "'") }
+  /// The channel texts (`channel`, `channel.url`), listing `kinds` (docs/notifications.md).
+  static func channelTexts(_ all: [any ChannelKind]) -> [String: String] {
+    let forms = all.map { $0.schemes.joined(separator: "/") }
+    let kinds = all.map { $0.summary.replacingOccurrences(of: "`", with: "'") }
     return [
       "channel": "a channel URL (\(forms.joined(separator: ", "))) or a mapping with 'url'",
       "channel.url":
         "where messages go (docs/notifications.md); ${VAR} allowed: "
         + kinds.joined(separator: "; "),
     ]
-  }()
+  }
 
+  /// The text for a property at `path` ("search.query"); a key without one says so plainly,
+  /// and `ConfigSchemaTests` fails until it is written. (The channel's URL, which names the
+  /// kinds, is ``channelTexts(_:)``'s.)
   static func text(for path: String, key: String? = nil) -> String {
-    texts[path] ?? channelTexts[path]
-      ?? "'\(key ?? path)' (\(missingMarker); see docs/configuration.md)"
+    texts[path] ?? "'\(key ?? path)' (\(missingMarker); see docs/configuration.md)"
   }
 
   /// Marks a key whose description has not been written yet.

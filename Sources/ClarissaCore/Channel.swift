@@ -1,7 +1,8 @@
 /// A named notification channel, given by URL in the Apprise style.
 public struct Channel: Sendable, Equatable {
   /// The kind of receiver, from the URL's scheme: the name of a ``ChannelKind`` (each kind's
-  /// file declares its name as a static member, as in `Channel.Kind.telegram`).
+  /// file, in module `Channels`, declares its name as a static member, as in
+  /// `Channel.Kind.telegram`).
   public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The kind's name (`telegram`).
     public var rawValue: String
@@ -48,11 +49,4 @@ public struct Channel: Sendable, Equatable {
     self.bodyTemplate = bodyTemplate
     self.location = location
   }
-
-  /// The URL with every part its kind declares secret hidden, safe for logs and summaries:
-  /// the one redactor (``ChannelRedactor``) at work.
-  public var redactedURL: String { ChannelRedactor.redact(url, kind: kind) }
-
-  /// The kind's declaration.
-  public var declaration: (any ChannelKind)? { ChannelKinds.named(kind) }
 }

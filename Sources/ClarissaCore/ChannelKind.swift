@@ -1,7 +1,8 @@
 /// One kind of notification channel, declared in one place: the URL schemes it takes, the
 /// parameters it understands (with their docs), which parts of its URL are secret, and what a
-/// URL of it must hold. ``ChannelKinds/all`` lists every kind; the engine adds each kind's
-/// sender beside its declaration (`ClarissaEngine/Delivery/Channels/<Kind>Channel.swift`).
+/// URL of it must hold. Each kind lives in its own file with its sender
+/// (`Sources/Channels/Kinds/<Kind>.swift`), and `ChannelRegistry.all` (module `Channels`) lists
+/// them; the config reader is handed that list, as it is handed the sites.
 public protocol ChannelKind: Sendable {
   /// The kind's name, as reports and `validate` show it.
   var kind: Channel.Kind { get }
@@ -35,6 +36,9 @@ public protocol ChannelKind: Sendable {
   /// `host` (`127.0.0.1:8080`) where its URL can say so: the test that nothing prints a secret
   /// plants one in every kind. Nil for a kind with no secret.
   func sample(secret: String, host: String) -> String?
+  /// What to write instead of `url`, a URL no kind claims, when it looks meant for this kind
+  /// (one of Apprise's schemes, a web address of an ntfy server); nil: nothing to say.
+  func hint(forUnclaimed url: ChannelURL) -> ChannelHint?
 }
 
 extension ChannelKind {
@@ -44,6 +48,17 @@ extension ChannelKind {
   public var allowsSpaces: Bool { false }
   public func program(_ url: ChannelURL) -> String? { nil }
   public var parameters: [ChannelParameter] { [] }
+  public func hint(forUnclaimed url: ChannelURL) -> ChannelHint? { nil }
+}
+
+/// What a kind says of a URL no kind claims (``ChannelKind/hint(forUnclaimed:)``): a word
+/// about this URL in particular, or one about any URL of its form, said only when no kind has
+/// a particular one (any web address could be a JSON webhook; one of an ntfy server is a topic).
+public enum ChannelHint: Sendable, Equatable {
+  /// About this URL in particular.
+  case particular(String)
+  /// About any URL of its form.
+  case general(String)
 }
 
 /// A query parameter a channel kind understands.

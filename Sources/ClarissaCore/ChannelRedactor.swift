@@ -1,38 +1,30 @@
 /// The one place channel URLs are made fit to print: every part the channel's kind declares
 /// secret (``ChannelKind/secrets``) becomes `***`. `validate`, `notify test`, the reports, the
 /// web page and the logs print channels through it, and a refusal's message is scrubbed of the
-/// same secrets (a server or a library may echo the URL it was given).
+/// same secrets (a server or a library may echo the URL it was given). It is handed the kind's
+/// declaration; module `Channels` looks a channel's kind up in its registry (`redactedURL`,
+/// `scrub`).
 public enum ChannelRedactor {
   /// What stands for a hidden part.
   public static let mask = "***"
 
-  /// `url`, a channel URL of `kind`, with its secret parts hidden. A URL of no known kind shows
-  /// its scheme only.
-  public static func redact(_ url: String, kind: Channel.Kind) -> String {
-    guard let declared = ChannelKinds.named(kind), let parsed = ChannelKinds.parse(url) else {
+  /// `url`, a channel URL of the kind `declared`, with its secret parts hidden. A URL of no
+  /// known kind (nil) shows its scheme only.
+  public static func redact(_ url: String, declared: (any ChannelKind)?) -> String {
+    guard let declared, let parsed = ChannelURL.parse(url) else {
       return (url.split(separator: ":").first.map { $0 + ":" } ?? "") + mask
     }
     if declared.secrets.isEmpty { return url }
     return hide(parsed, declared.secrets).url.text
   }
 
-  /// The secret values in `url` (as written and decoded), longest first.
-  public static func secrets(in url: String, kind: Channel.Kind) -> [String] {
-    guard let declared = ChannelKinds.named(kind), let parsed = ChannelKinds.parse(url) else {
-      return [url]
-    }
+  /// The secret values in `url`, a channel URL of the kind `declared` (as written and
+  /// decoded), longest first; a URL of no known kind (nil) is a secret whole.
+  public static func secrets(in url: String, declared: (any ChannelKind)?) -> [String] {
+    guard let declared, let parsed = ChannelURL.parse(url) else { return [url] }
     let hidden = hide(parsed, declared.secrets).hidden
     let values = Set(hidden.flatMap { [$0, ChannelURL.decoded($0)] }).filter { $0.count >= 3 }
     return values.sorted { $0.count > $1.count }
-  }
-
-  /// `text` (a refusal, a log line) with every secret of `channel`'s URL hidden.
-  public static func scrub(_ text: String, channel: Channel) -> String {
-    var text = text
-    for secret in secrets(in: channel.url, kind: channel.kind) {
-      text = text.replacingOccurrences(of: secret, with: mask)
-    }
-    return text
   }
 
   /// `url` with the `secrets` parts masked, and the values that were masked.

@@ -68,6 +68,11 @@ public struct ChannelURL: Sendable, Equatable {
     segments = rest.split(separator: "/").map(String.init)
   }
 
+  /// A channel URL as a config writes it taken apart (`stdout` alone is `stdout://`).
+  public static func parse(_ url: String) -> ChannelURL? {
+    ChannelURL(url == "stdout" ? "stdout://" : url)
+  }
+
   /// The user name (before `:` in the user part), percent-decoded.
   public var user: String? {
     userinfo.map { String($0.split(separator: ":", maxSplits: 1).first ?? "") }.map(Self.decoded)

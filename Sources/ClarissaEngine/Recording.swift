@@ -1,4 +1,5 @@
 import ClarissaCore
+import Curl
 import Foundation
 
 /// A folder of recorded responses: `index.json` lists each URL with its status, headers and the

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Foundation
@@ -42,7 +43,8 @@ struct ConfigBenchmark {
     let environment = ProcessInfo.processInfo.environment
     let load = Bench.measure {
       ConfigLoader.load(
-        bytes: bytes, name: "searches-1000.yaml", environment: environment, sites: Registry.sites)
+        bytes: bytes, name: "searches-1000.yaml", environment: environment, sites: Registry.sites,
+        channels: ChannelRegistry.all)
     }
     let tree = Bench.measure { YAMLReader.read(bytes) }
     Bench.report(
@@ -91,7 +93,8 @@ struct ConfigBenchmark {
       let start = Date()
       defer { if times < 5 { print(Date().timeIntervalSince(start) * 1000, "ms") } }
       _ = ConfigLoader.load(
-        bytes: bytes, name: "searches-1000.yaml", environment: environment, sites: Registry.sites)
+        bytes: bytes, name: "searches-1000.yaml", environment: environment, sites: Registry.sites,
+        channels: ChannelRegistry.all)
     }
   }
 

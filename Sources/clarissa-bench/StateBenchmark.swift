@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
@@ -177,7 +178,8 @@ struct StateBenchmark {
   private static func config() -> Config? {
     let yaml = "version: 1\nsearches:\n  - name: big\n    cities: [sfbay]\n    query: chair\n"
     return ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "bench.yaml", environment: [:], sites: Registry.sites
+      bytes: Array(yaml.utf8), name: "bench.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all
     ).config
   }
 

@@ -1,9 +1,10 @@
+import Channels
 import ClarissaCore
 import FixtureSupport
 import Foundation
 import Testing
 
-/// A distinct secret planted in a channel of every kind (``ChannelKinds/all``: a new kind is
+/// A distinct secret planted in a channel of every kind (``ChannelRegistry/all``: a new kind is
 /// covered without a line here), then the output of every command that prints channels is
 /// searched for it: `validate`, `notify test` against a loopback receiver, `run`'s text, JSON
 /// and Markdown reports, `serve`'s pages and API, and `watch`'s output. Traffic meant for a
@@ -12,7 +13,7 @@ import Testing
   /// The secret of each kind: letters and digits only, so every kind's syntax takes it.
   static func secret(_ kind: any ChannelKind) -> String { "Zq\(kind.kind.rawValue)Secret9" }
 
-  static let planted = ChannelKinds.all.compactMap { kind -> (any ChannelKind, String)? in
+  static let planted = ChannelRegistry.all.compactMap { kind -> (any ChannelKind, String)? in
     kind.sample(secret: secret(kind), host: "HOST").map { _ in (kind, secret(kind)) }
   }
 
@@ -79,9 +80,9 @@ import Testing
   }
 
   @Test func everyKindIsPlanted() {
-    let unplanted = ChannelKinds.all.filter { $0.sample(secret: "x", host: "h") == nil }
+    let unplanted = ChannelRegistry.all.filter { $0.sample(secret: "x", host: "h") == nil }
     #expect(unplanted.map(\.kind) == [.stdout], "only the terminal has no secret")
-    #expect(Self.planted.count == ChannelKinds.all.count - 1)
+    #expect(Self.planted.count == ChannelRegistry.all.count - 1)
   }
 
   @Test func noCommandPrintsAChannelsSecret() throws {

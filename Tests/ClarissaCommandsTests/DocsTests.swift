@@ -1,4 +1,5 @@
 import ArgumentParser
+import Channels
 import ClarissaCommands
 import ClarissaCore
 import FixtureSupport
@@ -34,7 +35,7 @@ import Testing
   @Test func everyChannelKindIsNamed() {
     let text = Self.allText
     // Every kind of the registry, by each of its URL schemes.
-    let missing = ChannelKinds.all.flatMap(\.schemes).filter {
+    let missing = ChannelRegistry.all.flatMap(\.schemes).filter {
       !text.contains("`\($0)") && !text.contains("\($0)://") && !text.contains("\($0):")
     }
     #expect(missing.isEmpty, "channel kinds named nowhere in README.md or docs/: \(missing)")

@@ -1,10 +1,11 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Foundation
 import Sites
 import Testing
 
-/// Every kind of ``ChannelKinds/all`` by its own declaration: its sample URL is valid, of its
+/// Every kind of ``ChannelRegistry/all`` by its own declaration: its sample URL is valid, of its
 /// kind, and redacted without its secret, in the report and in a diagnostic's quoted line.
 @Suite struct ChannelKindTests {
   static func load(_ channels: [String: String]) -> ConfigLoadResult {
@@ -20,13 +21,13 @@ import Testing
       """
     return ConfigLoader.load(
       bytes: Array(yaml.utf8), name: "k.yaml", environment: ["PATH": "/nonexistent"],
-      sites: Registry.sites)
+      sites: Registry.sites, channels: ChannelRegistry.all)
   }
 
-  static let kinds = ChannelKinds.all.map(\.kind.rawValue)
+  static let kinds = ChannelRegistry.all.map(\.kind.rawValue)
 
   @Test(arguments: kinds) func theSampleIsValidAndRedacted(name: String) throws {
-    let kind = try #require(ChannelKinds.named(Channel.Kind(rawValue: name)))
+    let kind = try #require(ChannelRegistry.named(Channel.Kind(rawValue: name)))
     let secret = "Zz\(name)Hidden7"
     guard let url = kind.sample(secret: secret, host: "127.0.0.1:8080") else { return }
     let result = Self.load(["c": url])
@@ -41,9 +42,10 @@ import Testing
   }
 
   @Test func everySchemeBelongsToOneKind() {
-    let schemes = ChannelKinds.schemes
+    let schemes = ChannelRegistry.schemes
     #expect(Set(schemes).count == schemes.count, "\(schemes)")
-    #expect(ChannelKinds.all.map(\.kind.rawValue) == ChannelKinds.all.map(\.kind.rawValue).sorted())
+    #expect(
+      ChannelRegistry.all.map(\.kind.rawValue) == ChannelRegistry.all.map(\.kind.rawValue).sorted())
   }
 
   @Test func aTelegramTokenWithItsColonIsAURL() {
@@ -83,12 +85,12 @@ import Testing
 
 /// Each kind's own examples (``ChannelKind/examples``), run: a new kind's are run too.
 @Suite struct ChannelExampleTests {
-  static let examples = ChannelKinds.all.flatMap { kind in
+  static let examples = ChannelRegistry.all.flatMap { kind in
     kind.examples.map { (kind.kind.rawValue, $0) }
   }
 
   @Test func everyKindHasValidAndInvalidExamples() {
-    for kind in ChannelKinds.all {
+    for kind in ChannelRegistry.all {
       let valid = kind.examples.filter { if case .valid = $0 { true } else { false } }
       #expect(!valid.isEmpty && valid.count < kind.examples.count, "\(kind.kind)")
     }
@@ -121,10 +123,10 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("docs/notifications.md")
 
-  @Test(arguments: ChannelKinds.all.map(\.kind.rawValue))
+  @Test(arguments: ChannelRegistry.all.map(\.kind.rawValue))
   func theKindIsDocumented(name: String) throws {
     let text = try String(contentsOf: Self.docs, encoding: .utf8)
-    let kind = try #require(ChannelKinds.named(Channel.Kind(rawValue: name)))
+    let kind = try #require(ChannelRegistry.named(Channel.Kind(rawValue: name)))
     for scheme in kind.schemes {
       #expect(text.contains("`\(scheme)") || text.contains(" \(scheme)://"), "\(scheme)")
     }

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -78,7 +79,7 @@ import Testing
 
   /// Keys come from the reader's tables and the sites' declarations, not from a second list.
   @Test func theSchemaHoldsEveryDeclaredKey() throws {
-    let schema = ConfigSchema.schema(sites: Registry.sites)
+    let schema = ConfigSchema.schema(sites: Registry.sites, channels: ChannelRegistry.all)
     let top = try #require(schema["properties"] as? [String: Any])
     #expect(
       Set(top.keys) == [
@@ -103,7 +104,8 @@ import Testing
   /// Editors show descriptions as hover text: every property needs its own.
   @Test func everyPropertyHasItsOwnDescription() {
     var missing: [String] = []
-    Self.walk(ConfigSchema.schema(sites: Registry.sites), path: "") { path, property in
+    Self.walk(ConfigSchema.schema(sites: Registry.sites, channels: ChannelRegistry.all), path: "") {
+      path, property in
       let text = property["description"] as? String ?? ""
       if text.isEmpty || text.contains("no description yet") { missing.append(path) }
     }
@@ -139,7 +141,8 @@ import Testing
   static func writeSchema() throws -> URL {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("clarissa-schema-\(UUID().uuidString).json")
-    try ConfigSchema.text(sites: Registry.sites).write(to: url, atomically: true, encoding: .utf8)
+    try ConfigSchema.text(sites: Registry.sites, channels: ChannelRegistry.all).write(
+      to: url, atomically: true, encoding: .utf8)
     return url
   }
 

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Foundation
@@ -9,7 +10,8 @@ import Testing
 @Suite struct ConfigWarningTests {
   static func warnings(_ text: String) -> [String] {
     let result = ConfigLoader.load(
-      bytes: Array(text.utf8), name: "w.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(text.utf8), name: "w.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     #expect(result.config != nil, "\(result.diagnostics)")
     return result.diagnostics.filter { $0.severity == .warning }.map {
       "\($0.location?.description ?? "?"): \($0.message)"
@@ -89,7 +91,8 @@ import Testing
       """
     let path = folder.appendingPathComponent("searches.yaml")
     try Data(config.utf8).write(to: path)
-    let result = ConfigLoader.load(path: path.path, environment: [:], sites: Registry.sites)
+    let result = ConfigLoader.load(
+      path: path.path, environment: [:], sites: Registry.sites, channels: ChannelRegistry.all)
     let warnings = result.diagnostics.filter { $0.severity == .warning }.map(\.message)
     #expect(
       warnings == [

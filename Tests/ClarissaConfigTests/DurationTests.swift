@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -30,7 +31,8 @@ import Testing
   @Test func zeroDelayAndJitterAreReadAndTheFloorsAreExplained() throws {
     let url = Fixtures.root.appendingPathComponent("config/valid/zero-durations.yaml")
     let result = ConfigLoader.load(
-      path: url.path, environment: Fixtures.environment, sites: Registry.sites)
+      path: url.path, environment: Fixtures.environment, sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let config = try #require(result.config)
     #expect(config.http.minimumDelay.milliseconds == 0)
     #expect(config.http.jitter.milliseconds == 0)

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -57,7 +58,8 @@ import Testing
           cities: [sfbay]
       """
     let result = ConfigLoader.load(
-      bytes: Array(text.utf8), name: "places.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(text.utf8), name: "places.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let search = try #require(result.config?.searches.first)
     #expect(search.places.map(\.name) == ["work", "home"])
     #expect(search.places.allSatisfy { $0.unit == .kilometres })

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Sites
@@ -8,7 +9,8 @@ import Testing
 @Suite struct HintTests {
   static func messages(_ yaml: String) -> [String] {
     ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "hints.yaml", environment: [:], sites: Registry.sites
+      bytes: Array(yaml.utf8), name: "hints.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all
     ).diagnostics.map(\.message)
   }
 
@@ -75,7 +77,7 @@ import Testing
   @Test func anAreaAndOneOfItsSubareasInOneSearchWarn() {
     let result = ConfigLoader.load(
       bytes: Array(Self.search("    cities: [seattle, seattle/est]\n").utf8), name: "h.yaml",
-      environment: [:], sites: Registry.sites)
+      environment: [:], sites: Registry.sites, channels: ChannelRegistry.all)
     #expect(!result.diagnostics.hasErrors)
     #expect(result.diagnostics.map(\.severity) == [.warning])
     #expect(result.diagnostics.first?.message.contains("listings would come twice") == true)
@@ -96,7 +98,8 @@ import Testing
         + "    min_sqft: 600\n    laundry: [in-unit, hookups]\n    parking: off-street\n"
         + "    furnished: true\n    no_smoking: false\n")
     let result = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     #expect(result.diagnostics.isEmpty)
     let search = try #require(result.config?.searches.first)
     let site = try #require(Registry.sites.site("craigslist"))
@@ -124,7 +127,8 @@ import Testing
       "version: 1\nsearches:\n  - name: s\n    cities: [sfbay]\n    filters:\n"
       + "      - include: \(written)\n        regex: true\n"
     return ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "flats.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "flats.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
   }
 
   @Test func aBackspaceInADoubleQuotedRegexIsAWarningThatShowsTheSingleQuotedForm() {

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -19,7 +20,8 @@ import Testing
   func rejectedWithExpectedDiagnostics(name: String) throws {
     let url = Fixtures.root.appendingPathComponent(Self.folder).appendingPathComponent(name)
     let result = ConfigLoader.load(
-      path: url.path, displayName: name, environment: Fixtures.environment, sites: Registry.sites)
+      path: url.path, displayName: name, environment: Fixtures.environment, sites: Registry.sites,
+      channels: ChannelRegistry.all)
     #expect(result.config == nil, "a broken config must not load")
     #expect(result.diagnostics.hasErrors)
     #expect(result.diagnostics.allSatisfy { $0.location != nil }, "every problem has a place")

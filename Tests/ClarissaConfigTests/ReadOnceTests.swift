@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Sites
@@ -10,7 +11,8 @@ import Testing
   static func load(_ searches: String) -> ConfigLoadResult {
     let yaml = "version: 1\nnotify:\n  a: stdout\n  b: stdout\nsearches:\n" + searches
     return ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "once.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "once.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
   }
 
   @Test func aSearchsOwnValueNeverBecomesTheNextSearchsDefault() throws {

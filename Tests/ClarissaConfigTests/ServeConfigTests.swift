@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Foundation
@@ -11,7 +12,7 @@ import Testing
     let yaml = "version: 1\nserve:\n\(serve)searches:\n  - name: s\n    cities: [sfbay]\n"
     return ConfigLoader.load(
       bytes: Array(yaml.utf8), name: "flats.yaml", environment: ["HOST": "flats.example.net"],
-      sites: Registry.sites)
+      sites: Registry.sites, channels: ChannelRegistry.all)
   }
 
   @Test func everyKeyIsRead() throws {

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -14,7 +15,8 @@ import Testing
   static func load(_ name: String) -> ConfigLoadResult {
     let url = Fixtures.root.appendingPathComponent(folder).appendingPathComponent(name)
     return ConfigLoader.load(
-      path: url.path, displayName: name, environment: Fixtures.environment, sites: Registry.sites)
+      path: url.path, displayName: name, environment: Fixtures.environment, sites: Registry.sites,
+      channels: ChannelRegistry.all)
   }
 
   @Test(arguments: names)
@@ -44,7 +46,8 @@ import Testing
     let path = Fixtures.root.deletingLastPathComponent().appendingPathComponent("searches.yaml")
       .path
     let result = ConfigLoader.load(
-      path: path, environment: Fixtures.environment, sites: Registry.sites)
+      path: path, environment: Fixtures.environment, sites: Registry.sites,
+      channels: ChannelRegistry.all)
     #expect(result.config?.searches.count ?? 0 >= 3)
     #expect(
       result.diagnostics.isEmpty,

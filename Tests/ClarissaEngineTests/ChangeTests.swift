@@ -6,6 +6,7 @@ import Sites
 import Testing
 
 @testable import ClarissaEngine
+@testable import Curl
 @testable import ListingStore
 
 /// Price drops and rises and returns, announced once per change (`notify_on`), through the real

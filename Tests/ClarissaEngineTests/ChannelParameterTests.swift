@@ -1,6 +1,8 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import FixtureSupport
 import Foundation
 import ListingStore
@@ -27,7 +29,8 @@ import Testing
           notify: [c]
       """
     return ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "p.yaml", environment: environment, sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "p.yaml", environment: environment, sites: Registry.sites,
+      channels: ChannelRegistry.all)
   }
 
   static func channel(_ url: String, environment: [String: String] = [:]) throws -> Channel {

@@ -1,6 +1,8 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import FixtureSupport
 import Foundation
 import ListingStore
@@ -42,7 +44,7 @@ import Testing
       "version: 1\nnotify:\n  c: '\(url)'\nsearches:\n  - name: s\n    cities: [sfbay]\n    notify: [c]\n"
     let result = ConfigLoader.load(
       bytes: Array(yaml.utf8), name: "k.yaml", environment: ["PATH": "/usr/bin:/bin"],
-      sites: Registry.sites)
+      sites: Registry.sites, channels: ChannelRegistry.all)
     return try #require(result.config?.channels["c"]?.kind)
   }
 

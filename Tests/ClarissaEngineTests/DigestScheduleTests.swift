@@ -5,6 +5,7 @@ import Foundation
 import Sites
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
 @testable import ListingStore
 
@@ -45,7 +46,8 @@ import Testing
       searches: []
       """
     let result = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "test.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "test.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let said = DiagnosticRenderer(sources: result.sources).render(result.diagnostics)
     #expect(
       said.contains(

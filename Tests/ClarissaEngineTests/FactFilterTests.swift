@@ -1,3 +1,4 @@
+import Channels
 import ClarissaCore
 import ClarissaEngine
 import Foundation

@@ -1,6 +1,8 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import FixtureSupport
 import Foundation
 import ListingStore
@@ -23,7 +25,8 @@ import Testing
   static func runner(_ yaml: String) throws -> (runner: Runner, state: String) {
     let config = try #require(
       ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites
+        bytes: Array(yaml.utf8), name: "f.yaml", environment: [:], sites: Registry.sites,
+        channels: ChannelRegistry.all
       ).config)
     let state = FileManager.default.temporaryDirectory.appendingPathComponent(
       "fault-\(UUID().uuidString)/clarissa.db"

@@ -1,5 +1,6 @@
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import FixtureSupport
 import Foundation
 import ListingStore

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -216,7 +217,8 @@ import Testing
         ConfigLoader.load(
           bytes: Array(
             "version: 1\nsearches:\n  - {name: flats, site: flatfox, cities: [zurich]}\n".utf8),
-          name: "s.yaml", environment: [:], sites: SiteCatalog([site])
+          name: "s.yaml", environment: [:], sites: SiteCatalog([site]),
+          channels: ChannelRegistry.all
         ).config)
       #expect(config.searches.first?.idsUnique == unique)
     }

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Feeds
@@ -33,7 +34,8 @@ import YAML
     case "yaml": _ = YAMLReader.read(bytes)
     case "config":
       let result = ConfigLoader.load(
-        bytes: bytes, name: "fuzz.yaml", environment: [:], sites: Registry.sites)
+        bytes: bytes, name: "fuzz.yaml", environment: [:], sites: Registry.sites,
+        channels: ChannelRegistry.all)
       #expect(result.diagnostics.hasErrors == (result.config == nil))
     case "feeds": _ = try? FeedParser.parse(bytes)
     case "answers": AnswerBytes.handle(AnswerBytes.response(bytes))

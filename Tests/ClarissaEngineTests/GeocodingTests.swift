@@ -5,6 +5,7 @@ import ListingStore
 import Testing
 
 @testable import ClarissaEngine
+@testable import Curl
 
 /// The optional geocoder (`geocoder:`): asked over HTTP (a loopback server that answers as
 /// Nominatim does) for listings with an address and no coordinates, one request per `delay`,

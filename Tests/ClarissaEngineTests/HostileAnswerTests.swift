@@ -6,7 +6,9 @@ import Foundation
 import Sites
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
+@testable import Curl
 @testable import ListingStore
 
 /// Answers an attacker would send, through the real fetcher and runner against loopback

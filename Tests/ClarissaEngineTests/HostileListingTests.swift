@@ -5,7 +5,9 @@ import Foundation
 import Sites
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
+@testable import Curl
 @testable import ListingStore
 
 /// Listings an attacker (or a broken feed) would send: escape sequences for the terminal,

@@ -1,6 +1,8 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import FixtureSupport
 import Foundation
 import ListingStore
@@ -35,7 +37,8 @@ struct MailTests {
           notify: [mail]
       """
     let result = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "m.yaml", environment: environment, sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "m.yaml", environment: environment, sites: Registry.sites,
+      channels: ChannelRegistry.all)
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
     return try #require(result.config?.channels["mail"])
   }

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -73,7 +74,8 @@ import Testing
       + "\noutput:\n  atom: feeds\n  html: new.html\n  keep: 30\n"
     let config = try #require(
       ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "o.yaml", environment: [:], sites: Registry.sites
+        bytes: Array(yaml.utf8), name: "o.yaml", environment: [:], sites: Registry.sites,
+        channels: ChannelRegistry.all
       ).config)
     var settings = SchedulerSettings()
     settings.delayOverride = 0

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -7,6 +8,7 @@ import Testing
 import WebServer
 
 @testable import ClarissaEngine
+@testable import Curl
 @testable import ListingStore
 
 /// Paths a server was asked for, from its threads.
@@ -210,7 +212,8 @@ final class Paths: @unchecked Sendable {
       \(extra)
       """
     let result = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "guard.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "guard.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     return try #require(
       result.config, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
   }

@@ -1,6 +1,8 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import FixtureSupport
 import Foundation
 import ListingStore
@@ -19,7 +21,8 @@ import Testing
       \(feeds.enumerated().map { "  - name: s\($0.offset)\n    site: feed\n    feeds: [\($0.element)]\n    interval: 1m" }.joined(separator: "\n"))
       """
     let result = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "loop.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "loop.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     return try #require(
       result.config, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")
   }
@@ -121,7 +124,8 @@ import Testing
           interval: 1m
       """
     let loaded = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "loop.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "loop.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let config = try #require(loaded.config)
     let path = Self.state()
     let now = Date()

@@ -5,6 +5,7 @@ import Foundation
 import Sites
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
 @testable import ListingStore
 
@@ -23,11 +24,12 @@ import Testing
     let result: ConfigLoadResult
     if let yaml {
       result = ConfigLoader.load(
-        bytes: Array(yaml.utf8), name: "test.yaml", environment: [:], sites: Registry.sites)
+        bytes: Array(yaml.utf8), name: "test.yaml", environment: [:], sites: Registry.sites,
+        channels: ChannelRegistry.all)
     } else {
       result = ConfigLoader.load(
         path: repository.appendingPathComponent("searches.yaml").path, environment: [:],
-        sites: Registry.sites)
+        sites: Registry.sites, channels: ChannelRegistry.all)
     }
     return try #require(
       result.config, "\(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))")

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine
@@ -41,7 +42,8 @@ import Testing
           interval: 30m
       """
     let loaded = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "s.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "s.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let config = try #require(loaded.config)
     let wake = WatchSchedule.nextWake(
       config: config, searches: ["down": SearchMemory(lastRun: nil, lastAttempt: Self.t0)],
@@ -61,7 +63,8 @@ import Testing
           blackout: [night]
       """
     let loaded = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "s.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "s.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let config = try #require(loaded.config)
     // 05:30 UTC: inside the window, and the search never ran (watch wakes at least hourly).
     let now = try #require(ISO8601DateFormatter().date(from: "2026-11-23T05:30:00Z"))

@@ -5,7 +5,9 @@ import Foundation
 import Sites
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
+@testable import Curl
 @testable import ListingStore
 
 /// The run's stages as one line: `explain` and `run` reach the same verdicts, a batch accepted

@@ -4,7 +4,9 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
+@testable import Curl
 @testable import ListingStore
 
 /// Starred and hidden listings played through `Fixtures/replay/starred/` (see its README): the

@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import ClarissaEngine

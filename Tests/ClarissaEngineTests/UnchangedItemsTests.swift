@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -79,7 +80,8 @@ import Testing
           notify_on: [new, price_drop, changed]
       """
     let loaded = ConfigLoader.load(
-      bytes: Array(yaml.utf8), name: "bikes.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(yaml.utf8), name: "bikes.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let config = try #require(loaded.config)
     let path = RunnerLoopbackTests.state()
     var played = Played()

@@ -3,10 +3,11 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import Channels
 @testable import ClarissaEngine
 
 /// A listing's link and photos reach a channel only as absolute `http(s)` addresses: every
-/// kind's sender (``ChannelKinds/all``, each against a loopback receiver or a real program) is
+/// kind's sender (``ChannelRegistry/all``, each against a loopback receiver or a real program) is
 /// given a listing whose link and photo are unsafe, beside one whose link and photo are fine;
 /// nothing of the unsafe addresses is in any request, header, button, attachment or program
 /// input, and the listing itself is still sent (without a link).
@@ -49,7 +50,7 @@ import Testing
     let sendmail = folder.appendingPathComponent("sendmail")
     try FileManager.default.copyItem(at: script, to: sendmail)
     let host = "127.0.0.1:\(receiver.port)"
-    return ChannelKinds.all.compactMap { kind -> Channel? in
+    return ChannelRegistry.all.compactMap { kind -> Channel? in
       switch kind.kind {
       case .stdout, .smtp, .apprise: return nil  // no sender, a mail server, an installed tool
       case .exec: return Channel(name: "exec", kind: .exec, url: "exec:\(script.path)")

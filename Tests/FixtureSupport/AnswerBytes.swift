@@ -1,5 +1,6 @@
 import ClarissaCore
 import ClarissaEngine
+import Curl
 import Dispatch
 import Foundation
 import ListingStore

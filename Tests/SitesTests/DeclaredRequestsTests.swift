@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Testing
@@ -96,7 +97,8 @@ import Testing
     func cities(_ site: String) -> ([String], [String]) {
       let text = "version: 1\nsearches:\n  - name: bikes\n    site: \(site)\n    query: fiets\n"
       let result = ConfigLoader.load(
-        bytes: Array(text.utf8), name: "bikes.yaml", environment: [:], sites: Registry.sites)
+        bytes: Array(text.utf8), name: "bikes.yaml", environment: [:], sites: Registry.sites,
+        channels: ChannelRegistry.all)
       return (
         result.config?.searches.first?.cities.map(\.name) ?? [],
         result.diagnostics.map(\.message)

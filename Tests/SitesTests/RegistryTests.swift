@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FixtureSupport
@@ -78,7 +79,7 @@ import Testing
     }
     let result = ConfigLoader.load(
       bytes: Array(lines.joined(separator: "\n").utf8), name: "\(id)-examples.yaml",
-      environment: [:], sites: Registry.sites)
+      environment: [:], sites: Registry.sites, channels: ChannelRegistry.all)
     let rendered = DiagnosticRenderer(sources: result.sources).render(result.diagnostics)
     #expect(!result.diagnostics.hasErrors, "\(rendered)")
     let search = try #require(result.config?.searches.first)

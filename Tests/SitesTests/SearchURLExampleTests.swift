@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import Foundation
@@ -28,7 +29,8 @@ struct PastedURLCase: CustomTestStringConvertible, Sendable {
   static func search(pasting url: String) throws -> Search {
     let text = "version: 1\nsearches:\n  - name: pasted\n    url: '\(url)'\n"
     let result = ConfigLoader.load(
-      bytes: Array(text.utf8), name: "pasted.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(text.utf8), name: "pasted.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     // An unverified site says so, whatever the URL; nothing else is said.
     let said = result.diagnostics.filter { !$0.message.contains(") is unverified:") }
     #expect(said.isEmpty, "\(said.map(\.message))")
@@ -89,7 +91,8 @@ struct PastedURLCase: CustomTestStringConvertible, Sendable {
           price: {min: 100}
       """
     let result = ConfigLoader.load(
-      bytes: Array(text.utf8), name: "p.yaml", environment: [:], sites: Registry.sites)
+      bytes: Array(text.utf8), name: "p.yaml", environment: [:], sites: Registry.sites,
+      channels: ChannelRegistry.all)
     let search = try #require(result.config?.searches.first)
     #expect(search.price == PriceRange(min: 100))
     let url = try #require(Registry.sites.site("craigslist")?.requests(for: search).first?.url)

@@ -1,4 +1,6 @@
+import Channels
 import ClarissaCore
+import Curl
 import Foundation
 import ListingStore
 

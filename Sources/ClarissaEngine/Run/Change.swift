@@ -1,3 +1,4 @@
+import Channels
 import ClarissaCore
 import Foundation
 import ListingStore
@@ -38,19 +39,9 @@ public enum Change {
   }
 
   /// `$450 → $380 (-16%)`, or `back` / `back at $380`; `gone (last at $380)`, `was
-  /// 7912345678` (reposted), `title and description changed`.
+  /// 7912345678` (reposted), `title and description changed`: the words channels' messages
+  /// use too (`TextChangeWords.change`, module `Channels`).
   public static func describe(_ listing: Listing) -> String? {
-    guard let event = listing.event else { return nil }
-    let now = Money.format(listing)
-    switch event.kind {
-    case .back: return now.map { "back at \($0)" } ?? "back"
-    case .gone: return now.map { "gone (last at \($0))" } ?? "gone"
-    case .reposted: return listing.alert?.change ?? "posted again under a new id"
-    case .changed: return TextChangeWords.describe(listing)
-    default: break
-    }
-    guard let old = event.oldPrice, let price = listing.price, let now else { return nil }
-    let percent = CheckedNumber.percent(from: old, to: price) ?? 0
-    return "\(Money.format(old, listing.currency)) → \(now) (\(percent > 0 ? "+" : "")\(percent)%)"
+    TextChangeWords.change(listing)
   }
 }

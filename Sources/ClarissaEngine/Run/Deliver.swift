@@ -1,3 +1,4 @@
+import Channels
 import ClarissaCore
 import Foundation
 import ListingStore

@@ -1,4 +1,5 @@
 import ClarissaCore
+import Curl
 import Foundation
 import ListingStore
 

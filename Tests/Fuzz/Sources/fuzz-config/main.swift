@@ -1,3 +1,4 @@
+import Channels
 import ClarissaConfig
 import ClarissaCore
 import FuzzSupport
@@ -8,7 +9,7 @@ import Sites
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let result = ConfigLoader.load(
     bytes: Array(UnsafeBufferPointer(start: data, count: size)), name: "fuzz.yaml",
-    environment: ["HOME": "/root"], sites: Registry.sites)
+    environment: ["HOME": "/root"], sites: Registry.sites, channels: ChannelRegistry.all)
   if result.diagnostics.hasErrors != (result.config == nil) {
     fatalError("config and errors disagree")
   }

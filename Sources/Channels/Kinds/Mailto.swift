@@ -1,0 +1,93 @@
+import ClarissaCore
+import Curl
+import Foundation
+
+extension Channel.Kind {
+  /// Mail through the local sendmail.
+  public static let mailto = Channel.Kind(rawValue: "mailto")
+}
+
+/// `mailto://me@example.com[,you@example.com]`: mail through the local `sendmail -t`.
+public struct MailtoKind: ChannelKind {
+  /// The kind's declaration.
+  public init() {}
+
+  public let kind = Channel.Kind.mailto
+  public let schemes = ["mailto"]
+  public let summary = "`mailto://me@example.com`: mail through the local sendmail"
+  public let example = "mailto://me@example.com"
+  public let warnsOnUnknownParameters = false
+  public let secrets: [ChannelSecret] = [.userinfo]
+
+  /// The recipients of a `mailto:` URL, as written.
+  public static func recipients(_ url: ChannelURL) -> [String] {
+    let address =
+      url.opaque.map { $0.hasPrefix("//") ? String($0.dropFirst(2)) : $0 }
+      ?? ((url.userinfo.map { $0 + "@" } ?? "") + url.host)
+    return address.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+  }
+
+  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+    let recipients = Self.recipients(url)
+    guard !recipients.isEmpty else {
+      return [.error("'mailto:' needs an address, as in 'mailto://me@example.com'")]
+    }
+    for recipient in recipients where !MailMessage.isAddress(recipient) {
+      return [.error("'\(recipient)' is not a mail address")]
+    }
+    return []
+  }
+
+  public func program(_ url: ChannelURL) -> String? { "sendmail" }
+
+  public let examples: [ChannelExample] = [
+    .valid("mailto://me@example.com", redacted: "mailto://***@example.com"),
+    .invalid("mailto://not-an-address", message: "'not-an-address' is not a mail address"),
+  ]
+
+  public func sample(secret: String, host: String) -> String? {
+    "mailto://\(secret)@example.com"
+  }
+}
+
+/// `mailto://me@example.com`: a plain-text mail through the local `sendmail -t`.
+struct MailChannel: DeliveryChannel {
+  let channel: Channel
+  let environment: [String: String]
+
+  var name: String { channel.name }
+
+  func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
+    var address = String(channel.url.dropFirst("mailto:".count))
+    if address.hasPrefix("//") { address.removeFirst(2) }
+    let recipients = address.split(separator: "?").first.map(String.init) ?? address
+    guard
+      let sendmail = Program.locate("sendmail", environment: environment)
+        ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail")
+          ? "/usr/sbin/sendmail" : nil)
+    else { throw DeliveryError("channel '\(name)': no sendmail installed") }
+    try await sendMessages(listings, search: search, channel: channel, receipt) {
+      message, listings in
+      let mail = """
+        To: \(recipients)
+        Subject: \(NtfyChannel.headerValue(message.title))
+        MIME-Version: 1.0
+        Content-Type: text/plain; charset=utf-8
+        Content-Transfer-Encoding: 8bit
+        X-Mailer: clarissa
+
+        \(message.body)
+
+        """
+      try await Program.run(
+        sendmail, ["-t", "-i"], input: Array(mail.utf8), environment: environment, timeout: 60,
+        channel: name)
+    }
+  }
+}
+
+extension MailtoKind: ChannelDelivering {
+  func sender(for channel: Channel, context: ChannelContext) -> any DeliveryChannel {
+    MailChannel(channel: channel, environment: context.environment)
+  }
+}
