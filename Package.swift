@@ -72,8 +72,8 @@ let package = Package(
     .library(
       name: "ClarissaReaders",
       targets: [
-        "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "SiteFormat", "Sites",
-        "ListingText", "ListingStore", "ClarissaEngine",
+        "YAML", "ClarissaCore", "Geography", "ClarissaConfig", "Markup", "Feeds", "SiteFormat",
+        "Sites", "ListingText", "ListingStore", "ClarissaEngine",
       ]),
   ],
   // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
@@ -130,14 +130,23 @@ let package = Package(
     .target(name: "Markup", dependencies: ["CLibXML2"]),
     .target(name: "Feeds", dependencies: ["Markup", "ClarissaCore"]),
 
-    // MARK: - The vocabulary shared by everything else
+    // MARK: - The vocabulary shared by everything else (docs/architecture.md: what may enter)
     .target(name: "ClarissaCore"),
+
+    // MARK: - Geography: GeoJSON areas read, distances worded
+    .target(name: "Geography", dependencies: ["ClarissaCore"]),
+
+    // MARK: - The action key (a file in the state folder), signed button tokens, HMAC-SHA256
+    .target(name: "ActionKeys", dependencies: ["ClarissaCore"]),
+
+    // MARK: - The delivery trace (CLARISSA_DELIVERY_TRACE): a file appended to, for .ci/crashes
+    .target(name: "Tracing"),
 
     // MARK: - Description HTML made plain text on demand (listings arrive with it pending)
     .target(name: "ListingText", dependencies: ["ClarissaCore", "Markup"]),
 
     // MARK: - searches.yaml -> Config, every problem a located Diagnostic
-    .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "YAML"]),
+    .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "Geography", "YAML"]),
 
     // MARK: - What site adapters are made of: the site-definition interpreter (Definition/: a
     // declared site's YAML read, its requests made, its answers read) and the helpers every
@@ -160,15 +169,22 @@ let package = Package(
     .target(
       name: "ListingStore",
       dependencies: [
-        "ClarissaCore", "CSQLite",
+        "ClarissaCore", "Tracing", "CSQLite",
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
+
+    // MARK: - What people read of the store: deal context (earlier prices, the market, time on
+    // the market), for the engine's messages and reports and for the web page alike
+    .target(name: "Presentation", dependencies: ["ClarissaCore", "ListingStore"]),
 
     // MARK: - The run: fetching and politeness (Fetching/), the pipeline (Run/), delivery
     // (Delivery/) and reports (Reports/)
     .target(
       name: "ClarissaEngine",
-      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "CLibCurl"]),
+      dependencies: [
+        "ClarissaCore", "ListingStore", "Presentation", "Geography", "ActionKeys", "Tracing",
+        "ListingText", "CLibCurl",
+      ]),
 
     // MARK: - `clarissa serve`: a small HTTP/1.1 server on SwiftNIO, and the pages and API over
     // the store
@@ -180,14 +196,18 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
-    .target(name: "Serve", dependencies: ["ClarissaCore", "ListingStore", "WebServer"]),
+    .target(
+      name: "Serve",
+      dependencies: [
+        "ClarissaCore", "ListingStore", "Presentation", "Geography", "ActionKeys", "WebServer",
+      ]),
 
     // MARK: - The command line: thin commands over the layers above
     .target(
       name: "ClarissaCommands",
       dependencies: [
-        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "ListingStore", "Sites", "SiteFormat",
-        "ListingText", "Serve", "WebServer",
+        "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "ListingStore", "Presentation",
+        "Geography", "ActionKeys", "Sites", "SiteFormat", "ListingText", "Serve", "WebServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -215,8 +235,8 @@ let package = Package(
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [
-        "ClarissaEngine", "ListingStore", "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML",
-        "FixtureSupport", "WebServer",
+        "ClarissaEngine", "ListingStore", "Presentation", "Geography", "ActionKeys",
+        "ClarissaConfig", "Sites", "Feeds", "Markup", "YAML", "FixtureSupport", "WebServer",
       ]),
     .testTarget(
       name: "SitesTests",
@@ -226,11 +246,15 @@ let package = Package(
       ]),
     .testTarget(
       name: "ServeTests",
-      dependencies: ["Serve", "WebServer", "ListingStore", "ClarissaCore", "FixtureSupport"]),
+      dependencies: [
+        "Serve", "WebServer", "ListingStore", "ClarissaCore", "Geography", "ActionKeys",
+        "FixtureSupport",
+      ]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: [
-        "ClarissaCommands", "ClarissaEngine", "ListingStore", "clarissa", "FixtureSupport",
+        "ClarissaCommands", "ClarissaEngine", "ListingStore", "ActionKeys", "clarissa",
+        "FixtureSupport",
       ]
     ),
   ],

@@ -1,6 +1,7 @@
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import Geography
 import ListingStore
 
 /// `listings` and `show` as text, JSON and CSV.

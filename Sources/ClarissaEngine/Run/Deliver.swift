@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 /// What the delivery stage did.
 struct Receipts: Sendable {

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Tracing
 
 /// Posts messages over HTTP through the fetcher (the one door to the network); a 2xx answer is
 /// acceptance, anything else a refusal that leaves the listings undelivered.
