@@ -173,8 +173,8 @@ let package = Package(
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
 
-    // MARK: - What people read of the store: deal context (earlier prices, the market, time on
-    // the market), for the engine's messages and reports and for the web page alike
+    // MARK: - What people read of the store, worded once for the engine's messages and reports
+    // and for the web page: deal context, a refused host's advice, a report's times
     .target(name: "Presentation", dependencies: ["ClarissaCore", "ListingStore"]),
 
     // MARK: - The run: fetching and politeness (Fetching/), the pipeline (Run/), delivery
@@ -224,7 +224,9 @@ let package = Package(
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
     .target(
       name: "FixtureSupport",
-      dependencies: ["WebServer", "ClarissaEngine", "ListingStore", "Sites", "ListingText"],
+      dependencies: [
+        "WebServer", "ClarissaEngine", "ListingStore", "Presentation", "Sites", "ListingText",
+      ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),

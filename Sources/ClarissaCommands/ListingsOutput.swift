@@ -3,6 +3,7 @@ import ClarissaEngine
 import Foundation
 import Geography
 import ListingStore
+import Presentation
 
 /// `listings` and `show` as text, JSON and CSV.
 enum ListingsOutput {

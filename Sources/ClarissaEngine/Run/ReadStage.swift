@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 /// What one request brought back for a search.
 struct SourceBatch: Sendable {
