@@ -85,9 +85,10 @@ import Testing
     let root = TestTools.packageRoot.appendingPathComponent("Sources/ClarissaCore")
     let importLine = try Regex(#"^\s*(@\w+\s+)?((public|package|internal)\s+)?import\s+(\w+)"#)
     let io = try Regex(
-      #"\b(FileManager|FileHandle|ProcessInfo|Process|URLSession|contentsOfFile|toFile)\b"#
-        + #"|(?<![\w.])(open|fopen|popen|getenv|setenv|unlink|system|dlopen)\("#
-        + #"|\b(Data|String)\(contentsOf|\.write\(to"#)
+      #"(^|[^\w])(FileManager|FileHandle|ProcessInfo|Process|URLSession)([^\w]|$)"#
+        + #"|(^|[^\w.])(open|fopen|popen|getenv|setenv|unlink|system|dlopen)\("#
+        + #"|(Data|String)\(contentsOf|contentsOfFile|toFile:|\.write\(to"#)
+    let quotedText = try Regex(#""[^"]*""#)
     var files = 0
     for case let name as String in FileManager.default.enumerator(atPath: root.path) ?? .init()
     where name.hasSuffix(".swift") {
@@ -102,14 +103,14 @@ import Testing
         {
           Issue.record("\(place): ClarissaCore imports \(module); only Foundation may be imported")
         }
-        let said = code.replacing(try Regex(#""[^"]*""#), with: "\"\"")
+        let said = code.replacing(quotedText, with: "\"\"")
         if let found = said.firstMatch(of: io) {
-          Issue.record(
-            "\(place): '\(found.output[0].substring ?? "")' is I/O, which Core does not do")
+          let call = String(found.output[0].substring ?? "").trimmingCharacters(in: .whitespaces)
+          Issue.record("\(place): '\(call)' is I/O, which Core does not do")
         }
       }
     }
-    #expect(files > 40, "Sources/ClarissaCore holds the vocabulary")
+    #expect(files > 20, "Sources/ClarissaCore holds the vocabulary")
   }
 
   /// The doc stands alone: no path out of the repository, and every path or Swift file it
