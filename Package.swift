@@ -72,8 +72,8 @@ let package = Package(
     .library(
       name: "ClarissaReaders",
       targets: [
-        "YAML", "ClarissaCore", "ClarissaConfig", "Markup", "Feeds", "SiteFormat", "Sites",
-        "ListingText", "ListingStore", "Curl", "Channels", "ClarissaEngine",
+        "YAML", "ClarissaCore", "Geography", "ClarissaConfig", "Markup", "Feeds", "SiteFormat",
+        "Sites", "ListingText", "ListingStore", "Curl", "Channels", "ClarissaEngine",
       ]),
   ],
   // `swift build --traits PostgreSQL`: the store several workers share in PostgreSQL (needs
@@ -130,14 +130,23 @@ let package = Package(
     .target(name: "Markup", dependencies: ["CLibXML2"]),
     .target(name: "Feeds", dependencies: ["Markup", "ClarissaCore"]),
 
-    // MARK: - The vocabulary shared by everything else
+    // MARK: - The vocabulary shared by everything else (docs/architecture.md: what may enter)
     .target(name: "ClarissaCore"),
+
+    // MARK: - Geography: GeoJSON areas read, distances worded
+    .target(name: "Geography", dependencies: ["ClarissaCore"]),
+
+    // MARK: - The action key (a file in the state folder), signed button tokens, HMAC-SHA256
+    .target(name: "ActionKeys", dependencies: ["ClarissaCore"]),
+
+    // MARK: - The delivery trace (CLARISSA_DELIVERY_TRACE): a file appended to, for .ci/crashes
+    .target(name: "Tracing"),
 
     // MARK: - Description HTML made plain text on demand (listings arrive with it pending)
     .target(name: "ListingText", dependencies: ["ClarissaCore", "Markup"]),
 
     // MARK: - searches.yaml -> Config, every problem a located Diagnostic
-    .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "YAML"]),
+    .target(name: "ClarissaConfig", dependencies: ["ClarissaCore", "Geography", "YAML"]),
 
     // MARK: - What site adapters are made of: the site-definition interpreter (Definition/: a
     // declared site's YAML read, its requests made, its answers read) and the helpers every
@@ -160,22 +169,34 @@ let package = Package(
     .target(
       name: "ListingStore",
       dependencies: [
-        "ClarissaCore", "CSQLite",
+        "ClarissaCore", "Tracing", "CSQLite",
         .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
       ]),
 
+    // MARK: - What people read of the store, worded once for the engine's messages and reports
+    // and for the web page: deal context, a refused host's advice, a report's times
+    .target(name: "Presentation", dependencies: ["ClarissaCore", "ListingStore"]),
+
     // MARK: - The network door: libcurl wrapped once (the Fetcher, CurlFetcher, SMTP)
-    .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl"]),
+    .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl", "Tracing"]),
 
     // MARK: - Channel kinds: one file per kind (Kinds/), its declaration and its sender, listed
     // in Sources/Channels/Registry.swift; what several kinds share (Delivery/)
-    .target(name: "Channels", dependencies: ["ClarissaCore", "Curl", "ListingStore"]),
+    .target(
+      name: "Channels",
+      dependencies: [
+        "ClarissaCore", "Curl", "ListingStore", "Presentation", "Geography", "ActionKeys",
+        "Tracing",
+      ]),
 
     // MARK: - The run: politeness (Fetching/), the pipeline (Run/), delivery (Delivery/) and
     // reports (Reports/)
     .target(
       name: "ClarissaEngine",
-      dependencies: ["ClarissaCore", "ListingStore", "ListingText", "Curl", "Channels"]),
+      dependencies: [
+        "ClarissaCore", "ListingStore", "Presentation", "Geography", "ListingText", "Curl",
+        "Channels",
+      ]),
 
     // MARK: - `clarissa serve`: a small HTTP/1.1 server on SwiftNIO, and the pages and API over
     // the store
@@ -187,14 +208,19 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
-    .target(name: "Serve", dependencies: ["ClarissaCore", "ListingStore", "WebServer"]),
+    .target(
+      name: "Serve",
+      dependencies: [
+        "ClarissaCore", "ListingStore", "Presentation", "Geography", "ActionKeys", "WebServer",
+      ]),
 
     // MARK: - The command line: thin commands over the layers above
     .target(
       name: "ClarissaCommands",
       dependencies: [
         "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Channels", "Curl", "ListingStore",
-        "Sites", "SiteFormat", "ListingText", "Serve", "WebServer", "YAML",
+        "Presentation", "Geography", "ActionKeys", "Sites", "SiteFormat", "ListingText", "Serve",
+        "WebServer", "YAML",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -213,8 +239,8 @@ let package = Package(
     .target(
       name: "FixtureSupport",
       dependencies: [
-        "WebServer", "ClarissaCore", "ClarissaEngine", "Curl", "ListingStore", "Sites",
-        "ListingText",
+        "WebServer", "ClarissaCore", "ClarissaEngine", "Curl", "ListingStore", "Presentation",
+        "Sites", "ListingText",
       ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
@@ -226,8 +252,9 @@ let package = Package(
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [
-        "ClarissaEngine", "ClarissaCore", "Channels", "Curl", "ListingStore", "ClarissaConfig",
-        "Sites", "SiteFormat", "Feeds", "Markup", "YAML", "FixtureSupport", "WebServer",
+        "ClarissaEngine", "ClarissaCore", "Channels", "Curl", "ListingStore", "Presentation",
+        "Geography", "ActionKeys", "ClarissaConfig", "Sites", "SiteFormat", "Feeds", "Markup",
+        "YAML", "FixtureSupport", "WebServer",
       ]),
     .testTarget(
       name: "ChannelsTests",
@@ -241,13 +268,14 @@ let package = Package(
     .testTarget(
       name: "ServeTests",
       dependencies: [
-        "Serve", "WebServer", "ListingStore", "ClarissaCore", "ClarissaEngine", "FixtureSupport",
+        "Serve", "WebServer", "ListingStore", "ClarissaCore", "ClarissaEngine", "Geography",
+        "ActionKeys", "FixtureSupport",
       ]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: [
-        "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "Channels", "ListingStore", "Sites",
-        "WebServer", "clarissa", "FixtureSupport",
+        "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "Channels", "ListingStore",
+        "ActionKeys", "Sites", "WebServer", "clarissa", "FixtureSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

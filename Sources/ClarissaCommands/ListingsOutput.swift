@@ -1,7 +1,9 @@
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import Geography
 import ListingStore
+import Presentation
 
 /// `listings` and `show` as text, JSON and CSV.
 enum ListingsOutput {

@@ -1,3 +1,4 @@
+import ActionKeys
 import ArgumentParser
 import ClarissaConfig
 import ClarissaCore

@@ -3,6 +3,7 @@ import ClarissaCore
 import ClarissaEngine
 import Foundation
 import ListingStore
+import Presentation
 
 /// `clarissa show ID`: one listing's whole story.
 struct ShowCommand: ParsableCommand {

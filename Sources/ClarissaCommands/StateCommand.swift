@@ -4,6 +4,7 @@ import ClarissaCore
 import ClarissaEngine
 import Foundation
 import ListingStore
+import Presentation
 import Sites
 
 /// `clarissa state`: look at and repair what runs remember.

@@ -2,6 +2,7 @@ import ClarissaCore
 import ClarissaEngine
 import Foundation
 import ListingStore
+import Presentation
 
 extension StateOptions {
   /// The config the options name, when it can be read (nil otherwise: the state alone).

@@ -3,6 +3,7 @@ import ClarissaCore
 import ClarissaEngine
 import Foundation
 import ListingStore
+import Presentation
 
 extension StateCommand {
   /// `clarissa state info`: what the database holds, at a glance.

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 /// The "text changed" section of `clarissa show` (issue 28): each change of the listing's title
 /// or description, newest first, as a word diff (`[-old-]{+new+}`).

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Geography
 import YAML
 
 /// `places:` at the top level, and a search's `near`, `near_mode` and `within`.

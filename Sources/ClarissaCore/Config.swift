@@ -29,7 +29,7 @@ public struct Config: Sendable {
   public var serve: ServeSettings? = nil
 
   /// The searches by name, for reports that show a listing's facts and distances as its
-  /// search words them (``ListingFacts/line(_:for:)``).
+  /// search words them (`ListingFacts.line(_:for:)`, module Geography).
   public var searchesByName: [String: Search] {
     Dictionary(searches.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
   }

@@ -2,7 +2,7 @@ import ClarissaCore
 import Foundation
 
 /// A priced listing a search saw: one point of the market a listing's price is compared with
-/// (``DealContext``).
+/// (`DealContext`, module Presentation).
 public struct DealPeer: Sendable, Equatable {
   /// The listing.
   public var key: ListingKey
@@ -27,8 +27,9 @@ public struct DealPeer: Sendable, Equatable {
   }
 }
 
-/// What a search's store knows of one listing's past (``DealContext``): the posts of the same
-/// item (the listing, the one it reposts, and that one's other reposts) with their prices.
+/// What a search's store knows of one listing's past (`DealContext`, module Presentation): the
+/// posts of the same item (the listing, the one it reposts, and that one's other reposts) with
+/// their prices.
 public struct ListingStory: Sendable, Equatable {
   /// One post of the item.
   public struct Post: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Tracing
 
 /// Deliveries, the recent listings the outputs show, and retention.
 extension ConnectedStore {

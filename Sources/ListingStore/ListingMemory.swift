@@ -322,7 +322,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// Hiding a listing also marks it viewed (it leaves the unviewed counts).
   @discardableResult func setMark(_ mark: ListingMark, on keys: [ListingKey], at now: Date) throws
     -> Int
-  /// The priced listings `search` saw since `since`, reposts left out (``DealContext``).
+  /// The priced listings `search` saw since `since`, reposts left out (`DealContext`, module
+  /// Presentation).
   func peers(search: String, since: Date) throws -> [DealPeer]
   /// For each of `keys` that `search` saw, the posts of the same item (``ListingStory``).
   func stories(search: String, keys: [ListingKey]) throws -> [ListingKey: ListingStory]

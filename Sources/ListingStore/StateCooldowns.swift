@@ -67,37 +67,6 @@ public struct Cooldown: Codable, Sendable, Equatable {
   public var wall: SiteWall? {
     SiteWall.allCases.first { $0 != .none && reason.hasPrefix("blocked by \($0.vendor): ") }
   }
-
-  /// Whether `host` is Craigslist's, whose blocks come from the address and the pace (so its
-  /// advice is about those, not about the URL).
-  public static func isCraigslist(_ host: String) -> Bool {
-    let name = host.split(separator: ":").first.map(String.init) ?? host
-    return name == "craigslist.org" || name.hasSuffix(".craigslist.org")
-  }
-
-  /// What to tell the user about a host that refused clarissa this run: the server's answer,
-  /// until when clarissa keeps away, what usually fixes it for this kind of host, and how to
-  /// clear it. `renewed` names why the host was asked again when it refused a second time.
-  public func advice(host: String, renewed: String? = nil, now: Date, timeZone: TimeZone)
-    -> String
-  {
-    let when = ReportClock.time(until, now: now, timeZone: timeZone)
-    let clear = "clear with 'clarissa state cooldowns --clear \(host)'"
-    let again = renewed.map { " again (asked once because \($0)); the cool-down is renewed" } ?? ""
-    if let wall {
-      return "\(host) \(why)\(again). No requests to it before \(when). \(wall.vendor) "
-        + "decides from the address, the pace and the client; clarissa does not solve "
-        + "challenges, disguise itself or switch addresses to get past it. Wait for the "
-        + "cool-down, run this search less often, or open the search in a browser; \(clear)"
-    }
-    if Self.isCraigslist(host) {
-      return "\(host) blocked clarissa: \(why)\(again). No requests to it before \(when); "
-        + "Craigslist blocks cloud addresses and fast polling: lengthen intervals or run from a "
-        + "residential connection; \(clear)"
-    }
-    return "\(host): the server \(why)\(again): check the URL and any token it needs; "
-      + "clarissa will not ask again before \(when); \(clear)"
-  }
 }
 
 extension Cooldown {
@@ -108,33 +77,5 @@ extension Cooldown {
     cooldowns.filter { $0.value.until > now }.sorted { $0.key < $1.key }.map {
       (host: $0.key, cooldown: $0.value)
     }
-  }
-}
-
-/// Times as a report says them: the local clock time, with the day when it is not today.
-public enum ReportClock {
-  /// "18:05", "02:15 tomorrow", or "2026-05-04 02:15" further off.
-  public static func time(_ date: Date, now: Date, timeZone: TimeZone) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let clock = DateFormat.pattern("HH:mm", zone: timeZone).string(from: date)
-    if calendar.isDate(date, inSameDayAs: now) { return clock }
-    if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
-      calendar.isDate(date, inSameDayAs: tomorrow)
-    {
-      return clock + " tomorrow"
-    }
-    return DateFormat.pattern("yyyy-MM-dd HH:mm", zone: timeZone).string(from: date)
-  }
-
-  /// "12 min", "2 h 5 min", "3 d 4 h": a wait, rounded up to the minute.
-  public static func span(_ seconds: Double) -> String {
-    let minutes = max(1, CheckedNumber.clampedInteger((seconds / 60).rounded(.up)))
-    if minutes < 60 { return "\(minutes) min" }
-    if minutes < 24 * 60 {
-      return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
-    }
-    let hours = minutes / 60
-    return hours % 24 == 0 ? "\(hours / 24) d" : "\(hours / 24) d \(hours % 24) h"
   }
 }

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 import WebServer
 
 /// The pages: plain HTML with one style sheet and one small script, both served from here.

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Geography
 import ListingStore
 import WebServer
 

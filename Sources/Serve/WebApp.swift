@@ -1,3 +1,4 @@
+import ActionKeys
 import ClarissaCore
 import Foundation
 import ListingStore

@@ -78,6 +78,41 @@ import Testing
       "Serve depends on \(reached.intersection(["ClarissaEngine", "CLibCurl"]).sorted())")
   }
 
+  /// The rule for `ClarissaCore` (docs/architecture.md, "What may enter"), as far as a test
+  /// can tell: each of its files imports Foundation and nothing else, and none reads or writes
+  /// a file, starts a process or reads the environment.
+  @Test func coreImportsOnlyFoundationAndDoesNoIO() throws {
+    let root = TestTools.packageRoot.appendingPathComponent("Sources/ClarissaCore")
+    let importLine = try Regex(#"^\s*(@\w+\s+)?((public|package|internal)\s+)?import\s+(\w+)"#)
+    let io = try Regex(
+      #"(^|[^\w])(FileManager|FileHandle|ProcessInfo|Process|URLSession)([^\w]|$)"#
+        + #"|(^|[^\w.])(open|fopen|popen|getenv|setenv|unlink|system|dlopen)\("#
+        + #"|(Data|String)\(contentsOf|contentsOfFile|toFile:|\.write\(to"#)
+    let quotedText = try Regex(#""[^"]*""#)
+    var files = 0
+    for case let name as String in FileManager.default.enumerator(atPath: root.path) ?? .init()
+    where name.hasSuffix(".swift") {
+      files += 1
+      let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+      for (index, line) in text.components(separatedBy: "\n").enumerated() {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        guard !code.hasPrefix("//") else { continue }
+        let place = "Sources/ClarissaCore/\(name):\(index + 1)"
+        if let found = code.firstMatch(of: importLine), let module = found.output[4].substring,
+          module != "Foundation"
+        {
+          Issue.record("\(place): ClarissaCore imports \(module); only Foundation may be imported")
+        }
+        let said = code.replacing(quotedText, with: "\"\"")
+        if let found = said.firstMatch(of: io) {
+          let call = String(found.output[0].substring ?? "").trimmingCharacters(in: .whitespaces)
+          Issue.record("\(place): '\(call)' is I/O, which Core does not do")
+        }
+      }
+    }
+    #expect(files > 20, "Sources/ClarissaCore holds the vocabulary")
+  }
+
   /// The doc stands alone: no path out of the repository, and every path or Swift file it
   /// names exists.
   @Test func everyPathTheDocNamesIsInTheRepository() throws {

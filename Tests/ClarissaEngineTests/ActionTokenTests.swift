@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ActionKeys
 @testable import ClarissaCore
 
 /// SHA-256 and HMAC-SHA256 against their standards' test vectors (FIPS 180-4's examples,

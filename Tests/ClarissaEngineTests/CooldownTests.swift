@@ -4,6 +4,7 @@ import ClarissaEngine
 import FixtureSupport
 import Foundation
 import ListingStore
+import Presentation
 import Sites
 import Testing
 

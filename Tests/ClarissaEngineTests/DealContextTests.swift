@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ListingStore
+@testable import Presentation
 
 /// Deal context (issue 28): the lines said of a listing, their numbers checked against SQL
 /// written here, on the SQLite file, without the store's statements (the median by sorting

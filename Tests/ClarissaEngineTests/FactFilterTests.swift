@@ -2,6 +2,7 @@ import Channels
 import ClarissaCore
 import ClarissaEngine
 import Foundation
+import Geography
 import Testing
 
 /// Given searches with fact and place filters, when listings with and without those facts are

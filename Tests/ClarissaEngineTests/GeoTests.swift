@@ -1,6 +1,7 @@
 import ClarissaCore
 import FixtureSupport
 import Foundation
+import Geography
 import Testing
 
 /// Given known distances between cities and GeoJSON areas with holes, when clarissa measures

@@ -10,6 +10,7 @@ import Testing
 @testable import ClarissaEngine
 @testable import Curl
 @testable import ListingStore
+@testable import Presentation
 
 /// Answers an attacker would send, through the real fetcher and runner against loopback
 /// servers: a `Retry-After` no integer holds once stopped every run with SIGILL.

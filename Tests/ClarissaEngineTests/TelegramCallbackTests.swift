@@ -3,6 +3,7 @@ import FixtureSupport
 import Foundation
 import Testing
 
+@testable import ActionKeys
 @testable import Channels
 @testable import ClarissaEngine
 @testable import ListingStore

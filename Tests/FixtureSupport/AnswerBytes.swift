@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import ListingStore
 import ListingText
+import Presentation
 import Sites
 
 /// The fuzzed answer: its bytes read as a server's answer, and the path clarissa takes with it.

@@ -5,6 +5,7 @@ import ListingStore
 import Testing
 import WebServer
 
+@testable import Geography
 @testable import Serve
 
 /// The map: `/api/map`'s markers (the list's filters, its bound, listings without coordinates

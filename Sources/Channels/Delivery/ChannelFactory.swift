@@ -1,3 +1,4 @@
+import ActionKeys
 import ClarissaCore
 import Curl
 import Foundation

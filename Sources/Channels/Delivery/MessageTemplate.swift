@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Geography
 
 /// A notification's title and body, from the channel's templates (`{title}`, `{price}` ...) or
 /// the defaults: one message per listing, or one digest per run.

@@ -3,6 +3,7 @@ import ClarissaCore
 import Curl
 import Foundation
 import ListingStore
+import Presentation
 
 /// One host's requests: in order, spaced politely, each with its retries; a refusal stops the
 /// host for the rest of the run.

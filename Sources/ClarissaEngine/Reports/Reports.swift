@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Geography
 
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {

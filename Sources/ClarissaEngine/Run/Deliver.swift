@@ -2,6 +2,7 @@ import Channels
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 /// What the delivery stage did.
 struct Receipts: Sendable {

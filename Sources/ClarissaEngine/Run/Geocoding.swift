@@ -2,6 +2,7 @@ import ClarissaCore
 import Curl
 import Foundation
 import ListingStore
+import Presentation
 
 /// Finds where listings are that give an address or a postcode and no coordinates, with the
 /// user's geocoder (``GeocoderSettings``; none by default: nothing leaves the machine for it).

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 /// A search the run will fetch, and how its new listings are treated.
 struct PlannedSearch: Sendable {

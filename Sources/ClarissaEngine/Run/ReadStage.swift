@@ -2,6 +2,7 @@ import ClarissaCore
 import Curl
 import Foundation
 import ListingStore
+import Presentation
 
 /// What one request brought back for a search.
 struct SourceBatch: Sendable {

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 extension Runner {
   /// Workers sharing a store: takes due sources in batches (leases), fetches, records and

@@ -2,6 +2,7 @@ import Channels
 import ClarissaCore
 import Foundation
 import ListingStore
+import Presentation
 
 /// The run, in the order of the picture in docs/architecture.md: plan -> fetch -> read -> judge
 /// -> (record) -> deliver, then the command shows the result and commits. One broken source

@@ -1,3 +1,5 @@
+import ClarissaCore
+
 extension ListingFacts {
   /// How far the listing is from each of `places`, in each place's unit, in one line: "2.1 km
   /// from work · 850 m from gym"; nil when it has no coordinates or there are no places. One

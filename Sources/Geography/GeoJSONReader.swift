@@ -1,3 +1,5 @@
+import ClarissaCore
+
 /// Reads a GeoJSON file (RFC 7946) into a ``GeoArea``: a Polygon, a MultiPolygon, a Feature or
 /// GeometryCollection of them, or a FeatureCollection; every problem located in the file by
 /// line and column, all of them found in one pass.

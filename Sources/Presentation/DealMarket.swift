@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import ListingStore
 
 /// A search's similar listings, sorted once per batch (``DealContextBook``): per currency, their
 /// prices, their prices per m², and their prices per bedroom count. A listing's median is then
