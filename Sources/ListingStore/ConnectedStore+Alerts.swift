@@ -10,19 +10,20 @@ extension ConnectedStore {
       try database.reading {
         var marked = MarkedListings()
         try database.run(
-          "SELECT site, id, starred_at IS NOT NULL, hidden_at IS NOT NULL FROM marks "
+          "SELECT site, id, starred_at IS NOT NULL AS starred, hidden_at IS NOT NULL AS hidden "
+            + "FROM marks "
             + "WHERE starred_at IS NOT NULL OR hidden_at IS NOT NULL"
         ) {
-          let key = ListingKey(site: $0.text(0), id: $0.text(1))
-          if $0.int(2) != 0 { marked.starred.insert(key) }
-          if $0.int(3) != 0 { marked.hidden.insert(key) }
+          let key = ListingKey(site: $0.text(MarkColumn.site), id: $0.text(MarkColumn.id))
+          if $0.flag(MarkColumn.starred) { marked.starred.insert(key) }
+          if $0.flag(MarkColumn.hidden) { marked.hidden.insert(key) }
         }
         guard !marked.isEmpty else { return marked }
         if !marked.hidden.isEmpty {
           marked.hiddenListings = try database.rows(
             "SELECT \(ListingColumns.selected) FROM marks m JOIN listings l "
               + "ON l.site = m.site AND l.id = m.id WHERE m.hidden_at IS NOT NULL"
-          ) { ListingColumns.listing($0, from: 0) }
+          ) { ListingColumns.listing($0) }
         }
         try database.run(
           "SELECT w.source, w.missing, w.gone_at, \(ListingColumns.selected) FROM watched w "
@@ -30,10 +31,10 @@ extension ConnectedStore {
             + "JOIN listings l ON l.site = w.site AND l.id = w.id WHERE w.search = ?",
           [.text(search)]
         ) {
-          let listing = ListingColumns.listing($0, from: 3)
+          let listing = ListingColumns.listing($0)
           marked.watched[listing.key] = WatchedSource(
-            source: $0.text(0), missing: $0.int(1),
-            goneAt: $0.optionalDouble(2).map(Date.init(timeIntervalSince1970:)))
+            source: $0.text(WatchedColumn.source), missing: $0.int(WatchedColumn.missing),
+            goneAt: $0.optionalDate(WatchedColumn.goneAt))
           marked.stored[listing.key] = listing
         }
         return marked
@@ -57,7 +58,8 @@ extension ConnectedStore {
             ]
           ) {
             found[listing.key] = TextChange(
-              oldTitle: $0.text(0), oldDescription: $0.optionalText(1) ?? "", changedAt: now)
+              oldTitle: $0.text(ChangedText.title),
+              oldDescription: $0.optionalText(ChangedText.description) ?? "", changedAt: now)
           }
         }
         return found
@@ -81,8 +83,9 @@ extension ConnectedStore {
       [.text(key.site), .text(key.id)]
     ) {
       TextChange(
-        oldTitle: $0.text(0), oldDescription: $0.text(1),
-        changedAt: Date(timeIntervalSince1970: $0.double(2)))
+        oldTitle: $0.text(TextChangeColumn.oldTitle),
+        oldDescription: $0.text(TextChangeColumn.oldDescription),
+        changedAt: $0.date(TextChangeColumn.changedAt))
     }
   }
 
@@ -147,7 +150,8 @@ extension ConnectedStore {
         change = try database.rows(
           "SELECT repost_of FROM sightings WHERE search = ? AND site = ? AND id = ?",
           [.text(owed[index].search), .text(listing.site), .text(listing.id)]
-        ) { $0.optionalText(0) }.first.flatMap { $0 }.map(ListingAlert.repostChange(of:))
+        ) { $0.optionalText(SightingColumn.repostOf) }.first.flatMap { $0 }
+          .map(ListingAlert.repostChange(of:))
       default: continue
       }
       guard let change, !change.isEmpty else { continue }
@@ -161,3 +165,6 @@ extension ConnectedStore {
 /// Text changes kept per listing, at most: the newest (five: the listing page shows them all). A feed whose text changes on every poll
 /// added every old text for ever (9.6 MB a poll for 2,000 listings, issue 40).
 let textChangesKept = 5
+
+/// The `listings` facts a text change keeps (``ListingField/all``'s columns of those names).
+private enum ChangedText: String, TableColumns { case title, description }

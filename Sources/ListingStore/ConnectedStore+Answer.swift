@@ -54,7 +54,7 @@ extension ConnectedStore {
       writes.count == before
       ? nil
       : try database.rows("SELECT answered_at FROM answers WHERE search = ?", [search]) {
-        $0.double(0)
+        $0.double(AnswerColumn.answeredAt)
       }.first
     for (key, write) in writes.sorted(by: { $0.key < $1.key }) {
       switch write {
@@ -90,16 +90,17 @@ extension ConnectedStore {
     let content =
       withContent
       ? ("l.content_hash", " LEFT JOIN listings l ON l.site = s.site AND l.id = s.id")
-      : ("NULL", "")
+      : ("NULL AS content_hash", "")
     try database.run(
       "SELECT s.site, s.id, s.item_digest, s.item_content, \(content.0) FROM sightings s"
         + "\(database.dialect.indexedBy("sightings_answer"))\(content.1) "
         + "WHERE s.search = ? AND s.in_answer", [search]
     ) { row in
-      let item = row.optionalText(2).map {
-        ItemDigest(digest: $0, content: row.optionalText(3) ?? "")
+      let item = row.optionalText(SightingColumn.itemDigest).map {
+        ItemDigest(digest: $0, content: row.optionalText(SightingColumn.itemContent) ?? "")
       }
-      members[ListingKey(site: row.text(0), id: row.text(1))] = (row.optionalText(4), item, false)
+      let key = ListingKey(site: row.text(SightingColumn.site), id: row.text(SightingColumn.id))
+      members[key] = (row.optionalText(ListingColumn.contentHash), item, false)
     }
     return members
   }
@@ -109,7 +110,7 @@ extension ConnectedStore {
     try database.rows(
       "SELECT content_hash FROM listings WHERE site = ? AND id = ?",
       [.text(key.site), .text(key.id)]
-    ) { $0.optionalText(0) }.first ?? nil
+    ) { $0.optionalText(ListingColumn.contentHash) }.first ?? nil
   }
 
   /// A listing new to the answer: written whole when its content hash differs from the stored

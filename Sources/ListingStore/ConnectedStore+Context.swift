@@ -61,9 +61,10 @@ extension ConnectedStore {
         """, [.text(search), .time(since)]
       ) {
         DealPeer(
-          key: ListingKey(site: $0.text(0), id: $0.text(1)), price: $0.double(2),
-          currency: $0.optionalText(3), floorArea: $0.optionalDouble(4),
-          bedrooms: $0.optionalDouble(5))
+          key: ListingKey(site: $0.text(PeerColumn.site), id: $0.text(PeerColumn.id)),
+          price: $0.double(PeerColumn.price), currency: $0.optionalText(PeerColumn.currency),
+          floorArea: $0.optionalDouble(PeerColumn.floorArea),
+          bedrooms: $0.optionalDouble(PeerColumn.bedrooms))
       }
     }
   }
@@ -87,7 +88,8 @@ extension ConnectedStore {
     guard
       let own = try database.rows(
         "SELECT repost_of FROM sightings WHERE search = ? AND site = ? AND id = ?",
-        [.text(search), .text(key.site), .text(key.id)], { $0.optionalText(0) }
+        [.text(search), .text(key.site), .text(key.id)],
+        { $0.optionalText(SightingColumn.repostOf) }
       ).first
     else { return nil }
     let root = own ?? key.id
@@ -95,16 +97,19 @@ extension ConnectedStore {
       "SELECT id FROM sightings\(database.dialect.indexedBy("sightings_repost_of")) "
         + "WHERE search = ? AND site = ? AND repost_of = ?",
       [.text(search), .text(key.site), .text(root)]
-    ) { $0.text(0) }
+    ) { $0.text(SightingColumn.id) }
     var posts: [ListingStory.Post] = []
     var firstSeen = Date.distantFuture
     for id in Set([root, key.id] + reposts) {
       let values: [StoreValue] = [.text(key.site), .text(id)]
       let seen = try database.rows(
-        "SELECT s.first_seen, l.first_seen FROM sightings s LEFT JOIN listings l "
+        "SELECT s.first_seen, l.first_seen AS listing_first_seen FROM sightings s "
+          + "LEFT JOIN listings l "
           + "ON l.site = s.site AND l.id = s.id WHERE s.search = ? AND s.site = ? AND s.id = ?",
         [.text(search)] + values
-      ) { ($0.double(0), $0.optionalDouble(1)) }.first
+      ) {
+        ($0.double(SightingColumn.firstSeen), $0.optionalDouble(ListingColumn.listingFirstSeen))
+      }.first
       guard let seen else { continue }
       firstSeen = min(firstSeen, Date(timeIntervalSince1970: min(seen.0, seen.1 ?? seen.0)))
       let prices = try Self.prices(of: ListingKey(site: key.site, id: id), in: database)
@@ -114,4 +119,10 @@ extension ConnectedStore {
     posts.sort { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }
     return ListingStory(posts: posts, firstSeen: firstSeen)
   }
+}
+
+/// The `listings` columns a deal's peer is read from (its key, and ``ListingField/all``'s
+/// columns of those names).
+private enum PeerColumn: String, TableColumns {
+  case site, id, price, currency, floorArea = "floor_area", bedrooms
 }

@@ -40,7 +40,7 @@ extension ConnectedStore {
           // walked all of the search's sightings: 2.2 s for 20 deliveries among a million).
           + "(SELECT \(sql.jsonArray("r.id")) FROM (SELECT s.id FROM sightings s"
           + "\(sql.indexedBy("sightings_repost_of")) WHERE s.search = d.search AND s.site = d.site AND s.repost_of = d.id "
-          + "ORDER BY s.first_seen, s.id) r), \(ListingColumns.selected) "
+          + "ORDER BY s.first_seen, s.id) r) AS reposts, \(ListingColumns.selected) "
           + "FROM deliveries d JOIN listings l ON l.site = d.site AND l.id = d.id "
           + "WHERE (d.state = 'owed' OR (d.state = 'failed' AND d.attempts < ?1)) "
           // A listing owed twice to a channel (new, and since changed) is sent once, as it is
@@ -51,15 +51,17 @@ extension ConnectedStore {
           + mine + (of ?? "") + "ORDER BY d.owed_at, d.\(sql.rowid)",
         values
       ) {
-        var listing = ListingColumns.listing($0, from: 7)
-        let reposts = StoreJSON.strings($0.text(6)) ?? []
+        var listing = ListingColumns.listing($0)
+        let reposts = StoreJSON.strings($0.text(DeliveryColumn.reposts)) ?? []
         listing.alsoPostedAs = reposts.isEmpty ? nil : reposts
-        if let kind = ListingEventKind(rawValue: $0.text(4)), kind != .new {
-          listing.event = ListingEvent(kind: kind, oldPrice: $0.optionalDouble(5))
+        if let kind = ListingEventKind(rawValue: $0.text(DeliveryColumn.event)), kind != .new {
+          listing.event = ListingEvent(
+            kind: kind, oldPrice: $0.optionalDouble(DeliveryColumn.oldPrice))
         }
         return OwedDelivery(
-          search: $0.text(0), listing: listing, channel: $0.text(1), attempts: $0.int(2),
-          lastError: $0.optionalText(3))
+          search: $0.text(DeliveryColumn.search), listing: listing,
+          channel: $0.text(DeliveryColumn.channel), attempts: $0.int(DeliveryColumn.attempts),
+          lastError: $0.optionalText(DeliveryColumn.lastError))
       }
       try Self.describeChanges(&owed, in: database)
       return owed
@@ -151,12 +153,12 @@ extension ConnectedStore {
             + "ORDER BY r.found DESC, l.posted DESC, r.\(database.dialect.rowid) DESC LIMIT ?",
           [.text(search), .int(limit)]
         ) { row in
-          var listing = ListingColumns.listing(row, from: 3)
-          listing.event = row.optionalText(1).flatMap(ListingEventKind.init(rawValue:)).map {
-            ListingEvent(kind: $0, oldPrice: row.optionalDouble(2))
-          }
+          var listing = ListingColumns.listing(row)
+          listing.event = row.optionalText(RecentColumn.event).flatMap(
+            ListingEventKind.init(rawValue:)
+          ).map { ListingEvent(kind: $0, oldPrice: row.optionalDouble(RecentColumn.oldPrice)) }
           return RecentListing(
-            search: search, listing: listing, found: Date(timeIntervalSince1970: row.double(0)))
+            search: search, listing: listing, found: row.date(RecentColumn.found))
         }
       }
       return result.sorted {

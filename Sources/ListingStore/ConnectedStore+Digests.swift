@@ -27,13 +27,14 @@ extension ConnectedStore {
     return try locked { database in
       var found: [String: PendingDigest] = [:]
       try database.run(
-        "SELECT channel, count(*), min(owed_at) FROM deliveries WHERE state != 'delivered' "
+        "SELECT channel, count(*) AS count, min(owed_at) AS earliest FROM deliveries "
+          + "WHERE state != 'delivered' "
           + "AND (state = 'owed' OR attempts < ?) AND channel IN ("
           + names.map { _ in "?" }.joined(separator: ", ") + ") GROUP BY channel",
         [.int(maxAttempts)] + names.map { .text($0) }
       ) {
-        found[$0.text(0)] = PendingDigest(
-          count: $0.int(1), oldest: Date(timeIntervalSince1970: $0.double(2)))
+        found[$0.text(DeliveryColumn.channel)] = PendingDigest(
+          count: $0.int(ComputedColumn.count), oldest: $0.date(ComputedColumn.earliest))
       }
       return found
     }

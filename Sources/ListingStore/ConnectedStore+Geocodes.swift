@@ -16,11 +16,13 @@ extension ConnectedStore {
               + "WHERE geocoder = ? AND query = ?", [.text(geocoder), .text(query)]
           ) { row in
             var answer = Geocode(
-              coordinates: nil, askedAt: Date(timeIntervalSince1970: row.double(2)),
-              failures: row.int(3),
-              retryAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)),
-              lastError: row.optionalText(5))
-            if let latitude = row.optionalDouble(0), let longitude = row.optionalDouble(1) {
+              coordinates: nil, askedAt: row.date(GeocodeColumn.askedAt),
+              failures: row.int(GeocodeColumn.failures),
+              retryAt: row.optionalDate(GeocodeColumn.retryAt),
+              lastError: row.optionalText(GeocodeColumn.lastError))
+            if let latitude = row.optionalDouble(GeocodeColumn.latitude),
+              let longitude = row.optionalDouble(GeocodeColumn.longitude)
+            {
               answer.coordinates = Coordinates(latitude: latitude, longitude: longitude)
             }
             // Nothing found long ago: absent, so asked again. A failure is kept with its back-off.

@@ -7,7 +7,7 @@ extension ConnectedStore {
       let name = StoreValue.text(search)
       let answers = try database.rows(
         "SELECT answered_at FROM answers WHERE search = ?", [name]
-      ) { $0.double(0) }
+      ) { $0.double(AnswerColumn.answeredAt) }
       guard let answered = answers.first else { return UnchangedItems(answeredAt: nil, ids: [:]) }
       var ids: [String: String] = [:]
       // By the answer's index, as the record's read of the answer (``writeAnswer``).
@@ -18,7 +18,7 @@ extension ConnectedStore {
           + "AND s.item_digest IS NOT NULL AND l.content_hash = s.item_content "
           + "AND NOT EXISTS (SELECT 1 FROM marks m WHERE m.site = s.site AND m.id = s.id "
           + "AND m.starred_at IS NOT NULL)", [name, .text(site)]
-      ) { ids[$0.text(0)] = $0.text(1) }
+      ) { ids[$0.text(SightingColumn.itemDigest)] = $0.text(SightingColumn.id) }
       return UnchangedItems(answeredAt: Date(timeIntervalSince1970: answered), ids: ids)
     }
   }

@@ -86,7 +86,7 @@ extension ConnectedStore {
       var keys: [ListingKey] = []
       try database.run(
         "SELECT site, id FROM marks WHERE \(column) IS NOT NULL ORDER BY \(column) DESC, site, id"
-      ) { keys.append(ListingKey(site: $0.text(0), id: $0.text(1))) }
+      ) { keys.append(ListingKey(site: $0.text(MarkColumn.site), id: $0.text(MarkColumn.id))) }
       return keys
     }
   }
@@ -153,7 +153,7 @@ extension ConnectedStore {
     try database.run(
       "SELECT starred_at, hidden_at, note, noted_at FROM marks WHERE site = ? AND id = ?",
       [.text(key.site), .text(key.id)]
-    ) { found = marks($0, from: 0) }
+    ) { found = marks($0) }
     return found
   }
 }

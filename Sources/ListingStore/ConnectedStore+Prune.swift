@@ -31,12 +31,19 @@ extension ConnectedStore {
             + "AND m.id = \(sighting).id AND m.starred_at IS NOT NULL)"
         }
         let stale = try database.rows(
-          "SELECT search, site, id, FALSE FROM sightings WHERE NOT in_answer AND last_seen < ? "
+          "SELECT search, site, id, FALSE AS starred FROM sightings "
+            + "WHERE NOT in_answer AND last_seen < ? "
             + "AND NOT \(starred("sightings")) "
             + "UNION ALL SELECT s.search, s.site, s.id, \(starred("s")) FROM answers a "
             + "\(sql.orderedJoin) sightings s\(sql.indexedBy("sightings_answer")) "
             + "ON s.search = a.search AND s.in_answer WHERE a.answered_at < ?", [cutoff, cutoff]
-        ) { ($0.text(0), ListingKey(site: $0.text(1), id: $0.text(2)), $0.int(3) != 0) }
+        ) {
+          (
+            $0.text(SightingColumn.search),
+            ListingKey(site: $0.text(SightingColumn.site), id: $0.text(SightingColumn.id)),
+            $0.flag(MarkColumn.starred)
+          )
+        }
         for (search, listing, isStarred) in stale {
           let key: [StoreValue] = [.text(search), .text(listing.site), .text(listing.id)]
           if isStarred {
@@ -58,7 +65,7 @@ extension ConnectedStore {
             + "(SELECT 1 FROM sightings s WHERE s.site = l.site AND s.id = l.id) AND NOT EXISTS "
             + "(SELECT 1 FROM marks m WHERE m.site = l.site AND m.id = l.id "
             + "AND m.starred_at IS NOT NULL)", [cutoff]
-        ) { [StoreValue.text($0.text(0)), .text($0.text(1))] }
+        ) { [StoreValue.text($0.text(ListingColumn.site)), .text($0.text(ListingColumn.id))] }
         for key in gone {
           for table in ["prices", "listing_images", "text_changes", "listings"] {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)

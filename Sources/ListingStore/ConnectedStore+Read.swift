@@ -16,7 +16,12 @@ extension ConnectedStore {
     let rows = try database.rows(
       "SELECT last_run, last_attempt, all_sources_known FROM searches WHERE name = ?",
       [.text(name)]
-    ) { ($0.optionalDouble(0), $0.optionalDouble(1), $0.int(2) != 0) }
+    ) {
+      (
+        $0.optionalDate(SearchColumn.lastRun), $0.optionalDate(SearchColumn.lastAttempt),
+        $0.flag(SearchColumn.allSourcesKnown)
+      )
+    }
     let listed = try database.integer(
       "SELECT EXISTS(SELECT 1 FROM sightings WHERE search = ?)", [.text(name)])
     guard let row = rows.first else {
@@ -24,10 +29,9 @@ extension ConnectedStore {
     }
     let sources = try database.rows(
       "SELECT url FROM sources WHERE search = ?", [.text(name)]
-    ) { $0.text(0) }
+    ) { $0.text(SourceColumn.url) }
     return SearchMemory(
-      lastRun: row.0.map(Date.init(timeIntervalSince1970:)),
-      lastAttempt: row.1.map(Date.init(timeIntervalSince1970:)),
+      lastRun: row.0, lastAttempt: row.1,
       sources: row.2 ? nil : Set(sources), hasListings: listed != 0)
   }
 
@@ -37,7 +41,11 @@ extension ConnectedStore {
       for url in Set(urls) {
         try database.run(
           "SELECT etag, last_modified FROM validators WHERE url = ?", [.text(url)]
-        ) { result[url] = Validators(etag: $0.optionalText(0), lastModified: $0.optionalText(1)) }
+        ) {
+          result[url] = Validators(
+            etag: $0.optionalText(ValidatorColumn.etag),
+            lastModified: $0.optionalText(ValidatorColumn.lastModified))
+        }
       }
       return result
     }
@@ -49,11 +57,12 @@ extension ConnectedStore {
       try database.run(
         "SELECT host, until, reason, since, status, answer, urls FROM cooldowns"
       ) { row in
-        result[row.text(0)] = Cooldown(
-          until: Date(timeIntervalSince1970: row.double(1)), reason: row.text(2),
-          since: row.optionalDouble(3).map(Date.init(timeIntervalSince1970:)),
-          status: row.optionalInt(4), answer: row.optionalText(5),
-          urls: row.optionalText(6).flatMap(StoreJSON.strings))
+        result[row.text(CooldownColumn.host)] = Cooldown(
+          until: row.date(CooldownColumn.until), reason: row.text(CooldownColumn.reason),
+          since: row.optionalDate(CooldownColumn.since),
+          status: row.optionalInt(CooldownColumn.status),
+          answer: row.optionalText(CooldownColumn.answer),
+          urls: row.optionalText(CooldownColumn.urls).flatMap(StoreJSON.strings))
       }
       return result
     }
@@ -107,7 +116,10 @@ extension ConnectedStore {
         "SELECT s.site, s.id, \(sightingColumns(sql)) FROM sightings s"
           + "\(sql.indexedBy("sightings_answer")) WHERE s.search = ? AND s.in_answer",
         [.text(search)]
-      ) { result[ListingKey(site: $0.text(0), id: $0.text(1))] = sighting($0, from: 2) }
+      ) {
+        result[ListingKey(site: $0.text(SightingColumn.site), id: $0.text(SightingColumn.id))] =
+          sighting($0)
+      }
     }
     let answer = result.count
     var found = 0
@@ -120,7 +132,7 @@ extension ConnectedStore {
         continue
       }
       try database.run(byKey, [.text(search), .text(key.site), .text(key.id)]) {
-        others[key] = sighting($0, from: 0)
+        others[key] = sighting($0)
       }
     }
     // The answer's rows are the result as read when the keys asked for each once (a poll of the
@@ -138,33 +150,36 @@ extension ConnectedStore {
   /// which spares most rows a sort), whether it is held, the price last announced.
   private static func sightingColumns(_ sql: SQLDialect) -> String {
     """
-    s.first_seen, \(LastSeen.sighting("s")),
+    s.first_seen, \(LastSeen.sighting("s")) AS last_seen,
       CASE WHEN EXISTS(SELECT 1 FROM deliveries d WHERE d.search = s.search AND d.site = s.site
         AND d.id = s.id AND d.state = 'delivered') THEN
       (SELECT \(sql.joinedBySeparator("c.channel")) FROM
         (SELECT channel FROM deliveries d
          WHERE d.search = s.search AND d.site = s.site AND d.id = s.id AND d.state = 'delivered'
-         GROUP BY channel ORDER BY min(d.at), min(d.\(sql.rowid))) c) END,
-      EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id),
+         GROUP BY channel ORDER BY min(d.at), min(d.\(sql.rowid))) c) END AS delivered_to,
+      EXISTS(SELECT 1 FROM held h WHERE h.search = s.search AND h.site = s.site AND h.id = s.id)
+        AS held,
       s.announced_price
     """
   }
 
-  /// The sighting of ``sightingColumns(_:)``, read from column `first` on.
-  private static func sighting(_ row: Connection.Row, from first: Int32) -> Sighting {
+  /// The sighting of ``sightingColumns(_:)``, read by their names.
+  private static func sighting(_ row: Connection.Row) -> Sighting {
     Sighting(
-      firstSeen: Date(timeIntervalSince1970: row.double(first)),
-      lastSeen: Date(timeIntervalSince1970: row.double(first + 1)),
-      deliveredTo: row.optionalText(first + 2).map {
+      firstSeen: row.date(SightingColumn.firstSeen), lastSeen: row.date(SightingColumn.lastSeen),
+      deliveredTo: row.optionalText(SightingColumn.deliveredTo).map {
         $0.split(separator: "\u{1F}").map(String.init)
       } ?? [],
-      held: row.int(first + 3) != 0, announcedPrice: row.optionalDouble(first + 4))
+      held: row.flag(SightingColumn.held),
+      announcedPrice: row.optionalDouble(SightingColumn.announcedPrice))
   }
 
   public func unviewedCounts() throws -> [String: Int] {
     try locked { database in
       var counts: [String: Int] = [:]
-      try database.run("SELECT search, count FROM unviewed") { counts[$0.text(0)] = $0.int(1) }
+      try database.run("SELECT search, count FROM unviewed") {
+        counts[$0.text(UnviewedColumn.search)] = $0.int(UnviewedColumn.count)
+      }
       return counts
     }
   }
@@ -174,29 +189,32 @@ extension ConnectedStore {
   static func searchInfo(_ database: Connection) throws -> [StoreInfo.Search] {
     var searches: [String: StoreInfo.Search] = [:]
     try database.run("SELECT name, last_run, last_attempt FROM searches") { row in
-      searches[row.text(0)] = StoreInfo.Search(
-        name: row.text(0), listings: 0,
-        lastRun: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
-        lastAttempt: row.optionalDouble(2).map(Date.init(timeIntervalSince1970:)))
+      let name = row.text(SearchColumn.name)
+      searches[name] = StoreInfo.Search(
+        name: name, listings: 0, lastRun: row.optionalDate(SearchColumn.lastRun),
+        lastAttempt: row.optionalDate(SearchColumn.lastAttempt))
     }
-    try database.run("SELECT search, count(*) FROM sightings GROUP BY search") { row in
-      searches[row.text(0), default: StoreInfo.Search(name: row.text(0), listings: 0)]
-        .listings = row.int(1)
+    try database.run("SELECT search, count(*) AS count FROM sightings GROUP BY search") { row in
+      let name = row.text(SightingColumn.search)
+      searches[name, default: StoreInfo.Search(name: name, listings: 0)]
+        .listings = row.int(ComputedColumn.count)
     }
     return searches.values.sorted { $0.name < $1.name }
   }
 
   static func channelInfo(_ database: Connection) throws -> [StoreInfo.Channel] {
     var channels: [String: StoreInfo.Channel] = [:]
-    try database.run("SELECT channel, state, count(*) FROM deliveries GROUP BY channel, state") {
-      row in
-      let name = row.text(0)
+    try database.run(
+      "SELECT channel, state, count(*) AS count FROM deliveries GROUP BY channel, state"
+    ) { row in
+      let name = row.text(DeliveryColumn.channel)
       var channel =
         channels[name] ?? StoreInfo.Channel(name: name, delivered: 0, owed: 0, failed: 0)
-      switch row.text(1) {
-      case "delivered": channel.delivered = row.int(2)
-      case "owed": channel.owed = row.int(2)
-      default: channel.failed += row.int(2)
+      let count = row.int(ComputedColumn.count)
+      switch row.text(DeliveryColumn.state) {
+      case "delivered": channel.delivered = count
+      case "owed": channel.owed = count
+      default: channel.failed += count
       }
       channels[name] = channel
     }

@@ -69,7 +69,7 @@ extension ConnectedStore {
     if let price = listing.price {
       let before = try database.rows(
         "SELECT price, currency FROM listings WHERE site = ? AND id = ?", key
-      ) { ($0.optionalDouble(0), $0.optionalText(1)) }.first
+      ) { ($0.optionalDouble(PriceColumn.price), $0.optionalText(PriceColumn.currency)) }.first
       if before == nil || before?.0 != price || before?.1 != listing.currency {
         try database.run(
           "INSERT INTO prices(site, id, seen_at, price, currency) VALUES(?, ?, ?, ?, ?) "
@@ -135,7 +135,7 @@ extension ConnectedStore {
     }
     let known = Set(
       try database.rows("SELECT url FROM sources WHERE search = ?", [name]) {
-        $0.text(0)
+        $0.text(SourceColumn.url)
       })
     for url in known.subtracting(record.asked) {
       try database.run("DELETE FROM sources WHERE search = ? AND url = ?", [name, .text(url)])
@@ -159,8 +159,8 @@ extension ConnectedStore {
           + "JOIN listings l ON l.site = h.site AND l.id = h.id ORDER BY h.held_at, h.search"
       ) {
         HeldListing(
-          search: $0.text(0), listing: ListingColumns.listing($0, from: 2),
-          heldAt: Date(timeIntervalSince1970: $0.double(1)))
+          search: $0.text(HeldColumn.search), listing: ListingColumns.listing($0),
+          heldAt: $0.date(HeldColumn.heldAt))
       }
     }
   }

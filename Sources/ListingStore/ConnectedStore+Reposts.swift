@@ -49,7 +49,7 @@ extension ConnectedStore {
         .text(search), .text(listing.site), .text(Fingerprint.key(listing)), .text(listing.id),
         .time(since),
       ]
-    ) { (ListingColumns.listing($0, from: 1), Date(timeIntervalSince1970: $0.double(0))) }
+    ) { (ListingColumns.listing($0), $0.date(SightingColumn.firstSeen)) }
     var sharing: [String: [Listing]] = [:]
     for image in Set(Fingerprint.images(listing)) {
       let holders: [(Listing, Date)] = try database.rows(
@@ -61,7 +61,7 @@ extension ConnectedStore {
         ORDER BY s.first_seen LIMIT \(photoRows)
         """,
         [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
-      ) { (ListingColumns.listing($0, from: 1), Date(timeIntervalSince1970: $0.double(0))) }
+      ) { (ListingColumns.listing($0), $0.date(SightingColumn.firstSeen)) }
       for (holder, _) in holders { sharing[holder.id, default: []] += holders.map(\.0) }
       rows += holders
     }

@@ -38,7 +38,7 @@ extension ConnectedStore {
         .double(box.longitudes.lowerBound), .double(box.longitudes.upperBound),
         .text(listing.site), .time(since),
       ]
-    ) { (listing: ListingColumns.listing($0, from: 1), firstSeen: $0.double(0)) }
+    ) { (listing: ListingColumns.listing($0), firstSeen: $0.double(SightingColumn.firstSeen)) }
     var earliest: [ListingKey: (listing: Listing, firstSeen: Double)] = [:]
     for row in rows where row.firstSeen < earliest[row.listing.key]?.firstSeen ?? .infinity {
       earliest[row.listing.key] = row
@@ -71,7 +71,7 @@ extension ConnectedStore {
     for key in Set(keys) {
       let others = try database.rows(
         """
-        SELECT c.other_site, c.other_id, l.url FROM cross_posts c
+        SELECT c.other_site AS site, c.other_id AS id, l.url FROM cross_posts c
         LEFT JOIN listings l ON l.site = c.other_site AND l.id = c.other_id
         WHERE c.site = ? AND c.id = ?
         UNION SELECT c.site, c.id, l.url FROM cross_posts c
@@ -79,7 +79,11 @@ extension ConnectedStore {
         WHERE c.other_site = ? AND c.other_id = ?
         """,
         [.text(key.site), .text(key.id), .text(key.site), .text(key.id)]
-      ) { AlsoOn(key: ListingKey(site: $0.text(0), id: $0.text(1)), url: $0.optionalText(2)) }
+      ) {
+        AlsoOn(
+          key: ListingKey(site: $0.text(AlsoOnColumn.site), id: $0.text(AlsoOnColumn.id)),
+          url: $0.optionalText(AlsoOnColumn.url))
+      }
       if !others.isEmpty { result[key] = others.sorted { $0.key < $1.key } }
     }
     return result
@@ -119,3 +123,7 @@ public struct AlsoOn: Sendable, Equatable, Codable {
   /// Its key.
   public var key: ListingKey { ListingKey(site: site, id: id) }
 }
+
+/// What a cross-post is read as: the other listing's key (a `cross_posts` row's either side) and
+/// its URL (``ListingField/all``'s `url`).
+private enum AlsoOnColumn: String, TableColumns { case site, id, url }

@@ -42,6 +42,12 @@ enum ListingColumns {
   /// How many columns ``selected`` names: a query's columns after it start at `first + width`.
   static let width = Int32(2 + ListingField.allColumns.count)
 
+  /// A listing from the columns of ``selected``, found by the name of the first (`site`): for a
+  /// query where no column before them is named `site`.
+  static func listing(_ row: some StoreRow) -> Listing {
+    listing(row, from: row.position(of: ListingColumn.site.rawValue))
+  }
+
   /// A listing from the columns of ``selected``, starting at column `first`.
   static func listing(_ row: some StoreRow, from first: Int32) -> Listing {
     var listing = Listing(id: row.text(first + 1), site: row.text(first), url: "", title: "")

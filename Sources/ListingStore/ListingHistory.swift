@@ -75,13 +75,13 @@ extension ConnectedStore {
         let found = try database.rows(
           "SELECT site, id FROM listings WHERE site = ? AND id = ?",
           [.text(parts[0]), .text(parts[1])]
-        ) { ListingKey(site: $0.text(0), id: $0.text(1)) }
+        ) { ListingKey(site: $0.text(ListingColumn.site), id: $0.text(ListingColumn.id)) }
         if !found.isEmpty { return found }
       }
       return try database.rows(
         "SELECT site, id FROM listings WHERE id = ? ORDER BY site", [.text(id)]
       ) {
-        ListingKey(site: $0.text(0), id: $0.text(1))
+        ListingKey(site: $0.text(ListingColumn.site), id: $0.text(ListingColumn.id))
       }
     }
   }
@@ -91,13 +91,15 @@ extension ConnectedStore {
     let values: [StoreValue] = [.text(key.site), .text(key.id)]
     return try locked { database in
       let found = try database.rows(
-        "SELECT l.first_seen, \(LastSeen.listing("l")), l.viewed_at, \(ListingColumns.selected) "
+        "SELECT l.first_seen, \(LastSeen.listing("l")) AS last_seen, l.viewed_at, "
+          + "\(ListingColumns.selected) "
           + "FROM listings l "
           + "WHERE l.site = ? AND l.id = ?", values
       ) { row in
         (
-          row.double(0), row.double(1), ListingColumns.listing(row, from: 3),
-          row.optionalDouble(2).map(Date.init(timeIntervalSince1970:))
+          row.date(ListingColumn.firstSeen), row.date(ListingColumn.lastSeen),
+          ListingColumns.listing(row),
+          row.optionalDate(ListingColumn.viewedAt)
         )
       }.first
       guard let head = found else { return nil }
@@ -105,8 +107,7 @@ extension ConnectedStore {
       let searches = try Self.sightings(key, database)
       let changes = try Self.textChanges(of: key, limit: nil, in: database)
       return ListingHistory(
-        listing: head.2, firstSeen: Date(timeIntervalSince1970: head.0),
-        lastSeen: Date(timeIntervalSince1970: head.1), prices: prices, searches: searches,
+        listing: head.2, firstSeen: head.0, lastSeen: head.1, prices: prices, searches: searches,
         viewedAt: head.3, alsoOn: try Self.alsoOn([key], in: database)[key],
         marks: try Self.marks(of: key, in: database),
         textChanges: changes.isEmpty ? nil : changes)
@@ -120,8 +121,8 @@ extension ConnectedStore {
       [.text(key.site), .text(key.id)]
     ) {
       ListingHistory.Price(
-        at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
-        currency: $0.optionalText(2))
+        at: $0.date(PriceColumn.seenAt), price: $0.double(PriceColumn.price),
+        currency: $0.optionalText(PriceColumn.currency))
     }
   }
 
@@ -130,28 +131,34 @@ extension ConnectedStore {
   {
     let values: [StoreValue] = [.text(key.site), .text(key.id)]
     let rows = try database.rows(
-      "SELECT search, first_seen, \(LastSeen.sighting("s")), repost_of FROM sightings s "
+      "SELECT search, first_seen, \(LastSeen.sighting("s")) AS last_seen, repost_of "
+        + "FROM sightings s "
         + "WHERE site = ? AND id = ? ORDER BY search", values
-    ) { ($0.text(0), $0.double(1), $0.double(2), $0.optionalText(3)) }
+    ) {
+      (
+        $0.text(SightingColumn.search), $0.date(SightingColumn.firstSeen),
+        $0.date(SightingColumn.lastSeen), $0.optionalText(SightingColumn.repostOf)
+      )
+    }
     return try rows.map { row in
       let search = StoreValue.text(row.0)
       let also = try database.rows(
         "SELECT id FROM sightings WHERE search = ? AND site = ? AND repost_of = ? ORDER BY id",
         [search, .text(key.site), .text(key.id)]
-      ) { $0.text(0) }
+      ) { $0.text(SightingColumn.id) }
       let deliveries = try database.rows(
         "SELECT channel, event, state, at, attempts, last_error FROM deliveries "
           + "WHERE search = ? AND site = ? AND id = ? ORDER BY event_at, channel",
         [search] + values
       ) {
         ListingHistory.Delivery(
-          channel: $0.text(0), event: $0.text(1), state: $0.text(2),
-          at: $0.optionalDouble(3).map(Date.init(timeIntervalSince1970:)), attempts: $0.int(4),
-          lastError: $0.optionalText(5))
+          channel: $0.text(DeliveryColumn.channel), event: $0.text(DeliveryColumn.event),
+          state: $0.text(DeliveryColumn.state), at: $0.optionalDate(DeliveryColumn.at),
+          attempts: $0.int(DeliveryColumn.attempts),
+          lastError: $0.optionalText(DeliveryColumn.lastError))
       }
       return ListingHistory.SearchSighting(
-        search: row.0, firstSeen: Date(timeIntervalSince1970: row.1),
-        lastSeen: Date(timeIntervalSince1970: row.2), repostOf: row.3, alsoPostedAs: also,
+        search: row.0, firstSeen: row.1, lastSeen: row.2, repostOf: row.3, alsoPostedAs: also,
         deliveries: deliveries)
     }
   }

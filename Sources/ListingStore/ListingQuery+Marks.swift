@@ -36,7 +36,7 @@ extension ConnectedStore {
   /// Every listing's marks beside it (`marks m`, most listings have none).
   static var markJoin: String { " LEFT JOIN marks m ON m.site = l.site AND m.id = l.id" }
 
-  /// The columns of `marks m` that ``marks(_:from:)`` reads.
+  /// The columns of `marks m` that ``marks(_:)`` reads.
   static var markColumns: String { "m.starred_at, m.hidden_at, m.note, m.noted_at" }
 
   /// The starred and the hidden listed by when they were marked, the latest first.
@@ -48,13 +48,12 @@ extension ConnectedStore {
     }
   }
 
-  /// The marks read from ``markColumns`` at `start`; nil when the listing has none.
-  static func marks(_ row: some StoreRow, from start: Int32) -> ListingMarks? {
+  /// The marks read from ``markColumns`` by their names; nil when the listing has none.
+  static func marks(_ row: some StoreRow) -> ListingMarks? {
     let marks = ListingMarks(
-      starredAt: row.optionalDouble(start).map(Date.init(timeIntervalSince1970:)),
-      hiddenAt: row.optionalDouble(start + 1).map(Date.init(timeIntervalSince1970:)),
-      note: row.optionalText(start + 2),
-      notedAt: row.optionalDouble(start + 3).map(Date.init(timeIntervalSince1970:)))
+      starredAt: row.optionalDate(MarkColumn.starredAt),
+      hiddenAt: row.optionalDate(MarkColumn.hiddenAt), note: row.optionalText(MarkColumn.note),
+      notedAt: row.optionalDate(MarkColumn.notedAt))
     return marks == ListingMarks() ? nil : marks
   }
 }

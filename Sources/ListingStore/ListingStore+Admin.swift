@@ -40,7 +40,7 @@ extension ListingStore: StoreSummary {
       try database.rows(
         "SELECT name FROM searches UNION SELECT DISTINCT search FROM sightings "
           + "UNION SELECT DISTINCT search FROM deliveries ORDER BY 1"
-      ) { $0.text(0) }
+      ) { $0.text(SearchColumn.name) }
     }
   }
 

@@ -29,10 +29,12 @@ extension ConnectedStore {
     try locked { database in
       var result: [String: SearchStanding] = [:]
       try database.run("SELECT name, last_run, last_attempt, last_failures FROM searches") {
-        result[$0.text(0)] = SearchStanding(
-          name: $0.text(0), lastRun: $0.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
-          lastAttempt: $0.optionalDouble(2).map(Date.init(timeIntervalSince1970:)),
-          failures: $0.optionalText(3).flatMap(StoreJSON.strings) ?? [], unviewed: 0)
+        let name = $0.text(SearchColumn.name)
+        result[name] = SearchStanding(
+          name: name, lastRun: $0.optionalDate(SearchColumn.lastRun),
+          lastAttempt: $0.optionalDate(SearchColumn.lastAttempt),
+          failures: $0.optionalText(SearchColumn.lastFailures).flatMap(StoreJSON.strings) ?? [],
+          unviewed: 0)
       }
       return result
     }
@@ -57,8 +59,8 @@ extension ConnectedStore {
           [.text(key.site), .text(key.id)]
         ) {
           ListingHistory.Price(
-            at: Date(timeIntervalSince1970: $0.double(0)), price: $0.double(1),
-            currency: $0.optionalText(2))
+            at: $0.date(PriceColumn.seenAt), price: $0.double(PriceColumn.price),
+            currency: $0.optionalText(PriceColumn.currency))
         }
       }
       return result
@@ -85,8 +87,8 @@ extension ConnectedStore {
     try locked { database in
       let version = try database.integer(database.dialect.schemaVersion)
       let last =
-        try database.rows("SELECT max(last_attempt) FROM searches") {
-          $0.optionalDouble(0)
+        try database.rows("SELECT max(last_attempt) AS latest FROM searches") {
+          $0.optionalDouble(ComputedColumn.latest)
         }.first ?? nil
       return StoreHealth(
         schemaVersion: version, lastAttempt: last.map(Date.init(timeIntervalSince1970:)))

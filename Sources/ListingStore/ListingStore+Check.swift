@@ -7,11 +7,14 @@ extension ListingStore {
   public func check() throws -> [String] {
     try locked { database in
       try Self.snapshot(database) {
-        var problems = try database.rows("PRAGMA integrity_check") { $0.text(0) }
-          .filter { $0 != "ok" }
-          .map { "sqlite integrity check: \($0)" }
+        var problems = try database.rows("PRAGMA integrity_check") {
+          $0.text(PragmaColumn.integrityCheck)
+        }
+        .filter { $0 != "ok" }
+        .map { "sqlite integrity check: \($0)" }
         problems += try database.rows("PRAGMA foreign_key_check") {
-          "sqlite foreign key check: a row of '\($0.text(0))' refers to a missing '\($0.text(2))'"
+          "sqlite foreign key check: a row of '\($0.text(PragmaColumn.table))' refers to a "
+            + "missing '\($0.text(PragmaColumn.parent))'"
         }
         // A damaged page can make the rules' queries fail: what SQLite found says enough.
         guard problems.isEmpty else { return problems }
@@ -25,4 +28,10 @@ extension ListingStore {
       }
     }
   }
+}
+
+/// The columns of SQLite's checks: `integrity_check`'s one, and `foreign_key_check`'s table and
+/// the parent table it refers to.
+private enum PragmaColumn: String, TableColumns {
+  case integrityCheck = "integrity_check", table, parent
 }

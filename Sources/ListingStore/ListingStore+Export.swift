@@ -34,16 +34,16 @@ extension ListingStore {
     try database.run(
       "SELECT name, last_run, last_attempt, all_sources_known FROM searches ORDER BY name"
     ) { row in
-      let name = row.text(0)
+      let name = row.text(SearchColumn.name)
       var object: [String: Any] = ["name": name]
-      object["lastRun"] = StoreLine.time(row.optionalDouble(1))
-      object["lastAttempt"] = StoreLine.time(row.optionalDouble(2))
-      if row.int(3) != 0 {
+      object["lastRun"] = StoreLine.time(row.optionalDouble(SearchColumn.lastRun))
+      object["lastAttempt"] = StoreLine.time(row.optionalDouble(SearchColumn.lastAttempt))
+      if row.flag(SearchColumn.allSourcesKnown) {
         object["allSourcesKnown"] = true
       } else {
         object["sources"] = try database.rows(
           "SELECT url FROM sources WHERE search = ? ORDER BY url", [.text(name)]
-        ) { $0.text(0) }
+        ) { $0.text(SourceColumn.url) }
       }
       try write(StoreLine.text("search", object))
     }
@@ -53,36 +53,41 @@ extension ListingStore {
     throws
   {
     try database.run(
-      "SELECT \(ListingColumns.selected), l.first_seen, \(LastSeen.listing("l")), l.viewed_at "
+      "SELECT \(ListingColumns.selected), l.first_seen, \(LastSeen.listing("l")) AS last_seen, "
+        + "l.viewed_at "
         + "FROM listings l "
         + "ORDER BY site, id"
     ) { row in
-      var object = StoreLine.listing(ListingColumns.listing(row, from: 0))
-      let after = ListingColumns.width
-      object["firstSeen"] = StoreLine.time(row.double(after))
-      object["lastSeen"] = StoreLine.time(row.double(after + 1))
-      object["viewedAt"] = StoreLine.time(row.optionalDouble(after + 2))
-      let key: [SQLiteDatabase.Value] = [.text(row.text(0)), .text(row.text(1))]
+      var object = StoreLine.listing(ListingColumns.listing(row))
+      object["firstSeen"] = StoreLine.time(row.double(ListingColumn.firstSeen))
+      object["lastSeen"] = StoreLine.time(row.double(ListingColumn.lastSeen))
+      object["viewedAt"] = StoreLine.time(row.optionalDouble(ListingColumn.viewedAt))
+      let key: [SQLiteDatabase.Value] = [
+        .text(row.text(ListingColumn.site)), .text(row.text(ListingColumn.id)),
+      ]
       object["prices"] = try database.rows(
         "SELECT seen_at, price, currency FROM prices WHERE site = ? AND id = ? ORDER BY seen_at",
         key
       ) { price in
         var entry: [String: Any] = [
-          "at": StoreLine.time(price.double(0)) ?? "", "price": price.double(1),
+          "at": StoreLine.time(price.double(PriceColumn.seenAt)) ?? "",
+          "price": price.double(PriceColumn.price),
         ]
-        entry["currency"] = price.optionalText(2)
+        entry["currency"] = price.optionalText(PriceColumn.currency)
         return entry
       }
       object["sightings"] = try database.rows(
-        "SELECT search, first_seen, \(LastSeen.sighting("s")), announced_price, repost_of "
+        "SELECT search, first_seen, \(LastSeen.sighting("s")) AS last_seen, announced_price, "
+          + "repost_of "
           + "FROM sightings s WHERE site = ? AND id = ? ORDER BY search", key
       ) { sighting -> [String: Any] in
         var object: [String: Any] = [
-          "search": sighting.text(0), "firstSeen": StoreLine.time(sighting.double(1)) ?? "",
-          "lastSeen": StoreLine.time(sighting.double(2)) ?? "",
+          "search": sighting.text(SightingColumn.search),
+          "firstSeen": StoreLine.time(sighting.double(SightingColumn.firstSeen)) ?? "",
+          "lastSeen": StoreLine.time(sighting.double(SightingColumn.lastSeen)) ?? "",
         ]
-        object["announcedPrice"] = sighting.optionalDouble(3)
-        object["repostOf"] = sighting.optionalText(4)
+        object["announcedPrice"] = sighting.optionalDouble(SightingColumn.announcedPrice)
+        object["repostOf"] = sighting.optionalText(SightingColumn.repostOf)
         return object
       }
       try write(StoreLine.text("listing", object))

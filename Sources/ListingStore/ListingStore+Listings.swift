@@ -77,11 +77,12 @@ extension ConnectedStore {
       let from = Self.joined(from: byUnviewed ? "listings_unviewed" : nil, query, dialect)
       let (conditions, values) = Self.conditions(query, dialect)
       let sql = """
-        SELECT s.search, s.first_seen, \(LastSeen.sighting("s")), s.repost_of, l.viewed_at,
+        SELECT s.search, s.first_seen, \(LastSeen.sighting("s")) AS last_seen, s.repost_of,
+          l.viewed_at,
           \(Self.markColumns),
           (SELECT \(dialect.joinedBySeparator("c.channel")) FROM (SELECT DISTINCT channel
             FROM deliveries d WHERE d.search = s.search AND d.site = s.site AND d.id = s.id
-              AND d.state = 'delivered' ORDER BY d.channel) c),
+              AND d.state = 'delivered' ORDER BY d.channel) c) AS delivered_to,
           \(ListingColumns.selected)
         FROM \(from)
         WHERE \(conditions)
@@ -89,15 +90,16 @@ extension ConnectedStore {
         LIMIT ? OFFSET ?
         """
       return try database.rows(sql, values + [.int(query.limit), .int(query.offset)]) { row in
-        let repost = row.optionalText(3)
+        let repost = row.optionalText(SightingColumn.repostOf)
         return FoundListing(
-          search: row.text(0), listing: ListingColumns.listing(row, from: 10),
-          firstSeen: Date(timeIntervalSince1970: row.double(1)),
-          lastSeen: Date(timeIntervalSince1970: row.double(2)),
+          search: row.text(SightingColumn.search), listing: ListingColumns.listing(row),
+          firstSeen: row.date(SightingColumn.firstSeen),
+          lastSeen: row.date(SightingColumn.lastSeen),
           event: repost == nil ? "new" : "repost", repostOf: repost,
-          deliveredTo: row.optionalText(9).map { $0.split(separator: "\u{1F}").map(String.init) }
-            ?? [], viewedAt: row.optionalDouble(4).map(Date.init(timeIntervalSince1970:)),
-          marks: Self.marks(row, from: 5))
+          deliveredTo: row.optionalText(SightingColumn.deliveredTo).map {
+            $0.split(separator: "\u{1F}").map(String.init)
+          } ?? [], viewedAt: row.optionalDate(ListingColumn.viewedAt),
+          marks: Self.marks(row))
       }
     }
   }

@@ -49,20 +49,22 @@ extension ConnectedStore {
       let sql = """
         SELECT s.search, l.viewed_at,
           (SELECT p.price FROM prices p WHERE p.site = l.site AND p.id = l.id
-            ORDER BY p.seen_at DESC LIMIT 1 OFFSET 1),
+            ORDER BY p.seen_at DESC LIMIT 1 OFFSET 1) AS previous_price,
           l.site, l.id, \(Self.mappedColumns.map { "l." + $0 }.joined(separator: ", ")),
-          s.first_seen, l.posted
+          s.first_seen
         FROM \(from)
         WHERE l.latitude IS NOT NULL AND l.longitude IS NOT NULL AND \(conditions) \(order)
         """
       return try database.rows(sql, values + (byLocated ? [] : [.int(query.limit)])) { row in
-        MappedRow(
-          search: row.text(0), firstSeen: row.double(20), posted: row.optionalDouble(21),
+        let search = row.text(SightingColumn.search)
+        let key = ListingKey(site: row.text(ListingColumn.site), id: row.text(ListingColumn.id))
+        return MappedRow(
+          search: search, firstSeen: row.double(SightingColumn.firstSeen),
+          posted: row.optionalDouble(MappedColumn.posted),
           item: MappedListing(
-            listing: Self.mappedListing(row, key: ListingKey(site: row.text(3), id: row.text(4))),
-            searches: [row.text(0)],
-            viewedAt: row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
-            previousPrice: row.optionalDouble(2)))
+            listing: Self.mappedListing(row, key: key), searches: [search],
+            viewedAt: row.optionalDate(ListingColumn.viewedAt),
+            previousPrice: row.optionalDouble(PriceColumn.previousPrice)))
       }
     }
     // Their places sorted, not the rows (a listing is a large value to move).
@@ -85,31 +87,29 @@ extension ConnectedStore {
   }
 
   /// The columns the map reads, after the key (column 5 on).
-  private static var mappedColumns: [String] {
-    [
-      "url", "title", "price", "currency", "latitude", "longitude", "images", "rooms", "bedrooms",
-      "bathrooms", "floor_area", "floor_area_unit", "postcode", "address", "location",
-    ]
-  }
+  private static var mappedColumns: [String] { MappedColumn.allCases.map(\.rawValue) }
 
   private static func mappedListing(_ row: some StoreRow, key: ListingKey) -> Listing {
-    var listing = Listing(id: key.id, site: key.site, url: row.text(5), title: row.text(6))
-    listing.price = row.optionalDouble(7)
-    listing.currency = row.optionalText(8)
-    listing.coordinates = Coordinates(latitude: row.double(9), longitude: row.double(10))
-    let images = row.text(11)
+    typealias Column = MappedColumn
+    var listing = Listing(
+      id: key.id, site: key.site, url: row.text(Column.url), title: row.text(Column.title))
+    listing.price = row.optionalDouble(Column.price)
+    listing.currency = row.optionalText(Column.currency)
+    listing.coordinates = Coordinates(
+      latitude: row.double(Column.latitude), longitude: row.double(Column.longitude))
+    let images = row.text(Column.images)
     // Most rows have none: no JSON to read for them.
     if images != "[]", !images.isEmpty {
       listing.imageURLs = StoreJSON.strings(images) ?? []
     }
-    listing.rooms = row.optionalDouble(12)
-    listing.bedrooms = row.optionalDouble(13)
-    listing.bathrooms = row.optionalDouble(14)
-    listing.floorArea = row.optionalDouble(15)
-    listing.floorAreaUnit = row.optionalText(16).flatMap(AreaUnit.init(rawValue:))
-    listing.postcode = row.optionalText(17)
-    listing.address = row.optionalText(18)
-    listing.location = row.optionalText(19)
+    listing.rooms = row.optionalDouble(Column.rooms)
+    listing.bedrooms = row.optionalDouble(Column.bedrooms)
+    listing.bathrooms = row.optionalDouble(Column.bathrooms)
+    listing.floorArea = row.optionalDouble(Column.floorArea)
+    listing.floorAreaUnit = row.optionalText(Column.floorAreaUnit).flatMap(AreaUnit.init(rawValue:))
+    listing.postcode = row.optionalText(Column.postcode)
+    listing.address = row.optionalText(Column.address)
+    listing.location = row.optionalText(Column.location)
     return listing
   }
 }
@@ -136,4 +136,12 @@ private struct MappedRow {
     if a.search != b.search { return a.search < b.search }
     return a.item.listing.id < b.item.listing.id
   }
+}
+
+/// The `listings` columns the map reads: the facts its popup shows (``ListingField/all``'s
+/// columns of those names), and the date the site gave (`posted`, for the order).
+private enum MappedColumn: String, TableColumns {
+  case url, title, price, currency, latitude, longitude, images, rooms, bedrooms, bathrooms
+  case floorArea = "floor_area", floorAreaUnit = "floor_area_unit", postcode, address, location
+  case posted
 }

@@ -110,11 +110,18 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=16777216")
     // Every step in one transaction: a process killed while a new store is made, or an old one
     // upgraded, leaves it as it was, never at a version in between (which readers refuse).
-    guard version < StoreSchema.current else { return }
+    // A store of this version made before steps were recorded by name has them named once.
+    guard
+      try version < StoreSchema.current
+        || database.integer(
+          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'clarissa_schema'")
+          == 0
+    else { return }
     try database.transaction {
-      for step in version..<StoreSchema.current {
-        try database.execute(StoreSchema.migrations[step])
-      }
+      try database.execute(SchemaSteps.table(postgres: false))
+      try SchemaSteps.migrate(
+        database, steps: StoreSchema.steps, version: version, now: Date(),
+        execute: database.execute)
       try database.execute("PRAGMA user_version = \(StoreSchema.current)")
     }
   }

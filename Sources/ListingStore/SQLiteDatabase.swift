@@ -19,9 +19,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 /// One connection to a SQLite database: statements prepared once and kept, values bound by
 /// position, transactions that roll back on a throw. Not thread-safe: its owner serialises.
 final class SQLiteDatabase: StoreConnection {
-  /// A row being read: typed columns by position.
+  /// A row being read: typed columns by position, or by name through the statement's columns.
   struct Row: StoreRow {
     fileprivate let statement: OpaquePointer
+    fileprivate let columns: StoreColumnIndex
+
+    func position(of name: String) -> Int32 { columns.position(of: name) }
 
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
@@ -40,7 +43,7 @@ final class SQLiteDatabase: StoreConnection {
   /// The file (`:memory:` for a database in memory).
   let path: String
   private var handle: OpaquePointer?
-  private var statements: [String: OpaquePointer] = [:]
+  private var statements: [String: Prepared] = [:]
   private var depth = 0
 
   /// Opens `path`; `readOnly` never creates or changes the file. `immutable` reads a file
@@ -63,7 +66,7 @@ final class SQLiteDatabase: StoreConnection {
   }
 
   deinit {
-    for statement in statements.values { sqlite3_finalize(statement) }
+    for prepared in statements.values { sqlite3_finalize(prepared.statement) }
     sqlite3_close_v2(handle)
   }
 
@@ -81,7 +84,8 @@ final class SQLiteDatabase: StoreConnection {
 
   /// Runs one statement with `values` bound, reading each result row with `each`.
   func run(_ sql: String, _ values: [Value], each: (Row) throws -> Void) throws {
-    let statement = try prepared(sql)
+    let prepared = try prepared(sql)
+    let statement = prepared.statement
     defer {
       sqlite3_reset(statement)
       sqlite3_clear_bindings(statement)
@@ -91,7 +95,7 @@ final class SQLiteDatabase: StoreConnection {
       let code = sqlite3_step(statement)
       if code == SQLITE_DONE { return }
       guard code == SQLITE_ROW else { throw failure(code) }
-      try each(Row(statement: statement))
+      try each(Row(statement: statement, columns: prepared.columns))
     }
   }
 
@@ -126,14 +130,24 @@ final class SQLiteDatabase: StoreConnection {
     }
   }
 
-  private func prepared(_ sql: String) throws -> OpaquePointer {
-    if let statement = statements[sql] { return statement }
+  /// A statement prepared once, with its result columns by name.
+  private struct Prepared {
+    let statement: OpaquePointer
+    let columns: StoreColumnIndex
+  }
+
+  private func prepared(_ sql: String) throws -> Prepared {
+    if let prepared = statements[sql] { return prepared }
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v3(
       handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard code == SQLITE_OK, let statement else { throw failure(code) }
-    statements[sql] = statement
-    return statement
+    let names = (0..<sqlite3_column_count(statement)).map { column in
+      sqlite3_column_name(statement, column).map { String(cString: $0) } ?? ""
+    }
+    let prepared = Prepared(statement: statement, columns: StoreColumnIndex(names))
+    statements[sql] = prepared
+    return prepared
   }
 
   private func bind(_ values: [Value], to statement: OpaquePointer) throws {

@@ -26,18 +26,42 @@ enum StoreValue {
   }
 }
 
-/// A result row: typed columns by position.
+/// A result row: typed columns by position, and by name (each name resolved to its position
+/// once per statement, ``StoreColumnIndex``).
 protocol StoreRow {
   func isNull(_ column: Int32) -> Bool
   func int(_ column: Int32) -> Int
   func double(_ column: Int32) -> Double
   func optionalText(_ column: Int32) -> String?
+  /// The position of the column `name` in the statement's results (its name, or its alias).
+  func position(of name: String) -> Int32
 }
 
 extension StoreRow {
   func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
   func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
   func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+}
+
+/// The columns of a statement's results by name, found once when the statement is prepared
+/// (SQLite) or its result arrives (PostgreSQL); a name given twice is its first column.
+struct StoreColumnIndex {
+  private var positions: [String: Int32] = [:]
+
+  /// The names in order, as the engine gives them.
+  init(_ names: [String]) {
+    for (position, name) in names.enumerated() where positions[name] == nil {
+      positions[name] = Int32(position)
+    }
+  }
+
+  /// The position of `name`; a statement without it is a mistake in the store's own SQL.
+  func position(of name: String) -> Int32 {
+    guard let position = positions[name] else {
+      preconditionFailure("no column '\(name)' in the statement's results")
+    }
+    return position
+  }
 }
 
 /// Where the two engines' SQL differs, in the few places the store's statements need. Every
@@ -124,7 +148,8 @@ extension StoreConnection {
     return result
   }
 
-  /// The first column of the first row, as an integer (0 when there is no row).
+  /// The only column of the first row, as an integer (0 when there is no row): a query of one
+  /// value (a count, a flag, a version).
   func integer(_ sql: String, _ values: [StoreValue] = []) throws -> Int {
     try rows(sql, values) { $0.int(0) }.first ?? 0
   }

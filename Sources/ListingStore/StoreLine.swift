@@ -33,11 +33,11 @@ enum StoreLine {
         + columns.map { _ in "?" }.joined(separator: ", ") + ")" + conflict
     }
 
-    /// The row's members.
+    /// The row's members, each column read by its name.
     func read(_ row: SQLiteDatabase.Row) -> [String: Any] {
       var object: [String: Any] = [:]
-      for (index, column) in columns.enumerated() {
-        let position = Int32(index)
+      for column in columns {
+        let position = row.position(of: column.name)
         switch column.kind {
         case .text: object[column.key] = row.optionalText(position)
         case .time: object[column.key] = StoreLine.time(row.optionalDouble(position))

@@ -1,21 +1,23 @@
-/// The store's tables, as a list of migrations: migration `n` takes a database from schema
-/// version `n` (SQLite's `user_version`) to `n + 1`. Later versions append; nothing is ever
-/// edited in place, so every earlier database upgrades the same way.
+/// The SQLite store's tables, as its steps of ``SchemaSteps/all``: step `n` takes a database from
+/// schema version `n` (SQLite's `user_version`) to `n + 1`, and is recorded by name in
+/// `clarissa_schema`. Later versions append; nothing is ever edited in place, so every earlier
+/// database upgrades the same way.
 enum StoreSchema {
   /// The version this build writes.
-  static var current: Int { migrations.count }
+  static var current: Int { steps.count }
 
-  static let migrations: [String] = [
-    version1, version2, version3, version4, version5, version6, version7, version8, version9,
-    version10, version11, version12, version13, version14, version15, version16, version17,
-  ]
+  /// The steps, in order: each one's name and SQL.
+  static let steps = SchemaSteps.steps(postgres: false)
+
+  /// Each step's SQL, in order.
+  static var migrations: [String] { steps.map(\.sql) }
 
   /// The tops of prices, rooms and floor areas given as ranges (issue 41), from
   /// ``ListingField/all``.
-  private static let version17 = ListingColumns.added(in: 17, postgres: false)
+  static let version17 = ListingColumns.added(in: 17, postgres: false)
 
   /// Times are seconds since 1970 (REAL). A listing is known by its key (site, id).
-  private static let version1 = """
+  static let version1 = """
     CREATE TABLE searches(
       name TEXT PRIMARY KEY,
       last_run REAL,
@@ -117,7 +119,7 @@ enum StoreSchema {
 
   /// Reposts: a listing's fingerprint (the same item under another id) and its image ids, and
   /// per sighting the listing it repeats for that search.
-  private static let version2 = """
+  static let version2 = """
     ALTER TABLE listings ADD COLUMN fingerprint TEXT;
     CREATE INDEX listings_fingerprint ON listings(site, fingerprint);
 
@@ -136,7 +138,7 @@ enum StoreSchema {
 
   /// Changes announced: a sighting's price last announced, and deliveries per event (a price
   /// drop is delivered again to a channel that took the listing when it was new).
-  private static let version3 = """
+  static let version3 = """
     ALTER TABLE sightings ADD COLUMN announced_price REAL;
     UPDATE sightings SET announced_price =
       (SELECT price FROM listings l WHERE l.site = sightings.site AND l.id = sightings.id);
@@ -168,7 +170,7 @@ enum StoreSchema {
   /// What the Atom feeds and the page show of a change: a recent row's event and the price
   /// before (null for a listing shown because it was new); the posts folded into a listing,
   /// found from it (a message names them).
-  private static let version4 = """
+  static let version4 = """
     ALTER TABLE recent ADD COLUMN event TEXT;
     ALTER TABLE recent ADD COLUMN old_price REAL;
     CREATE INDEX sightings_repost_of ON sightings(search, site, repost_of)
@@ -177,7 +179,7 @@ enum StoreSchema {
 
   /// Viewed: when a person opened the listing (`clarissa serve`, `listings --mark-viewed`); the
   /// index finds the unviewed of a search without reading the others.
-  private static let version5 = """
+  static let version5 = """
     ALTER TABLE listings ADD COLUMN viewed_at REAL;
     CREATE INDEX listings_unviewed ON listings(site, id) WHERE viewed_at IS NULL;
     """
@@ -188,7 +190,7 @@ enum StoreSchema {
   /// its listing is known and viewed, which makes the triggers independent of the order in
   /// which a run, an import or a prune writes sightings and listings. `clarissa state check`
   /// recounts and compares.
-  private static let version6 = """
+  static let version6 = """
     -- The last run's failed sources of each search (a JSON list; null when none failed).
     ALTER TABLE searches ADD COLUMN last_failures TEXT;
 
@@ -240,7 +242,7 @@ enum StoreSchema {
   /// A listing's content hash (``ListingField/contentHash(_:)``): a run that sees a listing
   /// again compares it and, when it is equal, writes only when the listing was seen (no fields,
   /// photos or price rows). Null (an import, an older store) makes the next sighting write all.
-  private static let version7 = """
+  static let version7 = """
     ALTER TABLE listings ADD COLUMN content_hash TEXT;
     """
 
@@ -248,7 +250,7 @@ enum StoreSchema {
   /// it is seen then, so that a poll whose answer holds the same listings writes one row. Only
   /// sightings outside an answer are found by their own time (the partial index); those in one
   /// by their search.
-  private static let version8 = """
+  static let version8 = """
     CREATE TABLE answers(
       search TEXT PRIMARY KEY,
       answered_at REAL NOT NULL
@@ -261,12 +263,12 @@ enum StoreSchema {
 
   /// What a listing describes (issue 27): rooms, bedrooms, bathrooms, floor area and its unit,
   /// postcode, address and the site's other facts, from ``ListingField/all``.
-  private static let version9 = ListingColumns.added(in: 9, postgres: false)
+  static let version9 = ListingColumns.added(in: 9, postgres: false)
 
   /// The geocoder's answers (``GeocoderSettings``): an address's coordinates, or none found
   /// (null), when asked; what is kept is asked again only after `retryNotFound` when nothing
   /// was found.
-  private static let version10 = """
+  static let version10 = """
     CREATE TABLE geocodes(
       query TEXT PRIMARY KEY,
       latitude REAL,
@@ -277,13 +279,13 @@ enum StoreSchema {
 
   /// `clarissa serve`'s map (`/map`): the listings that have coordinates, found without reading
   /// the others when they are few (``ConnectedStore/mapped(_:)``).
-  private static let version11 = """
+  static let version11 = """
     CREATE INDEX listings_located ON listings(site, id) WHERE latitude IS NOT NULL;
     """
 
   /// Cross-site folding (``SameFlat``): a listing found to be the same flat as one on another
   /// site, recorded when it was found. Read both ways (a's page names b, b's names a).
-  private static let version12 = """
+  static let version12 = """
     CREATE TABLE cross_posts(
       site TEXT NOT NULL,
       id TEXT NOT NULL,
@@ -300,7 +302,7 @@ enum StoreSchema {
   /// change, gone, back and repost told), hidden (never shown or announced again, reposts
   /// included), a note. Apart from `listings`, keyed like it: a mark outlives a prune of the
   /// listing's row and is exported with the state.
-  private static let version13 = """
+  static let version13 = """
     CREATE TABLE marks(
       site TEXT NOT NULL,
       id TEXT NOT NULL,
@@ -318,7 +320,7 @@ enum StoreSchema {
   /// listing's source (the request URL that last returned it), the answers of that source in a
   /// row without it, and when it was announced gone. `text_changes`: a listing's title and
   /// description before a change, for the word diff.
-  private static let version14 = """
+  static let version14 = """
     CREATE TABLE watched(
       search TEXT NOT NULL,
       site TEXT NOT NULL,
@@ -342,7 +344,7 @@ enum StoreSchema {
   /// answer, the digest of the item it was read from (`item_digest`) and the listing's content
   /// hash when it was (`item_content`). A later answer holding an item of that digest, while the
   /// listing's content hash is still that one, is passed over unread.
-  private static let version15 = """
+  static let version15 = """
     ALTER TABLE sightings ADD COLUMN item_digest TEXT;
     ALTER TABLE sightings ADD COLUMN item_content TEXT;
     """
@@ -350,7 +352,7 @@ enum StoreSchema {
   /// The geocoder's answers per geocoder (its URL: another geocoder does not reuse them), and
   /// its failures per address: how many in a row, when the address may be asked again (a
   /// back-off), and why. Answers kept before are the unknown geocoder's ('') and asked again.
-  private static let version16 = """
+  static let version16 = """
     CREATE TABLE geocodes_16(
       geocoder TEXT NOT NULL,
       query TEXT NOT NULL,

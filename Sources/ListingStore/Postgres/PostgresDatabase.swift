@@ -23,10 +23,13 @@
 
     var dialect: SQLDialect { .postgres }
 
-    /// A row being read: columns by position.
+    /// A row being read: columns by position, or by name through the result's columns.
     struct Row: StoreRow {
       fileprivate let result: OpaquePointer
       fileprivate let row: Int32
+      fileprivate let columns: StoreColumnIndex
+
+      func position(of name: String) -> Int32 { columns.position(of: name) }
 
       func isNull(_ column: Int32) -> Bool { PQgetisnull(result, row, column) == 1 }
       func optionalText(_ column: Int32) -> String? {
@@ -84,7 +87,11 @@
     func run(_ sql: String, _ values: [Value], each: (Row) throws -> Void) throws {
       let result = try execute(sql, values)
       defer { PQclear(result) }
-      for row in 0..<PQntuples(result) { try each(Row(result: result, row: row)) }
+      let count = PQntuples(result)
+      guard count > 0 else { return }
+      let columns = StoreColumnIndex(
+        (0..<PQnfields(result)).map { PQfname(result, $0).map { String(cString: $0) } ?? "" })
+      for row in 0..<count { try each(Row(result: result, row: row, columns: columns)) }
     }
 
     /// Rows changed by the last `run` of an INSERT, UPDATE or DELETE.

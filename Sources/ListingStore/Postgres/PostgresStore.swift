@@ -43,14 +43,7 @@
       let database = try PostgresDatabase(url: url, password: password)
       try database.run("SELECT pg_advisory_lock($1)", [.int(schemaLockKey)])
       defer { try? database.run("SELECT pg_advisory_unlock($1)", [.int(schemaLockKey)]) }
-      try database.execute(
-        script: """
-          CREATE TABLE IF NOT EXISTS clarissa_schema(
-            version integer PRIMARY KEY,
-            migrated_at double precision NOT NULL,
-            by_clarissa text NOT NULL
-          )
-          """)
+      try database.execute(script: SchemaSteps.table(postgres: true))
       let version = try database.integer("SELECT coalesce(max(version), 0) FROM clarissa_schema")
       if version > PostgresSchema.current {
         throw StoreProblem(
@@ -58,14 +51,20 @@
             + "newer than this clarissa reads (\(PostgresSchema.current)): another worker was "
             + "upgraded. Upgrade this one; the database was not changed")
       }
-      if version < PostgresSchema.current {
+      // A store made before steps were recorded by name: its table gains the names' column.
+      if try database.integer(
+        "SELECT count(*) FROM pg_attribute WHERE attrelid = 'clarissa_schema'::regclass "
+          + "AND attname = 'name' AND NOT attisdropped") == 0
+      {
+        try database.execute(script: "ALTER TABLE clarissa_schema ADD COLUMN name text")
+      }
+      let unnamed = try database.integer(
+        "SELECT count(*) FROM clarissa_schema WHERE name IS NULL")
+      if version < PostgresSchema.current || unnamed > 0 {
         try database.transaction {
-          for step in version..<PostgresSchema.current {
-            try database.execute(script: PostgresSchema.migrations[step])
-            try database.run(
-              "INSERT INTO clarissa_schema(version, migrated_at, by_clarissa) VALUES($1, $2, $3)",
-              [.int(step + 1), .time(Date()), .text(clarissaVersion)])
-          }
+          try SchemaSteps.migrate(
+            database, steps: PostgresSchema.steps, version: version, now: Date(),
+            execute: { try database.execute(script: $0) })
         }
       }
       let store = PostgresStore(
@@ -82,8 +81,8 @@
       return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
     }
 
-    /// This build's version, written beside each migration it made.
-    static let clarissaVersion = "0.1.0"
+    /// This build's version, written beside each migration it made and each worker.
+    static var clarissaVersion: String { SchemaSteps.clarissaVersion }
 
     /// The schema version of the database.
     public func schemaVersion() throws -> Int {
@@ -92,10 +91,20 @@
 
     /// The migrations made, oldest first: version, when, by which clarissa.
     public func migrations() throws -> [(version: Int, at: Date, by: String)] {
+      try steps().map { ($0.version, $0.at, $0.by) }
+    }
+
+    /// The steps made, oldest first: version, name (nil: never named), when, by which clarissa.
+    public func steps() throws -> [(version: Int, name: String?, at: Date, by: String)] {
       try locked { database in
         try database.rows(
-          "SELECT version, migrated_at, by_clarissa FROM clarissa_schema ORDER BY version"
-        ) { ($0.int(0), Date(timeIntervalSince1970: $0.double(1)), $0.text(2)) }
+          "SELECT version, name, migrated_at, by_clarissa FROM clarissa_schema ORDER BY version"
+        ) {
+          (
+            $0.int(SchemaColumn.version), $0.optionalText(SchemaColumn.name),
+            $0.date(SchemaColumn.migratedAt), $0.text(SchemaColumn.byClarissa)
+          )
+        }
       }
     }
 
@@ -147,29 +156,33 @@
           info.workers = try database.rows(
             """
             SELECT w.name, w.host, w.pid, w.version, w.started_at, w.seen_at,
-              count(l.source), min(l.taken_at)
+              count(l.source) AS holding, min(l.taken_at) AS oldest_taken
             FROM workers w LEFT JOIN leases l
               ON l.worker = w.name AND l.done_at IS NULL AND l.until >= $1::float8
             GROUP BY w.name ORDER BY w.name
             """, [time]
           ) {
             StoreInfo.Worker(
-              name: $0.text(0), host: $0.text(1), pid: $0.int(2), version: $0.text(3),
-              startedAt: Date(timeIntervalSince1970: $0.double(4)),
-              seenAt: Date(timeIntervalSince1970: $0.double(5)), holding: $0.int(6),
-              oldestTaken: $0.optionalDouble(7).map(Date.init(timeIntervalSince1970:)))
+              name: $0.text(WorkerColumn.name), host: $0.text(WorkerColumn.host),
+              pid: $0.int(WorkerColumn.pid), version: $0.text(WorkerColumn.version),
+              startedAt: $0.date(WorkerColumn.startedAt), seenAt: $0.date(WorkerColumn.seenAt),
+              holding: $0.int(WorkerColumn.holding),
+              oldestTaken: $0.optionalDate(WorkerColumn.oldestTaken))
           }
           info.leases = try database.rows(
             """
-            SELECT count(*),
-              count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until >= $1::float8),
-              count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until < $1::float8),
-              coalesce(sum(takeovers), 0)
+            SELECT count(*) AS sources,
+              count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until >= $1::float8)
+                AS held,
+              count(*) FILTER (WHERE done_at IS NULL AND worker IS NOT NULL AND until < $1::float8)
+                AS lapsed,
+              coalesce(sum(takeovers), 0) AS takeovers
             FROM leases
             """, [time]
           ) {
             StoreInfo.Leases(
-              sources: $0.int(0), held: $0.int(1), lapsed: $0.int(2), takeovers: $0.int(3))
+              sources: $0.int(LeaseColumn.sources), held: $0.int(LeaseColumn.held),
+              lapsed: $0.int(LeaseColumn.lapsed), takeovers: $0.int(LeaseColumn.takeovers))
           }
           .first
           return info
@@ -234,7 +247,12 @@
               searches, urls, every, .text(worker), .time(now), .double(lease), .int(limit),
               .time(min(round, now)),
             ]
-          ) { (SourceKey(search: $0.text(0), url: $0.text(1)), $0.int(2) != 0) }
+          ) {
+            (
+              SourceKey(search: $0.text(LeaseColumn.search), url: $0.text(LeaseColumn.source)),
+              $0.flag(LeaseColumn.lapsed)
+            )
+          }
           return TakenSources(
             keys: rows.map(\.0).sorted(), takeovers: rows.filter(\.1).count)
         }
@@ -284,11 +302,16 @@
           """
           INSERT INTO host_pace(host, next_at) VALUES($1, $2::float8 + $3::float8)
           ON CONFLICT(host) DO UPDATE SET next_at = greatest(host_pace.next_at, $2::float8) + $3::float8
-          RETURNING next_at - $3::float8,
-            (SELECT until FROM cooldowns c WHERE c.host = $1 AND c.until > $2::float8),
-            (SELECT reason FROM cooldowns c WHERE c.host = $1)
+          RETURNING next_at - $3::float8 AS slot,
+            (SELECT until FROM cooldowns c WHERE c.host = $1 AND c.until > $2::float8) AS until,
+            (SELECT reason FROM cooldowns c WHERE c.host = $1) AS reason
           """, [.text(host), .time(now), .double(spacing)]
-        ) { ($0.double(0), $0.optionalDouble(1), $0.text(2)) }.first
+        ) {
+          (
+            $0.double(PaceColumn.slot), $0.optionalDouble(CooldownColumn.until),
+            $0.text(CooldownColumn.reason)
+          )
+        }.first
         guard let row else { return .wait(0) }
         if let until = row.1 {
           return .cooling(

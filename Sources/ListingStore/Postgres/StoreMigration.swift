@@ -151,11 +151,11 @@
       }
     }
 
-    /// A row's columns as values to bind, by their kinds: a flag as 0 or 1 on both sides
-    /// (PostgreSQL reads `1` as true; its `t` is read back as 1).
+    /// A row's columns as values to bind, each read by its name, by their kinds: a flag as 0 or
+    /// 1 on both sides (PostgreSQL reads `1` as true; its `t` is read back as 1).
     static func cells(_ row: some StoreRow, _ columns: [(String, Kind)]) -> [StoreValue] {
-      columns.enumerated().map { index, column in
-        let position = Int32(index)
+      columns.map { column in
+        let position = row.position(of: column.0)
         guard !row.isNull(position) else { return .null }
         switch column.1 {
         case .text: return .text(row.text(position))
