@@ -208,11 +208,14 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
+    // The pages' style sheet and scripts, files of Sources/Serve/Assets/ compiled into the program
+    // (`PackageResources.style_css`, `app_js`, `map_js`: Sources/Serve/Assets.swift).
     .target(
       name: "Serve",
       dependencies: [
         "ClarissaCore", "ListingStore", "Presentation", "Geography", "ActionKeys", "WebServer",
-      ]),
+      ],
+      resources: ["style.css", "app.js", "map.js"].map { .embedInCode("Assets/\($0)") }),
 
     // MARK: - The command line: thin commands over the layers above
     .target(

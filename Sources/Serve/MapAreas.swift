@@ -3,9 +3,10 @@ import Foundation
 
 /// The searches' `within:` areas as the map draws them, `/api/map/areas`: each area cut to at
 /// most ``vertexBudget`` corners (Douglas-Peucker, after every k-th corner of an outline of more
-/// than 8 times that: the corners that bend the outline most are kept), coordinates to 6 decimals (some 10 cm), once per config (``WebApp`` keeps the answer
-/// and its tag). A screen shows a few thousand corners of an outline at most; an area of a
-/// million corners was 21.7 MB on every load of the map.
+/// than 8 times that: the corners that bend the outline most are kept), coordinates to 6
+/// decimals (some 10 cm), once per config (``WebApp`` keeps the answer and its tag). A screen
+/// shows a few thousand corners of an outline at most; an area of a million corners was 21.7 MB
+/// on every load of the map.
 enum MapAreas {
   /// Corners kept of one area, all its rings together.
   static let vertexBudget = 4_000

@@ -62,7 +62,8 @@ struct MapData {
     }
     out += "],\"places\":["
     out += places.map {
-      "{\"name\":\(Self.text($0.name)),\"lat\":\(Self.number($0.lat)),\"lon\":\(Self.number($0.lon))}"
+      "{\"name\":\(Self.text($0.name)),\"lat\":\(Self.number($0.lat)),"
+        + "\"lon\":\(Self.number($0.lon))}"
     }.joined(separator: ",")
     out += "]"
     if let areasAt { out += ",\"areasAt\":\(Self.text(areasAt))" }

@@ -49,9 +49,9 @@ public struct MapSettings: Sendable, Equatable {
 
   /// The attribution as HTML for Leaflet's control: OpenStreetMap's (with its copyright link)
   /// for its tiles, else the text given, escaped.
-  var attributionHTML: String {
-    if let attribution { return Pages.e(attribution) }
-    guard tiles == Self.openStreetMapTiles else { return "" }
+  var attributionHTML: HTML {
+    if let attribution { return "\(attribution)" }
+    guard tiles == Self.openStreetMapTiles else { return .empty }
     return
       "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
   }

@@ -54,61 +54,82 @@ public final class Metrics: @unchecked Sendable {
   func text(cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date) -> String {
     var out = MetricsText()
     lock.withLock {
-      out.family("clarissa_runs_total", "counter", "Rounds this process ran.")
-      out.sample("clarissa_runs_total", [], Double(runs))
-      out.family(
-        "clarissa_round_duration_seconds", "histogram",
-        "How long each round took, fetch to delivery.")
-      durations.write(to: &out, name: "clarissa_round_duration_seconds")
-      out.family(
-        "clarissa_last_round_timestamp_seconds", "gauge",
-        "When the last round of this process finished (absent before the first).")
-      if let lastRound {
-        out.sample("clarissa_last_round_timestamp_seconds", [], lastRound.timeIntervalSince1970)
-      }
-      let hostFamilies: [(String, String, KeyPath<RunResult.HostTally, Int>)] = [
-        ("clarissa_requests_total", "Requests sent, per host (retries count).", \.requests),
-        (
-          "clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures
-        ),
-        ("clarissa_requests_not_modified_total", "Requests answered 304, per host.", \.notModified),
-        (
-          "clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.",
-          \.skipped
-        ),
-      ]
-      for (name, help, path) in hostFamilies {
-        out.family(name, "counter", help)
-        for (host, tally) in hosts.byKey {
-          out.sample(name, [("host", host)], Double(tally[keyPath: path]))
-        }
-      }
-      out.family(
-        "clarissa_listings_total", "counter",
-        "Listings per search and event: new (announced), folded (reposts), changed (price, back), primed."
-      )
-      for (event, searches) in listings.byKey {
-        for (search, count) in searches.byKey {
-          out.sample(
-            "clarissa_listings_total", [("search", search), ("event", event)], Double(count))
-        }
-      }
-      out.family("clarissa_deliveries_total", "counter", "Listings a channel accepted.")
-      for (channel, tally) in channels.byKey {
-        out.sample("clarissa_deliveries_total", [("channel", channel)], Double(tally.delivered))
-      }
-      out.family(
-        "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later)."
-      )
-      for (channel, tally) in channels.byKey {
-        out.sample("clarissa_delivery_failures_total", [("channel", channel)], Double(tally.failed))
-      }
-      out.family(
-        "clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
-      for (status, served) in pages.byKey {
-        out.sample("clarissa_http_responses_total", [("code", String(status))], Double(served))
+      writeRuns(to: &out)
+      writeHosts(to: &out)
+      writeListings(to: &out)
+    }
+    Self.writeStore(to: &out, cooldowns: cooldowns, unviewed: unviewed, now: now)
+    return out.text
+  }
+
+  /// The rounds: how many, how long, when the last finished. Called holding the lock.
+  private func writeRuns(to out: inout MetricsText) {
+    out.family("clarissa_runs_total", "counter", "Rounds this process ran.")
+    out.sample("clarissa_runs_total", [], Double(runs))
+    out.family(
+      "clarissa_round_duration_seconds", "histogram",
+      "How long each round took, fetch to delivery.")
+    durations.write(to: &out, name: "clarissa_round_duration_seconds")
+    out.family(
+      "clarissa_last_round_timestamp_seconds", "gauge",
+      "When the last round of this process finished (absent before the first).")
+    if let lastRound {
+      out.sample("clarissa_last_round_timestamp_seconds", [], lastRound.timeIntervalSince1970)
+    }
+  }
+
+  /// The requests per host. Called holding the lock.
+  private func writeHosts(to out: inout MetricsText) {
+    let hostFamilies: [(String, String, KeyPath<RunResult.HostTally, Int>)] = [
+      ("clarissa_requests_total", "Requests sent, per host (retries count).", \.requests),
+      ("clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures),
+      ("clarissa_requests_not_modified_total", "Requests answered 304, per host.", \.notModified),
+      (
+        "clarissa_requests_skipped_total", "Requests not sent: the host was cooling down.",
+        \.skipped
+      ),
+    ]
+    for (name, help, path) in hostFamilies {
+      out.family(name, "counter", help)
+      for (host, tally) in hosts.byKey {
+        out.sample(name, [("host", host)], Double(tally[keyPath: path]))
       }
     }
+  }
+
+  /// The listings per search and event, the channels' deliveries, the answers served. Called
+  /// holding the lock.
+  private func writeListings(to out: inout MetricsText) {
+    out.family(
+      "clarissa_listings_total", "counter",
+      "Listings per search and event: new (announced), folded (reposts), changed (price, back), "
+        + "primed.")
+    for (event, searches) in listings.byKey {
+      for (search, count) in searches.byKey {
+        out.sample(
+          "clarissa_listings_total", [("search", search), ("event", event)], Double(count))
+      }
+    }
+    out.family("clarissa_deliveries_total", "counter", "Listings a channel accepted.")
+    for (channel, tally) in channels.byKey {
+      out.sample("clarissa_deliveries_total", [("channel", channel)], Double(tally.delivered))
+    }
+    out.family(
+      "clarissa_delivery_failures_total", "counter", "Listings a channel refused (retried later).")
+    for (channel, tally) in channels.byKey {
+      out.sample("clarissa_delivery_failures_total", [("channel", channel)], Double(tally.failed))
+    }
+    out.family(
+      "clarissa_http_responses_total", "counter", "Pages and API answers served, by status.")
+    for (status, served) in pages.byKey {
+      out.sample("clarissa_http_responses_total", [("code", String(status))], Double(served))
+    }
+  }
+
+  /// The store's gauges: the hosts cooling down and until when, the unviewed per search.
+  private static func writeStore(
+    to out: inout MetricsText, cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date
+  ) {
     let cooling = cooldowns.filter { $0.value.until > now }
     out.family("clarissa_cooldowns", "gauge", "Hosts cooling down now (not asked until the time).")
     out.sample("clarissa_cooldowns", [], Double(cooling.count))
@@ -124,7 +145,6 @@ public final class Metrics: @unchecked Sendable {
     for (search, count) in unviewed.byKey {
       out.sample("clarissa_unviewed_listings", [("search", search)], Double(count))
     }
-    return out.text
   }
 }
 

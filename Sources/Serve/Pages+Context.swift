@@ -40,9 +40,9 @@ extension WebApp {
 
 extension Pages {
   /// A listing's context lines, or nothing.
-  static func context(_ listing: Listing) -> String {
+  static func context(_ listing: Listing) -> HTML {
     let lines = listing.alert?.context ?? []
-    guard !lines.isEmpty else { return "" }
-    return "<ul class=\"context\">" + lines.map { "<li>\(e($0))</li>" }.joined() + "</ul>"
+    guard !lines.isEmpty else { return .empty }
+    return "<ul class=\"context\">\(lines.map { "<li>\($0)</li>" as HTML })</ul>"
   }
 }

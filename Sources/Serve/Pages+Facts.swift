@@ -3,11 +3,11 @@ import Foundation
 
 extension Pages {
   /// The rows of a listing's page for what it describes: rooms, bedrooms, bathrooms, floor area,
-  /// postcode and address (each escaped; none for a fact the site did not give).
-  static func describedFacts(_ listing: Listing) -> [(String, String)] {
-    var rows: [(String, String)] = []
+  /// postcode and address (none for a fact the site did not give).
+  static func describedFacts(_ listing: Listing) -> [(String, HTML)] {
+    var rows: [(String, HTML)] = []
     func add(_ name: String, _ value: String?) {
-      if let value, !value.isEmpty { rows.append((name, e(value))) }
+      if let value, !value.isEmpty { rows.append((name, "\(value)")) }
     }
     add("rooms", listing.rooms.map { ListingFacts.number($0, digits: 1) })
     add("bedrooms", listing.bedrooms.map { ListingFacts.number($0, digits: 1) })
@@ -19,11 +19,11 @@ extension Pages {
   }
 
   /// The site's other facts as a small table, by name; empty when there are none.
-  static func otherFacts(_ facts: [String: String]) -> String {
-    guard !facts.isEmpty else { return "" }
+  static func otherFacts(_ facts: [String: String]) -> HTML {
+    guard !facts.isEmpty else { return .empty }
     let rows = facts.sorted { $0.key < $1.key }.map {
-      "<tr><th scope=\"row\">\(e($0.key))</th><td>\(e($0.value))</td></tr>"
+      "<tr><th scope=\"row\">\($0.key)</th><td>\($0.value)</td></tr>" as HTML
     }
-    return "<h2>Other facts</h2><table class=\"other-facts\">\(rows.joined())</table>"
+    return "<h2>Other facts</h2><table class=\"other-facts\">\(rows)</table>"
   }
 }

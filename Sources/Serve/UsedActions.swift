@@ -88,8 +88,8 @@ final class UsedActions: @unchecked Sendable {
       used[soonest] = nil
     }
     // Rewritten without the expired and the given back.
-    let text = used.map {
-      "\(Int($0.value.expires.timeIntervalSince1970)) \(Int($0.value.at.timeIntervalSince1970)) \($0.key)\n"
+    let text = used.map { token, use in
+      "\(Int(use.expires.timeIntervalSince1970)) \(Int(use.at.timeIntervalSince1970)) \(token)\n"
     }.joined()
     do {
       try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
@@ -128,7 +128,8 @@ final class UsedActions: @unchecked Sendable {
     saidProblem = true
     FileHandle.standardError.write(
       Data(
-        "clarissa: '\(file)' (the buttons already used) \(what): \(String(cString: strerror(errno))); a button used before a restart could act again after it\n"
-          .utf8))
+        ("clarissa: '\(file)' (the buttons already used) \(what): "
+          + "\(String(cString: strerror(errno))); a button used before a restart could act again "
+          + "after it\n").utf8))
   }
 }

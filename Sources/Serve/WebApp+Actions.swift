@@ -36,6 +36,14 @@ extension WebApp {
       }
       throw RequestProblem(Self.status(problem), problem.description)
     }
+    return try answer(request, token, text: text)
+  }
+
+  /// What a verified token (`text`) is answered: GET, the page asking; POST, the action done
+  /// (once: used again, the page saying so).
+  private func answer(_ request: WebRequest, _ token: ActionToken, text: String) throws
+    -> WebResponse
+  {
     let key = ListingKey(site: token.site, id: token.id)
     guard let history = try store.history(key) else {
       throw RequestProblem(404, "no listing \(key.site):\(key.id) in the store (forgotten?)")
@@ -71,12 +79,15 @@ extension WebApp {
 extension Pages {
   /// The page a `GET /act/TOKEN` shows: what the button will do, and the button (a POST).
   static func confirmAction(_ token: ActionToken, title: String, path: String) -> WebResponse {
-    layout(
-      token.action.label, csrf: nil,
+    let label = token.action.label
+    return layout(
+      label, csrf: nil,
       """
-      <h1>\(e(token.action.label)): \(e(title))</h1>
-      <form method="post" action="\(e(path))" class="act"><button id="act-confirm">\(e(token.action.label))</button></form>
-      <p class="note">This link from a notification works until \(e(MarkupText.timestamp(token.expires))).</p>
+      <h1>\(label): \(title)</h1>
+      <form method="post" action="\(path)" class="act">\
+      <button id="act-confirm">\(label)</button></form>
+      <p class="note">This link from a notification works until \
+      \(MarkupText.timestamp(token.expires)).</p>
       """)
   }
 
@@ -87,9 +98,10 @@ extension Pages {
     return layout(
       "Already done", csrf: nil,
       """
-      <h1 id="act-used">Already done: \(e(token.action.label)), \(e(title))</h1>
-      <p>This button was used at \(e(MarkupText.timestamp(at))); it does nothing more. Change the marks on the listing's page.</p>
-      <p><a id="act-listing" href="\(e(listingPath(key)))">The listing</a></p>
+      <h1 id="act-used">Already done: \(token.action.label), \(title)</h1>
+      <p>This button was used at \(MarkupText.timestamp(at)); it does nothing more. \
+      Change the marks on the listing's page.</p>
+      <p><a id="act-listing" href="\(listingPath(key))">The listing</a></p>
       """)
   }
 
@@ -99,8 +111,8 @@ extension Pages {
     return layout(
       token.action.done, csrf: nil,
       """
-      <h1 id="act-done">\(e(token.action.done)): \(e(title))</h1>
-      <p><a id="act-listing" href="\(e(listingPath(key)))">The listing</a></p>
+      <h1 id="act-done">\(token.action.done): \(title)</h1>
+      <p><a id="act-listing" href="\(listingPath(key))">The listing</a></p>
       """)
   }
 }

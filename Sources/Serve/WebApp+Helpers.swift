@@ -11,10 +11,11 @@ extension WebApp {
     request.segments.first == "api" || request.segments.first == "healthz"
   }
 
-  static func asset(_ text: String, type: String) -> WebResponse {
-    var response = WebResponse.text(text, type: type)
-    response.headers.append(("Cache-Control", "max-age=3600"))
-    return response
+  /// A file of ``Assets`` (UTF-8 text of `type`), kept by the browser for an hour.
+  static func asset(_ bytes: [UInt8], type: String) -> WebResponse {
+    WebResponse(
+      headers: [("Content-Type", "\(type); charset=utf-8"), ("Cache-Control", "max-age=3600")],
+      body: bytes)
   }
 
   static func json(_ object: Any, status: Int = 200) -> WebResponse {

@@ -90,35 +90,59 @@ extension WebApp {
     let name = query.searches.count == 1 ? query.searches[0] : "all listings"
     let missing = LeafletFiles.missing(in: settings.leafletFolder)
     let focus = request.query.first("focus").flatMap(Self.key)
-    let list =
-      "<p class=\"map-links\"><a id=\"as-list\" href=\"\(Pages.e("/listings" + suffix))\">as a list</a></p>"
-    var body =
-      "<h1>Map: \(Pages.e(name))</h1>\n\(filterForm(query, action: "/map"))\n\(list)\n"
-    var head = ""
-    if missing.isEmpty {
-      head =
-        LeafletFiles.needed.map {
-          $0.hasSuffix(".css")
-            ? "<link rel=\"stylesheet\" href=\"/assets/leaflet/\($0)\">"
-            : "<script src=\"/assets/leaflet/\($0)\" defer></script>"
-        }.joined(separator: "\n") + "\n<script src=\"/assets/map.js\" defer></script>"
-      body += """
-        <p class="map-note" id="map-note">Loading the listings…</p>
-        <div id="map" class="map" data-api="\(Pages.e("/api/map" + suffix))" data-tiles="\(Pages.e(settings.tiles))" data-attribution="\(Pages.e(settings.attributionHTML))"\(focus.map { " data-focus=\"\(Pages.e($0.site + ":" + $0.id))\"" } ?? "")></div>
-        <ul class="legend"><li><span class="pin pin-unviewed"></span>unviewed</li><li><span class="pin pin-viewed"></span>viewed</li><li><span class="pin pin-drop"></span>price drop</li><li>Listings without coordinates are only in the list.</li></ul>
-        """
-    } else {
-      body += """
-        <section class="problems" id="map-missing"><h2>The map needs Leaflet</h2>
-        <p>Install Debian's packages: <code>apt-get install \(MapSettings.packages)</code>, or start clarissa with <code>--leaflet FOLDER</code> naming a folder that holds Leaflet 1.7 and Leaflet.markercluster 1.5.</p>
-        <p>\(Pages.e(settings.leafletFolder)) lacks \(missing.map(Pages.e).joined(separator: ", ")).</p></section>
-        """
-    }
+    var body: HTML = """
+      <h1>Map: \(name)</h1>
+      \(filterForm(query, action: "/map"))
+      <p class="map-links"><a id="as-list" href="\("/listings" + suffix)">as a list</a></p>
+
+      """
+    body +=
+      missing.isEmpty
+      ? Self.mapHolder(settings, api: "/api/map" + suffix, focus: focus)
+      : Self.leafletMissing(settings, missing: missing)
     var response = Pages.layout(
-      "Map: \(name)", csrf: csrf, problems: config.problems, head: head, body)
+      "Map: \(name)", csrf: csrf, problems: config.problems,
+      head: missing.isEmpty ? Self.mapHead : .empty, body)
     // The tile server is told the origin of this page (OpenStreetMap's policy asks for a
     // Referer); the listings' photos and links in the popups still send none.
     response.headers.append(("Referrer-Policy", "strict-origin-when-cross-origin"))
     return response
+  }
+
+  /// What the map page loads: Leaflet's style sheets and scripts, then its own script.
+  static let mapHead: HTML =
+    LeafletFiles.needed.map { name -> HTML in
+      name.hasSuffix(".css")
+        ? "<link rel=\"stylesheet\" href=\"/assets/leaflet/\(name)\">"
+        : "<script src=\"/assets/leaflet/\(name)\" defer></script>"
+    }.joined(separator: "\n") + "\n<script src=\"/assets/map.js\" defer></script>"
+
+  /// The map's element (its data from `api`, its tiles and their attribution from `settings`,
+  /// the listing `focus` opened) and its legend. The attribution is markup for Leaflet: here it
+  /// is an attribute's text.
+  private static func mapHolder(_ settings: MapSettings, api: String, focus: ListingKey?) -> HTML {
+    let focused: HTML =
+      focus.map { (key: ListingKey) -> HTML in " data-focus=\"\(key.site + ":" + key.id)\"" }
+      ?? .empty
+    return """
+      <p class="map-note" id="map-note">Loading the listings…</p>
+      <div id="map" class="map" data-api="\(api)" data-tiles="\(settings.tiles)" \
+      data-attribution="\(settings.attributionHTML.markup)"\(focused)></div>
+      <ul class="legend"><li><span class="pin pin-unviewed"></span>unviewed</li>\
+      <li><span class="pin pin-viewed"></span>viewed</li>\
+      <li><span class="pin pin-drop"></span>price drop</li>\
+      <li>Listings without coordinates are only in the list.</li></ul>
+      """
+  }
+
+  /// Which packages to install, and which of Leaflet's files the folder lacks.
+  private static func leafletMissing(_ settings: MapSettings, missing: [String]) -> HTML {
+    """
+    <section class="problems" id="map-missing"><h2>The map needs Leaflet</h2>
+    <p>Install Debian's packages: <code>apt-get install \(MapSettings.packages)</code>, or start \
+    clarissa with <code>--leaflet FOLDER</code> naming a folder that holds Leaflet 1.7 and \
+    Leaflet.markercluster 1.5.</p>
+    <p>\(settings.leafletFolder) lacks \(missing.joined(separator: ", ")).</p></section>
+    """
   }
 }

@@ -184,10 +184,8 @@ public final class WebApp: @unchecked Sendable {
     let host = request.header("host")?.lowercased() ?? ""
     guard access.hosts.contains(host) else {
       let names = access.hosts.sorted().map { "http://\($0)/" }.joined(separator: ", ")
-      throw RequestProblem(
-        421,
-        "this server answers only to \(names), not to Host '\(SafeText.line(String(host.prefix(200))))'"
-      )
+      let asked = SafeText.line(String(host.prefix(200)))
+      throw RequestProblem(421, "this server answers only to \(names), not to Host '\(asked)'")
     }
   }
 
@@ -306,12 +304,10 @@ public final class WebApp: @unchecked Sendable {
     case ("GET", ["starred"]): return try markedPage(request, .starred)
     case ("GET", ["hidden"]): return try markedPage(request, .hidden)
     case ("GET", ["metrics"]): return try metricsText()
-    case ("GET", ["assets", "style.css"]):
-      return Self.asset(Assets.style + "\n" + Pages.markStyle, type: "text/css")
-    case ("GET", ["assets", "app.js"]):
-      return Self.asset(Assets.script, type: "text/javascript")
+    case ("GET", ["assets", "style.css"]): return Self.asset(Assets.style, type: "text/css")
+    case ("GET", ["assets", "app.js"]): return Self.asset(Assets.script, type: "text/javascript")
     case ("GET", ["assets", "map.js"]):
-      return Self.asset(MapAssets.script, type: "text/javascript")
+      return Self.asset(Assets.mapScript, type: "text/javascript")
     case ("GET", let path) where path.count >= 3 && path[0] == "assets" && path[1] == "leaflet":
       return LeafletFiles.response(
         path.dropFirst(2).joined(separator: "/"), folder: map.leafletFolder)
