@@ -2,42 +2,22 @@ import ClarissaCore
 import Foundation
 import YAML
 
-/// `rooms`, `bedrooms`, `floor_area`, `price_per_area` and `missing` of a search (or
+/// The readers of `rooms`, `bedrooms`, `floor_area` and `price_per_area` of a search (or
 /// `defaults`): bounds on what a listing describes.
 extension ConfigReader {
   /// The keys `price_per_area` takes.
   static let pricePerAreaKeys = ["min", "max", "per"]
 
-  func readFactFields(_ scope: SearchLookup, into facts: inout FactFilters) {
-    if let f = scope.field("rooms") { facts.rooms = readCount(f, "rooms") }
-    if let f = scope.field("bedrooms") { facts.bedrooms = readCount(f, "bedrooms") }
-    if let f = scope.field("floor_area") {
-      if let (range, unit) = readFloorArea(f) {
-        facts.floorArea = range
-        facts.floorAreaUnit = unit
-      }
-    }
-    if let f = scope.field("price_per_area") {
-      if let (range, unit) = readPricePerArea(f) {
-        facts.pricePerArea = range
-        facts.pricePerAreaUnit = unit
-      }
-    }
-    if let f = scope.field("missing") {
-      facts.missing = choice(f.node, "'missing' in \(f.origin)", MissingFacts.self) ?? .keep
-    }
-  }
-
   /// `rooms: {min: 2, max: 3.5}`: decimals, at least zero.
-  private func readCount(_ field: Field, _ key: String) -> FactRange? {
-    readBounds(field, key, example: "{min: 2, max: 3.5}") { node, what in
+  func readCount(_ field: Field) -> FactRange? {
+    readBounds(field, field.key, example: "{min: 2, max: 3.5}") { node, what in
       amount(node, what)
     }
   }
 
   /// `floor_area: {min: 50 m2, max: 900 ft2}`: each bound with its unit; in square metres, with
   /// the unit of the first bound written (for messages).
-  private func readFloorArea(_ field: Field) -> (FactRange, AreaUnit)? {
+  func readFloorArea(_ field: Field) -> (FactRange, AreaUnit)? {
     var units: [AreaUnit] = []
     let range = readBounds(field, "floor_area", example: "{min: 50 m2}") { node, what in
       guard let (value, unit) = areaValue(node, what) else { return nil }
@@ -48,7 +28,7 @@ extension ConfigReader {
   }
 
   /// `price_per_area: {max: 20}` (per m²) or `{max: 2, per: ft2}`.
-  private func readPricePerArea(_ field: Field) -> (FactRange, AreaUnit)? {
+  func readPricePerArea(_ field: Field) -> (FactRange, AreaUnit)? {
     var unit = AreaUnit.squareMetres
     if let node = field.node.mapping?.first(where: { $0.key.scalar?.value == "per" })?.value {
       unit = areaUnit(node, "'price_per_area.per' in \(field.origin)") ?? unit

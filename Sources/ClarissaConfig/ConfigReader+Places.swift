@@ -3,7 +3,7 @@ import Foundation
 import Geography
 import YAML
 
-/// `places:` at the top level, and a search's `near`, `near_mode` and `within`.
+/// `places:` at the top level, and the readers of a search's `near` and `within`.
 extension ConfigReader {
   /// `places: {work: [52.520, 13.405]}`: latitude first, as people say it.
   func readPlaces(_ node: Node?) -> [NamedPlace] {
@@ -39,24 +39,8 @@ extension ConfigReader {
     }
   }
 
-  /// `near`, `near_mode` and `within` into `facts`; the places shown beside its listings.
-  func readPlaceFields(
-    _ scope: SearchLookup, into facts: inout FactFilters, places: [NamedPlace]
-  ) -> [NamedPlace] {
-    if let f = scope.field("near") { facts.near = readNear(f, places: places) }
-    if let f = scope.field("near_mode") {
-      facts.nearMode = choice(f.node, "'near_mode' in \(f.origin)", NearMode.self) ?? .all
-    }
-    if let f = scope.field("within") {
-      facts.within = stringList(f.node, "'within' in \(f.origin)").compactMap { path, node in
-        area(path, at: node)
-      }
-    }
-    return facts.near.isEmpty ? places : facts.near.map(\.place)
-  }
-
   /// `near: {work: 3 km, station: 500 m}`.
-  private func readNear(_ field: Field, places: [NamedPlace]) -> [PlaceRadius] {
+  func readNear(_ field: Field, places: [NamedPlace]) -> [PlaceRadius] {
     let what = "'near' in \(field.origin)"
     guard field.node.mapping != nil else {
       error(
@@ -118,7 +102,7 @@ extension ConfigReader {
 
   /// The area a GeoJSON file draws, read once per load; its problems are reported in the file,
   /// by line and column.
-  private func area(_ path: String, at node: Node) -> GeoArea? {
+  func area(_ path: String, at node: Node) -> GeoArea? {
     let resolved = resolvedPath(path)
     if let known = areas[resolved] { return known }
     let shown =

@@ -2,71 +2,31 @@ import ClarissaCore
 import Foundation
 import YAML
 
-/// The common fields of one search; `site` is nil when the search names an unknown site.
+/// The common fields of one search, read by the loop over ``SearchKey/all``; `site` is nil
+/// when the search names an unknown site. The readers of the keys that need more than a line.
 extension ConfigReader {
   func readCommonFields(
     _ scope: SearchLookup, site: (any FeedSource)?, into search: inout Search, config: Config
   ) {
-    if let f = scope.field("query") {
-      search.query = string(f.node, "'query' in \(f.origin)", optional: true)
+    var draft = SearchKey.Draft(search: search, scope: scope, site: site, config: config)
+    for key in SearchKey.all {
+      switch key.read {
+      case .first: continue
+      case .always(let read): read(self, &draft)
+      case .field(let read):
+        if let field = scope.field(key.name) { read(self, field, &draft) }
+      }
     }
-    if let f = scope.field("category") { search.category = readCategory(f, site: site) }
-    search.cities = readCities(scope, site: site, groups: config.cityGroups)
-    if let f = scope.field("search_in") {
-      search.searchIn =
-        choice(f.node, "'search_in' in \(f.origin)", ClarissaCore.SearchScope.self)
-        ?? .titleAndDescription
-    }
-    if let f = scope.field("price") { search.price = readPrice(f, site: site) }
-    if let f = scope.field("has_image") {
-      search.hasImage = bool(f.node, "'has_image' in \(f.origin)") ?? false
-    }
-    if let f = scope.field("posted_today") {
-      search.postedToday = bool(f.node, "'posted_today' in \(f.origin)") ?? false
-    }
-    if let f = scope.field("interval") {
-      search.interval = readInterval(f, site: site) ?? search.interval
-    }
-    search.filters = readAllFilters(scope)
-    readFactFields(scope, into: &search.facts)
-    search.places = readPlaceFields(scope, into: &search.facts, places: config.places)
+    search = draft.search
+    // What the keys make together: the places shown beside listings, and a place filter on a
+    // site that places no listing.
+    search.places = search.facts.near.isEmpty ? config.places : search.facts.near.map(\.place)
     warnNoCoordinates(
       scope, site: site, geocoder: config.geocoder, missing: search.facts.missing)
-    if let f = scope.field("notify") {
-      search.notify = references(f, to: "channel", known: channelNames)
-    }
-    if let f = scope.field("blackout") {
-      search.blackout = references(f, to: "blackout window", known: blackoutNames)
-    }
-    if let f = scope.field("enabled") {
-      search.enabled = bool(f.node, "'enabled' in \(f.origin)") ?? true
-    }
-    if let f = scope.field("duplicates") {
-      search.duplicates =
-        choice(f.node, "'duplicates' in \(f.origin)", DuplicateMode.self) ?? search.duplicates
-    }
-    if let f = scope.field("notify_on") { search.notifyOn = readEvents(f) }
-    if let f = scope.field("price_drop") {
-      search.priceDrop = readThreshold(f, "price_drop") ?? search.priceDrop
-    }
-    if let f = scope.field("price_rise") {
-      search.priceRise = readThreshold(f, "price_rise") ?? search.priceRise
-    }
-    if let f = scope.field("back_after") {
-      search.backAfter = interval(f.node, "'back_after' in \(f.origin)") ?? search.backAfter
-    }
-    if let f = scope.field("allow_private_redirects") {
-      search.allowPrivateRedirects =
-        bool(f.node, "'allow_private_redirects' in \(f.origin)") ?? false
-    }
-    if let f = scope.field("repost_window") {
-      search.repostWindow =
-        interval(f.node, "'repost_window' in \(f.origin)") ?? search.repostWindow
-    }
   }
 
-  private func readCategory(_ field: Field, site: (any FeedSource)?) -> String? {
-    guard let code = string(field.node, "'category' in \(field.origin)", optional: true) else {
+  func readCategory(_ field: Field, site: (any FeedSource)?) -> String? {
+    guard let code = string(field.node, field.what, optional: true) else {
       return nil
     }
     guard let site else { return code }
@@ -117,7 +77,7 @@ extension ConfigReader {
     return "\(what) '\(name)' in \(origin)\(because)\(hint)"
   }
 
-  private func readCities(
+  func readCities(
     _ scope: SearchLookup, site: (any FeedSource)?, groups: [String: [String]]
   ) -> [CityRef] {
     guard let field = scope.field("cities") else {
@@ -225,7 +185,7 @@ extension ConfigReader {
   }
 
   /// `notify_on: [new, price_drop]`: one kind or a list of them.
-  private func readEvents(_ field: Field) -> Set<ListingEventKind> {
+  func readEvents(_ field: Field) -> Set<ListingEventKind> {
     let what = "'notify_on' in \(field.origin)"
     if field.node.mapping != nil {
       error(
@@ -247,8 +207,9 @@ extension ConfigReader {
   }
 
   /// `price_drop: {min_percent: 5, min_amount: 10}`.
-  private func readThreshold(_ field: Field, _ key: String) -> PriceThreshold? {
-    let what = "'\(key)' in \(field.origin)"
+  func readThreshold(_ field: Field) -> PriceThreshold? {
+    let key = field.key
+    let what = field.what
     guard let table = table(field.node, what) else { return nil }
     checkKeys(table, allowed: ["min_percent", "min_amount"], in: what)
     var threshold = PriceThreshold(minPercent: 5, minAmount: 10)
@@ -261,7 +222,7 @@ extension ConfigReader {
     return threshold
   }
 
-  private func readPrice(_ field: Field, site: (any FeedSource)?) -> PriceRange? {
+  func readPrice(_ field: Field, site: (any FeedSource)?) -> PriceRange? {
     func what() -> String { "'price' in \(field.origin)" }
     if field.node.scalar != nil, !field.node.isNull {
       error(
@@ -320,7 +281,7 @@ extension ConfigReader {
     }
   }
 
-  private func readInterval(_ field: Field, site: (any FeedSource)?) -> Interval? {
+  func readInterval(_ field: Field, site: (any FeedSource)?) -> Interval? {
     guard let interval = interval(field.node, "'interval' in \(field.origin)") else { return nil }
     if let site, interval.seconds < site.politeness.minimumInterval {
       let minimum = Interval(seconds: site.politeness.minimumInterval)
@@ -332,7 +293,7 @@ extension ConfigReader {
   }
 
   /// `defaults` filters first, then the search's own.
-  private func readAllFilters(_ scope: SearchLookup) -> [Filter] {
+  func readAllFilters(_ scope: SearchLookup) -> [Filter] {
     var filters: [Filter] = []
     if let defaults = scope.defaults, let node = defaults["filters"] {
       filters += readFilters(node, in: "defaults")
@@ -342,7 +303,7 @@ extension ConfigReader {
   }
 
   /// Names that must be defined elsewhere in the file (channels, windows).
-  private func references(_ field: Field, to kind: String, known: Set<String>) -> [String] {
+  func references(_ field: Field, to kind: String, known: Set<String>) -> [String] {
     stringList(field.node, "'\(field.keyNode.scalar?.value ?? "")' in \(field.origin)").compactMap {
       name, node in
       if known.contains(name) {

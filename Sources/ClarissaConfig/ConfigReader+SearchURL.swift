@@ -70,7 +70,7 @@ extension ConfigReader {
   /// out. The lookup without them.
   func withoutCarriedKeys(_ scope: SearchLookup, site: any FeedSource) -> SearchLookup {
     let kept = Set(site.parameters.filter(\.keptWithURL).map(\.name))
-    let carried = Set(SearchKeys.carriedByURL + site.parameters.map(\.name)).subtracting(kept)
+    let carried = Set(SearchKey.carriedByURL + site.parameters.map(\.name)).subtracting(kept)
     for entry in scope.own.entries where carried.contains(entry.key) {
       error(
         "'\(entry.key)' in \(scope.context) is not used with 'url': the pasted URL carries the "

@@ -6,9 +6,14 @@ import YAML
 extension ConfigReader {
   /// A search's value for one key: its own, else the one in `defaults`, and which it was.
   struct Field {
+    /// The key, as written.
+    let key: String
     let node: Node
     let keyNode: Node
     let origin: String
+
+    /// "'key' in search 'name'", as messages name it.
+    var what: String { "'\(key)' in \(origin)" }
   }
 
   /// A search's own table and `defaults`, looked up together.
@@ -21,10 +26,10 @@ extension ConfigReader {
 
     func field(_ key: String) -> Field? {
       if let entry = own.entry(key) {
-        return Field(node: entry.value, keyNode: entry.keyNode, origin: context)
+        return Field(key: key, node: entry.value, keyNode: entry.keyNode, origin: context)
       }
       if let entry = defaults?.entry(key) {
-        return Field(node: entry.value, keyNode: entry.keyNode, origin: "defaults")
+        return Field(key: key, node: entry.value, keyNode: entry.keyNode, origin: "defaults")
       }
       return nil
     }
@@ -81,12 +86,10 @@ extension ConfigReader {
   private func readDefaults(_ node: Node?) -> Table? {
     guard let node, !node.isNull, let table = table(node, "'defaults'") else { return nil }
     let siteKeys = sites.all.flatMap { $0.parameters.map(\.name) }
-    let allowed = SearchKeys.common.filter { !SearchKeys.ownOnly.contains($0) } + siteKeys
+    let allowed = SearchKey.defaultsNames + siteKeys
     for entry in table.entries where !allowed.contains(entry.key) {
-      if entry.key == "name" {
-        error("'defaults' cannot set 'name': every search names itself", at: entry.keyNode)
-      } else if entry.key == "url" {
-        error("'defaults' cannot set 'url': each search pastes its own", at: entry.keyNode)
+      if let reason = SearchKey.named[entry.key]?.ownOnly {
+        error("'defaults' cannot set '\(entry.key)': \(reason)", at: entry.keyNode)
       } else {
         error(searchKeyMessage(entry.key, allowed: allowed, in: "'defaults'"), at: entry.keyNode)
       }
@@ -164,17 +167,17 @@ extension ConfigReader {
   /// The keys a search on `site` may hold, made on the first search that uses the site.
   private func searchKeys(of site: any FeedSource) -> (list: [String], set: Set<String>) {
     if let known = searchKeys[site.id] { return known }
-    let list = SearchKeys.common + site.parameters.map(\.name)
+    let list = SearchKey.names + site.parameters.map(\.name)
     let keys = (list: list, set: Set(list))
     searchKeys[site.id] = keys
     return keys
   }
 
   private func searchKeyMessage(_ key: String, allowed: [String], in context: String) -> String {
-    if let synonym = SearchKeys.synonyms[key] {
+    if let synonym = SearchKey.synonyms[key] {
       return "unknown key '\(key)' in \(context); did you mean '\(synonym)'?"
     }
-    return unknownKeyMessage(key, allowed: allowed, in: context, hints: SearchKeys.hints)
+    return unknownKeyMessage(key, allowed: allowed, in: context, hints: SearchKey.hints)
   }
 
   private func reportStatus(of site: any FeedSource, at node: Node, in context: String) {

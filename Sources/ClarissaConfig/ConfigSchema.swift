@@ -3,7 +3,7 @@ import Foundation
 
 /// A JSON Schema (draft-07) of `searches.yaml`, for editors (`clarissa schema`).
 ///
-/// The keys come from the reader's own tables (``ConfigReader/topLevelKeys``, ``SearchKeys``,
+/// The keys come from the reader's own tables (``ConfigReader/topLevelKeys``, ``SearchKey/all``,
 /// the section key lists) and each site's ``SiteParameter`` declarations, so a key the reader
 /// learns appears here too. Value shapes that the reader spells in code (durations, times,
 /// channel URLs) are written here once, next to the reader's own vocabulary they use.
@@ -42,6 +42,10 @@ public enum ConfigSchema {
       options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     return (String(data: data, encoding: .utf8) ?? "") + "\n"
   }
+
+  /// docs/configuration.md's table of the keys a search may hold (``SearchKey/all``), as
+  /// Markdown ending in a newline.
+  public static var searchKeysTable: String { SearchKey.markdownTable }
 
   // MARK: - Sections
 
@@ -182,8 +186,10 @@ public enum ConfigSchema {
 
   private static func searchObject(sites: SiteCatalog, isDefaults: Bool) -> [String: Any] {
     var properties: [String: Any] = [:]
-    for key in SearchKeys.common where !(isDefaults && SearchKeys.ownOnly.contains(key)) {
-      properties[key] = describe(commonValue(key, sites: sites), "search.\(key)", key)
+    for key in SearchKey.all where !(isDefaults && key.ownOnly != nil) {
+      var value = key.schema(sites)
+      value["description"] = key.hover
+      properties[key.name] = value
     }
     for (name, declared) in siteParameters(sites) {
       let owners = declared.map(\.site).joined(separator: ", ")
@@ -248,72 +254,8 @@ public enum ConfigSchema {
     }
   }
 
-  private static func commonValue(_ key: String, sites: SiteCatalog) -> [String: Any] {
-    switch key {
-    case "name": return text
-    case "site": return ["enum": sites.ids]
-    case "url":
-      return expandable(["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"])
-    case "query", "category": return ["type": ["string", "number", "boolean", "null"]]
-    case "cities": return cityList
-    case "notify", "blackout": return textList
-    case "search_in": return choice(SearchScope.self)
-    case "duplicates": return choice(DuplicateMode.self)
-    case "notify_on":
-      let kind: [String: Any] = ["enum": ListingEventKind.announceable.map(\.rawValue)]
-      return ["anyOf": [kind, ["type": "array", "items": kind]]]
-    case "price_drop", "price_rise":
-      let amount: [String: Any] = ["type": "number", "minimum": 0]
-      return [
-        "type": "object",
-        "properties": [
-          "min_percent": describe(amount, "threshold.min_percent", "min_percent"),
-          "min_amount": describe(amount, "threshold.min_amount", "min_amount"),
-        ],
-        "additionalProperties": false,
-      ]
-    case "back_after": return duration(zeroAllowed: false)
-    case "repost_window": return duration(zeroAllowed: false)
-    case "price":
-      let amount: [String: Any] = ["type": "number", "minimum": 0]
-      return [
-        "type": ["object", "null"],
-        "properties": [
-          "min": describe(amount, "price.min", "min"), "max": describe(amount, "price.max", "max"),
-        ],
-        "additionalProperties": false,
-      ]
-    case "has_image", "posted_today", "enabled", "allow_private_redirects":
-      return ["type": "boolean"]
-    case "interval": return duration(zeroAllowed: false)
-    case "filters": return ["type": ["array", "null"], "items": filter]
-    case "rooms", "bedrooms": return bounds(["type": "number", "minimum": 0], prefix: "bounds")
-    case "floor_area":
-      let area = "^ *[0-9]+(\\.[0-9]+)? *(m2|m²|ft2|ft²) *$"
-      return bounds(["type": "string", "pattern": area], prefix: "floor_area")
-    case "price_per_area":
-      var object = bounds(["type": "number", "minimum": 0], prefix: "bounds")
-      var properties = object["properties"] as? [String: Any] ?? [:]
-      properties["per"] = describe(
-        ["enum": Array(ConfigReader.areaUnits.keys).sorted()], "price_per_area.per", "per")
-      object["properties"] = properties
-      return object
-    case "missing": return choice(MissingFacts.self)
-    case "near":
-      let distance =
-        "^ *[0-9]+(\\.[0-9]+)? *(\(DistanceUnit.allCases.map(\.rawValue).joined(separator: "|"))) *$"
-      return [
-        "type": "object", "minProperties": 1,
-        "additionalProperties": ["type": "string", "pattern": distance],
-      ]
-    case "near_mode": return choice(NearMode.self)
-    case "within": return textList
-    default: return [:]
-    }
-  }
-
   /// `{min, max}`, at least one, each a `value`.
-  private static func bounds(_ value: [String: Any], prefix: String) -> [String: Any] {
+  static func bounds(_ value: [String: Any], prefix: String) -> [String: Any] {
     [
       "type": "object", "minProperties": 1, "additionalProperties": false,
       "properties": [
@@ -323,7 +265,7 @@ public enum ConfigSchema {
     ]
   }
 
-  private static var filter: [String: Any] {
+  static var filter: [String: Any] {
     var object = section(ConfigReader.filterKeys, prefix: "filter") { key in
       switch key {
       case "include", "exclude": textList
@@ -340,7 +282,7 @@ public enum ConfigSchema {
   }
 
   /// Adds the hover text for `path`.
-  private static func describe(
+  static func describe(
     _ value: [String: Any], _ path: String, _ key: String?
   ) -> [String: Any] {
     var value = value

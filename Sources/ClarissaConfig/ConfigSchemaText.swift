@@ -2,7 +2,8 @@ import ClarissaCore
 
 /// The hover texts of ``ConfigSchema``: one line per key, as docs/configuration.md says it.
 ///
-/// Site parameters are not here: their declarations carry their own summary and example.
+/// Site parameters are not here: their declarations carry their own summary and example; nor
+/// are the keys of a search: ``SearchKey/all`` carries their texts.
 enum ConfigSchemaText {
   static let root =
     "clarissa's searches.yaml: searches, cities, quiet hours and channels (docs/configuration.md)"
@@ -142,49 +143,8 @@ enum ConfigSchemaText {
     "channel.body": "message body template; the same {field} placeholders as 'title'",
     "search":
       "one search: 'name' required; the site's parameters are allowed beside the common keys",
-    "search.name": "unique name, used in reports, the state file and --search NAME",
-    "search.site": "the site adapter (default craigslist); `clarissa sites` lists them",
-    "search.url":
-      "the site's own search page as pasted from the browser (Craigslist, Kleinanzeigen, "
-      + "WG-Gesucht, willhaben, ImmoScout24, flatfox): it names the site, the place and the "
-      + "site's filters; leave out site, cities, category and query",
-    "search.query":
-      "words sent to the site; Craigslist understands a | b, -word, \"phrase\", word*",
-    "search.category":
-      "the site's category code, e.g. Craigslist sss (all for sale), fua (furniture), apa "
-      + "(apartments)",
-    "search.cities":
-      "the site's city names or group names; Craigslist: area hostnames (sfbay), optionally "
-      + "with a subarea (sfbay/eby)",
-    "search.search_in": "where the site searches the query (default title_and_description)",
-    "search.price": "inclusive price bounds {min, max}, plain numbers in the area's currency",
-    "search.has_image": "only listings with a photo (default false)",
-    "search.posted_today": "only listings posted today (default false)",
-    "search.interval": "how often the search runs (default 30m), e.g. 20m, 1h30m",
-    "search.duplicates":
-      "fold (default): a repost or cross-post of an item the search knows (the same title and "
-      + "price, or a photo and the title or price in common) is recorded and linked, not "
-      + "announced; notify: every new id is announced",
-    "search.notify_on":
-      "what is announced: new (default), price_drop, price_rise, back (a listing gone longer "
-      + "than back_after and up again), changed (its title or description, with a word diff); "
-      + "a change is announced once, against the price last announced. Starred listings "
-      + "(clarissa star ID) are told of every change, gone, back and repost whatever this says",
-    "search.price_drop":
-      "how far a price must fall to count: {min_percent: 5, min_amount: 10} (both, the defaults)",
-    "search.price_rise": "how far a price must rise to count, as price_drop",
     "threshold.min_percent": "the change as a share of the price last announced, in percent",
     "threshold.min_amount": "the change in the listing's currency",
-    "search.back_after": "how long a listing must have been gone for 'back' (default 7d)",
-    "search.repost_window":
-      "how far back a repost is looked for (default 30d): an item last seen longer ago is new",
-    "search.filters": "include/exclude filters applied to each listing the site returns",
-    "search.notify": "channel names (from 'notify') where new listings go",
-    "search.blackout": "blackout window names (from 'blackout') for this search",
-    "search.enabled": "false: validated but never run (default true)",
-    "search.allow_private_redirects":
-      "true: a request that starts on a public address may be redirected to a loopback, "
-      + "link-local or private one (a feed on your own network; default false: refused)",
     "price.min": "lowest price, a plain number (no currency sign)",
     "price.max": "highest price, a plain number (no currency sign)",
     "filter": "one filter: 'include' or 'exclude' (exactly one), with options",
@@ -199,23 +159,6 @@ enum ConfigSchemaText {
     "top.places":
       "named points, [latitude, longitude] in degrees (work: [52.520, 13.405]), for a search's "
       + "'near' and the distances shown beside listings",
-    "search.rooms":
-      "rooms {min, max} (decimals: 2.5); a listing without rooms is kept unless missing: drop",
-    "search.bedrooms": "bedrooms {min, max}; a listing without them is kept unless missing: drop",
-    "search.floor_area":
-      "floor area {min, max}, each with its unit: 50 m2 or 540 ft2 (also m², ft²)",
-    "search.price_per_area":
-      "price per unit of floor area {min, max} in the listing's currency, per m2 unless "
-      + "'per: ft2' says",
-    "search.missing":
-      "keep (default): a listing lacking a fact a filter needs (rooms, floor area, coordinates) "
-      + "is kept; drop: it is dropped",
-    "search.near":
-      "how far from named places a listing may be: {work: 3 km, station: 500 m} (km, m, mi)",
-    "search.near_mode": "with several places in 'near': all (default) or any of them",
-    "search.within":
-      "GeoJSON files (Polygon, MultiPolygon, Feature, FeatureCollection; relative to the config's "
-      + "folder): a listing must be inside one of them",
     "bounds.min": "lowest value kept (inclusive)",
     "bounds.max": "highest value kept (inclusive)",
     "floor_area.min": "smallest floor area kept, with its unit: 50 m2, 540 ft2",
