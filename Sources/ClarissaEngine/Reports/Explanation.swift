@@ -162,7 +162,7 @@ extension Runner {
     let memories = try memory.searches([search.name])
     let planned = Plan.planned(
       search, memory: memories[search.name], config: config, options: options)
-    let (_, reading) = try await FetchStage.fetchAndRead(
+    let reading = try await FetchStage.fetchAndRead(
       [planned], sites: sites, scheduler: scheduler, memory: memory, options: options,
       conditional: false)
     // Placed as a run would, from the geocoder's answers the store holds (nothing asked).

@@ -42,10 +42,12 @@ struct Deliver {
   /// What was delivered and refused so far this run.
   private(set) var receipts = Receipts()
   /// Deliveries refused this run, or shown by the terminal: not tried again before the next.
-  private var tried: Set<String> = []
+  private var tried: Set<DeliveryKey> = []
   /// Per search and channel, the messages sent this run (``Limits/announcePerSearch`` is a
   /// run's room, however many times the search's deliveries leave).
-  private var sent: [String: Int] = [:]
+  private var sent: [BatchKey: Int] = [:]
+  /// This run's new and changed listings so far, by search (as the store names it).
+  private var fresh: Fresh = [:]
 
   init(
     config: Config, channels: [String: any DeliveryChannel], memory: any ListingMemory, now: Date,
@@ -59,15 +61,31 @@ struct Deliver {
     self.contexts = DealContextBook(memory: memory, now: now)
   }
 
-  /// Delivers what is owed for `searches` (nil: every search); `fresh` are this run's new and
-  /// changed listings per search (reported as new, not as found earlier). A digest channel's
-  /// deliveries wait for the run's `last` pass: a digest is one message per run.
-  mutating func run(searches: Set<String>?, fresh: Fresh, last: Bool) async throws {
+  /// Delivers what `search`, just recorded, owes; `fresh` are its new and changed listings of
+  /// this recording (reported as new, not as found earlier). A digest channel's deliveries wait
+  /// for ``deliverRest()``: a digest is one message per run.
+  mutating func deliver(_ search: Search, fresh: Set<ListingKey>) async throws {
+    self.fresh[search.name, default: []].formUnion(fresh)
+    try await run(searches: [search.name], fresh: [search.name: fresh], last: false)
+  }
+
+  /// The run's last pass: what else is owed (refused before, released from quiet hours) and
+  /// the digests; every listing found this run is reported as new, not as found earlier.
+  mutating func deliverRest() async throws {
+    try await run(searches: nil, fresh: fresh, last: true)
+  }
+
+  /// Delivers what is owed for `searches` (nil: every search), as the store names them; `fresh`
+  /// are this run's new and changed listings per search. A digest channel's deliveries wait for
+  /// the run's `last` pass.
+  private mutating func run(searches: Set<String>?, fresh: Fresh, last: Bool) async throws {
     let byName = Dictionary(config.searches.map { ($0.name, $0) }) { first, _ in first }
     // A scheduled digest goes when due, in the last pass (``DigestTiming``).
     let due = last ? try DigestTiming.due(config: config, memory: memory, now: now) : []
-    // Per due scheduled digest, every search's part of it, sent together after the others.
-    var digests: [(channel: Channel, parts: [Part])] = []
+    // Per due scheduled digest, every search's part of it, sent together after the others (in
+    // the order the channels came).
+    var digests: [String: (channel: Channel, parts: [Part])] = [:]
+    var digestOrder: [String] = []
     // Each search's owed listings with their context, read once this pass whatever the channels.
     var annotatedOf: [String: [ListingKey: Listing]] = [:]
     func annotated(_ owed: [OwedDelivery], search: String) throws -> [OwedDelivery] {
@@ -82,51 +100,47 @@ struct Deliver {
       }
     }
     for batch in try batches(of: searches) {
-      guard let search = byName[batch.search], let channel = config.channels[batch.channel]
+      guard let search = byName[batch.key.search], let channel = config.channels[batch.key.channel]
       else { continue }
       if channel.grouping == .digest && !last { continue }
       if channel.schedule != nil && !due.contains(channel.name) { continue }
-      let waiting = batch.owed.filter { !tried.contains(Self.id($0)) }
+      let waiting = batch.owed.filter { !tried.contains(DeliveryKey($0)) }
       guard !waiting.isEmpty else { continue }
       // The terminal's report lists every new listing: the limit is for messages.
       if channel.kind == .stdout {
         let owed = try annotated(waiting, search: search.name)
         receipts.terminal += owed
-        tried.formUnion(owed.map(Self.id))
+        tried.formUnion(owed.map(DeliveryKey.init))
         note(owed.map(\.listing), of: search.name, fresh: fresh)
         continue
       }
-      let room =
-        config.limits.announcePerSearch - sent[batch.search + "\u{0}" + batch.channel, default: 0]
+      let room = config.limits.announcePerSearch - sent[batch.key, default: 0]
       guard room > 0 else {
         receipts.notes[search.name, default: []].append(
-          "\(batch.channel): \(CheckedNumber.grouped(waiting.count)) more left for the next run "
+          "\(batch.key.channel): \(CheckedNumber.grouped(waiting.count)) more left for the next run "
             + "(limits.announce_per_search \(config.limits.announcePerSearch) reached this run)")
         continue
       }
       let owed = try annotated(waiting, search: search.name)
       let bounded = Announcement(owed, room: room, search: search.name)
-      sent[batch.search + "\u{0}" + batch.channel, default: 0] += bounded.listings.count
+      sent[batch.key, default: 0] += bounded.listings.count
       if let summary = bounded.summary {
         receipts.notes[search.name, default: []].append(
-          "\(batch.channel): \(CheckedNumber.grouped(bounded.rest.count)) more summed up in one "
+          "\(batch.key.channel): \(CheckedNumber.grouped(bounded.rest.count)) more summed up in one "
             + "message (limits.announce_per_search \(config.limits.announcePerSearch)): "
             + "'\(summary.title)'")
       }
       let part = Part(search: search, owed: owed, bounded: bounded)
       if channel.schedule != nil {
-        if let index = digests.firstIndex(where: { $0.channel.name == channel.name }) {
-          digests[index].parts.append(part)
-        } else {
-          digests.append((channel, [part]))
-        }
+        if digests[channel.name] == nil { digestOrder.append(channel.name) }
+        digests[channel.name, default: (channel, [])].parts.append(part)
         continue
       }
       try await deliver([part], to: channel, fresh: fresh)
     }
     // The searches in the config's order: the same message whichever search was owed first.
     let rank = Dictionary(config.searches.enumerated().map { ($1.name, $0) }) { first, _ in first }
-    for digest in digests {
+    for digest in digestOrder.compactMap({ digests[$0] }) {
       let parts = digest.parts.sorted {
         rank[$0.search.name, default: 0] < rank[$1.search.name, default: 0]
       }
@@ -134,7 +148,7 @@ struct Deliver {
     }
   }
 
-  /// This run's new and changed listings, per search.
+  /// This run's new and changed listings, per search (as the store names it).
   typealias Fresh = [String: Set<ListingKey>]
 
   /// One search's part of a batch: what it owes the channel, and what of it is announced.
@@ -148,45 +162,35 @@ struct Deliver {
   private mutating func deliver(_ parts: [Part], to channel: Channel, fresh: Fresh) async throws {
     let accepted = try await send(parts, channel: channel.name, kind: channel.kind)
     for part in parts {
-      let taken = part.owed.map(\.listing).filter {
-        accepted[part.search.name]?.contains($0.key) == true
-      }
+      let taken = part.owed.filter { accepted.contains(DeliveryKey($0)) }.map(\.listing)
       receipts.channels[channel.name, default: .init()].delivered += taken.count
       note(taken, of: part.search.name, fresh: fresh)
     }
   }
 
-  /// One delivery's identity within the run.
-  private static func id(_ owed: OwedDelivery) -> String {
-    [owed.search, owed.listing.site, owed.listing.id, owed.channel].joined(separator: "\u{0}")
-  }
-
   /// Owed deliveries grouped by search and channel, in the order they were owed.
   private func batches(of searches: Set<String>?) throws -> [(
-    search: String, channel: String, owed: [OwedDelivery]
+    key: BatchKey, owed: [OwedDelivery]
   )] {
-    var order: [String] = []
-    var groups: [String: (search: String, channel: String, owed: [OwedDelivery])] = [:]
+    var order: [BatchKey] = []
+    var groups: [BatchKey: [OwedDelivery]] = [:]
     for owed in try memory.owedDeliveries(maxAttempts: Self.maxAttempts, searches: searches) {
-      let id = owed.search + "\u{0}" + owed.channel
-      if groups[id] == nil {
-        order.append(id)
-        groups[id] = (owed.search, owed.channel, [])
-      }
-      groups[id]?.owed.append(owed)
+      let key = BatchKey(search: owed.search, channel: owed.channel)
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append(owed)
     }
-    return order.compactMap { groups[$0] }
+    return order.map { ($0, groups[$0] ?? []) }
   }
 
-  /// Sends one batch; returns the keys the channel accepted, by search. Each accepted message
+  /// Sends one batch; returns the deliveries the channel accepted. Each accepted message
   /// is recorded in the store the moment the channel says so, before the next is sent. A batch
   /// of several searches' parts (a scheduled digest) is one message, sent as a search made up
   /// of them (``Search/digestParts``); its acceptance records every part.
   private mutating func send(_ parts: [Part], channel: String, kind: Channel.Kind) async throws
-    -> [String: Set<ListingKey>]
+    -> Set<DeliveryKey>
   {
     let sender = channels[channel] ?? UnavailableChannel(name: channel, kind: kind)
-    let book = ReceiptBook()
+    let book = ReceiptBook(channel: channel)
     let (memory, clock) = (self.memory, self.clock)
     let carried = parts.map { (search: $0.search.name, keys: $0.owed.map(\.listing.key)) }
     let single = parts.count == 1 ? parts.first : nil
@@ -220,25 +224,24 @@ struct Deliver {
       for refused in (error as? DeliveryError)?.refusedMessages ?? [] {
         let covered = coveredBy(refused.listings)
         try refuse(
-          unaccepted(parts, book.keys).filter { owed in
+          unaccepted(parts, book.accepted).filter { owed in
             covered.contains { $0.search == owed.search && $0.keys.contains(owed.listing.key) }
           }, reason(refused.reason, channel: channel))
       }
-      let left = unaccepted(parts, book.keys)
+      let left = unaccepted(parts, book.accepted)
       if !left.isEmpty {
         try refuse(left, reason((error as? DeliveryError)?.message ?? "\(error)", channel: channel))
       }
     }
-    return book.keys
+    return book.accepted
   }
 
   /// The deliveries of `parts` neither accepted (`accepted`) nor refused yet this run.
-  private func unaccepted(_ parts: [Part], _ accepted: [String: Set<ListingKey>])
-    -> [OwedDelivery]
-  {
+  private func unaccepted(_ parts: [Part], _ accepted: Set<DeliveryKey>) -> [OwedDelivery] {
     parts.flatMap { part in
       part.owed.filter {
-        accepted[part.search.name]?.contains($0.listing.key) != true && !tried.contains(Self.id($0))
+        let key = DeliveryKey($0)
+        return !accepted.contains(key) && !tried.contains(key)
       }
     }
   }
@@ -253,7 +256,7 @@ struct Deliver {
   private mutating func refuse(_ owed: [OwedDelivery], _ reason: String) throws {
     let reported = reason + "; retried on the next run"
     if !receipts.failures.contains(reported) { receipts.failures.append(reported) }
-    tried.formUnion(owed.map(Self.id))
+    tried.formUnion(owed.map(DeliveryKey.init))
     for entry in owed {
       receipts.channels[entry.channel, default: .init()].failed += 1
       let attempts = try memory.markFailed(
@@ -278,17 +281,24 @@ struct Deliver {
   }
 }
 
-/// The keys a channel accepted, by search, gathered from its receipts.
+/// The deliveries a channel accepted, gathered from its receipts.
 private final class ReceiptBook: @unchecked Sendable {
   private let lock = NSLock()
-  private var accepted: [String: Set<ListingKey>] = [:]
+  private let channel: String
+  private var keys: Set<DeliveryKey> = []
+
+  init(channel: String) { self.channel = channel }
 
   func add(_ carried: [(search: String, keys: [ListingKey])]) {
     lock.withLock {
-      for (search, keys) in carried { accepted[search, default: []].formUnion(keys) }
+      for (search, listings) in carried {
+        for listing in listings {
+          keys.insert(DeliveryKey(search: search, listing: listing, channel: channel))
+        }
+      }
     }
   }
-  var keys: [String: Set<ListingKey>] { lock.withLock { accepted } }
+  var accepted: Set<DeliveryKey> { lock.withLock { keys } }
 }
 
 extension Search {

@@ -19,118 +19,49 @@ struct Fetched: Sendable {
   var urls: [String: [String]] = [:]
 }
 
-/// The outcomes of a run's requests as they arrive, gathered per search until each search's
-/// last request has ended.
-private struct Streamed {
-  /// Per search, its requests not yet ended.
-  var pending: [String: Int]
-  let urls: [String: [String]]
-  let retrying: [String: String]
-  let cooldowns: [String: Cooldown]
-  /// The outcomes so far of searches still waiting for some.
-  var outcomes: [String: [FetchOutcome]] = [:]
-  /// Cool-downs set so far this run, by host.
-  var cooled: [String: Cooldown] = [:]
-  /// What the searches read so far said.
-  var read = Reading()
-  /// Searches whose answers asked for follow-up requests, read up to there.
-  var waiting = Reading()
-
-  /// Adds one outcome; returns the search's requests once its last one has ended.
-  mutating func add(_ outcome: FetchOutcome, cooled host: Cooldown?) -> Fetched? {
-    let name = outcome.job.search
-    if let host { cooled[outcome.job.host] = host }
-    outcomes[name, default: []].append(outcome)
-    let left = (pending[name] ?? 1) - 1
-    pending[name] = left
-    guard left <= 0, let done = outcomes.removeValue(forKey: name) else { return nil }
-    let hosts = Set(done.map(\.job.host))
-    return Fetched(
-      asked: [name: Set(done.map(\.job.request.url))], outcomes: done, cooled: cooled,
-      retrying: retrying.filter { hosts.contains($0.key) }, cooldowns: cooldowns, urls: urls)
-  }
-}
-
 /// Stage 2: the requests of the planned searches, made politely by the scheduler. The stored
 /// validators make them conditional (not for `explain`, which shows every listing).
 enum FetchStage {
-  /// What a search is given once its requests have ended: its name, what its sources said, and
-  /// the URLs it asks (all of them, whichever worker fetched each).
-  typealias SearchDone = (String, SearchReading, Set<String>) async throws -> Void
-
-  /// The fetch and read stages together, one search at a time: `each` is given a search's
-  /// reading as soon as every request of that search has ended, while the other searches'
-  /// requests go on (so its new listings can be judged and delivered at once). The follow-up
-  /// requests answers ask for (a site that gives ids first, then the listings of those ids) are
-  /// made after the first requests, up to ``followUpRounds`` rounds, each as polite as the
-  /// first; their searches are given to `each` then. Returns everything fetched and read.
-  /// `known` gives per search the items of its last answer its site may pass over.
-  static func fetchAndRead(
+  /// The fetch and read stages together, one search at a time (``FetchAnswers``): each search's
+  /// answer as soon as every request of that search has ended, while the other searches'
+  /// requests go on (so its new listings can be judged and delivered at once). Only the `taken`
+  /// sources are asked, when given (workers sharing a store); `known` gives per search the
+  /// items of its last answer its site may pass over.
+  static func answers(
     _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
     memory: any ListingMemory, options: RunOptions, conditional: Bool = true,
-    only taken: Set<SourceKey>? = nil, known: [String: KnownItems] = [:],
-    each: SearchDone = { _, _, _ in }
-  ) async throws -> (Fetched, Reading) {
-    let all = planned.flatMap { jobs(for: $0.search, sites: sites) }
-    // A search asks all its sources, whichever worker fetches each.
-    let asked = Dictionary(grouping: all, by: \.search).mapValues { Set($0.map(\.request.url)) }
+    only taken: Set<SourceKey>? = nil, known: [String: KnownItems] = [:]
+  ) throws -> FetchAnswers {
+    let perSearch = planned.map { jobs(for: $0.search, sites: sites) }
+    let all = perSearch.flatMap { $0 }
     let work = taken.map { taken in all.filter { taken.contains($0.source) } } ?? all
     let cooldowns = try memory.cooldowns().mapValues { $0.bounded(from: options.now) }
     let retrying = retries(for: work, cooldowns: cooldowns, options: options)
     let validators = conditional ? try memory.validators(for: work.map(\.request.url)) : [:]
-    let urls = Dictionary(grouping: work, by: \.host).mapValues { $0.map(\.request.url) }
-    var stream = Streamed(
-      pending: Dictionary(grouping: work, by: \.search).mapValues(\.count), urls: urls,
-      retrying: retrying, cooldowns: cooldowns)
-    for entry in planned where stream.pending[entry.search.name] == nil {
-      // Nothing to ask (a site with no request for it): read at once, as having said nothing.
-      try await each(entry.search.name, SearchReading(), asked[entry.search.name] ?? [])
+    return FetchAnswers(
+      planned, jobs: perSearch, work: work, cooldowns: cooldowns, retrying: retrying,
+      validators: validators, sites: sites, scheduler: scheduler, options: options, known: known)
+  }
+
+  /// Every search's answers read to the end (`explain`): what all the sources said.
+  static func fetchAndRead(
+    _ planned: [PlannedSearch], sites: SiteCatalog, scheduler: RequestScheduler,
+    memory: any ListingMemory, options: RunOptions, conditional: Bool = true
+  ) async throws -> Reading {
+    let answers = try Self.answers(
+      planned, sites: sites, scheduler: scheduler, memory: memory, options: options,
+      conditional: conditional)
+    let fetching = answers.fetching
+    await withTaskCancellationHandler {
+      for await _ in answers {}
+    } onCancel: {
+      fetching.cancel()
     }
-    let (outcomes, continuation) = AsyncStream.makeStream(of: (FetchOutcome, Cooldown?).self)
-    async let finished: ([FetchOutcome], [String: Cooldown]) = {
-      let done = await scheduler.run(
-        work, validators: validators, cooldowns: cooldowns, retrying: Set(retrying.keys),
-        now: options.now
-      ) { continuation.yield(($0, $1)) }
-      continuation.finish()
-      return done
-    }()
-    let context = (sites, planned.map(\.search), options, scheduler.settings.blockCooldown)
-    for await (outcome, cooled) in outcomes {
-      guard let part = stream.add(outcome, cooled: cooled) else { continue }
-      let name = outcome.job.search
-      let reading = ReadStage.run(
-        part, sites: context.0, searches: context.1, options: context.2, blockCooldown: context.3,
-        known: known)
-      if reading.followUps.isEmpty {
-        stream.read.merge(reading)
-        try await each(name, reading.searches[name] ?? SearchReading(), asked[name] ?? [])
-      } else {
-        let followUps = stream.waiting.followUps + reading.followUps
-        stream.waiting.merge(reading)
-        stream.waiting.followUps = followUps
-      }
-    }
-    let (done, cooled) = await finished
-    let fetched = Fetched(
-      asked: asked, outcomes: done, cooled: cooled, retrying: retrying, cooldowns: cooldowns,
-      urls: urls)
-    if !stream.waiting.searches.isEmpty {
-      let waiting = await followUp(
-        stream.waiting, fetched: fetched, sites: sites, scheduler: scheduler, options: options,
-        searches: context.1)
-      for name in waiting.searches.keys.sorted() {
-        try await each(name, waiting.searches[name] ?? SearchReading(), asked[name] ?? [])
-      }
-      stream.read.merge(waiting)
-    }
-    stream.read.cooled.merge(cooled) { kept, _ in kept }
-    stream.read.followUps = []
-    return (fetched, stream.read)
+    return answers.reading
   }
 
   /// The follow-up rounds of the searches whose answers asked for more.
-  private static func followUp(
+  static func followUp(
     _ first: Reading, fetched: Fetched, sites: SiteCatalog, scheduler: RequestScheduler,
     options: RunOptions, searches: [Search]
   ) async -> Reading {

@@ -13,6 +13,9 @@ struct PlannedSearch: Sendable {
   var prime: Bool
   /// What the store remembers of it.
   var memory: SearchMemory?
+  /// Its place in the run's outcomes (``RunResult/searches``, in config order): where what is
+  /// made of its answers goes, without looking its name up.
+  var slot = 0
 }
 
 /// Stage 1: which searches run, and for the others why not. A pure function of the config, the
@@ -38,7 +41,8 @@ enum Plan {
         outcome.detail = skipped.detail
         outcome.next = skipped.next
       } else {
-        let entry = Self.planned(search, memory: memory, config: config, options: options)
+        let entry = Self.planned(
+          search, memory: memory, config: config, options: options, slot: outcomes.count)
         if entry.prime { outcome.status = .primed }
         if entry.hold { outcome.detail = "quiet hours: new listings are held" }
         planned.append(entry)
@@ -48,15 +52,15 @@ enum Plan {
     return (planned, outcomes)
   }
 
-  /// How a search that runs treats its new listings.
+  /// How a search that runs treats its new listings; `slot` is its place in the run's outcomes.
   static func planned(
-    _ search: Search, memory: SearchMemory?, config: Config, options: RunOptions
+    _ search: Search, memory: SearchMemory?, config: Config, options: RunOptions, slot: Int = 0
   ) -> PlannedSearch {
     let hold = windows(of: search, config: config, at: options.now).contains { $0.mode == .hold }
     // A search whose sources have never answered is still new: priming it then keeps the
     // listings already up when a source first answers from arriving as a flood.
     let prime = options.prime || (!(memory?.hasRun ?? false) && !options.notifyFirstRun)
-    return PlannedSearch(search: search, hold: hold, prime: prime, memory: memory)
+    return PlannedSearch(search: search, hold: hold, prime: prime, memory: memory, slot: slot)
   }
 
   private static func reasonNotToRun(

@@ -2,18 +2,33 @@ import ClarissaCore
 import Foundation
 import ListingStore
 
-/// What a run gathers as its searches are judged, one after another.
+/// What a run gathers as its searches are judged, one after another, each addressed by its
+/// slot (``PlannedSearch/slot``).
 struct RunState {
-  /// The report so far.
+  /// The report so far: per slot, the search's outcome.
   var result: RunResult
-  /// Per search, the verdict on every listing its sources returned.
-  var judged: [String: [Judgement]] = [:]
-  /// Per search, this run's new and changed listings (reported as new when delivered).
-  var fresh: [String: Set<ListingKey>] = [:]
+  /// Per slot, the verdict on every listing its sources returned; nil: not judged this run.
+  var judged: [[Judgement]?]
   /// The deliveries of the run (nil for a dry run).
   var delivery: Deliver?
   /// The user's geocoder, for listings with an address and no coordinates; nil: none.
   var geocoding: Geocoding?
+
+  /// A run with nothing judged yet.
+  init(result: RunResult, delivery: Deliver?) {
+    self.result = result
+    self.judged = Array(repeating: nil, count: result.searches.count)
+    self.delivery = delivery
+  }
+
+  /// The judgements by search, for ``PendingRun/judgements`` (what `explain` prints).
+  var judgementsByName: [String: [Judgement]] {
+    var byName: [String: [Judgement]] = [:]
+    for (slot, judged) in judged.enumerated() {
+      if let judged { byName[result.searches[slot].name, default: []] += judged }
+    }
+    return byName
+  }
 }
 
 extension RunResult {

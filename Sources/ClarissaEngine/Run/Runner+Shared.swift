@@ -53,11 +53,10 @@ extension Runner {
     }
     run.result.behind = sizing.behind(worker: work.worker)
     run.result.sharedBy = work.worker
+    // The leases name their searches, as the store does.
     for entry in planned where !fetchedBy.contains(entry.search.name) {
-      guard let index = run.result.searches.firstIndex(where: { $0.name == entry.search.name })
-      else { continue }
-      run.result.searches[index].status = .notDue
-      run.result.searches[index].detail =
+      run.result.searches[entry.slot].status = .notDue
+      run.result.searches[entry.slot].detail =
         "not due, or another worker has it (\(work.worker) took none of its sources)"
     }
   }

@@ -82,7 +82,7 @@ public struct Runner: Sendable {
     if var delivery = run.delivery {
       // What else is owed: released from quiet hours, refused before, and the digests.
       try releaseHeld(memory: memory, now: options.now, owed: options.time())
-      try await delivery.run(searches: nil, fresh: run.fresh, last: true)
+      try await delivery.deliverRest()
       terminal = run.result.apply(delivery.receipts)
     }
     var result = run.result
@@ -93,7 +93,7 @@ public struct Runner: Sendable {
       result.searches[index].unviewed = unviewed[result.searches[index].name] ?? 0
     }
     return PendingRun(
-      result: result, judgements: run.judged, terminal: terminal, access: access,
+      result: result, judgements: run.judgementsByName, terminal: terminal, access: access,
       finish: finishing(options))
   }
 
@@ -104,36 +104,56 @@ public struct Runner: Sendable {
     scheduler: RequestScheduler? = nil, into run: inout RunState, memory: any ListingMemory,
     options: RunOptions
   ) async throws {
-    let entries = Dictionary(planned.map { ($0.search.name, $0) }) { first, _ in first }
     let searches = taken.map { Set($0.map(\.search)) }
     let known = try UnchangedReading.known(
       planned.filter { searches?.contains($0.search.name) ?? true }, sites: sites,
       memory: memory, options: options)
-    let (_, reading) = try await FetchStage.fetchAndRead(
+    let answers = try FetchStage.answers(
       planned, sites: sites, scheduler: scheduler ?? self.scheduler, memory: memory,
-      options: options, only: taken, known: known
-    ) { name, searchReading, asked in
-      guard let entry = entries[name],
-        let index = run.result.searches.firstIndex(where: { $0.name == name })
-      else { return }
-      let searchReading = await located(
-        searchReading, for: entry.search, by: run.geocoding, memory: memory, now: options.now,
-        asking: !options.dryRun)
-      let (outcome, judgements) = try judgeAndRecord(
-        entry, reading: searchReading, asked: asked, outcome: run.result.searches[index],
-        memory: memory, options: options)
-      run.result.searches[index] = outcome
-      run.judged[name, default: []] += judgements
-      let fresh = Set(outcome.new.map(\.key) + outcome.changed.map(\.key))
-      run.fresh[name, default: []].formUnion(fresh)
-      // Its deliveries are committed: they leave now, not when the whole run ends.
-      try await run.delivery?.run(searches: [name], fresh: [name: fresh], last: false)
+      options: options, only: taken, known: known)
+    let fetching = answers.fetching
+    do {
+      // The requests go on in a task of their own: stopped with the run.
+      try await withTaskCancellationHandler {
+        for await answer in answers {
+          try await take(answer, into: &run, memory: memory, options: options)
+        }
+      } onCancel: {
+        fetching.cancel()
+      }
+    } catch {
+      await fetching.stop()
+      throw error
     }
+    let reading = answers.reading
     run.result.blocks += reading.blocks.filter { !run.result.blocks.contains($0) }
     for (host, tally) in reading.hosts {
       run.result.hosts[host, default: RunResult.HostTally()].add(tally)
     }
     if !options.dryRun { try Self.storeCooldowns(reading, in: memory) }
+  }
+
+  /// One search's answer placed, judged and recorded into its slot, and its owed deliveries
+  /// sent: they are committed, so they leave now, not when the whole run ends.
+  private func take(
+    _ answer: SearchAnswer, into run: inout RunState, memory: any ListingMemory,
+    options: RunOptions
+  ) async throws {
+    let (planned, slot) = (answer.planned, answer.planned.slot)
+    let reading = await located(
+      answer.reading, for: planned.search, by: run.geocoding, memory: memory, now: options.now,
+      asking: !options.dryRun)
+    let (outcome, judgements) = try judgeAndRecord(
+      planned, reading: reading, asked: answer.asked, outcome: run.result.searches[slot],
+      memory: memory, options: options)
+    run.result.searches[slot] = outcome
+    if run.judged[slot] == nil {
+      run.judged[slot] = judgements
+    } else {
+      run.judged[slot]?.append(contentsOf: judgements)
+    }
+    let fresh = Set(outcome.new.map(\.key) + outcome.changed.map(\.key))
+    try await run.delivery?.deliver(planned.search, fresh: fresh)
   }
 
   /// Judges a search's answers and records them. Whether it (or a source of it) is new, so
@@ -145,7 +165,8 @@ public struct Runner: Sendable {
   ) throws -> (RunResult.SearchOutcome, [Judgement]) {
     let decide = {
       (current: SearchMemory?) throws -> (RunResult.SearchOutcome, [Judgement], SearchRecord) in
-      let now = Plan.planned(entry.search, memory: current, config: config, options: options)
+      let now = Plan.planned(
+        entry.search, memory: current, config: config, options: options, slot: entry.slot)
       var outcome = outcome
       if outcome.status == .primed || outcome.status == .ran {
         outcome.status = now.prime ? .primed : .ran
