@@ -20,14 +20,19 @@ import Testing
       reached: true)
   }
 
+  /// A new SQLite database at schema `version` (its first `version` migrations applied), its
+  /// path ending in `suffix`.
+  static func database(atVersion version: Int, named suffix: String) throws -> String {
+    let path = try StoreAdminTests.store().path + suffix + ".db"
+    let database = try SQLiteDatabase(path: path, readOnly: false)
+    for step in 0..<version { try database.execute(StoreSchema.migrations[step]) }
+    try database.execute("PRAGMA user_version = \(version)")
+    return path
+  }
+
   @Test(arguments: 0..<StoreSchema.current)
   func aDatabaseOfEveryEarlierVersionIsUpgraded(version: Int) throws {
-    let path = try StoreAdminTests.store().path + "-v\(version).db"
-    do {
-      let database = try SQLiteDatabase(path: path, readOnly: false)
-      for step in 0..<version { try database.execute(StoreSchema.migrations[step]) }
-      try database.execute("PRAGMA user_version = \(version)")
-    }
+    let path = try Self.database(atVersion: version, named: "-v\(version)")
     let store = try ListingStore.open(path: path, readOnly: false)
     #expect(try store.info().schemaVersion == StoreSchema.current)
     let listing = StoreAdminTests.listing("1")

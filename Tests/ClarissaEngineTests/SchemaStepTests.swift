@@ -33,12 +33,7 @@ import Testing
 
   @Test(arguments: [0, 1, 7, 16])
   func anOlderStoreHasItsStepsNamedAndTheRestApplied(version: Int) throws {
-    let path = try StoreAdminTests.store().path + "-named-\(version).db"
-    do {
-      let database = try SQLiteDatabase(path: path, readOnly: false)
-      for step in 0..<version { try database.execute(StoreSchema.migrations[step]) }
-      try database.execute("PRAGMA user_version = \(version)")
-    }
+    let path = try ListingStoreTests.database(atVersion: version, named: "-named-\(version)")
     let store = try ListingStore.open(path: path, readOnly: false)
     #expect(try store.info().schemaVersion == StoreSchema.current)
     let steps = try Self.recorded(path)
