@@ -1,19 +1,41 @@
 import Foundation
 
 /// One step of the stores' schema: a stable name, and its SQL in each store that takes it (nil:
-/// not that store's step). A step the two stores share is one change, named once.
+/// not that store's step). A step the two stores share is one change, named once, its SQL in
+/// both written beside its name.
 struct SchemaStep: Sendable {
+  /// A step's SQL in one store.
+  enum SQL: Sendable {
+    /// Statements as written.
+    case text(String)
+    /// The `listings` columns of the facts (``ListingField/all``) whose `since` is the version
+    /// this step makes in the store, where it is in the store's steps.
+    case listingColumns
+  }
+
   /// Its name, recorded in `clarissa_schema` when it is applied; never changed.
   let name: String
-  /// SQLite's SQL (``StoreSchema``).
-  let sqlite: String?
-  /// PostgreSQL's SQL (``PostgresSchema``).
-  let postgres: String?
+  /// SQLite's SQL.
+  let sqlite: SQL?
+  /// PostgreSQL's SQL.
+  let postgres: SQL?
 
   init(_ name: String, sqlite: String? = nil, postgres: String? = nil) {
     self.name = name
-    self.sqlite = sqlite
-    self.postgres = postgres
+    self.sqlite = sqlite.map(SQL.text)
+    self.postgres = postgres.map(SQL.text)
+  }
+
+  private init(_ name: String, both sql: SQL) {
+    self.name = name
+    self.sqlite = sql
+    self.postgres = sql
+  }
+
+  /// A step of both stores adding the columns of the listing facts that came with it: in each
+  /// store, those whose `since` (``ListingField/since``) is the version this step makes there.
+  static func listingColumns(_ name: String) -> SchemaStep {
+    SchemaStep(name, both: .listingColumns)
   }
 }
 
@@ -24,40 +46,23 @@ struct SchemaStep: Sendable {
 /// on, every step is the same change in both, under the same name. Later steps append; nothing is
 /// ever edited in place or renamed, so every earlier store upgrades the same way.
 enum SchemaSteps {
-  static let all: [SchemaStep] = [
-    SchemaStep("01-tables", sqlite: StoreSchema.version1),
-    SchemaStep("02-reposts", sqlite: StoreSchema.version2),
-    SchemaStep("03-changes-announced", sqlite: StoreSchema.version3),
-    SchemaStep("04-recent-events", sqlite: StoreSchema.version4),
-    SchemaStep("05-viewed", sqlite: StoreSchema.version5),
-    SchemaStep("06-unviewed-counts", sqlite: StoreSchema.version6),
-    SchemaStep("postgres-01-tables-of-06", postgres: PostgresSchema.version1),
-    SchemaStep("postgres-02-workers", postgres: PostgresSchema.version2),
-    SchemaStep(
-      "07-content-hash", sqlite: StoreSchema.version7, postgres: PostgresSchema.version3),
-    SchemaStep("08-answers", sqlite: StoreSchema.version8, postgres: PostgresSchema.version4),
-    SchemaStep(
-      "09-listing-facts", sqlite: StoreSchema.version9, postgres: PostgresSchema.version5),
-    SchemaStep("10-geocodes", sqlite: StoreSchema.version10, postgres: PostgresSchema.version6),
-    SchemaStep(
-      "11-map-index", sqlite: StoreSchema.version11, postgres: PostgresSchema.version7),
-    SchemaStep(
-      "12-cross-posts", sqlite: StoreSchema.version12, postgres: PostgresSchema.version8),
-    SchemaStep("13-marks", sqlite: StoreSchema.version13, postgres: PostgresSchema.version9),
-    SchemaStep("14-watched", sqlite: StoreSchema.version14, postgres: PostgresSchema.version10),
-    SchemaStep(
-      "15-item-digests", sqlite: StoreSchema.version15, postgres: PostgresSchema.version11),
-    SchemaStep(
-      "16-geocoders", sqlite: StoreSchema.version16, postgres: PostgresSchema.version12),
-    SchemaStep(
-      "17-range-tops", sqlite: StoreSchema.version17, postgres: PostgresSchema.version13),
-  ]
+  /// Every step, in order: SQLite's first six (``first``), PostgreSQL's own two
+  /// (``postgresFirst``), then the steps both stores take (``later``), where a new one goes.
+  static let all: [SchemaStep] = first + postgresFirst + later
 
   /// A store's steps, in order: its name and SQL.
   static func steps(postgres: Bool) -> [(name: String, sql: String)] {
-    all.compactMap { step in
-      (postgres ? step.postgres : step.sqlite).map { (step.name, $0) }
+    var steps: [(name: String, sql: String)] = []
+    for step in all {
+      switch postgres ? step.postgres : step.sqlite {
+      case .text(let sql): steps.append((step.name, sql))
+      case .listingColumns:
+        steps.append(
+          (step.name, ListingColumns.added(in: steps.count + 1, postgres: postgres)))
+      case nil: break
+      }
     }
+    return steps
   }
 
   /// This build's version, recorded beside each step it applies.
