@@ -25,6 +25,7 @@ final class SQLiteDatabase: StoreConnection {
     fileprivate let columns: StoreColumnIndex
 
     func position(of name: String) -> Int32 { columns.position(of: name) }
+    func position(of column: some TableColumns) -> Int32 { columns.position(of: column) }
 
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }

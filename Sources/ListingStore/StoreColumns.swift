@@ -6,6 +6,10 @@ import Foundation
 protocol TableColumns: RawRepresentable<String>, CaseIterable {}
 
 extension TableColumns {
+  /// Its place among ``allCases``: the case's tag, which Swift numbers in the order the cases
+  /// are declared in an enum without payloads (``StoreColumnIndex`` checks it once per type).
+  var place: Int { withUnsafeBytes(of: self) { $0.isEmpty ? 0 : Int($0[0]) } }
+
   /// `a, b, c`, each after `prefix.` when given: the columns named, for a SELECT.
   static func list(_ columns: [Self], _ prefix: String? = nil) -> String {
     columns.map { (prefix.map { $0 + "." } ?? "") + $0.rawValue }.joined(separator: ", ")
@@ -14,24 +18,24 @@ extension TableColumns {
 
 extension StoreRow {
   /// Whether the column is null.
-  func isNull(_ column: some TableColumns) -> Bool { isNull(position(of: column.rawValue)) }
+  func isNull(_ column: some TableColumns) -> Bool { isNull(position(of: column)) }
   /// An integer (0 when null).
-  func int(_ column: some TableColumns) -> Int { int(position(of: column.rawValue)) }
+  func int(_ column: some TableColumns) -> Int { int(position(of: column)) }
   /// A number (0 when null).
-  func double(_ column: some TableColumns) -> Double { double(position(of: column.rawValue)) }
+  func double(_ column: some TableColumns) -> Double { double(position(of: column)) }
   /// A text, or nil when null.
   func optionalText(_ column: some TableColumns) -> String? {
-    optionalText(position(of: column.rawValue))
+    optionalText(position(of: column))
   }
   /// A text ("" when null).
-  func text(_ column: some TableColumns) -> String { text(position(of: column.rawValue)) }
+  func text(_ column: some TableColumns) -> String { text(position(of: column)) }
   /// A number, or nil when null.
   func optionalDouble(_ column: some TableColumns) -> Double? {
-    optionalDouble(position(of: column.rawValue))
+    optionalDouble(position(of: column))
   }
   /// An integer, or nil when null.
   func optionalInt(_ column: some TableColumns) -> Int? {
-    optionalInt(position(of: column.rawValue))
+    optionalInt(position(of: column))
   }
   /// A flag (an integer, or PostgreSQL's boolean) as true when not 0.
   func flag(_ column: some TableColumns) -> Bool { int(column) != 0 }

@@ -35,6 +35,9 @@ protocol StoreRow {
   func optionalText(_ column: Int32) -> String?
   /// The position of the column `name` in the statement's results (its name, or its alias).
   func position(of name: String) -> Int32
+  /// The position of a declared column in the statement's results, its type's columns resolved
+  /// once per statement.
+  func position(of column: some TableColumns) -> Int32
 }
 
 extension StoreRow {
@@ -44,9 +47,15 @@ extension StoreRow {
 }
 
 /// The columns of a statement's results by name, found once when the statement is prepared
-/// (SQLite) or its result arrives (PostgreSQL); a name given twice is its first column.
-struct StoreColumnIndex {
+/// (SQLite) or its result arrives (PostgreSQL); a name given twice is its first column. A
+/// ``TableColumns`` type's columns are resolved to their positions the first time a row of the
+/// statement reads one of them, and read by their place in the type after that, without looking
+/// their names up again.
+final class StoreColumnIndex {
   private var positions: [String: Int32] = [:]
+  /// Each declared type read so far, with its columns' positions in the order of its cases (-1:
+  /// not in the results). A statement reads a few types: a list is quicker than a dictionary.
+  private var resolved: [(type: ObjectIdentifier, positions: [Int32])] = []
 
   /// The names in order, as the engine gives them.
   init(_ names: [String]) {
@@ -59,6 +68,28 @@ struct StoreColumnIndex {
   func position(of name: String) -> Int32 {
     guard let position = positions[name] else {
       preconditionFailure("no column '\(name)' in the statement's results")
+    }
+    return position
+  }
+
+  /// The position of a declared column, from its type's positions, resolved on the first read.
+  func position<Column: TableColumns>(of column: Column) -> Int32 {
+    let type = ObjectIdentifier(Column.self)
+    let place = column.place
+    for entry in resolved where entry.type == type {
+      return checked(entry.positions[place], column)
+    }
+    let found = Column.allCases.enumerated().map { place, column in
+      precondition(column.place == place, "\(Column.self)'s cases out of their order")
+      return positions[column.rawValue] ?? -1
+    }
+    resolved.append((type, found))
+    return checked(found[place], column)
+  }
+
+  private func checked(_ position: Int32, _ column: some TableColumns) -> Int32 {
+    guard position >= 0 else {
+      preconditionFailure("no column '\(column.rawValue)' in the statement's results")
     }
     return position
   }

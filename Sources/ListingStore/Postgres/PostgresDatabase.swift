@@ -30,6 +30,7 @@
       fileprivate let columns: StoreColumnIndex
 
       func position(of name: String) -> Int32 { columns.position(of: name) }
+      func position(of column: some TableColumns) -> Int32 { columns.position(of: column) }
 
       func isNull(_ column: Int32) -> Bool { PQgetisnull(result, row, column) == 1 }
       func optionalText(_ column: Int32) -> String? {
