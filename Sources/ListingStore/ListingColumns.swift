@@ -45,7 +45,7 @@ enum ListingColumns {
   /// A listing from the columns of ``selected``, found by the name of the first (`site`): for a
   /// query where no column before them is named `site`.
   static func listing(_ row: some StoreRow) -> Listing {
-    listing(row, from: row.position(of: ListingColumn.site.rawValue))
+    listing(row, from: row.position(of: ListingColumn.site))
   }
 
   /// A listing from the columns of ``selected``, starting at column `first`.
