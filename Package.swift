@@ -64,7 +64,8 @@ let siteDefinitions: [Resource] = [
 
 let package = Package(
   name: "clarissa",
-  platforms: [.macOS(.v13)],
+  // macOS 15: Synchronization's Mutex, the one lock type, is there from 15 on (Linux: no limit).
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "clarissa", targets: ["clarissa"]),
     .executable(name: "clarissa-bench", targets: ["clarissa-bench"]),

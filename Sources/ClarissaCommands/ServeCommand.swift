@@ -7,6 +7,7 @@ import Foundation
 import ListingStore
 import Serve
 import Sites
+import Synchronization
 import WebServer
 
 /// `clarissa serve`: the listings in a browser.
@@ -263,6 +264,12 @@ extension ServedSetup {
 }
 
 /// Lets the server's handler reach the app made after the server was bound.
-private final class AppBox: @unchecked Sendable {
-  var app: WebApp?
+private final class AppBox: Sendable {
+  private let made = Mutex<WebApp?>(nil)
+
+  /// The app, once made.
+  var app: WebApp? {
+    get { made.withLock { $0 } }
+    set { made.withLock { $0 = newValue } }
+  }
 }

@@ -7,6 +7,7 @@ import Foundation
 import ListingStore
 import Serve
 import Sites
+import Synchronization
 
 /// `clarissa watch`: run searches at their own intervals until stopped.
 struct Watch: AsyncParsableCommand {
@@ -188,33 +189,42 @@ struct Watch: AsyncParsableCommand {
 }
 
 /// SIGINT/SIGTERM ask for a stop, SIGHUP for a reload; read from any thread.
-final class SignalFlags: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stop = false
-  private var reload = false
-  private var sources: [DispatchSourceSignal] = []
+final class SignalFlags: Sendable {
+  /// Whether a stop, and a reload, were asked for: set by the signal handlers.
+  private let flags: Flags
+  /// Kept so that the signal handlers stay installed.
+  private let sources: Mutex<[DispatchSourceSignal]>
+
+  /// The flags, shared with the handlers.
+  private final class Flags: Sendable {
+    let asked = Mutex((stop: false, reload: false))
+  }
 
   init() {
+    let flags = Flags()
+    var sources: [DispatchSourceSignal] = []
     for (number, isReload) in [(SIGINT, false), (SIGTERM, false), (SIGHUP, true)] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [weak self] in
-        self?.lock.withLock {
-          if isReload { self?.reload = true } else { self?.stop = true }
+      source.setEventHandler {
+        flags.asked.withLock {
+          if isReload { $0.reload = true } else { $0.stop = true }
         }
       }
       source.resume()
       sources.append(source)
     }
+    self.flags = flags
+    self.sources = Mutex(sources)
   }
 
-  var stopRequested: Bool { lock.withLock { stop } }
-  var reloadPending: Bool { lock.withLock { reload } }
+  var stopRequested: Bool { flags.asked.withLock { $0.stop } }
+  var reloadPending: Bool { flags.asked.withLock { $0.reload } }
 
   func takeReload() -> Bool {
-    lock.withLock {
-      defer { reload = false }
-      return reload
+    flags.asked.withLock { asked in
+      defer { asked.reload = false }
+      return asked.reload
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A date format made once and shared between threads: one Foundation formatter per format and
 /// time zone.
@@ -59,14 +60,13 @@ public struct DateFormat: Sendable {
   /// The formats made so far, by what makes them. Fixed formats are a handful; the patterns of
   /// site definitions are a few per site; past `limit` a caller is making formats up, and the
   /// cache starts again rather than grow.
-  private final class FormatCache: @unchecked Sendable {
-    /// Guards `formats` (each formatter has a lock of its own).
-    private let lock = NSLock()
-    private var formats: [String: SharedFormatter] = [:]
+  private final class FormatCache: Sendable {
+    /// The formats by key (each formatter has a lock of its own).
+    private let formats = Mutex<[String: SharedFormatter]>([:])
     private let limit = 512
 
     func format(_ key: String, make: () -> SharedFormatter.Made) -> DateFormat {
-      lock.withLock {
+      formats.withLock { formats in
         if let known = formats[key] { return DateFormat(known) }
         if formats.count >= limit { formats.removeAll() }
         let made = SharedFormatter(make())
@@ -78,20 +78,19 @@ public struct DateFormat: Sendable {
 }
 
 /// One Foundation formatter, used under its lock.
-private final class SharedFormatter: @unchecked Sendable {
+private final class SharedFormatter: Sendable {
   enum Made {
     case iso(ISO8601DateFormatter)
     case pattern(DateFormatter)
   }
 
-  /// Guards every use of `made`.
-  private let lock = NSLock()
-  private let made: Made
+  /// The formatter, used under the lock.
+  private let made: Mutex<Made>
 
-  init(_ made: Made) { self.made = made }
+  init(_ made: sending Made) { self.made = Mutex(made) }
 
   func string(from date: Date) -> String {
-    lock.withLock {
+    made.withLock { made in
       switch made {
       case .iso(let formatter): formatter.string(from: date)
       case .pattern(let formatter): formatter.string(from: date)
@@ -100,7 +99,7 @@ private final class SharedFormatter: @unchecked Sendable {
   }
 
   func date(from text: String) -> Date? {
-    lock.withLock {
+    made.withLock { made in
       switch made {
       case .iso(let formatter): formatter.date(from: text)
       case .pattern(let formatter): formatter.date(from: text)

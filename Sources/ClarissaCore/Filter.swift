@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One inclusive or exclusive filter: plain text (whole words, case- and diacritic-insensitive
 /// unless asked) or a regular expression, compiled once when the config is read.
@@ -167,7 +168,7 @@ enum PlainPattern {
 /// `defaults` or copies), and an NSRegularExpression is immutable and safe to share. Kept by
 /// what the filter says (its text and options), so that a repeated plain filter is neither folded
 /// nor turned into an expression again. Bounded by the distinct filters of the configs loaded.
-final class RegexCache: @unchecked Sendable {
+final class RegexCache: Sendable {
   /// A filter's text and the options that decide its expression.
   struct Key: Hashable {
     var pattern: String
@@ -177,15 +178,14 @@ final class RegexCache: @unchecked Sendable {
   }
 
   static let shared = RegexCache()
-  private let lock = NSLock()
-  private var compiled: [Key: NSRegularExpression] = [:]
+  private let compiled = Mutex<[Key: NSRegularExpression]>([:])
 
   /// The filter's expression, compiled once; throws NSRegularExpression's error for a bad one.
   func regex(
     for pattern: String, isRegex: Bool, match: Filter.Match, caseSensitive: Bool
   ) throws -> NSRegularExpression {
     let key = Key(pattern: pattern, isRegex: isRegex, match: match, caseSensitive: caseSensitive)
-    if let known = lock.withLock({ compiled[key] }) { return known }
+    if let known = compiled.withLock({ $0[key] }) { return known }
     let source =
       isRegex
       ? pattern
@@ -193,7 +193,7 @@ final class RegexCache: @unchecked Sendable {
         for: caseSensitive ? pattern : FilterText.fold(pattern), match: match)
     let regex = try NSRegularExpression(
       pattern: source, options: caseSensitive ? [] : [.caseInsensitive])
-    lock.withLock { compiled[key] = regex }
+    compiled.withLock { $0[key] = regex }
     return regex
   }
 }

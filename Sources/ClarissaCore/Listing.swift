@@ -42,7 +42,8 @@ public struct Listing: Sendable, Equatable {
   }
 
   final class Box: @unchecked Sendable {
-    // Only ever written through a listing that holds the one reference to it (`unique()`).
+    // Copy on write, without a lock: only ever written through a listing that holds the one
+    // reference to it (`isKnownUniquelyReferenced` in `fields`), so never while shared.
     var fields: Fields
 
     init(_ fields: Fields) { self.fields = fields }

@@ -1,26 +1,32 @@
 import CLibCurl
 import ClarissaCore
 import Foundation
+import Synchronization
 
 /// The thread that drives libcurl's multi handle. Requests arrive through `submit` from any
 /// thread; the thread adds them, waits in `curl_multi_poll` (woken by new work, cancellation or
 /// `stop`) and resumes each request's continuation when its transfer ends.
 final class CurlEngine: @unchecked Sendable {
+  // Holds libcurl's multi handle and `active`, the engine thread's own; the rest is in `state`.
   private static let libraryReady: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
-  private let lock = NSLock()
   private let multi: UnsafeMutableRawPointer?
-  /// Guarded by `lock`.
-  private var incoming: [CurlTransfer] = []
-  private var stopping = false
-  private var closed = false
+  /// What any thread may touch (and, under it, each transfer's `cancelRequested`).
+  private let state = Mutex(State())
   /// The engine thread's own.
   private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+  /// The requests handed over and not yet started, and whether the engine stops or stopped.
+  private struct State {
+    var incoming: [CurlTransfer] = []
+    var stopping = false
+    var closed = false
+  }
 
   init(connectionsPerHost: Int) {
     multi = Self.libraryReady ? curl_multi_init() : nil
     guard let multi else {
-      closed = true
+      state.withLock { $0.closed = true }
       return
     }
     _ = clarissa_curlm_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost)
@@ -30,9 +36,9 @@ final class CurlEngine: @unchecked Sendable {
   }
 
   func submit(_ transfer: CurlTransfer) {
-    let accepted = lock.withLock {
-      guard !closed, !stopping, let multi else { return false }
-      incoming.append(transfer)
+    let accepted = state.withLock { state in
+      guard !state.closed, !state.stopping, let multi else { return false }
+      state.incoming.append(transfer)
       curl_multi_wakeup(multi)
       return true
     }
@@ -44,16 +50,16 @@ final class CurlEngine: @unchecked Sendable {
   }
 
   func cancel(_ transfer: CurlTransfer) {
-    lock.withLock {
+    state.withLock { state in
       transfer.cancelRequested = true
-      if !closed, let multi { curl_multi_wakeup(multi) }
+      if !state.closed, let multi { curl_multi_wakeup(multi) }
     }
   }
 
   func stop() {
-    lock.withLock {
-      stopping = true
-      if !closed, let multi { curl_multi_wakeup(multi) }
+    state.withLock { state in
+      state.stopping = true
+      if !state.closed, let multi { curl_multi_wakeup(multi) }
     }
   }
 
@@ -61,12 +67,12 @@ final class CurlEngine: @unchecked Sendable {
     guard let multi else { return }
     var running: Int32 = 0
     while true {
-      let (arrived, stop) = lock.withLock {
-        defer { incoming.removeAll() }
-        return (incoming, stopping)
+      let (arrived, stop) = state.withLock { state in
+        defer { state.incoming.removeAll() }
+        return (state.incoming, state.stopping)
       }
       for transfer in arrived { start(transfer, on: multi) }
-      let cancelled = lock.withLock { active.filter { $0.value.cancelRequested } }
+      let cancelled = state.withLock { _ in active.filter { $0.value.cancelRequested } }
       for (easy, transfer) in cancelled {
         end(easy, transfer, on: multi, with: .failure(Self.stopped))
       }
@@ -87,14 +93,14 @@ final class CurlEngine: @unchecked Sendable {
       }
       curl_multi_poll(multi, nil, 0, 1000, nil)
     }
-    lock.withLock { closed = true }
+    state.withLock { $0.closed = true }
     curl_multi_cleanup(multi)
   }
 
   private static let stopped = FetchError(.network, "cancelled: clarissa is stopping")
 
   private func start(_ transfer: CurlTransfer, on multi: UnsafeMutableRawPointer) {
-    if lock.withLock({ transfer.cancelRequested }) {
+    if state.withLock({ _ in transfer.cancelRequested }) {
       transfer.continuation?.resume(returning: .failure(Self.stopped))
       transfer.continuation = nil
       return

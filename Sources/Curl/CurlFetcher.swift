@@ -75,6 +75,7 @@ public final class CurlFetcher: Fetcher, Sendable {
 /// One request on its way: what to send, and what has come back so far. Touched by the engine's
 /// thread only, but for `cancelRequested`, which the engine's lock guards.
 final class CurlTransfer: @unchecked Sendable {
+  // Holds libcurl's easy handle and buffers: only the engine's thread touches them (see above).
   let request: RequestSpec
   let headers: [String: String]
   let limits: FetchLimits

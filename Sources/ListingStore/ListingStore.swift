@@ -13,11 +13,12 @@ public struct StoreProblem: Error, CustomStringConvertible, Sendable {
 /// ``ListingMemory``. Every read on a run's path is by key, every write a short transaction.
 /// One connection, serialised by a lock.
 public final class ListingStore: ListingMemory, @unchecked Sendable {
+  // Holds the SQLite connection (a C handle), used only in a turn of `turn`.
   /// The file (`:memory:` for a store in memory).
   public let path: String
   let database: SQLiteDatabase
-  // Recursive: a run judges inside `record(search:deciding:)`, whose reads take it again.
-  private let lock = NSRecursiveLock()
+  /// One caller at a time; again by the same one (see ``ConnectionTurn``).
+  private let turn = ConnectionTurn()
 
   private init(database: SQLiteDatabase) {
     self.database = database
@@ -128,7 +129,7 @@ public final class ListingStore: ListingMemory, @unchecked Sendable {
 
   /// Runs `body` with the connection, one caller at a time.
   func locked<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-    try lock.withLock { try body(database) }
+    try turn.run { try body(database) }
   }
 }
 

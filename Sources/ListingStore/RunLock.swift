@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// The lock that serialises writers of one store: `<store>.lock`, held with `flock` for a whole
 /// run (or a `state` command that changes the store). Readers never take it: SQLite's WAL lets
 /// them read while a run writes.
-public final class RunLock: @unchecked Sendable {
+public final class RunLock: Sendable {
   /// Why the lock cannot be had.
   public struct Problem: Error, CustomStringConvertible, Sendable {
     /// What is wrong and what to do.
@@ -15,8 +16,8 @@ public final class RunLock: @unchecked Sendable {
 
   /// The store the lock guards.
   public let path: String
-  private var descriptor: Int32 = -1
-  private let guardLock = NSLock()
+  /// The lock file's descriptor while held; -1 once released.
+  private let descriptor = Mutex<Int32>(-1)
 
   /// Takes the lock of the store at `path`, waiting up to `wait` seconds for another run.
   public init(path: String, wait: Double = 5) throws {
@@ -40,14 +41,14 @@ public final class RunLock: @unchecked Sendable {
       }
       usleep(100_000)
     }
-    descriptor = file
+    descriptor.withLock { $0 = file }
   }
 
   deinit { release() }
 
   /// Releases the lock (again is harmless).
   public func release() {
-    guardLock.withLock {
+    descriptor.withLock { descriptor in
       guard descriptor >= 0 else { return }
       flock(descriptor, LOCK_UN)
       close(descriptor)

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import Markup
+import Synchronization
 
 /// Turns a listing's pending description HTML (``Listing/descriptionHTML``) into its plain text,
 /// on demand. Sites leave descriptions unconverted so that a poll where every listing is already
@@ -32,12 +33,12 @@ public enum ListingDescription {
   /// short description. The lock makes it safe from any thread; runs convert from one.
   private static let shared = SharedConverter()
 
-  private final class SharedConverter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let converter = HTMLText.Converter()
+  private final class SharedConverter: Sendable {
+    /// The parser context, used under the lock.
+    private let converter = Mutex(HTMLText.Converter())
 
     func plainText(fromHTML html: String) -> String {
-      lock.withLock { converter.plainText(fromHTML: html) }
+      converter.withLock { $0.plainText(fromHTML: html) }
     }
   }
 }

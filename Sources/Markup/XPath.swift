@@ -2,7 +2,8 @@ import CLibXML2
 
 /// An XPath 1.0 expression compiled once by libxml2, for reading many pages.
 public final class XPathExpression: @unchecked Sendable {
-  // A compiled expression is read-only once made; libxml2 evaluates it from many contexts.
+  // Holds libxml2's compiled expression (a C pointer), read-only once made: libxml2 evaluates
+  // it from many contexts at once.
   let compiled: xmlXPathCompExprPtr
   /// The expression as written.
   public let text: String

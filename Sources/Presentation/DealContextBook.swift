@@ -1,16 +1,17 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Synchronization
 
 /// Deal context for the listings of one delivery batch, a report or a page (``DealContext``):
 /// each search's similar listings are read once (one search's 90 days may be thousands of
 /// listings), each listing's story by the repost index.
-public final class DealContextBook: @unchecked Sendable {
+public final class DealContextBook: Sendable {
   private let memory: any ListingMemory
   private let now: Date
   private let timeZone: TimeZone
-  private let lock = NSLock()
-  private var markets: [String: DealMarket] = [:]
+  /// Each search's market, read once.
+  private let markets = Mutex<[String: DealMarket]>([:])
 
   /// A book reading `memory` as of `now`; dates are written in `timeZone`.
   public init(memory: any ListingMemory, now: Date, timeZone: TimeZone = .current) {
@@ -66,10 +67,10 @@ public final class DealContextBook: @unchecked Sendable {
   }
 
   private func market(of search: String) throws -> DealMarket {
-    if let known = lock.withLock({ markets[search] }) { return known }
+    if let known = markets.withLock({ $0[search] }) { return known }
     let since = now.addingTimeInterval(-DealContext.window)
     let read = DealMarket(try memory.peers(search: search, since: since))
-    lock.withLock { markets[search] = read }
+    markets.withLock { $0[search] = read }
     return read
   }
 }

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Synchronization
 
 /// Slows whoever guesses the access token or forges `/act` tokens: after ``allowed`` wrong
 /// tokens from one client address within ``window`` seconds, every further wrong token from it
@@ -9,7 +10,7 @@ import Foundation
 /// guessing at any rate the server answers). An IPv6 address counts by its /64, which one
 /// machine may hold whole. The table holds at most
 /// ``capacity`` addresses; when full, the entries of ended windows go first, then the oldest.
-final class GuessThrottle: @unchecked Sendable {
+final class GuessThrottle: Sendable {
   /// Wrong tokens allowed in a window.
   let allowed: Int
   /// Seconds of a window, from an address's first wrong token.
@@ -17,8 +18,8 @@ final class GuessThrottle: @unchecked Sendable {
   /// Addresses remembered at most.
   let capacity: Int
   private let now: @Sendable () -> Double
-  private let lock = NSLock()
-  private var table: [String: (start: Double, failures: Int)] = [:]
+  /// Per address: when its window started, and its wrong tokens since.
+  private let table = Mutex<[String: (start: Double, failures: Int)]>([:])
 
   init(
     allowed: Int = 5, window: Double = 60, capacity: Int = 10_000,
@@ -34,7 +35,7 @@ final class GuessThrottle: @unchecked Sendable {
   func wait(_ client: String?) -> Int? {
     let key = Self.key(client)
     let time = now()
-    return lock.withLock {
+    return table.withLock { table in
       guard let entry = table[key], time - entry.start < window, entry.failures >= allowed
       else { return nil }
       return max(1, Int((entry.start + window - time).rounded(.up)))
@@ -45,7 +46,7 @@ final class GuessThrottle: @unchecked Sendable {
   func failed(_ client: String?) {
     let key = Self.key(client)
     let time = now()
-    lock.withLock {
+    table.withLock { table in
       if var entry = table[key], time - entry.start < window {
         entry.failures += 1
         table[key] = entry
@@ -64,7 +65,7 @@ final class GuessThrottle: @unchecked Sendable {
   }
 
   /// Addresses remembered now.
-  var count: Int { lock.withLock { table.count } }
+  var count: Int { table.withLock { $0.count } }
 
   /// An IPv4 address as it is; an IPv6 one by its first four groups (its /64).
   static func key(_ client: String?) -> String {

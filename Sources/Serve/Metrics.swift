@@ -1,69 +1,99 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Synchronization
 
 /// What `/metrics` counts, in the Prometheus text format (version 0.0.4). Counters grow with
 /// every round this process ran (`clarissa watch --http`); a `serve` alone runs none and shows
 /// them at zero. Gauges read from the store at each scrape: cool-downs and unviewed listings.
-public final class Metrics: @unchecked Sendable {
-  private let lock = NSLock()
-  private var runs = 0
-  private var lastRound: Date?
-  private var lastRoundSeconds: Double?
-  private var durations = Histogram(bounds: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300])
-  private var hosts: [String: RunResult.HostTally] = [:]
-  private var channels: [String: RunResult.ChannelTally] = [:]
-  private var listings: [String: [String: Int]] = [:]  // event -> search -> count
-  private var pages: [Int: Int] = [:]  // status -> served
+public final class Metrics: Sendable {
+  /// Everything counted so far.
+  private let counters = Mutex(MetricsCounters())
 
   /// Nothing counted yet.
   public init() {}
 
   /// Adds one round: its requests, listings and deliveries, and how long it took.
   public func record(_ result: RunResult, seconds: Double, finished: Date) {
-    lock.withLock {
-      runs += 1
-      lastRound = finished
-      lastRoundSeconds = seconds
-      durations.observe(seconds)
-      for (host, tally) in result.hosts { hosts[host, default: RunResult.HostTally()].add(tally) }
-      for (channel, tally) in result.channels {
-        channels[channel, default: RunResult.ChannelTally()].add(tally)
-      }
-      for search in result.searches {
-        let counts = [
-          "new": search.new.count, "folded": search.folded.count,
-          "changed": search.changed.count, "primed": search.primed,
-        ]
-        for (event, count) in counts {
-          listings[event, default: [:]][search.name, default: 0] += count
-        }
-      }
-    }
+    counters.withLock { $0.record(result, seconds: seconds, finished: finished) }
   }
 
   /// Counts a page or API answer by status.
   func served(_ status: Int) {
-    lock.withLock { pages[status, default: 0] += 1 }
+    counters.withLock { $0.pages[status, default: 0] += 1 }
   }
 
   /// When the last round finished, if this process ran one.
-  public var lastRoundFinished: Date? { lock.withLock { lastRound } }
+  public var lastRoundFinished: Date? { counters.withLock { $0.lastRound } }
 
   /// The exposition: the counters, then the store's gauges.
   func text(cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date) -> String {
     var out = MetricsText()
-    lock.withLock {
-      writeRuns(to: &out)
-      writeHosts(to: &out)
-      writeListings(to: &out)
+    counters.withLock { counters in
+      counters.writeRuns(to: &out)
+      counters.writeHosts(to: &out)
+      counters.writeListings(to: &out)
     }
     Self.writeStore(to: &out, cooldowns: cooldowns, unviewed: unviewed, now: now)
     return out.text
   }
 
+  /// The store's gauges: the hosts cooling down and until when, the unviewed per search.
+  private static func writeStore(
+    to out: inout MetricsText, cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date
+  ) {
+    let cooling = cooldowns.filter { $0.value.until > now }
+    out.family("clarissa_cooldowns", "gauge", "Hosts cooling down now (not asked until the time).")
+    out.sample("clarissa_cooldowns", [], Double(cooling.count))
+    out.family(
+      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again."
+    )
+    for (host, cooldown) in cooling.byKey {
+      out.sample(
+        "clarissa_cooldown_until_timestamp_seconds", [("host", host)],
+        cooldown.until.timeIntervalSince1970)
+    }
+    out.family("clarissa_unviewed_listings", "gauge", "Listings nobody has viewed, per search.")
+    for (search, count) in unviewed.byKey {
+      out.sample("clarissa_unviewed_listings", [("search", search)], Double(count))
+    }
+  }
+}
+
+/// What ``Metrics`` counts, under its lock.
+private struct MetricsCounters {
+  var runs = 0
+  var lastRound: Date?
+  var lastRoundSeconds: Double?
+  var durations = Histogram(bounds: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300])
+  var hosts: [String: RunResult.HostTally] = [:]
+  var channels: [String: RunResult.ChannelTally] = [:]
+  var listings: [String: [String: Int]] = [:]  // event -> search -> count
+  var pages: [Int: Int] = [:]  // status -> served
+
+  /// Adds one round.
+  mutating func record(_ result: RunResult, seconds: Double, finished: Date) {
+    runs += 1
+    lastRound = finished
+    lastRoundSeconds = seconds
+    durations.observe(seconds)
+    for (host, tally) in result.hosts { hosts[host, default: RunResult.HostTally()].add(tally) }
+    for (channel, tally) in result.channels {
+      channels[channel, default: RunResult.ChannelTally()].add(tally)
+    }
+    for search in result.searches {
+      let counts = [
+        "new": search.new.count, "folded": search.folded.count,
+        "changed": search.changed.count, "primed": search.primed,
+      ]
+      for (event, count) in counts {
+        listings[event, default: [:]][search.name, default: 0] += count
+      }
+    }
+  }
+
   /// The rounds: how many, how long, when the last finished. Called holding the lock.
-  private func writeRuns(to out: inout MetricsText) {
+  func writeRuns(to out: inout MetricsText) {
     out.family("clarissa_runs_total", "counter", "Rounds this process ran.")
     out.sample("clarissa_runs_total", [], Double(runs))
     out.family(
@@ -79,7 +109,7 @@ public final class Metrics: @unchecked Sendable {
   }
 
   /// The requests per host. Called holding the lock.
-  private func writeHosts(to out: inout MetricsText) {
+  func writeHosts(to out: inout MetricsText) {
     let hostFamilies: [(String, String, KeyPath<RunResult.HostTally, Int>)] = [
       ("clarissa_requests_total", "Requests sent, per host (retries count).", \.requests),
       ("clarissa_request_failures_total", "Requests with no usable answer, per host.", \.failures),
@@ -99,7 +129,7 @@ public final class Metrics: @unchecked Sendable {
 
   /// The listings per search and event, the channels' deliveries, the answers served. Called
   /// holding the lock.
-  private func writeListings(to out: inout MetricsText) {
+  func writeListings(to out: inout MetricsText) {
     out.family(
       "clarissa_listings_total", "counter",
       "Listings per search and event: new (announced), folded (reposts), changed (price, back), "
@@ -126,26 +156,6 @@ public final class Metrics: @unchecked Sendable {
     }
   }
 
-  /// The store's gauges: the hosts cooling down and until when, the unviewed per search.
-  private static func writeStore(
-    to out: inout MetricsText, cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date
-  ) {
-    let cooling = cooldowns.filter { $0.value.until > now }
-    out.family("clarissa_cooldowns", "gauge", "Hosts cooling down now (not asked until the time).")
-    out.sample("clarissa_cooldowns", [], Double(cooling.count))
-    out.family(
-      "clarissa_cooldown_until_timestamp_seconds", "gauge", "When each cooling host is asked again."
-    )
-    for (host, cooldown) in cooling.byKey {
-      out.sample(
-        "clarissa_cooldown_until_timestamp_seconds", [("host", host)],
-        cooldown.until.timeIntervalSince1970)
-    }
-    out.family("clarissa_unviewed_listings", "gauge", "Listings nobody has viewed, per search.")
-    for (search, count) in unviewed.byKey {
-      out.sample("clarissa_unviewed_listings", [("search", search)], Double(count))
-    }
-  }
 }
 
 extension Dictionary where Key: Comparable {

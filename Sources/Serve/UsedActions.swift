@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Synchronization
 
 /// The `/act` tokens already used, until they expire: a button does its action once. Without
 /// it a Star pressed again a day after the person unstarred the listing would star it again
@@ -10,41 +11,45 @@ import Foundation
 /// With a file (`clarissa-actions.used` beside the key) the record outlives the process: each
 /// use is a line appended, `EXPIRY USED TOKEN` (seconds since 1970), a use given back a line
 /// `- TOKEN`; the file is read, and rewritten without the expired, when the server starts.
-final class UsedActions: @unchecked Sendable {
+final class UsedActions: Sendable {
   /// Tokens remembered at most.
   let capacity: Int
   private let file: String?
-  private let lock = NSLock()
-  /// Token text: when it expires, when it was used.
-  private var used: [String: (expires: Date, at: Date)] = [:]
-  private var saidProblem = false
+  private let state: Mutex<State>
   /// The longest file read (10,000 tokens of the longest kind take 6 MB).
   static let fileLimit = 8 * 1024 * 1024
 
+  /// The tokens used, and whether a problem with the file was said.
+  private struct State {
+    /// Token text: when it expires, when it was used.
+    var used: [String: (expires: Date, at: Date)] = [:]
+    var saidProblem = false
+  }
   /// A record kept in `file` (nil: in memory only), read at `now`.
   init(file: String? = nil, capacity: Int = 10_000, now: Date = Date()) {
     self.capacity = capacity
     self.file = file
-    guard let file else { return }
-    load(file, now: now)
+    var state = State()
+    if let file { Self.load(file, now: now, capacity: capacity, into: &state) }
+    self.state = Mutex(state)
   }
 
   /// When `token` was used; nil: not yet.
-  func usedAt(_ token: String) -> Date? { lock.withLock { used[token]?.at } }
+  func usedAt(_ token: String) -> Date? { state.withLock { $0.used[token]?.at } }
 
   /// Records `token` as used at `now`; false when it was already (nothing is to be done).
   func use(_ token: String, expires: Date, now: Date) -> Bool {
-    let fresh = lock.withLock {
-      guard used[token] == nil else { return false }
-      if used.count >= capacity {
-        used = used.filter { $0.value.expires > now }
-        if used.count >= capacity,
-          let soonest = used.min(by: { $0.value.expires < $1.value.expires })?.key
+    let fresh = state.withLock { state in
+      guard state.used[token] == nil else { return false }
+      if state.used.count >= capacity {
+        state.used = state.used.filter { $0.value.expires > now }
+        if state.used.count >= capacity,
+          let soonest = state.used.min(by: { $0.value.expires < $1.value.expires })?.key
         {
-          used[soonest] = nil
+          state.used[soonest] = nil
         }
       }
-      used[token] = (expires, now)
+      state.used[token] = (expires, now)
       return true
     }
     if fresh {
@@ -56,19 +61,20 @@ final class UsedActions: @unchecked Sendable {
 
   /// Forgets `token`'s use (its action failed: it may be tried again).
   func forget(_ token: String) {
-    lock.withLock { used[token] = nil }
+    state.withLock { $0.used[token] = nil }
     append("- \(token)\n")
   }
 
   /// Tokens remembered now.
-  var count: Int { lock.withLock { used.count } }
+  var count: Int { state.withLock { $0.used.count } }
 
   // MARK: - The file
 
-  private func load(_ file: String, now: Date) {
+  private static func load(_ file: String, now: Date, capacity: Int, into state: inout State) {
     guard let handle = FileHandle(forReadingAtPath: file) else { return }
     let data = (try? handle.read(upToCount: Self.fileLimit)) ?? nil
     try? handle.close()
+    var used = state.used
     for line in String(decoding: data ?? Data(), as: UTF8.self).split(separator: "\n") {
       let parts = line.split(separator: " ")
       if parts.count == 2, parts[0] == "-" {
@@ -87,6 +93,7 @@ final class UsedActions: @unchecked Sendable {
     {
       used[soonest] = nil
     }
+    state.used = used
     // Rewritten without the expired and the given back.
     let text = used.map { token, use in
       "\(Int(use.expires.timeIntervalSince1970)) \(Int(use.at.timeIntervalSince1970)) \(token)\n"
@@ -96,7 +103,7 @@ final class UsedActions: @unchecked Sendable {
       // As private as the key beside it: whoever reads it learns which buttons were pressed.
       try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
     } catch {
-      problem(file, "cannot be rewritten")
+      problem(file, "cannot be rewritten", said: &state.saidProblem)
     }
   }
 
@@ -111,21 +118,24 @@ final class UsedActions: @unchecked Sendable {
 
   private func append(_ line: String) {
     guard let file else { return }
-    lock.withLock {
+    state.withLock { state in
       let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-      guard descriptor >= 0 else { return problem(file, "cannot be written") }
+      guard descriptor >= 0 else {
+        return Self.problem(file, "cannot be written", said: &state.saidProblem)
+      }
       defer { close(descriptor) }
       let bytes = Array(line.utf8)
       if bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) != bytes.count {
-        problem(file, "cannot be written")
+        Self.problem(file, "cannot be written", said: &state.saidProblem)
       }
     }
   }
 
-  /// Says once that the file fails: the record then lasts only as long as the process.
-  private func problem(_ file: String, _ what: String) {
-    guard !saidProblem else { return }
-    saidProblem = true
+  /// Says once (`said` records it) that the file fails: the record then lasts only as long as
+  /// the process.
+  private static func problem(_ file: String, _ what: String, said: inout Bool) {
+    guard !said else { return }
+    said = true
     FileHandle.standardError.write(
       Data(
         ("clarissa: '\(file)' (the buttons already used) \(what): "

@@ -2,12 +2,13 @@ import ActionKeys
 import ClarissaCore
 import Foundation
 import ListingStore
+import Synchronization
 import WebServer
 
 /// The web interface and its API over the listing store: the pages, `/api/`, `/healthz` and
 /// `/metrics`, with the guards every request passes first (the Host header on a loopback
 /// address, the access token, a CSRF token on every POST).
-public final class WebApp: @unchecked Sendable {
+public final class WebApp: Sendable {
   /// How requests are admitted.
   public struct Access: Sendable {
     /// The token every request must carry (a cookie, `Authorization: Bearer`, or once
@@ -62,17 +63,22 @@ public final class WebApp: @unchecked Sendable {
   let guesses: GuessThrottle
   /// The `/act` tokens already used.
   let usedActions: UsedActions
-  private let lock = NSLock()
-  private var served: ServedConfig
-  /// `/api/map/areas`' answers by the searches asked (sorted; every search's: none), made once
-  /// per config.
-  private var areaAnswers: [[String]: (tag: String, json: [UInt8])?] = [:]
+  /// The config served, and the map areas' answers made for it.
+  private let state: Mutex<State>
   /// Answers kept at most (the searches asked come from the request).
   private static let areaAnswerLimit = 64
   /// Where the map gets Leaflet and its tiles.
   let map: MapSettings
   /// Listings per page.
   static let pageSize = 48
+
+  /// What a reload changes.
+  private struct State {
+    var served: ServedConfig
+    /// `/api/map/areas`' answers by the searches asked (sorted; every search's: none), made
+    /// once per config.
+    var areaAnswers: [[String]: (tag: String, json: [UInt8])?] = [:]
+  }
 
   /// An app over `store` showing `config`, its map made with `map`.
   public init(
@@ -83,7 +89,7 @@ public final class WebApp: @unchecked Sendable {
     self.guesses = GuessThrottle()
     usedActions = UsedActions(file: access.usedActionsFile, now: clock())
     self.store = store
-    self.served = config
+    state = Mutex(State(served: config))
     self.access = access
     self.metrics = metrics
     self.clock = clock
@@ -92,11 +98,11 @@ public final class WebApp: @unchecked Sendable {
 
   /// The config the pages show (a reload replaces it).
   public var config: ServedConfig {
-    get { lock.withLock { served } }
+    get { state.withLock { $0.served } }
     set {
-      lock.withLock {
-        served = newValue
-        areaAnswers = [:]
+      state.withLock {
+        $0.served = newValue
+        $0.areaAnswers = [:]
       }
     }
   }
@@ -105,16 +111,16 @@ public final class WebApp: @unchecked Sendable {
   /// per config; nil when they have none.
   func areas(of searches: [String]) throws -> (tag: String, json: [UInt8])? {
     let key = searches.sorted()
-    if let known = lock.withLock({ areaAnswers[key] }) { return known }
+    if let known = state.withLock({ $0.areaAnswers[key] }) { return known }
     let areas = config.areas(of: searches)
     var answer: (tag: String, json: [UInt8])?
     if !areas.isEmpty {
       let json = MapAreas.json(areas)
       answer = (Secret.hex(Array(SHA256.hash(json).prefix(12))), json)
     }
-    lock.withLock {
-      if areaAnswers.count >= Self.areaAnswerLimit { areaAnswers = [:] }
-      areaAnswers[key] = .some(answer)
+    state.withLock { state in
+      if state.areaAnswers.count >= Self.areaAnswerLimit { state.areaAnswers = [:] }
+      state.areaAnswers[key] = .some(answer)
     }
     return answer
   }

@@ -1,8 +1,8 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -27,7 +27,7 @@ final class Shared: Sendable {
     /// Body bytes held by every connection's requests.
     var bodyBytes = 0
   }
-  private let state = NIOLockedValueBox(State())
+  private let state = Mutex(State())
 
   init(
     limits: HTTPServer.Limits, screen: (@Sendable (WebRequest) -> WebResponse?)?,
@@ -38,12 +38,12 @@ final class Shared: Sendable {
     self.handler = handler
   }
 
-  var active: Int { state.withLockedValue { $0.active } }
-  var stopped: Bool { state.withLockedValue { $0.stopped } }
+  var active: Int { state.withLock { $0.active } }
+  var stopped: Bool { state.withLock { $0.stopped } }
 
   /// The connections open now, the first time; nil after.
   func stop() -> [Channel]? {
-    state.withLockedValue { state in
+    state.withLock { state in
       guard !state.stopped else { return nil }
       state.stopped = true
       return Array(state.open.values)
@@ -53,7 +53,7 @@ final class Shared: Sendable {
   /// Reserves `count` body bytes of the budget every connection shares; false when they do not
   /// fit.
   func reserveBody(_ count: Int) -> Bool {
-    state.withLockedValue { state in
+    state.withLock { state in
       guard state.bodyBytes + count <= limits.bodyBudget else { return false }
       state.bodyBytes += count
       return true
@@ -63,18 +63,18 @@ final class Shared: Sendable {
   /// Gives back body bytes reserved.
   func releaseBody(_ count: Int) {
     guard count > 0 else { return }
-    state.withLockedValue { $0.bodyBytes -= count }
+    state.withLock { $0.bodyBytes -= count }
   }
 
   /// Body bytes reserved now.
-  var bodyBytes: Int { state.withLockedValue { $0.bodyBytes } }
+  var bodyBytes: Int { state.withLock { $0.bodyBytes } }
 
   /// Sets up an accepted connection: served; over the limit, read only for an urgent path
   /// (`/healthz` stays answered whoever holds the connections); past that, answered 503.
   func admit(_ channel: Channel) -> EventLoopFuture<Void> {
     let key = ObjectIdentifier(channel)
     // nil: refused; true: over the limit, read only for an urgent path.
-    let slot = state.withLockedValue { state -> Bool? in
+    let slot = state.withLock { state -> Bool? in
       var urgentOnly = false
       if state.active < limits.connections {
         state.active += 1
@@ -93,7 +93,7 @@ final class Shared: Sendable {
       }
     }
     channel.closeFuture.whenComplete { [self] _ in
-      state.withLockedValue { state in
+      state.withLock { state in
         if urgentOnly { state.urgent -= 1 } else { state.active -= 1 }
         state.open[key] = nil
       }

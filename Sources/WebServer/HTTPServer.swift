@@ -34,7 +34,7 @@ public struct ServerProblem: Error, CustomStringConvertible, Sendable {
 /// NIOHTTP1 directly rather than Hummingbird 2: Hummingbird resolves 24 packages to swift-nio's
 /// 4 and takes 2.5 times the CPU to build clean (debug and release alike), for a server that
 /// serves one person's browser and a monitoring scraper. docs/serve.md has the measurements.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
   /// The bounds every connection is held to.
   public struct Limits: Sendable {
     /// Connections served at once; more are answered 503 and closed.

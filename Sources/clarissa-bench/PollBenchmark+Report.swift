@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebServer
 
 extension PollBenchmark {
@@ -46,42 +47,54 @@ extension PollBenchmark {
 
 /// The feed on 127.0.0.1: whatever body it was last told to serve, with no validators (no
 /// `ETag`, no `Last-Modified`), so that every poll is a whole answer.
-final class FeedServer: @unchecked Sendable {
-  private let lock = NSLock()
-  private var body: [UInt8]
-  private var server: HTTPServer?
+final class FeedServer: Sendable {
+  private let state: Mutex<State>
+
+  /// What is served, and by which server.
+  private struct State {
+    var body: [UInt8]
+    var server: HTTPServer?
+    var file = ""
+    var url = ""
+  }
+
   /// The file holding the bytes served now (for xmllint).
-  private(set) var file = ""
+  var file: String { state.withLock { $0.file } }
   /// The feed's URL.
-  private(set) var url = ""
+  var url: String { state.withLock { $0.url } }
 
   init?(body: [UInt8]) {
-    self.body = body
+    state = Mutex(State(body: body))
     let server = try? HTTPServer(address: "127.0.0.1:0") { [unowned self] _ in
       WebResponse(
         status: 200, headers: [("Content-Type", "application/rss+xml")], body: self.current())
     }
     guard let server else { return nil }
     server.start()
-    self.server = server
-    url = "http://\(server.authority)/feed.xml"
+    state.withLock {
+      $0.server = server
+      $0.url = "http://\(server.authority)/feed.xml"
+    }
   }
 
   private func current() -> [UInt8] {
-    lock.withLock { body }
+    state.withLock { $0.body }
   }
 
   /// Serves `body` from now on; `file` holds the same bytes.
   func serve(_ body: [UInt8], file: String) {
-    lock.withLock {
-      self.body = body
-      self.file = file
+    state.withLock {
+      $0.body = body
+      $0.file = file
     }
   }
 
   func stop() {
+    let server = state.withLock { state in
+      defer { state.server = nil }
+      return state.server
+    }
     server?.stop()
-    server = nil
   }
 }
 

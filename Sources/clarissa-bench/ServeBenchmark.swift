@@ -3,6 +3,7 @@ import ClarissaEngine
 import Foundation
 import ListingStore
 import Serve
+import Synchronization
 import WebServer
 
 /// `clarissa serve` over the 1,000,000-listing store of the `state` benchmark: a search's first
@@ -156,21 +157,21 @@ struct ServeBenchmark {
 }
 
 /// What the load's connections found, shared between their threads.
-private final class LoadTally: @unchecked Sendable {
-  private let lock = NSLock()
-  private var latencies: [Double] = []
-  private var failures = 0
-  private var memory = [ServeBenchmark.residentMB()]
+private final class LoadTally: Sendable {
+  private let tally = Mutex(
+    (latencies: [Double](), failures: 0, memory: [ServeBenchmark.residentMB()]))
 
   func add(_ milliseconds: Double, ok: Bool) {
-    lock.withLock {
-      latencies.append(milliseconds)
-      if !ok { failures += 1 }
-      if latencies.count % 1_000 == 0 { memory.append(ServeBenchmark.residentMB()) }
+    tally.withLock { tally in
+      tally.latencies.append(milliseconds)
+      if !ok { tally.failures += 1 }
+      if tally.latencies.count % 1_000 == 0 { tally.memory.append(ServeBenchmark.residentMB()) }
     }
   }
 
-  func add(failed: Int) { lock.withLock { failures += failed } }
+  func add(failed: Int) { tally.withLock { $0.failures += failed } }
 
-  func read() -> ([Double], Int, [Int]) { lock.withLock { (latencies, failures, memory) } }
+  func read() -> ([Double], Int, [Int]) {
+    tally.withLock { ($0.latencies, $0.failures, $0.memory) }
+  }
 }

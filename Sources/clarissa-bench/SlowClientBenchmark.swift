@@ -3,6 +3,7 @@ import ClarissaEngine
 import Foundation
 import ListingStore
 import Serve
+import Synchronization
 import WebServer
 
 #if canImport(Glibc)
@@ -245,39 +246,40 @@ struct SlowClientBenchmark {
 }
 
 /// Requests answered and resident memory every 10,000, from the memory load's threads.
-private final class MemoryTally: @unchecked Sendable {
-  private let lock = NSLock()
-  private var done = 0
-  private var failures = 0
-  private var samples = [ServeBenchmark.residentMB()]
+private final class MemoryTally: Sendable {
+  private let tally = Mutex((done: 0, failures: 0, samples: [ServeBenchmark.residentMB()]))
 
   func add(ok: Bool) {
-    lock.withLock {
-      done += 1
-      if !ok { failures += 1 }
-      if done % 10_000 == 0 { samples.append(ServeBenchmark.residentMB()) }
+    tally.withLock { tally in
+      tally.done += 1
+      if !ok { tally.failures += 1 }
+      if tally.done % 10_000 == 0 { tally.samples.append(ServeBenchmark.residentMB()) }
     }
   }
 
-  func read() -> (Int, [Int]) { lock.withLock { (failures, samples) } }
+  func read() -> (Int, [Int]) { tally.withLock { ($0.failures, $0.samples) } }
 }
 
 /// A thousand connections that read a byte every 5 s, a thousand that send one: each reopened
 /// when the server closes it.
-private final class SlowCrowd: @unchecked Sendable {
+private final class SlowCrowd: Sendable {
   struct Tally {
     var readersClosed = 0
     var sendersClosed = 0
     var refused = 0
   }
 
+  /// The sockets open, whether the crowd stopped, and what it found.
+  private struct State {
+    var readers: [Int32] = []
+    var senders: [(socket: Int32, sent: Int)] = []
+    var stopped = false
+    var tally = Tally()
+  }
+
   private let port: UInt16
   private let count: Int
-  private let lock = NSLock()
-  private var readers: [Int32] = []
-  private var senders: [(socket: Int32, sent: Int)] = []
-  private var stopped = false
-  private var tally = Tally()
+  private let state = Mutex(State())
   private static let header = Array(
     "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: \(String(repeating: "s", count: 200))\r\n\r\n"
       .utf8)
@@ -291,27 +293,35 @@ private final class SlowCrowd: @unchecked Sendable {
   }
 
   func connectAll() {
+    var refused = 0
+    var readers: [Int32] = []
+    var senders: [(socket: Int32, sent: Int)] = []
     for _ in 0..<count {
-      readers.append(openReader())
-      senders.append((openSender(), 1))
+      readers.append(openReader(refused: &refused))
+      senders.append((openSender(refused: &refused), 1))
+    }
+    state.withLock { state in
+      state.readers += readers
+      state.senders += senders
+      state.tally.refused += refused
     }
   }
 
   /// Every second a fifth of them: each is touched every 5 s.
   func tickUntilStopped() {
     var tick = 0
-    while !lock.withLock({ stopped }) {
+    while !state.withLock({ $0.stopped }) {
       Thread.sleep(forTimeInterval: 1)
-      lock.withLock {
+      state.withLock { state in
         for index in 0..<count where index % 5 == tick % 5 {
           var byte: UInt8 = 0
-          let got = recv(readers[index], &byte, 1, Int32(MSG_DONTWAIT))
+          let got = recv(state.readers[index], &byte, 1, Int32(MSG_DONTWAIT))
           if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-            close(readers[index])
-            tally.readersClosed += 1
-            readers[index] = openReader()
+            close(state.readers[index])
+            state.tally.readersClosed += 1
+            state.readers[index] = openReader(refused: &state.tally.refused)
           }
-          var (socket, sent) = senders[index]
+          var (socket, sent) = state.senders[index]
           var answer = [UInt8](repeating: 0, count: 512)
           let back = recv(socket, &answer, answer.count, Int32(MSG_DONTWAIT))
           let ok =
@@ -324,11 +334,11 @@ private final class SlowCrowd: @unchecked Sendable {
             sent += 1
           } else {
             close(socket)
-            tally.sendersClosed += 1
-            socket = openSender()
+            state.tally.sendersClosed += 1
+            socket = openSender(refused: &state.tally.refused)
             sent = 1
           }
-          senders[index] = (socket, sent)
+          state.senders[index] = (socket, sent)
         }
       }
       tick += 1
@@ -336,34 +346,36 @@ private final class SlowCrowd: @unchecked Sendable {
   }
 
   func stop() -> Tally {
-    lock.withLock {
-      stopped = true
-      for socket in readers { close(socket) }
-      for (socket, _) in senders { close(socket) }
-      return tally
+    state.withLock { state in
+      state.stopped = true
+      for socket in state.readers { close(socket) }
+      for (socket, _) in state.senders { close(socket) }
+      return state.tally
     }
   }
 
-  private func openReader() -> Int32 {
-    let socket = connectSmall()
+  /// A reader's connection; `refused` counts one the server did not take.
+  private func openReader(refused: inout Int) -> Int32 {
+    let socket = connectSmall(refused: &refused)
     Self.pipelined.withUnsafeBytes {
       _ = send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
     }
     return socket
   }
 
-  private func openSender() -> Int32 {
-    let socket = connectSmall()
+  /// A sender's connection; `refused` counts one the server did not take.
+  private func openSender(refused: inout Int) -> Int32 {
+    let socket = connectSmall(refused: &refused)
     Self.header.withUnsafeBytes { _ = send(socket, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
     return socket
   }
 
   /// A loopback connection with a small receive buffer: the answer waits in the server.
-  private func connectSmall() -> Int32 {
+  private func connectSmall(refused: inout Int) -> Int32 {
     let number = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var size: Int32 = 4096
     setsockopt(number, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-    if !LoopbackClient.connect(number, port: port) { tally.refused += 1 }
+    if !LoopbackClient.connect(number, port: port) { refused += 1 }
     return number
   }
 }

@@ -2,6 +2,7 @@ import Channels
 import ClarissaCore
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// A distinct secret planted in a channel of every kind (``ChannelRegistry/all``: a new kind is
@@ -177,11 +178,10 @@ import Testing
 }
 
 /// Whether the receiver echoes what it was sent.
-final class Echo: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
+final class Echo: Sendable {
+  private let value = Mutex(false)
   var on: Bool {
-    get { lock.withLock { value } }
-    set { lock.withLock { value = newValue } }
+    get { value.withLock { $0 } }
+    set { value.withLock { $0 = newValue } }
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 // Workers sharing a PostgreSQL store: built with the trait PostgreSQL only.
 #if PostgreSQL
   import FixtureSupport
@@ -12,17 +14,15 @@
     /// The feeds and the webhook, and what they saw.
     final class Sites: Sendable {
       /// What the feeds answer now: `round + 2` items each, after `latency` seconds.
-      final class Answers: @unchecked Sendable {
-        private let lock = NSLock()
-        private var round = 1
-        private var latency = 0.0
+      final class Answers: Sendable {
+        private let answers = Mutex((round: 1, latency: 0.0))
 
-        var now: (round: Int, latency: Double) { lock.withLock { (round, latency) } }
+        var now: (round: Int, latency: Double) { answers.withLock { $0 } }
 
         func set(round: Int? = nil, latency: Double? = nil) {
-          lock.withLock {
-            self.round = round ?? self.round
-            self.latency = latency ?? self.latency
+          answers.withLock {
+            $0.round = round ?? $0.round
+            $0.latency = latency ?? $0.latency
           }
         }
       }

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// An overload on loopback: `searches` feed searches spread over `hosts` feed servers (one
@@ -7,7 +8,7 @@ import Testing
 /// `clarissa watch` workers whose round is longer than the searches' interval; new items are
 /// published while they work, and a webhook receiver records when each arrives. What the
 /// overload tests assert and what `.ci/bench overload` prints come from here.
-final class Overload: @unchecked Sendable {
+final class Overload: Sendable {
   struct Settings {
     var searches = 200
     var hosts = 10
@@ -18,46 +19,55 @@ final class Overload: @unchecked Sendable {
   }
 
   let settings: Settings
-  private let lock = NSLock()
-  private var feeds: [LoopbackServer] = []
+  /// The feed servers, one per host.
+  private let feeds = Mutex<[LoopbackServer]>([])
   let hook: LoopbackServer
-  /// Per feed, its items (newest last): id and when it appeared.
-  private var items: [[(id: Int, at: Date)]]
-  private var nextID = 1000
-  private var processes: [(name: String, process: Process, log: URL)] = []
+  private let state: Mutex<State>
   let folder: URL
+
+  /// What is published, and the workers started.
+  private struct State {
+    /// Per feed, its items (newest last): id and when it appeared.
+    var items: [[(id: Int, at: Date)]]
+    var nextID = 1000
+    var processes: [(name: String, process: Process, log: URL)] = []
+  }
 
   init(_ settings: Settings) throws {
     self.settings = settings
-    items = (0..<settings.searches).map { _ in (1...3).map { (id: $0, at: Date.distantPast) } }
+    state = Mutex(
+      State(
+        items: (0..<settings.searches).map { _ in
+          (1...3).map { (id: $0, at: Date.distantPast) }
+        }))
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "clarissa-overload-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     hook = try LoopbackServer { _, _ in .init(status: 200) }
     for _ in 0..<settings.hosts {
-      feeds.append(
-        // Weak: a request still being answered when the harness is gone (a worker polled as the
-        // test ended; the server's stop does not wait for its handlers) gets a 503.
-        try LoopbackServer { [weak self] request, _ in
-          guard let self else { return .init(status: 503) }
-          let name = request.path.split(separator: "/").last.map { String($0.dropLast(4)) }
-          let feed = name.flatMap { Int($0) } ?? 0
-          // The feed as it was when asked (the request is logged on arrival): read after the
-          // latency, an item published in between was in a search's first answer, so known
-          // from the start and rightly never sent, while the scenario counted it lost
-          // (once in 16 CI runs: the first item, published as the last feeds were answered).
-          let shown = self.lock.withLock { self.items[min(feed, self.items.count - 1)].suffix(20) }
-          Thread.sleep(forTimeInterval: self.settings.latency)
-          return .text(
-            Self.rss(feed: feed, ids: shown.map(\.id)),
-            headers: ["Content-Type": "application/rss+xml"])
-        })
+      // Weak: a request still being answered when the harness is gone (a worker polled as the
+      // test ended; the server's stop does not wait for its handlers) gets a 503.
+      let server = try LoopbackServer { [weak self] request, _ in
+        guard let self else { return .init(status: 503) }
+        let name = request.path.split(separator: "/").last.map { String($0.dropLast(4)) }
+        let feed = name.flatMap { Int($0) } ?? 0
+        // The feed as it was when asked (the request is logged on arrival): read after the
+        // latency, an item published in between was in a search's first answer, so known
+        // from the start and rightly never sent, while the scenario counted it lost
+        // (once in 16 CI runs: the first item, published as the last feeds were answered).
+        let shown = self.state.withLock { $0.items[min(feed, $0.items.count - 1)].suffix(20) }
+        Thread.sleep(forTimeInterval: self.settings.latency)
+        return .text(
+          Self.rss(feed: feed, ids: shown.map(\.id)),
+          headers: ["Content-Type": "application/rss+xml"])
+      }
+      feeds.withLock { $0.append(server) }
     }
   }
 
   deinit {
     stop()
-    for server in feeds { server.stop() }
+    for server in feeds.withLock({ $0 }) { server.stop() }
     hook.stop()
     try? FileManager.default.removeItem(at: folder)
   }
@@ -92,7 +102,7 @@ final class Overload: @unchecked Sendable {
 
       """
     for index in 0..<settings.searches {
-      let host = feeds[index % settings.hosts]
+      let host = feeds.withLock { $0[index % settings.hosts] }
       yaml += "  - name: s\(index)\n    feeds: [\(host.base)/feed/\(index).xml]\n"
     }
     try yaml.write(
@@ -109,19 +119,19 @@ final class Overload: @unchecked Sendable {
     process.arguments = arguments + ["--politeness-delay", String(settings.politeness)]
     process.currentDirectoryURL = folder
     process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1", "CLARISSA_WORKER": name]
-    let log = folder.appendingPathComponent("\(name)-\(processes.count).log")
+    let log = folder.appendingPathComponent("\(name)-\(state.withLock { $0.processes.count }).log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let handle = try FileHandle(forWritingTo: log)
     process.standardOutput = handle
     process.standardError = handle
     try process.run()
-    lock.withLock { processes.append((name, process, log)) }
+    state.withLock { $0.processes.append((name, process, log)) }
     return process
   }
 
   /// Stops every process started (SIGTERM), waiting for each.
   func stop() {
-    let started = lock.withLock { processes }
+    let started = state.withLock { $0.processes }
     for entry in started where entry.process.isRunning {
       kill(entry.process.processIdentifier, SIGTERM)
     }
@@ -131,7 +141,7 @@ final class Overload: @unchecked Sendable {
   /// What the workers printed, by worker.
   func logs() -> [String: String] {
     var texts: [String: String] = [:]
-    for entry in lock.withLock({ processes }) {
+    for entry in state.withLock({ $0.processes }) {
       let text = (try? String(contentsOf: entry.log, encoding: .utf8)) ?? ""
       texts[entry.name, default: ""] += text
     }
@@ -141,19 +151,19 @@ final class Overload: @unchecked Sendable {
   /// Publishes one new item in a feed chosen at random; returns its key (`feed/id`).
   @discardableResult
   func publish() -> String {
-    lock.withLock {
+    state.withLock { state in
       let feed = Int.random(in: 0..<settings.searches)
-      nextID += 1
-      items[feed].append((nextID, Date()))
-      return "\(feed)/\(nextID)"
+      state.nextID += 1
+      state.items[feed].append((state.nextID, Date()))
+      return "\(feed)/\(state.nextID)"
     }
   }
 
   /// Every item published since the start, with when it appeared.
   func published() -> [String: Date] {
-    lock.withLock {
+    state.withLock { state in
       var all: [String: Date] = [:]
-      for (feed, list) in items.enumerated() {
+      for (feed, list) in state.items.enumerated() {
         for item in list where item.at != .distantPast { all["\(feed)/\(item.id)"] = item.at }
       }
       return all
@@ -174,7 +184,7 @@ final class Overload: @unchecked Sendable {
   /// Per feed path, when it was fetched.
   func fetches() -> [String: [Date]] {
     var times: [String: [Date]] = [:]
-    for server in feeds {
+    for server in feeds.withLock({ $0 }) {
       for request in server.requests { times[request.path, default: []].append(request.arrived) }
     }
     return times.mapValues { $0.sorted() }

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 import WebServer
 
@@ -106,16 +107,15 @@ import WebServer
     return (nil, lines)
   }
 
-  final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
+  final class Lines: Sendable {
+    private let text = Mutex("")
     init(_ pipe: Pipe) {
       pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
         let data = handle.availableData
-        self?.lock.withLock { self?.text += String(decoding: data, as: UTF8.self) }
+        self?.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
       }
     }
-    var all: String { lock.withLock { text } }
+    var all: String { text.withLock { $0 } }
   }
 
   /// Asks `target` every 0.1 s until the answer holds `expected` (or `seconds` pass); the last

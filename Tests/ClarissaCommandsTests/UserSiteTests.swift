@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// A site the project does not ship, declared by a user in `sites/` beside `searches.yaml` and
@@ -225,25 +226,23 @@ extension UserSiteTests {
 }
 
 /// Ads a test changes while the server answers.
-final class LockedAds: @unchecked Sendable {
-  private let lock = NSLock()
-  private var ads: [(Int, String, String)]
+final class LockedAds: Sendable {
+  private let ads: Mutex<[(Int, String, String)]>
 
-  init(_ ads: [(Int, String, String)]) { self.ads = ads }
+  init(_ ads: [(Int, String, String)]) { self.ads = Mutex(ads) }
 
   var value: [(Int, String, String)] {
-    get { lock.withLock { ads } }
-    set { lock.withLock { ads = newValue } }
+    get { ads.withLock { $0 } }
+    set { ads.withLock { $0 = newValue } }
   }
 }
 
 /// A switch a test flips while the server answers.
-final class LockedFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var flag = false
+final class LockedFlag: Sendable {
+  private let flag = Mutex(false)
 
   var value: Bool {
-    get { lock.withLock { flag } }
-    set { lock.withLock { flag = newValue } }
+    get { flag.withLock { $0 } }
+    set { flag.withLock { $0 = newValue } }
   }
 }

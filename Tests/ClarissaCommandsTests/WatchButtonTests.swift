@@ -3,6 +3,7 @@ import ClarissaCore
 import FixtureSupport
 import Foundation
 import ListingStore
+import Synchronization
 import Testing
 
 /// `clarissa watch` with `serve.url` and a Telegram channel, as a process: its messages carry
@@ -15,9 +16,9 @@ import Testing
   /// A loopback feed and Bot API in one: a press of the first message's Star button waits in
   /// `getUpdates` once a message was sent; an empty `getUpdates` is held a moment, as
   /// Telegram holds a long poll.
-  final class Service: @unchecked Sendable {
-    let lock = NSLock()
-    var press: [String: Any]?
+  final class Service: Sendable {
+    /// The `callback_data` of the first message's Star button, once a message was sent.
+    let star = Mutex<String?>(nil)
     let feed: [UInt8]
 
     init() throws {
@@ -34,27 +35,15 @@ import Testing
         let markup = object["reply_markup"] as? [String: Any]
         let rows = markup?["inline_keyboard"] as? [[[String: String]]] ?? []
         let star = rows.last?.first { $0["text"] == "Star" }?["callback_data"]
-        lock.withLock {
-          if press == nil, let star {
-            press = [
-              "update_id": 70,
-              "callback_query": [
-                "id": "press-1", "data": star, "chat_instance": "1",
-                "from": ["id": 987654, "is_bot": false, "first_name": "Ann"],
-                "message": [
-                  "message_id": 1, "date": 1_700_000_000,
-                  "chat": ["id": 987654, "type": "private"],
-                ],
-              ],
-            ]
-          }
+        self.star.withLock {
+          if $0 == nil, let star { $0 = star }
         }
         return .text(#"{"ok":true,"result":{"message_id":1}}"#)
       }
       if request.path.hasSuffix("/getUpdates") {
         let offset = object["offset"] as? Int ?? 0
         let updates =
-          lock.withLock { press }.map { [$0] }?.filter {
+          star.withLock { $0 }.map { [Self.press($0)] }?.filter {
             ($0["update_id"] as? Int ?? 0) >= offset
           } ?? []
         if updates.isEmpty { Thread.sleep(forTimeInterval: 0.3) }
@@ -62,6 +51,21 @@ import Testing
         return .init(headers: ["Content-Type": "application/json"], body: Array(data ?? Data()))
       }
       return .text(#"{"ok":true,"result":true}"#)
+    }
+
+    /// The update of a press of the Star button whose `callback_data` is `star`.
+    static func press(_ star: String) -> [String: Any] {
+      [
+        "update_id": 70,
+        "callback_query": [
+          "id": "press-1", "data": star, "chat_instance": "1",
+          "from": ["id": 987654, "is_bot": false, "first_name": "Ann"],
+          "message": [
+            "message_id": 1, "date": 1_700_000_000,
+            "chat": ["id": 987654, "type": "private"],
+          ],
+        ],
+      ]
     }
   }
 

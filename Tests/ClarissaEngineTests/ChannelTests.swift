@@ -7,6 +7,7 @@ import FixtureSupport
 import Foundation
 import ListingStore
 import Sites
+import Synchronization
 import Testing
 
 /// Every sender against a real receiver: a loopback HTTP server for ntfy, JSON webhooks, Slack and
@@ -274,11 +275,10 @@ import Testing
 }
 
 /// A thread-safe switch for receivers.
-final class Flag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var state = false
+final class Flag: Sendable {
+  private let state = Mutex(false)
   var value: Bool {
-    get { lock.withLock { state } }
-    set { lock.withLock { state = newValue } }
+    get { state.withLock { $0 } }
+    set { state.withLock { $0 = newValue } }
   }
 }

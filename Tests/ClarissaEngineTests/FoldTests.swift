@@ -3,6 +3,7 @@ import ClarissaCore
 import FixtureSupport
 import Foundation
 import Sites
+import Synchronization
 import Testing
 
 @testable import ClarissaEngine
@@ -216,28 +217,27 @@ extension FoldTests {
 }
 
 /// A loopback RSS feed whose items (desks priced $120, titled alike) can change between runs.
-final class LoopbackServerFeed: @unchecked Sendable {
-  private let lock = NSLock()
-  private var ids: [String]
-  private var amounts: [String: Int] = [:]
-  private var server: LoopbackServer?
+final class LoopbackServerFeed: Sendable {
+  /// The items' ids and their prices.
+  private let feed: Mutex<(ids: [String], amounts: [String: Int])>
+  private let server = Mutex<LoopbackServer?>(nil)
 
   /// Prices by id (default $120).
   var prices: [String: Int] {
-    get { lock.withLock { amounts } }
-    set { lock.withLock { amounts = newValue } }
+    get { feed.withLock { $0.amounts } }
+    set { feed.withLock { $0.amounts = newValue } }
   }
 
   var items: [String] {
-    get { lock.withLock { ids } }
-    set { lock.withLock { ids = newValue } }
+    get { feed.withLock { $0.ids } }
+    set { feed.withLock { $0.ids = newValue } }
   }
 
-  var url: String { (server?.base ?? "") + "/feed.xml" }
+  var url: String { (server.withLock { $0?.base } ?? "") + "/feed.xml" }
 
   init(_ items: [String]) throws {
-    ids = items
-    server = try LoopbackServer { [weak self] _, _ in
+    feed = Mutex((items, [:]))
+    let made = try LoopbackServer { [weak self] _, _ in
       let prices = self?.prices ?? [:]
       let entries = (self?.items ?? []).map {
         "<item><title>Oak desk $\(prices[$0] ?? 120)</title><link>http://127.0.0.1/d/\($0)</link>"
@@ -245,5 +245,6 @@ final class LoopbackServerFeed: @unchecked Sendable {
       }.joined()
       return .text("<rss version=\"2.0\"><channel><title>t</title>\(entries)</channel></rss>")
     }
+    server.withLock { $0 = made }
   }
 }

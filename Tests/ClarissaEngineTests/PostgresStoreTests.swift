@@ -1,3 +1,5 @@
+import Synchronization
+
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
   import ClarissaCore
@@ -127,11 +129,11 @@
   }
 
   /// What the workers of a test found, from their threads.
-  private final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var versions: [Int] = []
-    private(set) var errors: [String] = []
-    func add(_ version: Int) { lock.withLock { versions.append(version) } }
-    func add(_ error: Error) { lock.withLock { errors.append("\(error)") } }
+  private final class Results: Sendable {
+    private let found = Mutex((versions: [Int](), errors: [String]()))
+    var versions: [Int] { found.withLock { $0.versions } }
+    var errors: [String] { found.withLock { $0.errors } }
+    func add(_ version: Int) { found.withLock { $0.versions.append(version) } }
+    func add(_ error: Error) { found.withLock { $0.errors.append("\(error)") } }
   }
 #endif

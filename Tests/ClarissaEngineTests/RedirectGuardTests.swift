@@ -4,6 +4,7 @@ import ClarissaCore
 import FixtureSupport
 import Foundation
 import Sites
+import Synchronization
 import Testing
 import WebServer
 
@@ -12,11 +13,10 @@ import WebServer
 @testable import ListingStore
 
 /// Paths a server was asked for, from its threads.
-final class Paths: @unchecked Sendable {
-  private let lock = NSLock()
-  private var list: [String] = []
-  var paths: [String] { lock.withLock { list } }
-  func add(_ path: String) { lock.withLock { list.append(path) } }
+final class Paths: Sendable {
+  private let list = Mutex<[String]>([])
+  var paths: [String] { list.withLock { $0 } }
+  func add(_ path: String) { list.withLock { $0.append(path) } }
 }
 
 /// A request that starts on a public address is not led into the user's network. No test may

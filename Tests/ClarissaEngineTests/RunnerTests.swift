@@ -3,6 +3,7 @@ import ClarissaCore
 import FixtureSupport
 import Foundation
 import Sites
+import Synchronization
 import Testing
 
 @testable import Channels
@@ -299,24 +300,23 @@ import Testing
 }
 
 /// A channel that refuses until told otherwise.
-final class FlakyChannel: DeliveryChannel, @unchecked Sendable {
+final class FlakyChannel: DeliveryChannel {
   let name: String
-  private let lock = NSLock()
-  private var _healthy = false
-  private var _received: [Listing] = []
+  /// Whether it takes deliveries, and what it took.
+  private let state = Mutex((healthy: false, received: [Listing]()))
 
   init(name: String) { self.name = name }
 
   var healthy: Bool {
-    get { lock.withLock { _healthy } }
-    set { lock.withLock { _healthy = newValue } }
+    get { state.withLock { $0.healthy } }
+    set { state.withLock { $0.healthy = newValue } }
   }
 
-  var received: [Listing] { lock.withLock { _received } }
+  var received: [Listing] { state.withLock { $0.received } }
 
   func deliver(_ listings: [Listing], search: Search, receipt: DeliveryReceipt) async throws {
     guard healthy else { throw DeliveryError("the receiver answered 500") }
-    lock.withLock { _received += listings }
+    state.withLock { $0.received += listings }
     try receipt(listings)
   }
 }

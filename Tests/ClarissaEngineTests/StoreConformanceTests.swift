@@ -3,6 +3,7 @@ import ClarissaCore
 import FixtureSupport
 import Foundation
 import Sites
+import Synchronization
 import Testing
 
 @testable import ClarissaEngine
@@ -332,12 +333,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 typealias Counter = Box<Int>
 
 /// A value shared with a server's handler: the handler reads it, the test changes it.
-final class Box<T>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: T
-  init(_ value: T) { stored = value }
+final class Box<T: Sendable>: Sendable {
+  private let stored: Mutex<T>
+  init(_ value: T) { stored = Mutex(value) }
   var value: T {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    get { stored.withLock { $0 } }
+    set { stored.withLock { $0 = newValue } }
   }
 }

@@ -1,6 +1,7 @@
 import ClarissaCore
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ActionKeys
@@ -22,33 +23,71 @@ import Testing
   /// A loopback Bot API holding `updates`; `getUpdates` answers those at or after the offset
   /// asked for (Telegram's rule: an offset confirms every update before it). `unreadable` are
   /// updates as a broken or hostile server might send them, by the id Telegram knows them by.
-  final class BotAPI: @unchecked Sendable {
-    let lock = NSLock()
-    var updates: [[String: Any]] = []
-    var unreadable: [Int: Any] = [:]
-    var raw: (status: Int, body: String)?
-    private var started: LoopbackServer?
+  final class BotAPI: Sendable {
+    /// The updates held, each as JSON by the id it is ordered by; an answer that replaces all.
+    private let held = Mutex(
+      (updates: [(Int, [UInt8])](), unreadable: [(Int, [UInt8])](), raw: (Int, String)?.none))
+    private let started = Mutex<LoopbackServer?>(nil)
 
     init() throws {
-      started = try LoopbackServer { [unowned self] request, _ in self.answer(request) }
+      let server = try LoopbackServer { [unowned self] request, _ in self.answer(request) }
+      started.withLock { $0 = server }
     }
 
     var server: LoopbackServer {
-      guard let started else { preconditionFailure("started in init") }
-      return started
+      guard let server = started.withLock({ $0 }) else { preconditionFailure("started in init") }
+      return server
+    }
+
+    /// The updates `getUpdates` answers (by their `update_id`).
+    var updates: [[String: Any]] {
+      get { held.withLock { $0.updates.map(\.1) }.compactMap { Self.object($0) as? [String: Any] } }
+      set {
+        let json = newValue.map { ($0["update_id"] as? Int ?? 0, Self.json($0)) }
+        held.withLock { $0.updates = json }
+      }
+    }
+
+    /// Updates as a broken or hostile server might send them, by the id Telegram knows them by.
+    var unreadable: [Int: Any] {
+      get {
+        held.withLock { $0.unreadable }.reduce(into: [:]) { $0[$1.0] = Self.object($1.1) as Any }
+      }
+      set {
+        let json = newValue.map { ($0.key, Self.json($0.value)) }
+        held.withLock { $0.unreadable = json }
+      }
+    }
+
+    /// An answer given to every call instead of the Bot API's.
+    var raw: (status: Int, body: String)? {
+      get { held.withLock { $0.raw }.map { (status: $0.0, body: $0.1) } }
+      set { held.withLock { $0.raw = newValue.map { ($0.status, $0.body) } } }
+    }
+
+    /// `value` as JSON (a string or a number too).
+    static func json(_ value: Any) -> [UInt8] {
+      let data = try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)
+      return Array(data ?? Data("null".utf8))
+    }
+
+    /// What `json` holds.
+    static func object(_ json: [UInt8]) -> Any? {
+      try? JSONSerialization.jsonObject(with: Data(json), options: .fragmentsAllowed)
     }
 
     func answer(_ request: LoopbackServer.Request) -> LoopbackServer.Reply {
-      if let raw = lock.withLock({ raw }) { return .text(raw.body, status: raw.status) }
+      if let raw { return .text(raw.body, status: raw.status) }
       let object =
         (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]) ?? [:]
       if request.path.hasSuffix("/getUpdates") {
         let offset = object["offset"] as? Int ?? 0
-        let result = lock.withLock {
-          (updates.map { ($0["update_id"] as? Int ?? 0, $0 as Any) } + unreadable.map { ($0, $1) })
-        }.filter { $0.0 >= offset }.sorted { $0.0 < $1.0 }.map(\.1)
-        let data = try? JSONSerialization.data(withJSONObject: ["ok": true, "result": result])
-        return .init(body: Array(data ?? Data()))
+        let result = held.withLock { $0.updates + $0.unreadable }
+          .filter { $0.0 >= offset }.sorted { $0.0 < $1.0 }.map(\.1)
+        let body =
+          Array(#"{"ok":true,"result":["#.utf8) + Array(result.joined(separator: [0x2C]))
+          + Array("]}".utf8)
+        return .init(body: body)
       }
       return .text(#"{"ok":true,"result":true}"#)
     }

@@ -1,6 +1,7 @@
 import ClarissaCore
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Channels
@@ -206,11 +207,10 @@ import Testing
 }
 
 /// The receipts a channel gave, in order.
-final class Received: @unchecked Sendable {
-  private let lock = NSLock()
-  private var all: [[String]] = []
-  func add(_ listings: [Listing]) { lock.withLock { all.append(listings.map(\.id)) } }
-  var ids: [[String]] { lock.withLock { all } }
+final class Received: Sendable {
+  private let all = Mutex<[[String]]>([])
+  func add(_ listings: [Listing]) { all.withLock { $0.append(listings.map(\.id)) } }
+  var ids: [[String]] { all.withLock { $0 } }
 }
 
 extension TelegramChannelTests {

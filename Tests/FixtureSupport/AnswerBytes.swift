@@ -7,6 +7,7 @@ import ListingStore
 import ListingText
 import Presentation
 import Sites
+import Synchronization
 
 /// The fuzzed answer: its bytes read as a server's answer, and the path clarissa takes with it.
 /// `FuzzRegressionTests` replays crashing inputs through the same steps.
@@ -78,7 +79,13 @@ public enum AnswerBytes {
     }
   }
 
-  final class Box: @unchecked Sendable {
-    var value: (outcomes: [FetchOutcome], cooldowns: [String: Cooldown])?
+  final class Box: Sendable {
+    private let held = Mutex<(outcomes: [FetchOutcome], cooldowns: [String: Cooldown])?>(nil)
+
+    /// The run's outcomes and cool-downs, once it ended.
+    var value: (outcomes: [FetchOutcome], cooldowns: [String: Cooldown])? {
+      get { held.withLock { $0 } }
+      set { held.withLock { $0 = newValue } }
+    }
   }
 }

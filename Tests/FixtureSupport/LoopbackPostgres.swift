@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +11,7 @@ import Foundation
 /// and stopped (by its process id) when the process ends; each test asks for a database of its
 /// own. When the tests run as root (CI), the server runs as the `postgres` user, since
 /// PostgreSQL refuses root.
-public final class LoopbackPostgres: @unchecked Sendable {
+public final class LoopbackPostgres: Sendable {
   /// Why there is no server (no binaries, initdb failed, ...).
   public struct Unavailable: Error, CustomStringConvertible {
     public var description: String
@@ -18,7 +19,7 @@ public final class LoopbackPostgres: @unchecked Sendable {
 
   /// The server of this test process.
   public static func shared() throws -> LoopbackPostgres {
-    try lock.withLock {
+    try server.withLock { server in
       if let server { return server }
       let started = try LoopbackPostgres()
       server = started
@@ -27,10 +28,9 @@ public final class LoopbackPostgres: @unchecked Sendable {
     }
   }
 
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var server: LoopbackPostgres?
+  private static let server = Mutex<LoopbackPostgres?>(nil)
 
-  private static func stopShared() { server?.stop() }
+  private static func stopShared() { server.withLock { $0 }?.stop() }
 
   /// The port it listens on (127.0.0.1).
   public let port: UInt16

@@ -2,7 +2,7 @@ import Foundation
 
 /// A loopback SMTP server (Python's aiosmtpd, `Fixtures/smtp/loopback_smtp.py`) for the mail
 /// tests: mail it accepts lands in a spool folder as `N.eml` with its envelope in `N.json`.
-public final class LoopbackSMTP: @unchecked Sendable {
+public final class LoopbackSMTP: Sendable {
   /// How the server behaves.
   public enum Mode: String, Sendable {
     /// Accepts mail, offers no STARTTLS.

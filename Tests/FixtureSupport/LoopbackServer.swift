@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +8,7 @@ import Foundation
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: each request gets the reply the test's
 /// handler scripts (status, headers, body, a body that trickles, or no answer at all). Every
 /// request is logged with its arrival time. Connections close after each reply.
-public final class LoopbackServer: @unchecked Sendable {
+public final class LoopbackServer: Sendable {
   /// A request as the server saw it.
   public struct Request: Sendable {
     public var method: String
@@ -56,12 +57,11 @@ public final class LoopbackServer: @unchecked Sendable {
   }
 
   /// The port it listens on.
-  public private(set) var port: UInt16 = 0
+  public let port: UInt16
   private let listener: Int32
   private let handler: @Sendable (Request, Int) -> Reply
-  private let lock = NSLock()
-  private var log: [Request] = []
-  private var stopped = false
+  /// The requests received, and whether it stopped.
+  private let state = Mutex((log: [Request](), stopped: false))
 
   /// The loopback address it listens on.
   public let address: String
@@ -77,7 +77,8 @@ public final class LoopbackServer: @unchecked Sendable {
     precondition(host.hasPrefix("127."), "tests listen on loopback only")
     self.address = host
     self.handler = handler
-    listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    self.listener = listener
     var yes: Int32 = 1
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
@@ -103,16 +104,16 @@ public final class LoopbackServer: @unchecked Sendable {
 
   /// Stops accepting connections.
   public func stop() {
-    lock.withLock {
-      guard !stopped else { return }
-      stopped = true
+    state.withLock { state in
+      guard !state.stopped else { return }
+      state.stopped = true
       shutdown(listener, Int32(SHUT_RDWR))
       close(listener)
     }
   }
 
   /// Requests received so far, in arrival order.
-  public var requests: [Request] { lock.withLock { log } }
+  public var requests: [Request] { state.withLock { $0.log } }
 
   /// A port on 127.0.0.1 where nothing listens (connections are refused).
   public static func closedPort() -> UInt16 {
@@ -134,9 +135,9 @@ public final class LoopbackServer: @unchecked Sendable {
   private func serve(_ connection: Int32) {
     defer { close(connection) }
     guard let request = readRequest(connection) else { return }
-    let count = lock.withLock { () -> Int in
-      let before = log.filter { $0.path == request.path }.count
-      log.append(request)
+    let count = state.withLock { state -> Int in
+      let before = state.log.filter { $0.path == request.path }.count
+      state.log.append(request)
       return before
     }
     let reply = handler(request, count)

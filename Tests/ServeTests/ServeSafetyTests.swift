@@ -4,6 +4,7 @@ import FixtureSupport
 import Foundation
 import ListingStore
 import Serve
+import Synchronization
 import Testing
 import WebServer
 
@@ -377,6 +378,12 @@ import WebServer
   }
 }
 
-final class AppHolder: @unchecked Sendable {
-  var app: WebApp?
+/// The app a test's server hands its requests to, set once the server is bound.
+final class AppHolder: Sendable {
+  private let made = Mutex<WebApp?>(nil)
+
+  var app: WebApp? {
+    get { made.withLock { $0 } }
+    set { made.withLock { $0 = newValue } }
+  }
 }

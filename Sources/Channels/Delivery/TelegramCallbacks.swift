@@ -3,6 +3,7 @@ import ClarissaCore
 import Curl
 import Foundation
 import ListingStore
+import Synchronization
 
 /// The presses of the Viewed, Hide and Star buttons of a Telegram bot's messages, read with the
 /// Bot API's `getUpdates` (callback queries only) and answered with `answerCallbackQuery`:
@@ -13,7 +14,7 @@ import ListingStore
 /// confirmed; applying a mark twice changes nothing. Everything the Bot API answers is
 /// checked and bounded before use: an update that cannot be read is skipped (and confirmed),
 /// and a press is applied only from a chat the bot's channels send to.
-public final class TelegramCallbacks: @unchecked Sendable {
+public final class TelegramCallbacks: Sendable {
   let api: String
   let token: String
   let poster: Poster
@@ -23,11 +24,15 @@ public final class TelegramCallbacks: @unchecked Sendable {
   let wait: Int
   /// The fewest seconds from one `getUpdates` to the next, however fast Telegram answers.
   let floor: Double
-  private let lock = NSLock()
-  private var nextOffset: Int?
-  private var lastCall: Date?
-  /// The chats the bot's channels send to: ids (`-100123`) and `@usernames`, lowercased.
-  private var chats: Set<String>
+  private let state: Mutex<State>
+
+  /// What changes between calls.
+  private struct State {
+    var nextOffset: Int?
+    var lastCall: Date?
+    /// The chats the bot's channels send to: ids (`-100123`) and `@usernames`, lowercased.
+    var chats: Set<String>
+  }
 
   /// The most updates read in one call.
   static let batch = 100
@@ -48,7 +53,7 @@ public final class TelegramCallbacks: @unchecked Sendable {
     self.store = store
     self.wait = max(0, min(wait, 50))
     self.floor = floor.isFinite ? max(0.1, min(floor, 60)) : 1
-    chats = Set(TelegramKind.chats(url).map { $0.lowercased() })
+    state = Mutex(State(chats: Set(TelegramKind.chats(url).map { $0.lowercased() })))
   }
 
   /// The bot this reads for: two channels of one bot share one reader.
@@ -56,8 +61,8 @@ public final class TelegramCallbacks: @unchecked Sendable {
 
   /// Accepts presses from `other`'s chats too (another channel of the same bot).
   public func admit(chatsOf other: TelegramCallbacks) {
-    let more = other.lock.withLock { other.chats }
-    lock.withLock { chats.formUnion(more) }
+    let more = other.state.withLock { $0.chats }
+    state.withLock { $0.chats.formUnion(more) }
   }
 
   /// One `getUpdates` call and the answers to what it brought: returns what was done, one
@@ -69,7 +74,7 @@ public final class TelegramCallbacks: @unchecked Sendable {
     var fields: [String: Any] = [
       "timeout": wait, "limit": Self.batch, "allowed_updates": ["callback_query"],
     ]
-    let asked = lock.withLock { nextOffset }
+    let asked = state.withLock { $0.nextOffset }
     if let asked { fields["offset"] = asked }
     let answer = try await call("getUpdates", fields)
     guard let updates = answer["result"] as? [Any] else {
@@ -96,15 +101,15 @@ public final class TelegramCallbacks: @unchecked Sendable {
       case .ignored: ignored += 1
       case .unreadable: unreadable += 1
       }
-      lock.withLock { nextOffset = max(nextOffset ?? Int.min, id + 1) }
+      state.withLock { $0.nextOffset = max($0.nextOffset ?? Int.min, id + 1) }
     }
     if since > 0 {
-      let read = lock.withLock { nextOffset } ?? asked
+      let read = state.withLock { $0.nextOffset } ?? asked
       guard let read else {
         throw DeliveryError(
           "Telegram's getUpdates answered \(since) updates without a readable update_id")
       }
-      lock.withLock { nextOffset = read + since }
+      state.withLock { $0.nextOffset = read + since }
     }
     if unreadable > 0 { done.append("skipped \(unreadable) unreadable Telegram updates") }
     if ignored > 0 {
@@ -153,16 +158,16 @@ public final class TelegramCallbacks: @unchecked Sendable {
       return String(value)
     }
     let username = Self.text(chat["username"], limit: 64).map { "@" + $0.lowercased() }
-    return lock.withLock {
-      id.map(chats.contains) == true || username.map(chats.contains) == true
+    return state.withLock { state in
+      id.map(state.chats.contains) == true || username.map(state.chats.contains) == true
     }
   }
 
   /// Sleeps until ``floor`` seconds have passed since the last call, then marks this one.
   private func waitForFloor() async throws {
-    let pause = lock.withLock { () -> Double in
-      let start = max(Date(), (lastCall ?? .distantPast).addingTimeInterval(floor))
-      lastCall = start
+    let pause = state.withLock { state -> Double in
+      let start = max(Date(), (state.lastCall ?? .distantPast).addingTimeInterval(floor))
+      state.lastCall = start
       return start.timeIntervalSinceNow
     }
     if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000)) }

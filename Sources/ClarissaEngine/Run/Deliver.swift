@@ -3,6 +3,7 @@ import ClarissaCore
 import Foundation
 import ListingStore
 import Presentation
+import Synchronization
 
 /// What the delivery stage did.
 struct Receipts: Sendable {
@@ -282,15 +283,14 @@ struct Deliver {
 }
 
 /// The deliveries a channel accepted, gathered from its receipts.
-private final class ReceiptBook: @unchecked Sendable {
-  private let lock = NSLock()
+private final class ReceiptBook: Sendable {
   private let channel: String
-  private var keys: Set<DeliveryKey> = []
+  private let keys = Mutex<Set<DeliveryKey>>([])
 
   init(channel: String) { self.channel = channel }
 
   func add(_ carried: [(search: String, keys: [ListingKey])]) {
-    lock.withLock {
+    keys.withLock { keys in
       for (search, listings) in carried {
         for listing in listings {
           keys.insert(DeliveryKey(search: search, listing: listing, channel: channel))
@@ -298,7 +298,7 @@ private final class ReceiptBook: @unchecked Sendable {
       }
     }
   }
-  var accepted: Set<DeliveryKey> { lock.withLock { keys } }
+  var accepted: Set<DeliveryKey> { keys.withLock { $0 } }
 }
 
 extension Search {

@@ -1,6 +1,7 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Synchronization
 
 /// One search's answers, handed on as soon as every request of it has ended: the search as
 /// planned (with its slot in the run's outcomes), what its sources said, and the URLs it asks.
@@ -158,34 +159,35 @@ final class FetchAnswers: AsyncSequence, AsyncIteratorProtocol {
 
 /// The scheduler's requests of one run, made in a task of their own while the run reads the
 /// answers: cancelled when the run is (a stopping `watch`), before or after they start.
-final class FetchTask: @unchecked Sendable {
-  private let lock = NSLock()
-  private var task: Task<([FetchOutcome], [String: Cooldown]), Never>?
-  private var cancelled = false
+final class FetchTask: Sendable {
+  /// The requests' task once started, and whether the run was cancelled.
+  private let state = Mutex<
+    (task: Task<([FetchOutcome], [String: Cooldown]), Never>?, cancelled: Bool)
+  >((nil, false))
 
   /// Starts `operation`, cancelled at once if the run already was.
   func start(
     _ operation: @escaping @Sendable () async -> ([FetchOutcome], [String: Cooldown])
   ) {
-    lock.withLock {
+    state.withLock { state in
       let task = Task(operation: operation)
-      if cancelled { task.cancel() }
-      self.task = task
+      if state.cancelled { task.cancel() }
+      state.task = task
     }
   }
 
   /// Cancels the requests: those not sent yet are skipped ("clarissa is stopping").
   func cancel() {
-    lock.withLock {
-      cancelled = true
-      task?.cancel()
+    state.withLock { state in
+      state.cancelled = true
+      state.task?.cancel()
     }
   }
 
   /// Every outcome and the cool-downs set, once the requests have ended.
   var value: ([FetchOutcome], [String: Cooldown]) {
     get async {
-      guard let task = lock.withLock({ task }) else { return ([], [:]) }
+      guard let task = state.withLock({ $0.task }) else { return ([], [:]) }
       return await task.value
     }
   }

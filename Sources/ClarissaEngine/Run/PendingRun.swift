@@ -1,11 +1,12 @@
 import ClarissaCore
 import Foundation
 import ListingStore
+import Synchronization
 
 /// A run done up to the terminal channel. The command shows ``result`` (that is the terminal
 /// channel's delivery), then calls ``commit()``: the terminal deliveries are recorded, old
 /// listings pruned, the feeds and page written, and the store's lock released.
-public final class PendingRun: @unchecked Sendable {
+public final class PendingRun: Sendable {
   /// What the last step needs.
   struct Finish: Sendable {
     var dryRun: Bool
@@ -26,7 +27,8 @@ public final class PendingRun: @unchecked Sendable {
   private let terminal: [OwedDelivery]
   private let access: StoreAccess
   private let finish: Finish
-  private var committed: RunResult?
+  /// What ``commit()`` returned, once it did.
+  private let committed = Mutex<RunResult?>(nil)
 
   init(
     result: RunResult, judgements: [String: [Judgement]], terminal: [OwedDelivery],
@@ -45,7 +47,7 @@ public final class PendingRun: @unchecked Sendable {
   /// store; returns the result with any output problems. Calling it again returns the same.
   @discardableResult
   public func commit() throws -> RunResult {
-    if let committed { return committed }
+    if let done = committed.withLock({ $0 }) { return done }
     defer { access.close() }
     var final = result
     if !finish.dryRun {
@@ -59,7 +61,7 @@ public final class PendingRun: @unchecked Sendable {
         final.outputProblems = outputs.write(recent ?? [], now: finish.now)
       }
     }
-    committed = final
+    committed.withLock { $0 = final }
     return final
   }
 

@@ -4,7 +4,7 @@ import ListingStore
 
 /// The store a run (or `explain`) works on, with the writers' lock when it writes. The one place
 /// that opens it, for every command.
-public final class StoreAccess: @unchecked Sendable {
+public final class StoreAccess: Sendable {
   /// The memory the stages talk to.
   public let memory: any ListingMemory
   private let lock: RunLock?

@@ -11,6 +11,7 @@
   public final class PostgresStore: ConnectedStore, BrowsableStore, SharedWork, StoreSummary,
     @unchecked Sendable
   {
+    // Holds the libpq connection (a C handle), used only in a turn of `turn`.
     /// The URL, password masked.
     public let url: String
     /// This worker's name.
@@ -20,8 +21,8 @@
     /// Whether requests keep one pace per host across workers.
     public let sharedPace: Bool
     let database: PostgresDatabase
-    // Recursive: a run judges inside `record(search:deciding:)`, whose reads take it again.
-    private let lock = NSRecursiveLock()
+    /// One caller at a time; again by the same one (see ``ConnectionTurn``).
+    private let turn = ConnectionTurn()
 
     /// The advisory lock key under which the schema is made or upgraded (`clarissa` in ASCII).
     static let schemaLockKey = 0x63_6c_61_72_69_73_73_61
@@ -109,7 +110,7 @@
     }
 
     func locked<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
-      try lock.withLock { try body(database) }
+      try turn.run { try body(database) }
     }
 
     var deliveryClaim: DeliveryClaim? { DeliveryClaim(worker: worker, seconds: lease) }

@@ -1,5 +1,6 @@
 import ClarissaCore
 import Foundation
+import Synchronization
 
 extension DateText {
   /// What an ICU date pattern (`dd.MM.yyyy HH:mm`) holds, read before a formatter is made: ICU
@@ -193,17 +194,16 @@ extension DateText {
   private static let patterns = PatternCache()
 
   /// The patterns read, each once (the formatters are `DateFormat`'s, made once too).
-  private final class PatternCache: @unchecked Sendable {
-    /// Guards `patterns`.
-    private let lock = NSLock()
-    private var patterns: [String: Result<Pattern, Pattern.Problem>] = [:]
+  private final class PatternCache: Sendable {
+    /// The patterns by format.
+    private let patterns = Mutex<[String: Result<Pattern, Pattern.Problem>]>([:])
     /// More patterns than any set of definitions names: past it, a caller is making patterns
     /// up, and the cache starts again rather than grow.
     private let limit = 512
 
     /// What `format` holds, read once.
     func pattern(_ format: String) -> Result<Pattern, Pattern.Problem> {
-      lock.withLock {
+      patterns.withLock { patterns in
         if let known = patterns[format] { return known }
         if patterns.count >= limit { patterns.removeAll() }
         let read = Pattern.read(format)

@@ -3,8 +3,7 @@ import Foundation
 
 /// One step of a field's value on its way to the listing, in the order the definition lists
 /// them (Cardigann's filters, fewer and checked when the definition is read).
-package enum FieldFilter: @unchecked Sendable {
-  // NSRegularExpression is immutable once compiled and safe to share.
+package enum FieldFilter: Sendable {
   /// The first capture group of the first match (the whole match without groups); no match
   /// leaves nothing.
   case regex(NSRegularExpression)

@@ -13,7 +13,7 @@ package struct JSONPathError: Error, Equatable, Sendable {
 /// Values are what `JSONSerialization` makes; an object's members come in sorted key order
 /// (the parser keeps no order to follow).
 package struct JSONPath: @unchecked Sendable {
-  // Compiled regular expressions inside filters are immutable and safe to share.
+  // Holds filters' literals as `Any` (JSON values), never changed once the path is compiled.
   package let text: String
   package let query: JSONQuery
 

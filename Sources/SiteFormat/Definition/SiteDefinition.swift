@@ -157,9 +157,8 @@ package struct FieldLookup: Sendable {
 }
 
 /// A path into an answer: XPath 1.0 for HTML, JSONPath (RFC 9535) for JSON.
-package struct Selector: @unchecked Sendable {
-  // JSONPath and XPathExpression are immutable once compiled.
-  package enum Compiled {
+package struct Selector: Sendable {
+  package enum Compiled: Sendable {
     case xpath(XPathExpression)
     case json(JSONPath)
   }
