@@ -250,6 +250,24 @@ let package = Package(
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     .testTarget(name: "MarkupTests", dependencies: ["Markup", "FixtureSupport"]),
     .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup", "FixtureSupport"]),
+    .testTarget(name: "ClarissaCoreTests", dependencies: ["ClarissaCore", "FixtureSupport"]),
+    .testTarget(
+      name: "GeographyTests", dependencies: ["Geography", "ClarissaCore", "FixtureSupport"]),
+    .testTarget(name: "ActionKeysTests", dependencies: ["ActionKeys", "ClarissaCore"]),
+    .testTarget(name: "TracingTests", dependencies: ["Tracing"]),
+    .testTarget(name: "ListingTextTests", dependencies: ["ListingText", "ClarissaCore"]),
+    .testTarget(
+      name: "SiteFormatTests",
+      dependencies: ["SiteFormat", "ClarissaCore", "Feeds", "Sites", "FixtureSupport"]),
+    // The PostgreSQL store's tests are compiled with the trait PostgreSQL (`#if PostgreSQL`).
+    .testTarget(
+      name: "ListingStoreTests", dependencies: ["ListingStore", "ClarissaCore", "FixtureSupport"]),
+    .testTarget(
+      name: "PresentationTests",
+      dependencies: ["Presentation", "ListingStore", "ClarissaCore", "FixtureSupport"]),
+    .testTarget(
+      name: "CurlTests",
+      dependencies: ["Curl", "ClarissaCore", "ClarissaEngine", "ListingStore", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaConfigTests",
       dependencies: ["ClarissaConfig", "ClarissaCore", "Sites", "Channels", "FixtureSupport"]),
@@ -269,6 +287,7 @@ let package = Package(
         "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Channels", "Feeds", "Markup",
         "ListingText", "FixtureSupport",
       ]),
+    .testTarget(name: "WebServerTests", dependencies: ["WebServer", "FixtureSupport"]),
     .testTarget(
       name: "ServeTests",
       dependencies: [

@@ -90,8 +90,7 @@ import Testing
         + #"|(Data|String)\(contentsOf|contentsOfFile|toFile:|\.write\(to"#)
     let quotedText = try Regex(#""[^"]*""#)
     var files = 0
-    for case let name as String in FileManager.default.enumerator(atPath: root.path) ?? .init()
-    where name.hasSuffix(".swift") {
+    for name in TestTools.swiftFiles(under: "Sources/ClarissaCore") {
       files += 1
       let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
       for (index, line) in text.components(separatedBy: "\n").enumerated() {
@@ -146,9 +145,7 @@ import Testing
   static func swiftFileNames(under folders: [String], in root: URL) -> Set<String> {
     var names: Set<String> = []
     for folder in folders {
-      let path = root.appendingPathComponent(folder).path
-      for case let file as String in FileManager.default.enumerator(atPath: path) ?? .init()
-      where file.hasSuffix(".swift") {
+      for file in TestTools.swiftFiles(under: folder, in: root) {
         names.insert((file as NSString).lastPathComponent)
       }
     }

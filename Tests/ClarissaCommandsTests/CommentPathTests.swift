@@ -38,8 +38,7 @@ import Testing
     var checked = 0
     for folder in Self.folders {
       let base = root.appendingPathComponent(folder)
-      for case let file as String in FileManager.default.enumerator(atPath: base.path) ?? .init()
-      where file.hasSuffix(".swift") {
+      for file in TestTools.swiftFiles(under: folder) {
         let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
         for (index, line) in text.components(separatedBy: "\n").enumerated() {
           for path in Self.paths(inComment: line) {

@@ -13,8 +13,7 @@ import Testing
     guard let folder = module.folder else { return [:] }
     let root = TestTools.packageRoot.appendingPathComponent(folder)
     var found: [String: [String]] = [:]
-    for case let file as String in FileManager.default.enumerator(atPath: root.path) ?? .init()
-    where file.hasSuffix(".swift") {
+    for file in TestTools.swiftFiles(under: folder) {
       let text = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
       for line in text.split(separator: "\n") {
         guard let name = importedModule(String(line)), known.contains(name) else { continue }

@@ -13,8 +13,7 @@ import Testing
     var files: [(String, String)] = []
     for folder in folders {
       let base = root.appendingPathComponent(folder)
-      for case let file as String in FileManager.default.enumerator(atPath: base.path) ?? .init()
-      where file.hasSuffix(".swift") {
+      for file in TestTools.swiftFiles(under: folder) {
         let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
         files.append(("\(folder)/\(file)", text))
       }

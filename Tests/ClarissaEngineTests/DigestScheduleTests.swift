@@ -65,7 +65,7 @@ import Testing
   @Test(arguments: StoreKind.built)
   func pendingCountsWhatIsOwedPerChannelUntilGivenUp(kind: StoreKind) throws {
     let store = try kind.open()
-    let (a, b) = (DealContextTests.flat("a", 100), DealContextTests.flat("b", 120))
+    let (a, b) = (StoreSamples.flat("a", 100), StoreSamples.flat("b", 120))
     try store.record(
       SearchRecord(
         search: "desks", now: Self.seven, seen: [a, b], owed: [a, b],
@@ -224,7 +224,7 @@ import Testing
     feet.facts.floorArea = PriceRange(min: 400)
     feet.facts.floorAreaUnit = .squareFeet
     let (a, b) = (
-      DealContextTests.flat("a", 900, area: 50), DealContextTests.flat("b", 1200, area: 93)
+      StoreSamples.flat("a", 900, area: 50), StoreSamples.flat("b", 1200, area: 93)
     )
     let channel = Channel(
       name: "morning", kind: .json, url: "json://127.0.0.1:9/", grouping: .digest)

@@ -80,18 +80,18 @@ import Testing
   }
 
   @Test func anExportOfAnyCooldownImportsAndExportsTheSame() throws {
-    let store = try StoreAdminTests.store()
-    try StoreAdminTests.filled(store)
-    let start = StoreAdminTests.start
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
+    let start = StoreSamples.start
     for (host, seconds) in [("far.example", 1e18), ("farther.example", 1e300)] {
       try store.setCooldown(
         Cooldown(until: start.addingTimeInterval(seconds), reason: "asked", status: 429),
         host: host)
     }
-    let exported = try StoreAdminTests.lines(store)
-    let copy = try StoreAdminTests.store()
-    _ = try copy.importLines(StoreAdminTests.data(exported), file: "state.jsonl")
-    #expect(try StoreAdminTests.lines(copy) == exported)
+    let exported = try StoreSamples.lines(store)
+    let copy = try StoreSamples.store()
+    _ = try copy.importLines(StoreSamples.data(exported), file: "state.jsonl")
+    #expect(try StoreSamples.lines(copy) == exported)
     #expect(exported.contains { $0.contains("far.example") && $0.contains("9999-12-31T23:59:59Z") })
   }
 

@@ -15,7 +15,7 @@ import Testing
   }
 
   static func imported(_ name: String, sites: [String: String]) throws -> ListingStore {
-    let store = try StoreAdminTests.store()
+    let store = try StoreSamples.store()
     try store.importLegacy(jsonFile: fixture(name), sites: sites)
     return store
   }
@@ -89,18 +89,18 @@ import Testing
 
   @Test func importingTwiceChangesNothing() throws {
     let store = try Self.imported("legacy-v2.json", sites: ["bikes": "craigslist"])
-    let once = try StoreAdminTests.lines(store)
+    let once = try StoreSamples.lines(store)
     try store.importLegacy(jsonFile: Self.fixture("legacy-v2.json"), sites: ["bikes": "craigslist"])
     // The refusals' times are the import's (the JSON kept none): compare the rest.
     let timeless = { (lines: [String]) in lines.filter { !$0.hasPrefix("{\"type\":\"delivery\"") } }
-    #expect(timeless(try StoreAdminTests.lines(store)) == timeless(once))
+    #expect(timeless(try StoreSamples.lines(store)) == timeless(once))
   }
 
   @Test func anExportIsNotTakenForAJSONState() throws {
-    let store = try StoreAdminTests.store()
-    try StoreAdminTests.filled(store)
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
     let file = store.path + ".jsonl"
-    try StoreAdminTests.data(try StoreAdminTests.lines(store)).write(to: URL(fileURLWithPath: file))
+    try StoreSamples.data(try StoreSamples.lines(store)).write(to: URL(fileURLWithPath: file))
     #expect(!ListingStore.isLegacyJSON(file))
     #expect(!ListingStore.isLegacyJSON(Self.fixture("missing.json")))
     // A large state: its "version" comes last, far beyond the first read.

@@ -23,7 +23,7 @@ import Testing
     let asked = try #require(server.requests.first?.arrived)
     let keys = result.searches[0].new.map(\.key)
     #expect(keys.count == 2)
-    let store = try StoreLastSeenTests.open(kind, at: location)
+    let store = try StoreSamples.open(kind, at: location)
     let seen = try store.lookUp(search: "s0", keys: keys)
     for key in keys {
       // Served a second after it was asked: not there before, and not seen before.

@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// Cross-site folding: the rule (``SameFlat``) on its table of cases, and the store's look-up
 /// and links on both stores.
 @Suite(.serialized) struct SameFlatTests {
-  static let start = StoreAdminTests.start
+  static let start = StoreSamples.start
   /// Kreuzberg, Oranienstraße.
   static let here = Coordinates(latitude: 52.5010, longitude: 13.4180)
 
@@ -76,7 +77,7 @@ import Testing
     let store = try kind.open()
     let first = Self.flat("k1")
     let far = Self.flat("k2", north: 400)
-    var record = ListingStoreTests.record("flats-kleinanzeigen", at: 0, seen: [first, far])
+    var record = StoreSamples.record("flats-kleinanzeigen", at: 0, seen: [first, far])
     record.recent = []
     try store.record(record)
     let mine = Self.flat("i1", site: "immoscout", north: 80, area: 65, price: 1_200)
@@ -87,7 +88,7 @@ import Testing
     #expect(found == [mine.key: CrossPost(key: first.key, firstSeen: Self.start)])
     // A window that ends after the other listing was last seen finds nothing.
     #expect(try store.sameFlats(of: [mine], since: Self.start.addingTimeInterval(60)).isEmpty)
-    var second = ListingStoreTests.record("flats-immoscout", at: 60, seen: [mine])
+    var second = StoreSamples.record("flats-immoscout", at: 60, seen: [mine])
     second.crossPosts = [mine.key: first.key]
     try store.record(second)
     let browsable = try #require(store as? any BrowsableStore)
@@ -115,11 +116,11 @@ import Testing
   }
 
   @Test func theLinksAreExportedAndImported() throws {
-    let store = try StoreAdminTests.store()
+    let store = try StoreSamples.store()
     let first = Self.flat("k1")
     let mine = Self.flat("i1", site: "immoscout", north: 80)
-    try store.record(ListingStoreTests.record("a", at: 0, seen: [first]))
-    var second = ListingStoreTests.record("b", at: 60, seen: [mine])
+    try store.record(StoreSamples.record("a", at: 0, seen: [first]))
+    var second = StoreSamples.record("b", at: 60, seen: [mine])
     second.crossPosts = [mine.key: first.key]
     try store.record(second)
     var lines: [String] = []
@@ -128,7 +129,7 @@ import Testing
     #expect(
       link == "{\"type\":\"crossPost\",\"foundAt\":\"2026-05-03T09:21:00Z\",\"id\":\"i1\","
         + "\"otherId\":\"k1\",\"otherSite\":\"kleinanzeigen\",\"site\":\"immoscout\"}", "\(link)")
-    let copy = try StoreAdminTests.store()
+    let copy = try StoreSamples.store()
     _ = try copy.importLines(
       Data((lines.joined(separator: "\n") + "\n").utf8), file: "state.jsonl")
     #expect(try copy.alsoOn([first.key]) == [first.key: [AlsoOn(key: mine.key, url: mine.url)]])

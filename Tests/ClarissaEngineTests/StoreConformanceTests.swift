@@ -9,51 +9,12 @@ import Testing
 @testable import ClarissaEngine
 @testable import ListingStore
 
-/// The stores a conformance test runs on: SQLite always; PostgreSQL (a real server on
-/// 127.0.0.1, ``LoopbackPostgres``) in a build with the trait.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-  case sqlite, postgres
-
-  var testDescription: String { rawValue }
-
-  /// The kinds this build has.
-  static var built: [StoreKind] {
-    #if PostgreSQL
-      [.sqlite, .postgres]
-    #else
-      [.sqlite]
-    #endif
-  }
-
-  /// Where a new, empty store of this kind is: a file path, or a PostgreSQL URL.
-  func location() throws -> String {
-    switch self {
-    case .sqlite: return try StoreAdminTests.store().path
-    case .postgres: return try LoopbackPostgres.shared().database("conf")
-    }
-  }
-
-  /// A new, empty store of this kind.
-  func open() throws -> any ListingMemory {
-    let location = try location()
-    switch self {
-    case .sqlite: return try ListingStore.open(path: location, readOnly: false)
-    case .postgres:
-      #if PostgreSQL
-        return try PostgresStore.open(url: location, worker: "conformance")
-      #else
-        throw StoreProblem(message: "built without PostgreSQL")
-      #endif
-    }
-  }
-}
-
 /// What ``ListingMemory`` promises, checked on both stores with the same tests: the run's
 /// stages see no difference between SQLite and PostgreSQL.
 @Suite(.serialized) struct StoreConformanceTests {
-  static let start = StoreAdminTests.start
-  static let listing = StoreAdminTests.listing
-  static let record = ListingStoreTests.record
+  static let start = StoreSamples.start
+  static let listing = StoreSamples.listing
+  static let record = StoreSamples.record
 
   @Test(arguments: StoreKind.built)
   func aSearchRemembersItsRunsAndTheSourcesThatAnsweredAndAreStillAsked(kind: StoreKind) throws {

@@ -122,7 +122,7 @@ import Testing
   }
 
   static func store(_ kind: StoreKind) throws -> any BrowsableStore {
-    let (store, _) = try StoreLastSeenTests.open(kind)
+    let (store, _) = try StoreSamples.open(kind)
     try store.record(
       SearchRecord(search: "chairs", now: now, seen: [listing], recent: [listing], reached: true))
     return store
@@ -185,7 +185,7 @@ import Testing
 
   @Test func aPressTheStoreCannotTakeIsAskedForAgain() async throws {
     let api = try BotAPI()
-    let (writable, location) = try StoreLastSeenTests.open(.sqlite)
+    let (writable, location) = try StoreSamples.open(.sqlite)
     try writable.record(
       SearchRecord(
         search: "chairs", now: Self.now, seen: [Self.listing], recent: [Self.listing],

@@ -12,6 +12,14 @@ public enum TestTools {
   /// The virtual environment's `bin` folder that `.ci/run` fills.
   public static let venvBin = packageRoot.appendingPathComponent(".build/venv/bin")
 
+  /// The Swift files under `folder` (a path from `root`, the repository's by default), as paths
+  /// from `folder`, sorted: what the tests that check the repository's structure read.
+  public static func swiftFiles(under folder: String, in root: URL = packageRoot) -> [String] {
+    let path = root.appendingPathComponent(folder).path
+    let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
+    return files.filter { $0.hasSuffix(".swift") }.sorted()
+  }
+
   /// The full path of `name`: the virtual environment first, then `PATH`; nil when absent.
   public static func path(_ name: String) -> String? {
     let venv = venvBin.appendingPathComponent(name).path

@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// Marks (star, hide, note) on both stores: set, kept, cleared, listed, and counted only when
 /// they change.
 @Suite(.serialized) struct StoreMarksTests {
-  static let start = StoreAdminTests.start
+  static let start = StoreSamples.start
 
   @Test(arguments: StoreKind.built)
   func marksAreSetKeptAndClearedAndAListingWithoutAnyHasNoRow(kind: StoreKind) throws {

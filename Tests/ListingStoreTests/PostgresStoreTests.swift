@@ -7,7 +7,6 @@ import Synchronization
   import Foundation
   import Testing
 
-  @testable import ClarissaEngine
   @testable import ListingStore
 
   /// The PostgreSQL store against a real server (Debian's, started on 127.0.0.1 by the tests):

@@ -1,8 +1,8 @@
+import FixtureSupport
 import Foundation
 import Testing
 
 @testable import ClarissaCore
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// A listing's facts are declared once (`ListingField.all`): the stores' columns, what they
@@ -11,7 +11,7 @@ import Testing
 @Suite(.serialized) struct ListingFieldTests {
   /// Every fact set, none at a default.
   static let full: Listing = {
-    var listing = StoreAdminTests.listing("f1")
+    var listing = StoreSamples.listing("f1")
     listing.rooms = 2.5
     listing.bedrooms = 1
     listing.bathrooms = 1.5
@@ -64,7 +64,7 @@ import Testing
   func aListingComesBackWholeFromTheStore(kind: StoreKind) throws {
     let store = try #require(try kind.open() as? any BrowsableStore)
     try store.record(
-      SearchRecord(search: "bikes", now: StoreAdminTests.start, seen: [Self.full], reached: true))
+      SearchRecord(search: "bikes", now: StoreSamples.start, seen: [Self.full], reached: true))
     let history = try #require(try store.history(Self.full.key))
     #expect(history.listing == Self.full)
   }
@@ -82,7 +82,7 @@ import Testing
   /// The facts a later schema added leave a listing's content hash what it was while a site
   /// gives none of them (a store upgraded to them rewrites nothing), and change it when it does.
   @Test func laterFactsChangeTheContentHashOnlyWhenTheyHaveAValue() {
-    let plain = StoreAdminTests.listing("f1")
+    let plain = StoreSamples.listing("f1")
     // The hash the list gave before rooms, areas and places were declared (schema 8).
     #expect(ListingField.contentHash(plain) == Self.hashBeforeFacts)
     var withRooms = plain
@@ -125,7 +125,7 @@ import Testing
       return ContentHash.hex(parts + lists + later)
     }
     var listings = [
-      StoreAdminTests.listing("f1"), Self.full, Listing(id: "", site: "", url: "", title: ""),
+      StoreSamples.listing("f1"), Self.full, Listing(id: "", site: "", url: "", title: ""),
     ]
     var pending = Self.full
     pending.descriptionHTML = "<p>Zwei Zimmer, Balkon – 850 €</p>"
@@ -138,7 +138,7 @@ import Testing
     sparse.facts = ["z": "", "a": "\u{1F}"]
     listings.append(sparse)
     for number in 0..<500 {
-      var listing = number.isMultiple(of: 2) ? Self.full : StoreAdminTests.listing("n\(number)")
+      var listing = number.isMultiple(of: 2) ? Self.full : StoreSamples.listing("n\(number)")
       listing.price = number.isMultiple(of: 3) ? nil : Double(number) / 7
       listing.title += String(repeating: "x", count: number % 40)
       listing.rooms = number.isMultiple(of: 5) ? Double(number) : nil

@@ -1,71 +1,17 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// The store's administration API on real database files: info, export and import, forget,
 /// prune and check.
 @Suite struct StoreAdminTests {
-  static let start = Date(timeIntervalSince1970: 1_777_800_000)
-
-  /// A new store in a folder of its own.
-  static func store() throws -> ListingStore {
-    let path = RunnerTests.temporaryState()
-    try FileManager.default.createDirectory(
-      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    return try ListingStore.open(path: path, readOnly: false)
-  }
-
-  static func listing(_ id: String, price: Double? = 100, title: String = "Bike") -> Listing {
-    Listing(
-      id: id, site: "feed", url: "https://feeds.example.org/\(id)", title: title,
-      description: "line one\nline \"two\"", price: price, currency: "USD",
-      posted: start.addingTimeInterval(-3600), location: "Mission", area: "sfc",
-      coordinates: Coordinates(latitude: 37.75, longitude: -122.41),
-      imageURLs: ["https://feeds.example.org/\(id).jpg"], category: "bik")
-  }
-
-  /// Two searches, a price change, a delivery, a refusal, a held listing, validators and a
-  /// cool-down: something of every table.
-  static func filled(_ store: ListingStore) throws {
-    let a = listing("a")
-    let b = listing("b", price: nil)
-    try store.record(
-      SearchRecord(
-        search: "bikes", now: start, seen: [a, b], owed: [a, b], channels: ["phone", "mail"],
-        recent: [a, b], answered: ["https://feeds.example.org/feed"],
-        asked: ["https://feeds.example.org/feed"],
-        validators: ["https://feeds.example.org/feed": Validators(etag: "\"e1\"")], reached: true))
-    var cheaper = a
-    cheaper.price = 80
-    let later = start.addingTimeInterval(86_400.5)
-    try store.record(
-      SearchRecord(
-        search: "cheap-bikes", now: later, seen: [cheaper, listing("c")], held: [listing("c")],
-        asked: ["https://feeds.example.org/cheap"], reached: false))
-    try store.markDelivered(search: "bikes", key: a.key, channel: "phone", at: later)
-    _ = try store.markFailed(search: "bikes", key: b.key, channel: "mail", error: "503", at: later)
-    try store.setCooldown(
-      Cooldown(
-        until: start.addingTimeInterval(86_400), reason: "blocked", since: start, status: 403,
-        answer: "Forbidden", urls: ["https://blocked.example.org/x"]),
-      host: "blocked.example.org")
-  }
-
-  static func lines(_ store: ListingStore) throws -> [String] {
-    var lines: [String] = []
-    try store.export { lines.append($0) }
-    return lines
-  }
-
-  static func data(_ lines: [String]) -> Data { Data(lines.map { $0 + "\n" }.joined().utf8) }
-
   @Test func exportThenImportGivesTheSameStoreAndAgainChangesNothing() throws {
-    let original = try Self.store()
-    try Self.filled(original)
-    let exported = try Self.lines(original)
+    let original = try StoreSamples.store()
+    try StoreSamples.filled(original)
+    let exported = try StoreSamples.lines(original)
     #expect(
       exported.first == "{\"type\":\"clarissa\",\"format\":1,\"schema\":\(StoreSchema.current)}")
     #expect(exported.allSatisfy { $0.hasPrefix("{\"type\":\"") && !$0.contains("\n") })
@@ -73,11 +19,11 @@ import Testing
     #expect(listingA.contains("\"prices\":[{\"at\":\"2026-05-03T09:20:00Z\""))
     #expect(listingA.contains("\"price\":80}]"), "a row per price seen: \(listingA)")
 
-    let copy = try Self.store()
-    _ = try copy.importLines(Self.data(exported), file: "state.jsonl")
-    #expect(try Self.lines(copy) == exported)
-    _ = try copy.importLines(Self.data(exported), file: "state.jsonl")
-    #expect(try Self.lines(copy) == exported, "importing again changes nothing")
+    let copy = try StoreSamples.store()
+    _ = try copy.importLines(StoreSamples.data(exported), file: "state.jsonl")
+    #expect(try StoreSamples.lines(copy) == exported)
+    _ = try copy.importLines(StoreSamples.data(exported), file: "state.jsonl")
+    #expect(try StoreSamples.lines(copy) == exported, "importing again changes nothing")
     let key = ListingKey(site: "feed", id: "a")
     #expect(
       try copy.lookUp(search: "bikes", keys: [key]) == original.lookUp(search: "bikes", keys: [key])
@@ -108,28 +54,28 @@ import Testing
   }
 
   @Test func aFileIsImportedAPieceAtATimeAsItWouldBeWhole() throws {
-    let original = try Self.store()
+    let original = try StoreSamples.store()
     // Over 2 MB of lines: several pieces, with lines cut at their edges.
     let listings = (0..<3000).map {
-      var listing = Self.listing("\($0)")
+      var listing = StoreSamples.listing("\($0)")
       listing.description = String(repeating: "long text \($0) ", count: 60)
       return listing
     }
     try original.record(
-      SearchRecord(search: "bikes", now: Self.start, seen: listings, reached: true))
-    let lines = try Self.lines(original)
+      SearchRecord(search: "bikes", now: StoreSamples.start, seen: listings, reached: true))
+    let lines = try StoreSamples.lines(original)
     let file = original.path + ".jsonl"
-    try Self.data(lines).write(to: URL(fileURLWithPath: file))
+    try StoreSamples.data(lines).write(to: URL(fileURLWithPath: file))
     #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 2 << 20)
-    let copy = try Self.store()
+    let copy = try StoreSamples.store()
     let counts = try copy.importLines(path: file)
     #expect(counts["listings"] == 3000 && counts["sightings"] == 3000)
-    #expect(try Self.lines(copy) == lines)
+    #expect(try StoreSamples.lines(copy) == lines)
   }
 
   @Test func anImportNeverTakesADeliveryBack() throws {
-    let store = try Self.store()
-    try Self.filled(store)
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
     let owedAgain = """
       {"type":"delivery","search":"bikes","site":"feed","id":"a","channel":"phone","state":"owed",\
       "owedAt":"2026-05-03T09:20:00Z","attempts":0}
@@ -157,7 +103,7 @@ import Testing
     ("{\"type\":\"clarissa\",\"format\":7}", "line 1 is an export of format 7"),
   ])
   func aBadLineIsNamedAndNothingIsImported(text: String, message: String) throws {
-    let store = try Self.store()
+    let store = try StoreSamples.store()
     do {
       _ = try store.importLines(Data(text.utf8), file: "state.jsonl")
       Issue.record("a bad line must be refused")
@@ -169,8 +115,8 @@ import Testing
   }
 
   @Test func forgetTakesOneSearchAndLeavesTheOthers() throws {
-    let store = try Self.store()
-    try Self.filled(store)
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
     let counts = try store.forget(search: "bikes")
     #expect(counts["sightings"] == 2 && counts["deliveries"] == 4 && counts["recent"] == 2)
     #expect(counts["sources"] == 1 && counts["searches"] == 1 && counts["listings"] == 0)
@@ -183,9 +129,9 @@ import Testing
   }
 
   @Test func pruneSaysWhatWentAndKeepsWhatIsFresh() throws {
-    let store = try Self.store()
-    try Self.filled(store)
-    let now = Self.start.addingTimeInterval(2 * 86_400)
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
+    let now = StoreSamples.start.addingTimeInterval(2 * 86_400)
     // Only what "bikes" alone saw at the start is stale after a day and a half.
     let counts = try store.prune(now: now, retention: 1.5 * 86_400)
     #expect(
@@ -203,8 +149,8 @@ import Testing
   }
 
   @Test func checkFindsRowsOfListingsTheStoreDoesNotHave() throws {
-    let store = try Self.store()
-    try Self.filled(store)
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
     #expect(try store.check() == [])
     try store.locked { database in
       try database.run("DELETE FROM listings WHERE site = 'feed' AND id = 'b'")
@@ -220,15 +166,15 @@ import Testing
   }
 
   @Test func infoCountsPerSearchAndChannel() throws {
-    let store = try Self.store()
-    try Self.filled(store)
-    let info = try store.info(now: Self.start.addingTimeInterval(60))
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
+    let info = try store.info(now: StoreSamples.start.addingTimeInterval(60))
     #expect(info.schemaVersion == StoreSchema.current)
     #expect(info.bytes > 0 && info.path == store.path)
     #expect((info.listings, info.prices, info.held) == (3, 3, 1))
     #expect(info.searches.map(\.name) == ["bikes", "cheap-bikes"])
     #expect(info.searches.map(\.listings) == [2, 2])
-    #expect(info.searches[0].lastRun == Self.start && info.searches[1].lastRun == nil)
+    #expect(info.searches[0].lastRun == StoreSamples.start && info.searches[1].lastRun == nil)
     #expect(info.channels.map(\.name) == ["mail", "phone"])
     #expect(info.channels.map { [$0.delivered, $0.owed, $0.failed] } == [[0, 1, 1], [1, 1, 0]])
     #expect(info.cooldowns.map(\.host) == ["blocked.example.org"])

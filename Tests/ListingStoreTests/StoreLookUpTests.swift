@@ -1,8 +1,8 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// The judge's lookup reads the sightings of the search's last answer in one statement and the
@@ -10,11 +10,11 @@ import Testing
 /// stores.
 @Suite(.serialized) struct StoreLookUpTests {
   static func at(_ minutes: Double) -> Date {
-    StoreAdminTests.start.addingTimeInterval(minutes * 60)
+    StoreSamples.start.addingTimeInterval(minutes * 60)
   }
 
   static func listing(_ id: String, _ price: Double) -> Listing {
-    StoreAdminTests.listing(id, price: price)
+    StoreSamples.listing(id, price: price)
   }
 
   /// Both ways, in one read transaction each, on the store's own connection.

@@ -1,15 +1,15 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// A listing seen again unchanged costs a lookup (its content hash compared) and the time it
 /// was seen; a changed one, or one whose hash the store does not have, is written whole. On
 /// both stores.
 @Suite(.serialized) struct StoreContentHashTests {
-  static let start = StoreAdminTests.start
+  static let start = StoreSamples.start
 
   static func seen(_ listing: Listing, after minutes: Double) -> SearchRecord {
     SearchRecord(
@@ -34,7 +34,7 @@ import Testing
   @Test(arguments: StoreKind.built)
   func anUnchangedListingIsNotRewrittenAndAChangedOneIs(kind: StoreKind) throws {
     let store = try #require(try kind.open() as? any BrowsableStore)
-    let bike = StoreAdminTests.listing("b1")
+    let bike = StoreSamples.listing("b1")
     try store.record(Self.seen(bike, after: 0))
     // The stored title changed behind the run's back: seen again unchanged, it is not rewritten,
     // only when it was seen moves.
@@ -61,9 +61,9 @@ import Testing
   }
 
   @Test func theHashCoversEveryStoredFieldAndTellsHTMLFromText() {
-    let bike = StoreAdminTests.listing("b1")
+    let bike = StoreSamples.listing("b1")
     let same = ListingField.contentHash(bike)
-    #expect(ListingField.contentHash(StoreAdminTests.listing("b1")) == same)
+    #expect(ListingField.contentHash(StoreSamples.listing("b1")) == same)
     var changes: [Listing] = []
     for change: (inout Listing) -> Void in [
       { $0.url += "?" }, { $0.title += "!" }, { $0.description += "." }, { $0.price = nil },

@@ -3,7 +3,6 @@ import FixtureSupport
 import Foundation
 import Testing
 
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// "Last seen" is written once per search answer: an answer holding the same listings as the
@@ -11,31 +10,13 @@ import Testing
 /// `listings`, the reposts' window, prune, export, check, migrate) sees the answer's time. On
 /// both stores.
 @Suite(.serialized) struct StoreLastSeenTests {
-  static let start = StoreAdminTests.start
-  static let bikes = ["b1", "b2", "b3"].map { StoreAdminTests.listing($0) }
+  static let start = StoreSamples.start
+  static let bikes = ["b1", "b2", "b3"].map { StoreSamples.listing($0) }
 
   static func at(_ minutes: Double) -> Date { start.addingTimeInterval(minutes * 60) }
 
   static func answer(_ seen: [Listing], after minutes: Double) -> SearchRecord {
     SearchRecord(search: "bikes", now: at(minutes), seen: seen, reached: true)
-  }
-
-  /// A new, empty store of `kind` and where it is.
-  static func open(_ kind: StoreKind) throws -> (any BrowsableStore, String) {
-    let location = try kind.location()
-    return (try open(kind, at: location), location)
-  }
-
-  static func open(_ kind: StoreKind, at location: String) throws -> any BrowsableStore {
-    switch kind {
-    case .sqlite: return try ListingStore.open(path: location, readOnly: false)
-    case .postgres:
-      #if PostgreSQL
-        return try PostgresStore.open(url: location, worker: "last-seen")
-      #else
-        throw StoreProblem(message: "built without PostgreSQL")
-      #endif
-    }
   }
 
   static func run(_ store: some ConnectedStore, _ sql: String, _ values: [StoreValue] = [])
@@ -96,14 +77,14 @@ import Testing
 
   @Test(arguments: StoreKind.built)
   func anUnchangedAnswerWritesNoListingOrSightingRow(kind: StoreKind) throws {
-    let (store, _) = try Self.open(kind)
+    let (store, _) = try StoreSamples.open(kind)
     try store.record(Self.answer(Self.bikes, after: 0))
     var written = try Self.writes(store, kind) {
       try store.record(Self.answer(Self.bikes.reversed(), after: 15))
     }
     #expect(written == (0, 0))
     // b1 drops off and b4 comes: b1's sighting gets its last seen, b4 is written whole.
-    let b4 = StoreAdminTests.listing("b4")
+    let b4 = StoreSamples.listing("b4")
     let changed = Array(Self.bikes.dropFirst()) + [b4]
     written = try Self.writes(store, kind) { try store.record(Self.answer(changed, after: 30)) }
     #expect(written == (1, 2))
@@ -120,7 +101,7 @@ import Testing
 
   @Test(arguments: StoreKind.built)
   func everyReaderSeesTheTimeOfTheLastAnswer(kind: StoreKind) throws {
-    let (store, location) = try Self.open(kind)
+    let (store, location) = try StoreSamples.open(kind)
     let bike = Self.bikes[0]
     try store.record(Self.answer(Self.bikes, after: 0))
     try store.record(Self.answer(Self.bikes, after: 15))
@@ -130,7 +111,7 @@ import Testing
     #expect(history.lastSeen == seen && history.searches.map(\.lastSeen) == [seen])
     #expect(try store.listings(ListingQuery()).map(\.lastSeen) == [seen, seen, seen])
     // The reposts' window: seen at 15 minutes, inside a window from 10, not from 20.
-    let repost = StoreAdminTests.listing("b9")
+    let repost = StoreSamples.listing("b9")
     var found = try store.originals(search: "bikes", of: [repost], since: Self.at(10))
     #expect(found[repost.key]?.id == "b1")
     found = try store.originals(search: "bikes", of: [repost], since: Self.at(20))
@@ -158,7 +139,7 @@ import Testing
   /// 30), and a listing first seen at 30 is never last seen before that.
   @Test(arguments: StoreKind.built)
   func anOlderAnswerRecordedLateMovesNoTimeBack(kind: StoreKind) throws {
-    let (store, location) = try Self.open(kind)
+    let (store, location) = try StoreSamples.open(kind)
     let (b1, b2, b3) = (Self.bikes[0], Self.bikes[1], Self.bikes[2])
     try store.record(Self.answer([b1], after: 0))
     try store.record(Self.answer([b1, b2, b3], after: 30))
@@ -185,7 +166,7 @@ import Testing
   /// then), when it was recorded (what is owed), and when its run began (the search's run).
   @Test(arguments: StoreKind.built)
   func aRecordIsSeenWhenItsAnswerCameAndRunWhenItsRunBegan(kind: StoreKind) throws {
-    let (store, _) = try Self.open(kind)
+    let (store, _) = try StoreSamples.open(kind)
     let bike = Self.bikes[0]
     var record = Self.answer([bike], after: 3)
     record.answeredAt = Self.at(2)
@@ -214,7 +195,7 @@ import Testing
   }
 
   @Test func theExportShowsTheTimeOfTheLastAnswer() throws {
-    let store = try StoreAdminTests.store()
+    let store = try StoreSamples.store()
     try store.record(Self.answer(Self.bikes, after: 0))
     try store.record(Self.answer(Self.bikes, after: 15))
     var lines: [String] = []
@@ -232,7 +213,7 @@ import Testing
     }
     // Imported into a store whose answer holds the same listings since 5 minutes: the later
     // time of each wins, and the next answer is seen as ever.
-    let other = try StoreAdminTests.store()
+    let other = try StoreSamples.store()
     try other.record(Self.answer(Self.bikes, after: 5))
     _ = try other.importLines(Data(lines.joined(separator: "\n").utf8), file: "export.jsonl")
     let bike = Self.bikes[0].key
@@ -277,7 +258,7 @@ import Testing
         for row in rows { try database.execute(script: row) }
       #endif
     }
-    let store = try Self.open(kind, at: location)
+    let store = try StoreSamples.open(kind, at: location)
     let bike = Self.bikes[0]
     var history = try #require(try store.history(bike.key))
     #expect(history.lastSeen == Self.at(20) && history.searches.map(\.lastSeen) == [Self.at(15)])
@@ -294,13 +275,13 @@ import Testing
   #if PostgreSQL
     /// `state migrate`: the answers and who is in them travel, both ways.
     @Test func aMigratedStoreKeepsTheTimeOfTheLastAnswer() throws {
-      let sqlite = try StoreAdminTests.store()
+      let sqlite = try StoreSamples.store()
       try sqlite.record(Self.answer(Self.bikes, after: 0))
       try sqlite.record(Self.answer(Self.bikes, after: 15))
       let url = try LoopbackPostgres.shared().database("lastseen")
       let postgres = try PostgresStore.open(url: url, worker: "last-seen")
       _ = try StoreMigration.copy(from: sqlite, to: postgres)
-      let back = try StoreAdminTests.store()
+      let back = try StoreSamples.store()
       _ = try StoreMigration.copy(from: postgres, to: back)
       for store in [postgres, back] as [any BrowsableStore] {
         let history = try #require(try store.history(Self.bikes[0].key))

@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
   }
 
   @Test func aNewStoreRecordsEveryStepByNameInOrder() throws {
-    let path = try StoreAdminTests.store().path + "-named.db"
+    let path = try StoreSamples.store().path + "-named.db"
     _ = try ListingStore.open(path: path, readOnly: false)
     let steps = try Self.recorded(path)
     #expect(steps.map(\.0) == Array(1...StoreSchema.current))
@@ -33,7 +34,7 @@ import Testing
 
   @Test(arguments: [0, 1, 7, 16])
   func anOlderStoreHasItsStepsNamedAndTheRestApplied(version: Int) throws {
-    let path = try ListingStoreTests.database(atVersion: version, named: "-named-\(version)")
+    let path = try StoreBasicsTests.database(atVersion: version, named: "-named-\(version)")
     let store = try ListingStore.open(path: path, readOnly: false)
     #expect(try store.info().schemaVersion == StoreSchema.current)
     let steps = try Self.recorded(path)
@@ -44,7 +45,7 @@ import Testing
   }
 
   @Test func aStoreOfThisVersionWithoutNamesHasThemRecordedAndNothingApplied() throws {
-    let path = try StoreAdminTests.store().path + "-unnamed.db"
+    let path = try StoreSamples.store().path + "-unnamed.db"
     _ = try ListingStore.open(path: path, readOnly: false)
     do {
       let database = try SQLiteDatabase(path: path, readOnly: false)
@@ -57,7 +58,7 @@ import Testing
   }
 
   @Test func aStoreReadOnlyIsNotGivenNames() throws {
-    let path = try StoreAdminTests.store().path + "-read-only.db"
+    let path = try StoreSamples.store().path + "-read-only.db"
     _ = try ListingStore.open(path: path, readOnly: false)
     do {
       let database = try SQLiteDatabase(path: path, readOnly: false)

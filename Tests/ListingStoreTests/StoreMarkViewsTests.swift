@@ -1,8 +1,8 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// What the marks change in what the store shows: hidden listings left out of the listings and
@@ -10,7 +10,7 @@ import Testing
 /// marks carried on each listing; `state export`/`import` carry them and prune keeps a starred
 /// listing's story.
 @Suite(.serialized) struct StoreMarkViewsTests {
-  static let start = StoreAdminTests.start
+  static let start = StoreSamples.start
 
   static func browsable(_ kind: StoreKind) throws -> any BrowsableStore {
     try #require(try kind.open() as? any BrowsableStore)
@@ -21,7 +21,7 @@ import Testing
   @Test(arguments: StoreKind.built)
   func hiddenListingsAreLeftOutUnlessAskedForAndMarksComeWithEachListing(kind: StoreKind) throws {
     let store = try Self.browsable(kind)
-    let listings = ["a", "b", "c", "d"].map { StoreAdminTests.listing($0) }
+    let listings = ["a", "b", "c", "d"].map { StoreSamples.listing($0) }
     for (index, listing) in listings.enumerated() {
       try store.record(
         SearchRecord(
@@ -79,7 +79,7 @@ import Testing
   @Test(arguments: StoreKind.built)
   func pruneKeepsAStarredListingInAnOldAnswer(kind: StoreKind) throws {
     let store = try Self.browsable(kind)
-    let (a, b) = (StoreAdminTests.listing("a"), StoreAdminTests.listing("b"))
+    let (a, b) = (StoreSamples.listing("a"), StoreSamples.listing("b"))
     try store.record(
       SearchRecord(
         search: "bikes", now: Self.start, seen: [a, b], answered: ["https://feeds.example.org/f"],
@@ -98,8 +98,8 @@ import Testing
   }
 
   @Test func pruneKeepsAStarredListingsStoryAndNeverItsMarks() throws {
-    let store = try StoreAdminTests.store()
-    try StoreAdminTests.filled(store)
+    let store = try StoreSamples.store()
+    try StoreSamples.filled(store)
     let b = ListingKey(site: "feed", id: "b")
     try store.setMark(.star, on: [b], at: Self.start)
     try store.setMark(.note("kept"), on: [b], at: Self.start)
@@ -120,15 +120,15 @@ import Testing
   }
 
   @Test func exportCarriesMarksAndAnOlderExportWithoutThemStillImports() throws {
-    let original = try StoreAdminTests.store()
-    try StoreAdminTests.filled(original)
+    let original = try StoreSamples.store()
+    try StoreSamples.filled(original)
     let (a, b) = (ListingKey(site: "feed", id: "a"), ListingKey(site: "feed", id: "b"))
     try original.setMark(.star, on: [a], at: Self.start)
     try original.setMark(.hide, on: [b], at: Self.start.addingTimeInterval(60))
     try original.setMark(.note("line one\nline \"two\""), on: [a], at: Self.start)
     // The Atom feeds and the HTML page a run writes leave the hidden listing out.
     #expect(try original.recent(searches: ["bikes"], limit: 10).map(\.listing.id) == ["a"])
-    let exported = try StoreAdminTests.lines(original)
+    let exported = try StoreSamples.lines(original)
     let markLines = exported.filter { $0.hasPrefix("{\"type\":\"mark\"") }
     #expect(
       markLines == [
@@ -137,28 +137,28 @@ import Testing
           + "\"starredAt\":\"2026-05-03T09:20:00Z\"}",
         "{\"type\":\"mark\",\"hiddenAt\":\"2026-05-03T09:21:00Z\",\"id\":\"b\",\"site\":\"feed\"}",
       ])
-    let copy = try StoreAdminTests.store()
-    _ = try copy.importLines(StoreAdminTests.data(exported), file: "state.jsonl")
-    #expect(try StoreAdminTests.lines(copy) == exported)
+    let copy = try StoreSamples.store()
+    _ = try copy.importLines(StoreSamples.data(exported), file: "state.jsonl")
+    #expect(try StoreSamples.lines(copy) == exported)
     #expect(try copy.marks(of: [a, b]) == original.marks(of: [a, b]))
-    _ = try copy.importLines(StoreAdminTests.data(exported), file: "state.jsonl")
-    #expect(try StoreAdminTests.lines(copy) == exported, "importing again changes nothing")
+    _ = try copy.importLines(StoreSamples.data(exported), file: "state.jsonl")
+    #expect(try StoreSamples.lines(copy) == exported, "importing again changes nothing")
 
     // An export written before marks existed imports as it did.
-    let older = try StoreAdminTests.store()
+    let older = try StoreSamples.store()
     let counts = try older.importLines(
-      StoreAdminTests.data(exported.filter { !markLines.contains($0) }), file: "old.jsonl")
+      StoreSamples.data(exported.filter { !markLines.contains($0) }), file: "old.jsonl")
     #expect(counts["marks"] == 0 && counts["listings"] == 3)
     #expect(try older.marks(of: [a, b]).isEmpty)
 
     // Into a store with marks of its own: a mark stays from the earlier time, the later note
     // wins, and nothing is unmarked.
-    let marked = try StoreAdminTests.store()
-    try StoreAdminTests.filled(marked)
+    let marked = try StoreSamples.store()
+    try StoreSamples.filled(marked)
     try marked.setMark(.star, on: [a], at: Self.start.addingTimeInterval(-60))
     try marked.setMark(.note("newer"), on: [a], at: Self.start.addingTimeInterval(60))
     try marked.setMark(.star, on: [b], at: Self.start)
-    _ = try marked.importLines(StoreAdminTests.data(exported), file: "state.jsonl")
+    _ = try marked.importLines(StoreSamples.data(exported), file: "state.jsonl")
     let merged = try marked.marks(of: [a, b])
     #expect(
       merged[a]

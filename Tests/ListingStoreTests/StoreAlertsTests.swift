@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// read only where the content hash differs, watched sources, text changes, marks carried to
 /// reposts, the diff on an owed delivery, and the prune.
 @Suite(.serialized) struct StoreAlertsTests {
-  static let start = StoreAdminTests.start
+  static let start = StoreSamples.start
   static let later = start.addingTimeInterval(3600)
 
   static func record(_ listings: [Listing], at now: Date) -> SearchRecord {

@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -21,17 +22,17 @@ import Testing
   @Test(arguments: StoreKind.built)
   func theMapFindsTheListingsWithCoordinatesByEitherPlan(kind: StoreKind) throws {
     let store = try kind.open()
-    var red = StoreAdminTests.listing("1", price: 100, title: "Red bike")
-    var nowhere = StoreAdminTests.listing("2", price: 300, title: "Blue bike")
+    var red = StoreSamples.listing("1", price: 100, title: "Red bike")
+    var nowhere = StoreSamples.listing("2", price: 300, title: "Blue bike")
     nowhere.coordinates = nil
-    let lamp = StoreAdminTests.listing("3", price: 40, title: "Desk lamp")
+    let lamp = StoreSamples.listing("3", price: 40, title: "Desk lamp")
     red.rooms = 2
     red.postcode = "94110"
-    try store.record(ListingStoreTests.record("bikes", at: 0, seen: [red, nowhere]))
-    try store.record(ListingStoreTests.record("lamps", at: 60, seen: [red]))
-    try store.record(ListingStoreTests.record("lamps", at: 90, seen: [lamp]))
+    try store.record(StoreSamples.record("bikes", at: 0, seen: [red, nowhere]))
+    try store.record(StoreSamples.record("lamps", at: 60, seen: [red]))
+    try store.record(StoreSamples.record("lamps", at: 90, seen: [lamp]))
     red.price = 90
-    try store.record(ListingStoreTests.record("bikes", at: 120, seen: [red]))
+    try store.record(StoreSamples.record("bikes", at: 120, seen: [red]))
     for few in [0, 100] {
       var query = ListingQuery()
       query.limit = 10

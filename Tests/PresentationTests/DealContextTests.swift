@@ -1,4 +1,5 @@
 import ClarissaCore
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -9,21 +10,9 @@ import Testing
 /// written here, on the SQLite file, without the store's statements (the median by sorting
 /// with LIMIT/OFFSET, the earlier prices by the repost links read by hand).
 @Suite(.serialized) struct DealContextTests {
-  static let start = StoreAdminTests.start
+  static let start = StoreSamples.start
   static let day: TimeInterval = 86_400
   static let now = start.addingTimeInterval(120 * day)
-
-  static func flat(
-    _ id: String, _ price: Double, currency: String = "EUR", area: Double? = nil,
-    bedrooms: Double? = nil, posted: Date? = nil
-  ) -> Listing {
-    var listing = Listing(
-      id: id, site: "feed", url: "https://flats.example.org/\(id)", title: "Flat \(id)",
-      price: price, currency: currency, posted: posted)
-    listing.floorArea = area
-    listing.bedrooms = bedrooms
-    return listing
-  }
 
   static func record(
     _ store: any ListingMemory, day offset: Double, _ seen: [Listing],
@@ -40,31 +29,36 @@ import Testing
   /// floor areas, USD), an original that drops (day 100, 110), and two reposts of it (day 115,
   /// day 120, now).
   static func market(_ store: any ListingMemory) throws {
-    try record(store, day: 0, (1...6).map { flat("old\($0)", Double($0) * 10) })
+    try record(store, day: 0, (1...6).map { StoreSamples.flat("old\($0)", Double($0) * 10) })
     var market: [Listing] = []
     for index in 1...9 {
       let price = index <= 6 ? 700 + 37 * Double(index) : 500 + 61 * Double(index)
       let area: Double? = index <= 6 ? 40 + 5 * Double(index) : nil
       let bedrooms: Double? = index <= 6 ? nil : 2
-      market.append(flat("p\(index)", price, area: area, bedrooms: bedrooms))
+      market.append(StoreSamples.flat("p\(index)", price, area: area, bedrooms: bedrooms))
     }
-    market += [flat("u1", 900, currency: "USD"), flat("u2", 950, currency: "USD")]
-    try record(store, day: 100, market + [flat("O", 450)])
-    try record(store, day: 110, [flat("O", 420)])
-    try record(store, day: 115, [flat("R1", 400)], reposts: ["R1": "O"])
+    market += [
+      StoreSamples.flat("u1", 900, currency: "USD"), StoreSamples.flat("u2", 950, currency: "USD"),
+    ]
+    try record(store, day: 100, market + [StoreSamples.flat("O", 450)])
+    try record(store, day: 110, [StoreSamples.flat("O", 420)])
+    try record(store, day: 115, [StoreSamples.flat("R1", 400)], reposts: ["R1": "O"])
     try record(
       store, day: 120,
-      [flat("R2", 390, posted: now.addingTimeInterval(-3600)), flat("Q", 1_000, area: 50)],
+      [
+        StoreSamples.flat("R2", 390, posted: now.addingTimeInterval(-3600)),
+        StoreSamples.flat("Q", 1_000, area: 50),
+      ],
       reposts: ["R2": "O"])
   }
 
   @Test func theLinesMatchWhatSQLWrittenHereComputes() throws {
-    let store = try StoreAdminTests.store()
+    let store = try StoreSamples.store()
     try Self.market(store)
     let book = DealContextBook(memory: store, now: Self.now, timeZone: TimeZone(identifier: "UTC")!)
     let (r2, q) = (
-      Self.flat("R2", 390, posted: Self.now.addingTimeInterval(-3600)),
-      Self.flat("Q", 1_000, area: 50)
+      StoreSamples.flat("R2", 390, posted: Self.now.addingTimeInterval(-3600)),
+      StoreSamples.flat("Q", 1_000, area: 50)
     )
     let lines = try book.lines(for: [r2, q], search: "flats")
 
@@ -136,15 +130,16 @@ import Testing
   @Test(arguments: StoreKind.built)
   func tooFewToCompareSaysNothingAndBedroomsNarrowWhenEnoughShareThem(kind: StoreKind) throws {
     let store = try kind.open()
-    try Self.record(store, day: 119.5, (1...4).map { Self.flat("s\($0)", 500 + Double($0)) })
-    let lone = Self.flat("s1", 501)
+    try Self.record(
+      store, day: 119.5, (1...4).map { StoreSamples.flat("s\($0)", 500 + Double($0)) })
+    let lone = StoreSamples.flat("s1", 501)
     let book = DealContextBook(memory: store, now: Self.now)
     let none = try book.lines(for: [lone], search: "flats")
     #expect(none.isEmpty, "3 others: below the minimum")
     #expect(DealContext.minimumPeers == 5)
-    let twos = (1...5).map { Self.flat("b\($0)", Double(1_000 * $0), bedrooms: 2) }
-    try Self.record(store, day: 119.8, twos + [Self.flat("b9", 100_000, bedrooms: 3)])
-    let asked = Self.flat("b1", 1_000, bedrooms: 2)
+    let twos = (1...5).map { StoreSamples.flat("b\($0)", Double(1_000 * $0), bedrooms: 2) }
+    try Self.record(store, day: 119.8, twos + [StoreSamples.flat("b9", 100_000, bedrooms: 3)])
+    let asked = StoreSamples.flat("b1", 1_000, bedrooms: 2)
     let said = try DealContextBook(memory: store, now: Self.now).lines(
       for: [asked], search: "flats")
     // The other four twos and the rest: only 4 with 2 bedrooms, so all 9 others are the market.
@@ -157,12 +152,12 @@ import Testing
 @Suite(.serialized) struct DealContextFigures {
   @Test(.enabled(if: ProcessInfo.processInfo.environment["CLARISSA_CONTEXT_FIGURES"] == "1"))
   func aBatchOverFiftyThousandListings() throws {
-    let store = try StoreAdminTests.store()
+    let store = try StoreSamples.store()
     var listings: [Listing] = []
     for index in 0..<50_000 {
       let area: Double? = index % 3 == 0 ? nil : Double(30 + index % 90)
       listings.append(
-        DealContextTests.flat("m\(index)", Double(500 + index % 1_000), area: area))
+        StoreSamples.flat("m\(index)", Double(500 + index % 1_000), area: area))
     }
     try DealContextTests.record(store, day: 100, listings)
     let batch = Array(listings.prefix(50))

@@ -2,7 +2,6 @@ import ClarissaCore
 import Foundation
 import Testing
 
-@testable import ClarissaEngine
 @testable import ListingStore
 
 /// A listing seen again arrives with its description pending: the store keeps the text.
