@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import SiteFormat
+public import ClarissaCore
+internal import Foundation
+public import SiteFormat
 
 /// A shipped definition, read the first time anything but its id is asked: every command starts
 /// with the registry, and reading five definitions cost about 10 ms of each start (`clarissa

@@ -1,5 +1,6 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
+internal import Feeds
 
 /// Backpage's RSS export. Defunct: the site was seized on 2018-04-06.
 public struct BackpageSite: FeedSource {

@@ -1,7 +1,7 @@
-import Channels
-import ClarissaCore
-import ClarissaEngine
-import ListingStore
+internal import Channels
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import ListingStore
 
 /// The short account of a valid config that `validate` prints: what a run would do.
 struct ConfigSummary {

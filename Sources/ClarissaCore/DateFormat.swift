@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A date format made once and shared between threads: one Foundation formatter per format and
 /// time zone.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// `serve:`: where a phone reaches the web interface, and the defaults of `clarissa serve`.
 public struct ServeSettings: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Markup
+public import ClarissaCore
+internal import Foundation
+internal import Markup
 
 /// Turns a listing's pending description HTML (``Listing/descriptionHTML``) into its plain text,
 /// on demand. Sites leave descriptions unconverted so that a poll where every listing is already

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+public import Foundation
+public import ListingStore
 
 /// Deal context for the listings of one delivery batch, a report or a page (``DealContext``):
 /// each search's similar listings are read once (one search's 90 days may be thousands of

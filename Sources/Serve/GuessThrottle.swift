@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Slows whoever guesses the access token or forges `/act` tokens: after ``allowed`` wrong
 /// tokens from one client address within ``window`` seconds, every further wrong token from it

@@ -1,11 +1,11 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+package import ClarissaCore
+package import Foundation
+package import ListingStore
 
 /// What `/metrics` counts, in the Prometheus text format (version 0.0.4). Counters grow with
 /// every round this process ran (`clarissa watch --http`); a `serve` alone runs none and shows
 /// them at zero. Gauges read from the store at each scrape: cool-downs and unviewed listings.
-public final class Metrics: @unchecked Sendable {
+package final class Metrics: @unchecked Sendable {
   private let lock = NSLock()
   private var runs = 0
   private var lastRound: Date?
@@ -17,10 +17,10 @@ public final class Metrics: @unchecked Sendable {
   private var pages: [Int: Int] = [:]  // status -> served
 
   /// Nothing counted yet.
-  public init() {}
+  package init() {}
 
   /// Adds one round: its requests, listings and deliveries, and how long it took.
-  public func record(_ result: RunResult, seconds: Double, finished: Date) {
+  package func record(_ result: RunResult, seconds: Double, finished: Date) {
     lock.withLock {
       runs += 1
       lastRound = finished
@@ -48,7 +48,7 @@ public final class Metrics: @unchecked Sendable {
   }
 
   /// When the last round finished, if this process ran one.
-  public var lastRoundFinished: Date? { lock.withLock { lastRound } }
+  package var lastRoundFinished: Date? { lock.withLock { lastRound } }
 
   /// The exposition: the counters, then the store's gauges.
   func text(cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date) -> String {

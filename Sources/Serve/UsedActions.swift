@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The `/act` tokens already used, until they expire: a button does its action once. Without
 /// it a Star pressed again a day after the person unstarred the listing would star it again

@@ -1,5 +1,5 @@
-import Foundation
-import WebServer
+internal import Foundation
+internal import WebServer
 
 extension PollBenchmark {
   /// Each program's fastest and median beside xmllint's and rss2email's, with peak memory.

@@ -1,8 +1,8 @@
-import Channels
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import Channels
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// What the delivery stage did.
 struct Receipts: Sendable {

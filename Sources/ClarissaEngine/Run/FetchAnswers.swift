@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// One search's answers, handed on as soon as every request of it has ended: the search as
 /// planned (with its slot in the run's outcomes), what its sources said, and the URLs it asks.

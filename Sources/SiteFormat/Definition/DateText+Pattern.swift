@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+package import Foundation
 
 extension DateText {
   /// What an ICU date pattern (`dd.MM.yyyy HH:mm`) holds, read before a formatter is made: ICU
