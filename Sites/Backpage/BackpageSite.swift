@@ -1,6 +1,6 @@
 public import ClarissaCore
-internal import SiteFormat
 internal import Feeds
+internal import SiteFormat
 
 /// Backpage's RSS export. Defunct: the site was seized on 2018-04-06.
 public struct BackpageSite: FeedSource {

@@ -1,4 +1,4 @@
-internal import ArgumentParser
+package import ArgumentParser
 
 /// The `clarissa` command: subcommands for each way the tool is used.
 @available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)

@@ -1,4 +1,4 @@
-internal import ArgumentParser
+package import ArgumentParser
 
 /// The exit statuses clarissa documents (README, "Exit codes"); scripts and CI rely on them.
 package enum ExitStatus: Int32, CaseIterable, Sendable {

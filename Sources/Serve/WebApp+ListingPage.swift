@@ -1,8 +1,8 @@
 internal import ClarissaCore
 internal import Foundation
+internal import Geography
 internal import ListingStore
 internal import WebServer
-internal import Geography
 
 /// `/listing/SITE/ID`: all the store knows of one listing.
 extension WebApp {

@@ -1,3 +1,4 @@
+internal import ClarissaCore
 internal import Foundation
 internal import Sites
 

@@ -23,7 +23,9 @@ package struct GotifyKind: ChannelKind {
   ]
   package let secrets: [ChannelSecret] = [.userinfo, .path(from: 0)]
 
-  package static let priorities = ["low": 1, "moderate": 3, "normal": 5, "high": 8, "emergency": 10]
+  package static let priorities = [
+    "low": 1, "moderate": 3, "normal": 5, "high": 8, "emergency": 10,
+  ]
 
   /// The priority `priority=` names (default 5, Gotify's "normal").
   package static func priority(_ url: ChannelURL) -> Int? {
