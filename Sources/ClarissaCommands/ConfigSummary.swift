@@ -1,6 +1,7 @@
 internal import Channels
 internal import ClarissaCore
 internal import ClarissaEngine
+internal import Foundation
 internal import ListingStore
 
 /// The short account of a valid config that `validate` prints: what a run would do.

@@ -1,3 +1,5 @@
+internal import ArgumentParser
+internal import ClarissaConfig
 internal import ClarissaCore
 internal import ClarissaEngine
 internal import Foundation

@@ -1,3 +1,4 @@
+internal import ActionKeys
 internal import Channels
 internal import ClarissaCore
 internal import ClarissaEngine

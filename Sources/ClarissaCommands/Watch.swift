@@ -7,6 +7,7 @@ internal import Foundation
 internal import ListingStore
 internal import Serve
 internal import Sites
+internal import WebServer
 
 /// `clarissa watch`: run searches at their own intervals until stopped.
 struct Watch: AsyncParsableCommand {
