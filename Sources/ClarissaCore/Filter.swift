@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// One inclusive or exclusive filter: plain text (whole words, case- and diacritic-insensitive
 /// unless asked) or a regular expression, compiled once when the config is read.

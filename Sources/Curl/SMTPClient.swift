@@ -1,5 +1,5 @@
 internal import CLibCurl
-package import Foundation
+internal import Foundation
 
 /// One mail handed to an SMTP server through libcurl (the same typed option wrappers as
 /// `CurlFetcher`). libcurl's easy interface blocks, so each mail is sent on a thread of its own,

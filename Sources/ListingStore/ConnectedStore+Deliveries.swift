@@ -1,5 +1,5 @@
 internal import ClarissaCore
-public import Foundation
+internal import Foundation
 internal import Tracing
 
 /// Deliveries, the recent listings the outputs show, and retention.

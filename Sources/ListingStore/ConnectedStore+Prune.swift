@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// Retention: forgetting what no search has seen for a while, by index on the times.
 extension ConnectedStore {

@@ -1,5 +1,5 @@
 internal import ClarissaCore
-public import Foundation
+internal import Foundation
 
 /// Writing a search's part of a run, and the held queue.
 extension ConnectedStore {

@@ -1,4 +1,4 @@
-public import ClarissaCore
+internal import ClarissaCore
 public import Foundation
 
 /// Cross-site folding (``SameFlat``): the listing on another site that a new one is the same

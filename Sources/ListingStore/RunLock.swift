@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// The lock that serialises writers of one store: `<store>.lock`, held with `flock` for a whole
 /// run (or a `state` command that changes the store). Readers never take it: SQLite's WAL lets

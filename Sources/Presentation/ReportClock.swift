@@ -1,4 +1,4 @@
-public import ClarissaCore
+internal import ClarissaCore
 public import Foundation
 
 /// Times as a report says them: the local clock time, with the day when it is not today.

@@ -1,6 +1,6 @@
 package import ClarissaCore
 package import Foundation
-package import ListingStore
+internal import ListingStore
 
 /// What `/metrics` counts, in the Prometheus text format (version 0.0.4). Counters grow with
 /// every round this process ran (`clarissa watch --http`); a `serve` alone runs none and shows

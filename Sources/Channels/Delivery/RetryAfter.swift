@@ -1,7 +1,7 @@
 internal import ClarissaCore
 internal import Curl
 package import Foundation
-package import ListingStore
+internal import ListingStore
 internal import Presentation
 
 /// A server's `Retry-After` (RFC 9110 §10.2.3: a number of seconds, or an HTTP date), read

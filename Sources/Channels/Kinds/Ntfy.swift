@@ -1,6 +1,6 @@
 internal import ActionKeys
 package import ClarissaCore
-package import Curl
+internal import Curl
 internal import Foundation
 
 extension Channel.Kind {

@@ -1,5 +1,5 @@
 package import ClarissaCore
-package import Curl
+internal import Curl
 internal import Foundation
 
 extension Channel.Kind {

@@ -1,5 +1,5 @@
 public import ClarissaCore
-public import Foundation
+internal import Foundation
 internal import Geography
 
 /// The run's report in the three formats `run --format` offers.

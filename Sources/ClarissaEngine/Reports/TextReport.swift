@@ -1,7 +1,7 @@
 internal import Channels
 public import ClarissaCore
 public import Foundation
-public import ListingStore
+internal import ListingStore
 internal import Presentation
 
 /// The terminal report and the one-line summary every format ends with. Both say what happened

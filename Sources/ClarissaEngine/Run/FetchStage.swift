@@ -1,6 +1,6 @@
 public import ClarissaCore
 internal import Foundation
-public import ListingStore
+internal import ListingStore
 
 /// What the fetch stage brought back: one outcome per request, and the cool-downs the
 /// scheduler set or renewed (by host).

@@ -1,7 +1,7 @@
 public import ClarissaCore
 public import Foundation
 public import ListingStore
-public import ListingText
+internal import ListingText
 
 /// Why a listing is recorded without being notified.
 public enum PrimeReason: String, Sendable, Equatable {

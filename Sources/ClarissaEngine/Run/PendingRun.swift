@@ -1,6 +1,6 @@
 public import ClarissaCore
 internal import Foundation
-public import ListingStore
+internal import ListingStore
 
 /// A run done up to the terminal channel. The command shows ``result`` (that is the terminal
 /// channel's delivery), then calls ``commit()``: the terminal deliveries are recorded, old

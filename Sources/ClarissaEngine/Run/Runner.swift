@@ -1,7 +1,7 @@
 package import Channels
 public import ClarissaCore
 public import Foundation
-public import ListingStore
+internal import ListingStore
 internal import Presentation
 
 /// The run, in the order of the picture in docs/architecture.md: plan -> fetch -> read -> judge

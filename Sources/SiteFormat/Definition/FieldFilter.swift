@@ -1,4 +1,4 @@
-package import ClarissaCore
+internal import ClarissaCore
 package import Foundation
 
 /// One step of a field's value on its way to the listing, in the order the definition lists

@@ -1,5 +1,5 @@
 package import ClarissaCore
-package import Foundation
+internal import Foundation
 
 /// A template over a search's values: `{query}`, `{city.code}`, `{price.min}`, a parameter
 /// (`{radius}`), what an earlier request collected (`{pins.pk}`), each with filters
