@@ -305,3 +305,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+/// Swift settings of every target whose code is in Sources/ or Sites/: a file sees the members of
+/// the modules it imports itself, not of those another file of its module imports (issue 42).
+let sourceSwiftSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
+for target in package.targets
+where target.type != .system && target.type != .test && target.path?.hasPrefix("Tests") != true {
+  target.swiftSettings = (target.swiftSettings ?? []) + sourceSwiftSettings
+}

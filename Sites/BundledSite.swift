@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import SiteFormat
-import Synchronization
+public import ClarissaCore
+internal import Foundation
+public import SiteFormat
+internal import Synchronization
 
 /// A shipped definition, read the first time anything but its id is asked: every command starts
 /// with the registry, and reading five definitions cost about 10 ms of each start (`clarissa

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
 
 /// The explicit list of site adapters (Swift has no runtime discovery). Adding a site adds one
 /// line here; nothing under `Sources/` changes.

@@ -1,5 +1,6 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import Feeds
+internal import SiteFormat
 
 /// Backpage's RSS export. Defunct: the site was seized on 2018-04-06.
 public struct BackpageSite: FeedSource {

@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import SiteFormat
+internal import ClarissaCore
+internal import SiteFormat
 
 /// Craigslist's ways of saying "blocked" (a 403 status, or a page saying so), told apart from
 /// "no results" so that a blocked client backs off instead of reporting nothing new.

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+internal import ClarissaCore
+internal import SiteFormat
 
 /// Craigslist's own search filters, as declared data: each YAML key, its type, and the query
 /// parameter (and value codes) Craigslist's search page and sapi use for it.

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
 
 /// How a Craigslist search becomes requests: one per city, date-sorted, up to 360 rows.
 extension CraigslistSite {

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
 
 /// Category codes: checking, listing with their meaning, and hints that say what each means.
 extension CraigslistSite {

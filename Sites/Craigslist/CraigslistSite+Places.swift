@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The spellings people type for a Craigslist place: a nickname (`sf`, `nyc`, `philly`), a town
 /// inside an area (`berkeley` is the East Bay), a name run together (`sanfrancisco`) or a

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
 
 /// A Craigslist search pasted from the browser: `https://sfbay.craigslist.org/search/bia?max_price=800`,
 /// with a subarea (`/search/eby/bia`), the pre-2023 form (`/d/bicycles/search/bia`), or the

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
 
 /// Craigslist: the sapi JSON search (default), the static HTML search page, or legacy RSS.
 public struct CraigslistSite: FeedSource {

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Craigslist's reference tables (areas and posting categories), shipped inside the program.
 public enum CraigslistTables {

@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import SiteFormat
+internal import ClarissaCore
+internal import SiteFormat
 
 /// Craigslist's housing figures as its pages write them: `2br - 850ft2 -` (search result rows
 /// before 2023), `3bd 1930ft2` (ends of RSS titles, `<sup>2</sup>` already made `2`).

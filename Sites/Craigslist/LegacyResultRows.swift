@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import Markup
-import SiteFormat
+internal import ClarissaCore
+internal import Foundation
+internal import Markup
+internal import SiteFormat
 
 /// Craigslist search pages from about 2015 to 2022: `li.result-row[data-pid]` with
 /// `a.result-title` (title and link), `time.result-date[datetime]` (local time of the area),

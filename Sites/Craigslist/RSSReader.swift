@@ -1,7 +1,7 @@
-import ClarissaCore
-import Feeds
-import Foundation
-import SiteFormat
+internal import ClarissaCore
+internal import Feeds
+internal import Foundation
+internal import SiteFormat
 
 /// Reads Craigslist's legacy RSS 1.0 search feed. Titles have the shape
 /// `<title> (<place>) $<price> [3bd] [1930ft2]`; the posting id ends the item's URL.

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import SiteFormat
+internal import ClarissaCore
+internal import Foundation
+internal import SiteFormat
 
 /// Decodes Craigslist's JSON search API (`sapi`, version 8) as CRAIGSLIST.md describes: positional
 /// rows decoded against `data.decode`, the title found wherever it stands in the row, nearby-area

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import Markup
-import SiteFormat
+internal import ClarissaCore
+internal import Foundation
+internal import Markup
+internal import SiteFormat
 
 /// Reads Craigslist's static HTML search page: `li.cl-static-search-result` elements (title,
 /// link, price, place), completed from the page's schema.org JSON-LD (coordinates, photos),

@@ -1,5 +1,5 @@
-import ClarissaCore
-import SiteFormat
+public import ClarissaCore
+internal import SiteFormat
 
 /// Any RSS, Atom or JSON Feed: a search lists its feed URLs instead of cities.
 public struct GenericFeedSite: FeedSource {

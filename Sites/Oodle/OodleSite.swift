@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import Markup
-import SiteFormat
+public import ClarissaCore
+internal import Foundation
+internal import Markup
+internal import SiteFormat
 
 /// Oodle's keyed listings API. Unverified: built from its documentation, never checked live.
 public struct OodleSite: FeedSource {

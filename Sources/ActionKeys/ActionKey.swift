@@ -1,30 +1,30 @@
-import Foundation
+internal import Foundation
 
 /// The secret the action tokens are signed with: 32 random bytes kept as 64 hex digits in a
 /// file only its owner may read (`clarissa-actions.key` in the state folder unless
 /// `serve.key_file` names another), made on first need. Whoever reads the file can make
 /// buttons that mark listings: it is as private as the state itself. Removing it voids every
 /// button sent so far.
-public struct ActionKey: Sendable, Equatable {
+package struct ActionKey: Sendable, Equatable {
   /// The key's bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// A key of these bytes (tests, and a file read).
-  public init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     self.bytes = bytes
   }
 
   /// The key file's name in the state folder.
-  public static let fileName = "clarissa-actions.key"
+  package static let fileName = "clarissa-actions.key"
 
   /// Why the key could not be had.
-  public struct Problem: Error, Sendable, CustomStringConvertible {
+  package struct Problem: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the file.
-    public var description: String
+    package var description: String
   }
 
   /// The key in `path`, made there (owner-only, 0600) when there is no file yet.
-  public static func loadOrCreate(at path: String) throws -> ActionKey {
+  package static func loadOrCreate(at path: String) throws -> ActionKey {
     if let key = try read(path) { return key }
     let bytes = Secret.randomBytes(32)
     let text = Secret.hex(bytes) + "\n"
@@ -52,7 +52,7 @@ public struct ActionKey: Sendable, Equatable {
 
   /// The key in `path`, nil when there is no file; a file that is not 64 hex digits is an
   /// error (never silently replaced: the buttons already sent would stop working).
-  public static func read(_ path: String) throws -> ActionKey? {
+  package static func read(_ path: String) throws -> ActionKey? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     guard let data = FileManager.default.contents(atPath: path), data.count <= 1024 else {
       throw Problem(description: "\(path): cannot read the action key")

@@ -1,18 +1,18 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+package import Foundation
 
 /// What makes a message's buttons: the web interface's address as a phone reaches it, the
 /// key, and how long a button works.
-public struct ActionLinks: Sendable {
+package struct ActionLinks: Sendable {
   /// `serve.url`, without a trailing `/`.
-  public let base: String
+  package let base: String
   /// The signing key.
-  public let key: ActionKey
+  package let key: ActionKey
   /// How long a button works.
-  public let lifetime: Double
+  package let lifetime: Double
 
   /// Links under `base` (`serve.url`) signed with `key`, working for `lifetime` seconds.
-  public init(base: String, key: ActionKey, lifetime: Double) {
+  package init(base: String, key: ActionKey, lifetime: Double) {
     self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
     self.key = key
     self.lifetime = lifetime
@@ -20,16 +20,16 @@ public struct ActionLinks: Sendable {
 
   /// The signed token of `action` on the listing, made at `now`; nil when the listing's
   /// site and id are too long to carry.
-  public func token(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
+  package func token(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
     ActionToken(action: action, site: site, id: id, expires: now.addingTimeInterval(lifetime))
       .signed(with: key)
   }
 
   /// `serve.url/act/TOKEN` for `action` on the listing.
-  public func url(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
+  package func url(_ action: ListingAction, site: String, id: String, now: Date) -> String? {
     token(action, site: site, id: id, now: now).map(url(token:))
   }
 
   /// `serve.url/act/TOKEN`.
-  public func url(token: String) -> String { "\(base)/act/\(token)" }
+  package func url(token: String) -> String { "\(base)/act/\(token)" }
 }

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+package import Foundation
 
 /// A signed, expiring permission to do one ``ListingAction`` to one listing, as a button
 /// carries it: no session is needed, the signature is the authorization.
@@ -10,18 +10,18 @@ import Foundation
 /// to its first 96 bits. The listing travels in the token, so nothing is stored per button;
 /// a typical one (`craigslist`, a 10-digit id) is 51 characters, within the 64 bytes of a
 /// Telegram button's `callback_data`.
-public struct ActionToken: Sendable, Equatable {
+package struct ActionToken: Sendable, Equatable {
   /// What to do.
-  public var action: ListingAction
+  package var action: ListingAction
   /// The listing's site.
-  public var site: String
+  package var site: String
   /// The listing's id on its site.
-  public var id: String
+  package var id: String
   /// When it stops being accepted.
-  public var expires: Date
+  package var expires: Date
 
   /// Creates a token's content.
-  public init(action: ListingAction, site: String, id: String, expires: Date) {
+  package init(action: ListingAction, site: String, id: String, expires: Date) {
     self.action = action
     self.site = site
     self.id = id
@@ -36,7 +36,7 @@ public struct ActionToken: Sendable, Equatable {
   private static let label = Array("clarissa action token v1\n".utf8)
 
   /// Why a token is refused.
-  public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a token at all (cut, not base64, an unknown action, too long).
     case malformed
     /// The signature does not match: made without the key, or changed.
@@ -44,7 +44,7 @@ public struct ActionToken: Sendable, Equatable {
     /// Signed, but past its expiry.
     case expired(Date)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .malformed: "this is not an action link of clarissa (it may have been cut)"
       case .forged: "this action link was not signed by this clarissa (or was changed)"
@@ -56,7 +56,7 @@ public struct ActionToken: Sendable, Equatable {
   }
 
   /// The signed text.
-  public func signed(with key: ActionKey) -> String? {
+  package func signed(with key: ActionKey) -> String? {
     let site = Array(site.utf8)
     let id = Array(id.utf8)
     let seconds = expires.timeIntervalSince1970.rounded(.down)
@@ -74,7 +74,7 @@ public struct ActionToken: Sendable, Equatable {
 
   /// The token `text` stands for, when it is well formed, signed under `key` and not expired
   /// at `now`. The signature is compared in time that does not depend on where it differs.
-  public static func verify(_ text: String, key: ActionKey, now: Date) -> Result<
+  package static func verify(_ text: String, key: ActionKey, now: Date) -> Result<
     ActionToken, Problem
   > {
     guard text.utf8.count <= (maxKeyLength + 18) * 4 / 3 + 4, let bytes = Base64URL.decode(text),

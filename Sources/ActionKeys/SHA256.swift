@@ -1,8 +1,8 @@
 /// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), for the signed action tokens of the
 /// notifications' buttons: small enough to read in one sitting, and no package for it.
-public enum SHA256 {
+package enum SHA256 {
   /// The digest of `message`: 32 bytes.
-  public static func hash(_ message: [UInt8]) -> [UInt8] {
+  package static func hash(_ message: [UInt8]) -> [UInt8] {
     var state = initial
     var padded = message
     padded.append(0x80)
@@ -21,7 +21,7 @@ public enum SHA256 {
   }
 
   /// HMAC-SHA256 of `message` under `key` (RFC 2104): 32 bytes.
-  public static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+  package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
     var block = key.count > 64 ? hash(key) : key
     block += [UInt8](repeating: 0, count: 64 - block.count)
     let inner = hash(block.map { $0 ^ 0x36 } + message)

@@ -1,4 +1,4 @@
-import ClarissaCore
+public import ClarissaCore
 
 /// The explicit list of channel kinds (Swift has no runtime discovery), each declared with its
 /// sender in `Kinds/<Kind>.swift`. Adding a kind adds that file and one line here. The command
@@ -13,10 +13,10 @@ public enum ChannelRegistry {
   ]
 
   /// The kind called `kind`.
-  public static func named(_ kind: Channel.Kind) -> (any ChannelKind)? {
+  package static func named(_ kind: Channel.Kind) -> (any ChannelKind)? {
     all.first { $0.kind == kind }
   }
 
   /// Every scheme a channel URL may start with.
-  public static var schemes: [String] { all.flatMap(\.schemes) }
+  package static var schemes: [String] { all.flatMap(\.schemes) }
 }

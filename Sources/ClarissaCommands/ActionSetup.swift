@@ -1,7 +1,7 @@
-import ActionKeys
-import ClarissaCore
-import ClarissaEngine
-import Foundation
+internal import ActionKeys
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
 
 /// Where the key that signs the buttons' links lives, and the links made with it.
 extension SourceOptions {

@@ -1,9 +1,9 @@
-import ArgumentParser
+package import ArgumentParser
 
 /// The `clarissa` command: subcommands for each way the tool is used.
 @available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
-public struct Clarissa: AsyncParsableCommand {
-  public static let configuration = CommandConfiguration(
+package struct Clarissa: AsyncParsableCommand {
+  package static let configuration = CommandConfiguration(
     commandName: "clarissa",
     abstract: "Watch classified-ad sites for new listings.",
     discussion: """
@@ -47,11 +47,11 @@ public struct Clarissa: AsyncParsableCommand {
     ]
   )
 
-  public init() {}
+  package init() {}
 
   /// Parses the command line and runs the chosen command, async or not. (Calling `main()` from
   /// another module picks ParsableCommand's synchronous overload, which cannot run `run`.)
-  public static func runFromCommandLine() async {
+  package static func runFromCommandLine() async {
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {

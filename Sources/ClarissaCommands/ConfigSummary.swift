@@ -1,7 +1,8 @@
-import Channels
-import ClarissaCore
-import ClarissaEngine
-import ListingStore
+internal import Channels
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 /// The short account of a valid config that `validate` prints: what a run would do.
 struct ConfigSummary {

@@ -1,11 +1,11 @@
-import Channels
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Curl
-import Foundation
-import ListingStore
-import Sites
+internal import Channels
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Curl
+internal import Foundation
+internal import ListingStore
+internal import Sites
 
 extension SourceOptions {
   /// The runner every command uses, assembled in this one place: the sites, the polite

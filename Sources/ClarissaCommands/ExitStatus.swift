@@ -1,7 +1,7 @@
-import ArgumentParser
+package import ArgumentParser
 
 /// The exit statuses clarissa documents (README, "Exit codes"); scripts and CI rely on them.
-public enum ExitStatus: Int32, CaseIterable, Sendable {
+package enum ExitStatus: Int32, CaseIterable, Sendable {
   /// Everything worked (and, with `--exit-code`, nothing new was found).
   case success = 0
   /// An unexpected failure: a file could not be written, an internal error; also `sites` with a
@@ -21,5 +21,5 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
   case usage = 64
 
   /// The status as ArgumentParser's exit code.
-  public var exitCode: ExitCode { ExitCode(rawValue) }
+  package var exitCode: ExitCode { ExitCode(rawValue) }
 }

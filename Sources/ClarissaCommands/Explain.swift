@@ -1,10 +1,10 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Sites
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Sites
 
 /// `clarissa explain --search NAME`: why each listing was kept or dropped, and whether it is new.
 struct Explain: AsyncParsableCommand {

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// GitHub Actions: warnings as workflow annotations, the Markdown report in the job summary.
 enum GitHubActions {

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Foundation
+internal import ArgumentParser
+internal import Foundation
 
 /// `clarissa init`: write a commented starter `searches.yaml`, never over an existing file
 /// unless asked.

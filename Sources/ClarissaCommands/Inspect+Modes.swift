@@ -1,8 +1,8 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 /// What `inspect` does with a file that gives no listing in the mode chosen: name (or, when the
 /// mode was guessed, take) a mode that reads it; else exit 1 with what was found instead.

@@ -1,9 +1,9 @@
-import ArgumentParser
-import ClarissaCore
-import Foundation
-import ListingStore
-import ListingText
-import Sites
+internal import ArgumentParser
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import ListingText
+internal import Sites
 
 /// `clarissa inspect`: read a saved response with a site adapter and print its listings.
 struct Inspect: AsyncParsableCommand {

@@ -1,7 +1,7 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 /// Listings as a person reads them in a terminal: id, price, date, place, then title and link.
 enum ListingText {

@@ -1,8 +1,8 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 /// `clarissa listings`: what the searches have found, for people and for scripts.
 struct ListingsCommand: ParsableCommand {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// The marks a person set, as `show` and `listings` print them.
 extension ListingsOutput {

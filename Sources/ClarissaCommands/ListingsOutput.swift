@@ -1,9 +1,9 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import Geography
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import Geography
+internal import ListingStore
+internal import Presentation
 
 /// `listings` and `show` as text, JSON and CSV.
 enum ListingsOutput {

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Serve
+internal import ArgumentParser
+internal import Serve
 
 /// `--leaflet`, `--map-tiles`, `--map-attribution`: where `serve`'s map (and `watch --http`'s)
 /// gets Leaflet and its tiles.

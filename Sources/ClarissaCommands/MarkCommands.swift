@@ -1,7 +1,7 @@
-import ArgumentParser
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// The listing an id names, as `show`, `star`, `hide` and `note` take it.
 enum ListingIDs {

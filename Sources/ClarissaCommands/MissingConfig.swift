@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// What a command says when its config file is not there: a newcomer's first command meets this
 /// before anything else, so it names the folder looked in and the way out.

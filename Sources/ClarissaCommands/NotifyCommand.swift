@@ -1,12 +1,12 @@
-import ArgumentParser
-import Channels
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Curl
-import Foundation
-import ListingStore
-import Sites
+internal import ArgumentParser
+internal import Channels
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Curl
+internal import Foundation
+internal import ListingStore
+internal import Sites
 
 /// `clarissa notify test CHANNEL`: send a sample listing through one channel.
 struct NotifyCommand: AsyncParsableCommand {

@@ -1,10 +1,10 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Sites
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Sites
 
 /// `clarissa run`: fetch every due search, report and deliver what is new, remember it.
 struct Run: AsyncParsableCommand {

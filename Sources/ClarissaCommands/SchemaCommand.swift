@@ -1,8 +1,8 @@
-import ArgumentParser
-import Channels
-import ClarissaConfig
-import SiteFormat
-import Sites
+internal import ArgumentParser
+internal import Channels
+internal import ClarissaConfig
+internal import SiteFormat
+internal import Sites
 
 /// `clarissa schema [config|site]`: the JSON Schema of `searches.yaml` or of a site definition.
 struct SchemaCommand: ParsableCommand {

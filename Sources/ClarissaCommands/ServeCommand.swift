@@ -1,14 +1,14 @@
-import ActionKeys
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Serve
-import Sites
-import Synchronization
-import WebServer
+internal import ActionKeys
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Serve
+internal import Sites
+internal import Synchronization
+internal import WebServer
 
 /// `clarissa serve`: the listings in a browser.
 struct ServeCommand: AsyncParsableCommand {

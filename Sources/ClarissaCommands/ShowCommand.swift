@@ -1,9 +1,9 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Presentation
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// `clarissa show ID`: one listing's whole story.
 struct ShowCommand: ParsableCommand {

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The catalogue of sites, from what each declares (countries, kind, wall, samples): the lines
 /// of `clarissa sites`, what `clarissa sites NAME` says of its wall, `--format json` and

@@ -1,6 +1,7 @@
-import ArgumentParser
-import ClarissaCore
-import Sites
+internal import ArgumentParser
+internal import ClarissaCore
+internal import Foundation
+internal import Sites
 
 /// `clarissa sites [list]`: the sites, their status and parameters; a site's cities.
 struct SitesList: ParsableCommand {

@@ -1,9 +1,9 @@
-import ArgumentParser
-import ClarissaCore
-import Foundation
-import ListingStore
-import SiteFormat
-import Sites
+internal import ArgumentParser
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import SiteFormat
+internal import Sites
 
 /// `clarissa sites`: list the sites (the default), check a definition, start a new one.
 struct SitesCommand: ParsableCommand {

@@ -1,11 +1,11 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Curl
-import Foundation
-import ListingStore
-import Sites
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Curl
+internal import Foundation
+internal import ListingStore
+internal import Sites
 
 /// The options `run`, `watch` and `explain` share: which config, where answers come from, and
 /// which state file; and how they turn into the engine's parts.

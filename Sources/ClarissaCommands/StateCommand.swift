@@ -1,11 +1,11 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Presentation
-import Sites
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Presentation
+internal import Sites
 
 /// `clarissa state`: look at and repair what runs remember.
 struct StateCommand: ParsableCommand {

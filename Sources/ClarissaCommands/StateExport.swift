@@ -1,7 +1,7 @@
-import ArgumentParser
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 extension StateCommand {
   /// `clarissa state export`: the whole database as JSON lines.

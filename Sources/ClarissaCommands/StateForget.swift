@@ -1,8 +1,6 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ListingStore
 
 extension StateCommand {
   /// `clarissa state forget --search NAME`: a search starts afresh.

@@ -1,8 +1,8 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 extension StateCommand {
   /// `clarissa state import FILE`: an export, or a JSON state of an earlier clarissa, into the

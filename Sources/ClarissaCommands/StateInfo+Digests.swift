@@ -1,8 +1,10 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Presentation
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 extension StateOptions {
   /// The config the options name, when it can be read (nil otherwise: the state alone).

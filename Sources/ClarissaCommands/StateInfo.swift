@@ -1,9 +1,9 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Presentation
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 extension StateCommand {
   /// `clarissa state info`: what the database holds, at a glance.

@@ -1,9 +1,9 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 /// What every `clarissa state` subcommand takes: the config (for `state.path` and the sites
 /// of a JSON state's searches) or the database itself; and how each opens the store.

@@ -1,8 +1,7 @@
-import ArgumentParser
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ArgumentParser
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import ListingStore
 
 extension StateCommand {
   /// `clarissa state prune`: retention now, rather than at the end of the next run.

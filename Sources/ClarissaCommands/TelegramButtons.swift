@@ -1,9 +1,10 @@
-import Channels
-import ClarissaCore
-import ClarissaEngine
-import Curl
-import Foundation
-import ListingStore
+internal import ActionKeys
+internal import Channels
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Curl
+internal import Foundation
+internal import ListingStore
 
 /// `watch`'s side of the Telegram buttons: with `serve.url` set, every bot of a `tgram://`
 /// channel that carries buttons (not `buttons=no`) is asked for its button presses with

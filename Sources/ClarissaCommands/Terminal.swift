@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Where output goes and whether it may be colored.
 enum Terminal {

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// The "text changed" section of `clarissa show` (issue 28): each change of the listing's title
 /// or description, newest first, as a word diff (`[-old-]{+new+}`).

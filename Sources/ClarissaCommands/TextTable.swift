@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Rows of text as aligned columns, two spaces apart; the last column is not padded.
 enum TextTable {
   static func render(_ rows: [[String]]) -> String {

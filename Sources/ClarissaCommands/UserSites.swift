@@ -1,10 +1,10 @@
-import Channels
-import ClarissaConfig
-import ClarissaCore
-import Foundation
-import SiteFormat
-import Sites
-import YAML
+internal import Channels
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import Foundation
+internal import SiteFormat
+internal import Sites
+internal import YAML
 
 /// The sites a config can use: those shipped in the program and the user's own definitions, in
 /// the config's `sites:` folder or else a `sites/` folder beside it. Read when a command starts,

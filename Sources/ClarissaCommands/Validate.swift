@@ -1,8 +1,8 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import Foundation
-import Sites
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import Foundation
+internal import Sites
 
 /// `clarissa validate`: read the config, report every problem, summarize what would run.
 struct Validate: ParsableCommand {

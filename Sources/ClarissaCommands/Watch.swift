@@ -1,13 +1,13 @@
-import ArgumentParser
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Dispatch
-import Foundation
-import ListingStore
-import Serve
-import Sites
-import Synchronization
+internal import ArgumentParser
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Dispatch
+internal import Foundation
+internal import ListingStore
+internal import Serve
+internal import Sites
+internal import Synchronization
 
 /// `clarissa watch`: run searches at their own intervals until stopped.
 struct Watch: AsyncParsableCommand {

@@ -1,4 +1,5 @@
-import ClarissaCore
+internal import ClarissaCore
+internal import Foundation
 
 /// The channel kinds the config reader is handed (``ConfigLoader``'s `channels`, from
 /// `ChannelRegistry.all` in module `Channels`, as it is handed the sites), and what it asks of

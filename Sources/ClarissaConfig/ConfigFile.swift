@@ -1,5 +1,5 @@
-import Foundation
-import YAML
+internal import Foundation
+public import YAML
 
 /// A config file read from disk and parsed once. Commands look at its `sites:` (the folder of the
 /// user's own site definitions) before loading it with those sites: both read this one parse,

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+public import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// What reading a config produced: the config when it has no errors, and every diagnostic.
 public struct ConfigLoadResult: Sendable {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// The `notify` section: named channels given by URL, Apprise-style.
 extension ConfigReader {

@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import YAML
 
 /// A channel's `digest`: `true` (one message per search at the end of each run), `false`, or a
 /// schedule (``DigestSchedule``: `daily 08:00`, `weekly mon 08:00`, with a time zone or not).

@@ -1,5 +1,5 @@
-import ClarissaCore
-import YAML
+internal import ClarissaCore
+internal import YAML
 
 /// `${NAME}` references: secrets come from the environment, never from the file.
 extension ConfigReader {

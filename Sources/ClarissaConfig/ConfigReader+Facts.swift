@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// The readers of `rooms`, `bedrooms`, `floor_area` and `price_per_area` of a search (or
 /// `defaults`): bounds on what a listing describes.

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// `filters:` lists of `include` / `exclude`, plain text or regular expression.
 extension ConfigReader {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// `geocoder:`: where the coordinates of listings that give only an address are looked up
 /// (``GeocoderSettings``). A URL alone, or a mapping with `url`, `email`, `per_run`, `delay`

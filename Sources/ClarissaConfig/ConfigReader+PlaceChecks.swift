@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// Warnings for input that reads without error and means something else than was meant: a
 /// price whose point is a thousands separator, a place far from every city and area of the

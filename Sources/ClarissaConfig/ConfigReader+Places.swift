@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import Geography
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import Geography
+internal import YAML
 
 /// `places:` at the top level, and the readers of a search's `near` and `within`.
 extension ConfigReader {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// The common fields of one search, read by the loop over ``SearchKey/all``; `site` is nil
 /// when the search names an unknown site. The readers of the keys that need more than a line.

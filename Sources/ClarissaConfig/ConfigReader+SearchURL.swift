@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// `url:` in a search: a site's own search page pasted from the browser. The URL names the site
 /// (a `site:` that disagrees is an error), the place and the category; the site's filters stay

@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import YAML
 
 /// `searches:` (with `defaults:` applied to each) into ``Search`` values.
 extension ConfigReader {

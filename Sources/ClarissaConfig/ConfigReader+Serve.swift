@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// `serve:`: `url` (where a phone reaches the web interface: the notifications' buttons call
 /// it), `address` and `token_file` (what `clarissa serve` takes when its flags are not given),

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// The `cities`, `state` and `http` sections.
 extension ConfigReader {

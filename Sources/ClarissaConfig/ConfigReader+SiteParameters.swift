@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// A site's own parameters, checked against its declarations.
 extension ConfigReader {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// Readers for one value each: the field decides the type (`no` is a string where a string is
 /// expected). Each returns nil after reporting a problem, so callers simply skip the value. What

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// Turns the YAML node tree into a ``Config``, recording every problem as a located
 /// ``Diagnostic`` and carrying on, so that one pass reports all of them.

@@ -1,5 +1,4 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
 
 /// The schema's value shapes that the reader spells in code: expandable text, templates,
 /// durations, choices.

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+internal import Foundation
 
 /// A JSON Schema (draft-07) of `searches.yaml`, for editors (`clarissa schema`).
 ///

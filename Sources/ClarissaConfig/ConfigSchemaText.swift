@@ -1,4 +1,5 @@
-import ClarissaCore
+internal import ClarissaCore
+internal import Foundation
 
 /// The hover texts of ``ConfigSchema``: one line per key, as docs/configuration.md says it.
 ///

@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// The keys that name a search and shape what its site is asked.
 extension SearchKey {

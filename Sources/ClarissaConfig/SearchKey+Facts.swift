@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// The keys that bound what a listing describes and where it is.
 extension SearchKey {

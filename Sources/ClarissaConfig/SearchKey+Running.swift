@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// The keys that say when a search runs, what it keeps and what it announces where.
 extension SearchKey {

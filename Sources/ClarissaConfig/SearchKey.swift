@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// One key a search (and `defaults`) may hold, declared once: ``all`` is the one list from
 /// which the keys a search may hold and the suggestions for an unknown one, the reader's loop

@@ -1,4 +1,4 @@
-import YAML
+internal import YAML
 
 /// A YAML mapping read as a table of string keys, keeping every key's node for messages. It
 /// holds the mapping's own pairs (no copy of its nodes) beside their keys as text, which lookups

@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// A channel URL taken apart without judging it as a web address: Apprise's URLs put tokens
 /// where a host or port would be (`tgram://123456:ABC-def/987654` has no numeric port), so the
 /// parts are cut at their delimiters and kept as written (still percent-encoded).

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The one path by which a number that came from outside (a header, a feed, a site's JSON, the
 /// config, a form) becomes an integer, a duration or text. Swift's `Int(Double)` traps on NaN,

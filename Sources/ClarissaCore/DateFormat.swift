@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+public import Foundation
+internal import Synchronization
 
 /// A date format made once and shared between threads: one Foundation formatter per format and
 /// time zone.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When a channel's digest goes (`digest: daily 08:00`, `digest: weekly mon 08:00`, a time zone
 /// after the time or the machine's): everything owed to the channel since the last digest, in

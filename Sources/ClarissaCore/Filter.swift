@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+internal import Foundation
+internal import Synchronization
 
 /// One inclusive or exclusive filter: plain text (whole words, case- and diacritic-insensitive
 /// unless asked) or a regular expression, compiled once when the config is read.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Prices as people read them.
 public enum Money {

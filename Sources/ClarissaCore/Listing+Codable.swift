@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A listing's JSON (`inspect --format json`, the run report, `listings --json`, the API): its
 /// key, its facts as ``ListingField/all`` declares them (each under its `json` member; a fact of

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One ad, as every site adapter reports it.
 public struct Listing: Sendable, Equatable {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a message, the report, `show` and the page say of a listing beside its own facts
 /// (issue 28): the marks a person set on it, and the deal context the store knows (earlier
 /// sightings, the price against similar listings, time on the market). Filled at delivery and

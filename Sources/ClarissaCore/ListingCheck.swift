@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A listing as a site gave it, made fit to keep: its text through ``SafeText``, its long
 /// fields cut to the ``Limits``, its numbers within what they can mean. Every listing passes

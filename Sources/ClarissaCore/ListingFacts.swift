@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// What a listing describes, as people read it: "2.5 rooms · 1 bedroom · 1 bath · 50 m²". One
 /// wording for the terminal, the messages and the pages.

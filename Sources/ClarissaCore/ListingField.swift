@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One fact a listing keeps, declared once: ``all`` is the one list from which the stores'
 /// columns and statements (SQLite and PostgreSQL), `state export` and `state import`, the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The JSON form of listings that `clarissa inspect --format json` prints and golden files hold:
 /// sorted keys, ISO 8601 dates, one listing per array element.

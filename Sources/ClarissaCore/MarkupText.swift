@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Text written into XML and HTML that clarissa makes (Atom feeds, the HTML page, the web
 /// interface).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One request a site wants made for a search in a city; the fetcher makes it, the site reads
 /// the answer. Everything the site needs to read the answer travels in `context`, so reading is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What one run did, for reports and the exit status.
 public struct RunResult: Sendable, Codable {

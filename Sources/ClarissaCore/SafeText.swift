@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The one sanitiser for text that came from a site or a server, before it reaches a terminal,
 /// a message, a page or the store. A title carrying ESC or BEL could clear a terminal, set its

@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// One named search, with the config's defaults applied and every reference checked.
 public struct Search: Sendable {
   /// Unique name, used in reports and the state file.

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A site's search page as a person pasted it from the browser (`url:` in a search): its host,
 /// its path and its query as written, read once. Sites make their request from these parts, so

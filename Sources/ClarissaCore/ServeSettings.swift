@@ -1,5 +1,3 @@
-import Foundation
-
 /// `serve:`: where a phone reaches the web interface, and the defaults of `clarissa serve`.
 public struct ServeSettings: Sendable, Equatable {
   /// The web interface's address as a phone reaches it (`https://flat.example.net`, a LAN

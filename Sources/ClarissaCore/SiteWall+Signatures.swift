@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Bot walls told by their own signatures (the markers their vendors put in a challenge or block
 /// page and its headers), whatever the HTTP status, so that every site's answer is checked the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a listing's text was before a change (issue 28): kept by the store (`text_changes`),
 /// announced with a word diff (``WordDiff``) to starred listings and to searches that name

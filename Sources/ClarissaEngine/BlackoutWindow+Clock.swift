@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 extension BlackoutWindow {
   /// The occurrence of the window that covers `date`, if one does: it started on one of the

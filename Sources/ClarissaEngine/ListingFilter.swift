@@ -1,5 +1,5 @@
-import ClarissaCore
-import Curl
+public import ClarissaCore
+internal import Curl
 
 /// The filter semantics users rely on (ARCHITECTURE.md): with inclusive filters a listing must
 /// match at least one; a listing matching any exclusive filter is dropped; a price range drops

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Curl
-import Foundation
+public import ClarissaCore
+public import Curl
+internal import Foundation
 
 /// A folder of recorded responses: `index.json` lists each URL with its status, headers and the
 /// file holding its body. Written by `run --record DIR`, read by `run --replay DIR`; URLs are

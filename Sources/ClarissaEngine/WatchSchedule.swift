@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+public import Foundation
+public import ListingStore
 
 /// When `watch` should wake next: the earliest time a search falls due (for a search in a `skip`
 /// window, when the window ends), the end of a quiet-hours window that holds listings, or a retry

@@ -1,7 +1,7 @@
-import CLibCurl
-import ClarissaCore
-import Foundation
-import Synchronization
+internal import CLibCurl
+internal import ClarissaCore
+internal import Foundation
+internal import Synchronization
 
 /// The thread that drives libcurl's multi handle. Requests arrive through `submit` from any
 /// thread; the thread adds them, waits in `curl_multi_poll` (woken by new work, cancellation or

@@ -1,7 +1,7 @@
-import CLibCurl
-import ClarissaCore
-import Foundation
-import Tracing
+internal import CLibCurl
+public import ClarissaCore
+internal import Foundation
+internal import Tracing
 
 /// Fetches with libcurl's multi interface: one thread per fetcher drives every transfer, and
 /// connections are kept and reused between requests to a host. http and https only (redirects

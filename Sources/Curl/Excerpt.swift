@@ -1,4 +1,5 @@
-import ClarissaCore
+internal import ClarissaCore
+internal import Foundation
 
 /// What a refusing receiver or program said, fit for one line of a report: white space (line
 /// breaks included) folded, tags dropped when asked (error pages are often HTML), at most

@@ -1,5 +1,4 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
 
 /// The only door to the network: makes one request. Implementations: ``CurlFetcher`` (real,
 /// libcurl), and the engine's `ReplayFetcher` (recorded responses) and `RecordingFetcher` (real,

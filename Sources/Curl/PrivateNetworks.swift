@@ -1,8 +1,7 @@
-import ClarissaCore
-import Foundation
+internal import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #endif
 
 /// The addresses a request that started on a public address may not be led to: loopback

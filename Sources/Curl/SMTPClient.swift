@@ -1,6 +1,5 @@
-import CLibCurl
-import ClarissaCore
-import Foundation
+internal import CLibCurl
+internal import Foundation
 
 /// One mail handed to an SMTP server through libcurl (the same typed option wrappers as
 /// `CurlFetcher`). libcurl's easy interface blocks, so each mail is sent on a thread of its own,

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 extension FeedDate {
   /// The date of RFC 822 as nearly every feed writes it, read by position:

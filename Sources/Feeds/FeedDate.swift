@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// Dates as feeds write them: RFC 822 (`Tue, 10 Jun 2003 04:00:00 GMT`), ISO 8601
 /// (`2015-12-19T14:33:35-08:00`), and the common broken variants of both (missing weekday,

@@ -1,5 +1,5 @@
-import Foundation
-import Markup
+public import Foundation
+public import Markup
 
 /// One entry of any feed format, in one model.
 public struct FeedItem: Sendable, Equatable, Codable {

@@ -1,4 +1,4 @@
-import Markup
+public import Markup
 
 /// Reads any feed (RSS 0.9x/2.0, RSS 1.0, Atom 1.0/0.3, JSON Feed) into one model.
 ///

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Markup
+internal import ClarissaCore
+internal import Foundation
+internal import Markup
 
 /// Gathers one item's fields as the XML reader meets them, then makes a ``FeedItem``.
 struct ItemBuilder {

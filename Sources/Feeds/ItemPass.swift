@@ -1,4 +1,4 @@
-import Markup
+public import Markup
 
 /// The items a feed's reader may pass over unread: those of an earlier read whose digests it
 /// is given (docs/performance.md, "Unchanged items"). An item's digest is its bytes as written

@@ -1,4 +1,4 @@
-import Markup
+internal import Markup
 
 /// The last resort for a damaged feed: cut the document at every `<item` / `<entry` and read
 /// each piece on its own (behind the document's head, in recovery mode), so that one broken item

@@ -1,5 +1,5 @@
-import Foundation
-import Markup
+internal import Foundation
+internal import Markup
 
 /// Reads JSON Feed 1.0 and 1.1 (https://jsonfeed.org). An item of the wrong shape is skipped
 /// with a problem; the others are kept.

@@ -1,5 +1,5 @@
-import Foundation
-import Markup
+internal import Foundation
+internal import Markup
 
 /// Reads RSS 0.9x/2.0, RSS 1.0 (RDF) and Atom 1.0/0.3 from XML events into a ``FeedDocument``.
 struct XMLFeedReader {

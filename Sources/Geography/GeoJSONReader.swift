@@ -1,4 +1,4 @@
-import ClarissaCore
+public import ClarissaCore
 
 /// Reads a GeoJSON file (RFC 7946) into a ``GeoArea``: a Polygon, a MultiPolygon, a Feature or
 /// GeometryCollection of them, or a FeatureCollection; every problem located in the file by

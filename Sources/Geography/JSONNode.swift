@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// A JSON value and where it starts in its text (1-based line, column in Unicode scalars), so
 /// that a problem in a GeoJSON file is reported where it is. Foundation's `JSONSerialization`

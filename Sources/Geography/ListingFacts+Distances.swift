@@ -1,4 +1,4 @@
-import ClarissaCore
+public import ClarissaCore
 
 extension ListingFacts {
   /// How far the listing is from each of `places`, in each place's unit, in one line: "2.1 km

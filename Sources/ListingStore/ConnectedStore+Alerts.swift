@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Alerts for marked listings (issue 28), in both stores alike: what the judge reads of the
 /// marks and of the listings' text before a change, what a run writes of them (`watched`,

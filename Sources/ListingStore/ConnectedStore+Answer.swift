@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// Recording what a search's answer held: "seen now" is written once for the answer
 /// (`answers`), not per listing (``LastSeen``). A listing still in the answer and unchanged

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// A priced listing a search saw: one point of the market a listing's price is compared with
 /// (`DealContext`, module Presentation).

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Tracing
+internal import ClarissaCore
+internal import Foundation
+internal import Tracing
 
 /// Deliveries, the recent listings the outputs show, and retention.
 extension ConnectedStore {

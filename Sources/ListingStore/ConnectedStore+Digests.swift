@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// What waits for a channel's scheduled digest (``DigestSchedule``): how many deliveries are
 /// owed to it, and since when.

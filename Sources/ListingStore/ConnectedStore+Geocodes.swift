@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// The geocoder's answers and failures, per geocoder (its URL) and address, kept so that an
 /// address is asked once and one that failed waits for its back-off (``GeocoderSettings``).

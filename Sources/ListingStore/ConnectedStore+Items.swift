@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Unchanged items (``UnchangedItems``; docs/performance.md, "Unchanged items").
 extension ConnectedStore {

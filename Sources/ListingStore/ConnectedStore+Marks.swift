@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// The marks a person set on one listing (issue 28): starred, hidden, a note; each with when.
 public struct ListingMarks: Sendable, Equatable, Codable {

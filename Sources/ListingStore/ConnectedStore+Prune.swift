@@ -1,5 +1,4 @@
-import ClarissaCore
-import Foundation
+internal import Foundation
 
 /// Retention: forgetting what no search has seen for a while, by index on the times.
 extension ConnectedStore {

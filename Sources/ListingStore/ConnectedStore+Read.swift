@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Reading for the plan, the fetch and the judge: by key, in both stores.
 extension ConnectedStore {

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Writing a search's part of a run, and the held queue.
 extension ConnectedStore {

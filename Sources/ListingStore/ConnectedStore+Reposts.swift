@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Finding the listing a new one repeats: by the fingerprint's index, then by shared photos.
 /// The joins are ordered by hand (CROSS JOIN): the planner, with no statistics, would rather

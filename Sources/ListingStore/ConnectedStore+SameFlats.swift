@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// Cross-site folding (``SameFlat``): the listing on another site that a new one is the same
 /// flat as, and the links kept between them.

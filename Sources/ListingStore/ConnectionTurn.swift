@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+internal import Foundation
+internal import Synchronization
 
 /// One caller at a time on a store's connection, and again by the caller that has it: a run
 /// judges inside `record(search:deciding:)`, whose reads take their turn again on the same

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The one place clarissa writes bytes to a descriptor: whole runs, retried after signals, and
 /// files replaced atomically (the state, the Atom feeds, the HTML page). In the store's module,

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+package import Foundation
 
 /// "The same item" under another id: a repost, or a cross-post to another area or category.
 /// Measured on a real sfbay page (Fixtures/craigslist/sfbay-sss-sapi-1.json): of 360 rows, 69 in

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// `2026-05-03T19:00:00Z`, fast both ways (whole seconds, UTC: what the state stores).
 enum ISODate {

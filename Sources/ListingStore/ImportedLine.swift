@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// One line of an export being imported (or an object inside it), read member by member; a
 /// wrong member is an error that names the file, the line and the member.

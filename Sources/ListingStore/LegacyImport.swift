@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The JSON state file of clarissa before the listing store (format versions 1 and 2), imported
 /// into a store once. Every id it had seen becomes a sighting, so nothing in it is notified

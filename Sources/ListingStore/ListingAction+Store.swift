@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 extension BrowsableStore {
   /// Does `action` to the listing `key`, as a button of a notification asks: marks are

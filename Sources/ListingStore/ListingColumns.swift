@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The `listings` table's columns for a listing's facts, made from ``ListingField/all``: the
 /// statements both stores run, the columns' SQL types in each, the listing read back from a row,

@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// A listing's row in `listings`: its fields as last seen, written by a run and by an import.
 enum ListingFields {

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// Everything the store knows of one listing, for `clarissa show`.
 public struct ListingHistory: Sendable, Codable, Equatable {

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// A listing's identity across runs and searches: its site and its id there.
 public struct ListingKey: Hashable, Sendable, Codable, Comparable {

@@ -1,5 +1,4 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
 
 /// Which listings a ``ListingQuery`` finds by the marks a person set (``ListingMarks``).
 public enum MarkFilter: String, Sendable, CaseIterable {

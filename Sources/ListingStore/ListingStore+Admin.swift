@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the `state` commands ask of the store: a summary, forgetting a search, and a check.
 /// None of these is on a run's path: they may read whole tables.

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// What a search's last runs left in the store, for `clarissa serve`'s list of searches.
 public struct SearchStanding: Sendable, Codable, Equatable {

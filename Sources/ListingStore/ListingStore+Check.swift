@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// `clarissa state check`: SQLite's own checks, then the store's rules.
 extension ListingStore {

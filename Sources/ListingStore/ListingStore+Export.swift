@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// `clarissa state export`: everything the store remembers as JSON lines (docs/state.md), in a
 /// stable order so that a state kept in git changes by small diffs.

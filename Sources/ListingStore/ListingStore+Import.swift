@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// `clarissa state import`: the lines of `state export` back into a store.
 extension ListingStore {

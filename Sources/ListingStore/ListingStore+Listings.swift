@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// A listing as `clarissa listings` shows it: what a search found, and what became of it.
 public struct FoundListing: Sendable, Codable, Equatable {

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// A listing on `clarissa serve`'s map: where it is and what its popup shows. Its ``listing``
 /// holds what the popup needs (key, address, title, price, coordinates, photos, the facts

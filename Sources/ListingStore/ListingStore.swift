@@ -1,6 +1,6 @@
-import CSQLite
-import ClarissaCore
-import Foundation
+internal import CSQLite
+internal import ClarissaCore
+internal import Foundation
 
 /// Why the store cannot be used.
 public struct StoreProblem: Error, CustomStringConvertible, Sendable {

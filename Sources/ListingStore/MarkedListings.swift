@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// A starred listing as one search watches it (issue 28, `watched`): the source that last
 /// returned it, that source's answers in a row without it, and when it was announced gone. A

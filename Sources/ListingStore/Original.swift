@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// The listing a new one repeats (a repost, a cross-post), as the store knows it.
 public struct Original: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+internal import Foundation
+internal import Synchronization
 
 /// The lock that serialises writers of one store: `<store>.lock`, held with `flock` for a whole
 /// run (or a `state` command that changes the store). Readers never take it: SQLite's WAL lets

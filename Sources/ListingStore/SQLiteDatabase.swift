@@ -1,5 +1,5 @@
-import CSQLite
-import Foundation
+internal import CSQLite
+internal import Foundation
 
 /// What SQLite said, with the file it was about.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {

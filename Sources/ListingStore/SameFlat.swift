@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+internal import Foundation
 
 /// Whether two listings on different sites describe the same flat (cross-site folding): the
 /// same place, and the facts both give agree.

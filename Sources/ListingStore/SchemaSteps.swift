@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// One step of the stores' schema: a stable name, and its SQL in each store that takes it (nil:
 /// not that store's step). A step the two stores share is one change, named once, its SQL in

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// One source of one search: the unit workers share (a lease is on it).
 public struct SourceKey: Hashable, Sendable, Comparable {

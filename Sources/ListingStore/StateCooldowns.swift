@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// A host that refused or rate-limited clarissa, and until when clarissa leaves it alone.
 public struct Cooldown: Codable, Sendable, Equatable {

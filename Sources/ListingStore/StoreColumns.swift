@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A table's columns, declared once: each case's raw value is the column's name, which a query
 /// selects (or gives a computed value as its alias) and a row is read by (``StoreRow``). The

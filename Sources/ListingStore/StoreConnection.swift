@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A value bound to a statement, in SQLite and in PostgreSQL alike.
 enum StoreValue {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `clarissa state info` shows: the file, its version, and what it remembers.
 public struct StoreInfo: Sendable, Equatable {

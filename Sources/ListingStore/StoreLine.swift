@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// One line of `clarissa state export`: a JSON object whose first member is `"type"`, the rest
 /// with sorted keys; absent values are left out. Times are ISO 8601 in UTC (milliseconds when

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// One of the store's own rules, as `clarissa state check` applies it: a query of the rows that
 /// break it (up to three text columns naming each), written once for SQLite and PostgreSQL.

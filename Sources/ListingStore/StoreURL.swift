@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// A store's address as messages show it.
 public enum StoreURL {
   /// `postgres://user:secret@host/db` shown as `postgres://user:***@host/db`.

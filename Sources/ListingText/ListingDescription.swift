@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import Markup
-import Synchronization
+public import ClarissaCore
+internal import Foundation
+internal import Markup
+internal import Synchronization
 
 /// Turns a listing's pending description HTML (``Listing/descriptionHTML``) into its plain text,
 /// on demand. Sites leave descriptions unconverted so that a poll where every listing is already

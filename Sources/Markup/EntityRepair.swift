@@ -1,5 +1,5 @@
-import CLibXML2
-import Foundation
+internal import CLibXML2
+internal import Foundation
 
 /// Turns HTML named entities that XML does not define (`&nbsp;`, `&eacute;`, `&mdash;`) into
 /// numeric character references, outside CDATA sections and comments, the way a browser reads

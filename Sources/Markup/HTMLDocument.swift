@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// An HTML document parsed by libxml2's HTML parser, which recovers from broken markup the way
 /// browsers do. Nodes are read through ``HTMLNode``; the document frees libxml2's tree when the

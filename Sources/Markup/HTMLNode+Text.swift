@@ -1,5 +1,4 @@
-import CLibXML2
-import Foundation
+internal import CLibXML2
 
 extension HTMLNode {
   /// The text inside as a reader sees it: spaces and source line breaks folded into one space,

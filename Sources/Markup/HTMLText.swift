@@ -1,5 +1,5 @@
-import CLibXML2
-import Foundation
+internal import CLibXML2
+internal import Foundation
 
 /// Turns description HTML into safe plain text: markup dropped, entities decoded, paragraphs and
 /// line breaks kept as newlines, scripts and styles left out.

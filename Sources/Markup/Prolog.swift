@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Looks at what comes before a document's root element, without parsing it.
 enum Prolog {

@@ -1,5 +1,5 @@
-import CLibXML2
-import Foundation
+internal import CLibXML2
+internal import Foundation
 
 /// Passing over elements unread (``XMLEventParser/parse(bytes:limits:skippingText:passDepth:passing:_:)``;
 /// docs/performance.md, "Unchanged items"): the document's markup is scanned ahead of libxml2

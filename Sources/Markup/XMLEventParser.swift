@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// A streaming XML parser over libxml2's SAX2 interface, safe for hostile input: no network
 /// (`XML_PARSE_NONET` only; never NOENT, DTDLOAD or HUGE), documents that declare entities are

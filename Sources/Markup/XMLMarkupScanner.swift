@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The markup of a UTF-8 XML document as written, without libxml2: where the root element
 /// starts, and then each start and end tag in order (text, comments, CDATA sections and

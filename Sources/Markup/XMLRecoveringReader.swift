@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Reads a damaged XML document the way browsers do: libxml2 builds a tree in recovery mode
 /// (an unescaped `&`, a mismatched tag or a cut-off end do not stop it), and the tree is played

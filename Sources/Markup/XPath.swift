@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// An XPath 1.0 expression compiled once by libxml2, for reading many pages.
 public final class XPathExpression: @unchecked Sendable {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+public import Foundation
+public import ListingStore
 
 /// What the run's report and its messages say of a host that refused clarissa.
 extension Cooldown {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+public import Foundation
+public import ListingStore
 
 /// Deal context (issue 28): what the store says of a listing beside its own facts, in a few
 /// short lines for a message, the report, `show` and the page (docs/notifications.md):

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Synchronization
+public import ClarissaCore
+public import Foundation
+public import ListingStore
+internal import Synchronization
 
 /// Deal context for the listings of one delivery batch, a report or a page (``DealContext``):
 /// each search's similar listings are read once (one search's 90 days may be thousands of

@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+public import ListingStore
 
 /// A search's similar listings, sorted once per batch (``DealContextBook``): per currency, their
 /// prices, their prices per m², and their prices per bedroom count. A listing's median is then

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+public import Foundation
 
 /// Times as a report says them: the local clock time, with the day when it is not today.
 public enum ReportClock {

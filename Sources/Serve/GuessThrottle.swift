@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Synchronization
+internal import ClarissaCore
+internal import Foundation
+internal import Synchronization
 
 /// Slows whoever guesses the access token or forges `/act` tokens: after ``allowed`` wrong
 /// tokens from one client address within ``window`` seconds, every further wrong token from it

@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// Markup for the pages. A string interpolated into it is text, and escaped
 /// (``MarkupText/escape(_:)``: `&`, `<`, `>`, both quotes; control characters dropped); markup

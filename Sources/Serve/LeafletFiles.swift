@@ -1,5 +1,5 @@
-import Foundation
-import WebServer
+internal import Foundation
+internal import WebServer
 
 /// The files of Debian's Leaflet packages that `/assets/leaflet/` serves from the configured
 /// folder, each by its exact name: nothing else of the folder (nor of any other) can be asked

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The searches' `within:` areas as the map draws them, `/api/map/areas`: each area cut to at
 /// most ``vertexBudget`` corners (Douglas-Peucker, after every k-th corner of an outline of more

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The map's data, `/api/map`: a marker per listing with coordinates that the filters find.
 /// Written as JSON directly (``json``): Foundation's encoder took most of a second for 10,000

@@ -1,25 +1,25 @@
-import Foundation
+internal import Foundation
 
 /// Where the map page (`/map`) gets Leaflet and its tiles: `serve --leaflet`, `--map-tiles`,
 /// `--map-attribution`.
-public struct MapSettings: Sendable, Equatable {
+package struct MapSettings: Sendable, Equatable {
   /// The folder Debian's `libjs-leaflet` and `libjs-leaflet.markercluster` install into.
-  public static let debianLeaflet = "/usr/share/javascript/leaflet"
+  package static let debianLeaflet = "/usr/share/javascript/leaflet"
   /// OpenStreetMap's standard tiles (their use is bound by
   /// https://operations.osmfoundation.org/policies/tiles/).
-  public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+  package static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
   /// The Debian packages the map needs, as the page and the docs name them.
-  public static let packages = "libjs-leaflet libjs-leaflet.markercluster"
+  package static let packages = "libjs-leaflet libjs-leaflet.markercluster"
 
   /// The folder holding `leaflet.js`, `leaflet.markercluster.js` and their style sheets.
-  public var leafletFolder: String
+  package var leafletFolder: String
   /// The tiles' URL template (`{z}`, `{x}`, `{y}`; `{s}` for a subdomain).
-  public var tiles: String
+  package var tiles: String
   /// The tiles' attribution as text; nil: OpenStreetMap's for its tiles, none for others.
-  public var attribution: String?
+  package var attribution: String?
 
   /// Settings; the defaults are Debian's folder and OpenStreetMap's tiles.
-  public init(
+  package init(
     leafletFolder: String = debianLeaflet, tiles: String = openStreetMapTiles,
     attribution: String? = nil
   ) {
@@ -30,7 +30,7 @@ public struct MapSettings: Sendable, Equatable {
 
   /// Why `template` cannot be a tile URL template, or nil when it can: an `http:` or `https:`
   /// address naming `{z}`, `{x}` and `{y}`, with no quote, space or control character.
-  public static func problem(tiles template: String) -> String? {
+  package static func problem(tiles template: String) -> String? {
     let lower = template.lowercased()
     guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
       return "'\(template)' is not an http: or https: address"

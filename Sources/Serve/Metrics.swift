@@ -1,20 +1,20 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Synchronization
+package import ClarissaCore
+package import Foundation
+internal import ListingStore
+internal import Synchronization
 
 /// What `/metrics` counts, in the Prometheus text format (version 0.0.4). Counters grow with
 /// every round this process ran (`clarissa watch --http`); a `serve` alone runs none and shows
 /// them at zero. Gauges read from the store at each scrape: cool-downs and unviewed listings.
-public final class Metrics: Sendable {
+package final class Metrics: Sendable {
   /// Everything counted so far.
   private let counters = Mutex(MetricsCounters())
 
   /// Nothing counted yet.
-  public init() {}
+  package init() {}
 
   /// Adds one round: its requests, listings and deliveries, and how long it took.
-  public func record(_ result: RunResult, seconds: Double, finished: Date) {
+  package func record(_ result: RunResult, seconds: Double, finished: Date) {
     counters.withLock { $0.record(result, seconds: seconds, finished: finished) }
   }
 
@@ -24,7 +24,7 @@ public final class Metrics: Sendable {
   }
 
   /// When the last round finished, if this process ran one.
-  public var lastRoundFinished: Date? { counters.withLock { $0.lastRound } }
+  package var lastRoundFinished: Date? { counters.withLock { $0.lastRound } }
 
   /// The exposition: the counters, then the store's gauges.
   func text(cooldowns: [String: Cooldown], unviewed: [String: Int], now: Date) -> String {

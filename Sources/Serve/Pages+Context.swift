@@ -1,7 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import ListingStore
+internal import Presentation
 
 /// Deal context (``DealContext``) on the cards and the listing page: filled from the store when
 /// the page is made, each search's market read once a page. Only the context lines: the pages

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// The scheduled digests waiting on the main page (docs/notifications.md): per channel, how many
 /// listings wait and when they go.

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 extension Pages {
   /// The rows of a listing's page for what it describes: rooms, bedrooms, bathrooms, floor area,

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// The marks a person sets (star, hide, note) on the cards and the listing page: what they say
 /// and the forms that change them (POSTs to `/mark` with the page's CSRF token).

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// The listing page's "Text changed" section (issue 28): each change of its title or
 /// description, newest first, words removed in `<del>` and added in `<ins>`.

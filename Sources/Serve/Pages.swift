@@ -1,8 +1,8 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Presentation
+internal import WebServer
 
 /// The pages: plain HTML with one style sheet and one small script, both served from here
 /// (`Sources/Serve/Assets/`). They are made of ``HTML``, which escapes every text interpolated

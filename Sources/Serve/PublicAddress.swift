@@ -1,18 +1,18 @@
-import Foundation
+internal import Foundation
 
 /// `serve.url` taken apart: the origin a browser's requests from its pages carry, the `Host`
 /// values a request to it carries, and whether it names this machine.
-public struct PublicAddress: Sendable, Equatable {
+package struct PublicAddress: Sendable, Equatable {
   /// `https://flat.example.net`, `http://192.168.1.5:8421`: scheme and host in lower case, the
   /// port only when it is not the scheme's own (as a browser writes `Origin`).
-  public let origin: String
+  package let origin: String
   /// The `Host` values a request to it carries (`flat.example.net` and `flat.example.net:443`).
-  public let hosts: Set<String>
+  package let hosts: Set<String>
   /// Whether its host is `localhost`, 127.0.0.0/8 or `::1`.
-  public let isLoopback: Bool
+  package let isLoopback: Bool
 
   /// The parts of an `http:` or `https:` address with a host; nil for anything else.
-  public init?(_ url: String) {
+  package init?(_ url: String) {
     guard let parts = URLComponents(string: url.trimmingCharacters(in: .whitespaces)),
       let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
       var host = parts.host?.lowercased(), !host.isEmpty

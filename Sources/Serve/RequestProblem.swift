@@ -1,6 +1,4 @@
-import ClarissaCore
-import Foundation
-import WebServer
+internal import WebServer
 
 /// A request refused or failed, with what to tell the person or program.
 struct RequestProblem: Error {

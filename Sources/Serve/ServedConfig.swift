@@ -1,30 +1,30 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+package import Foundation
 
 /// What the pages know of the config: its searches in order, and its problems as the terminal
 /// shows them (with file:line:column), or the reason it could not be read at all.
-public struct ServedConfig: Sendable {
+package struct ServedConfig: Sendable {
   /// One search as the list of searches shows it.
-  public struct Search: Sendable {
+  package struct Search: Sendable {
     /// Its name.
-    public var name: String
+    package var name: String
     /// Its site's id.
-    public var site: String
+    package var site: String
     /// Seconds between runs.
-    public var interval: Double
+    package var interval: Double
     /// `enabled: false` searches are listed as off.
-    public var enabled: Bool
+    package var enabled: Bool
     /// The hosts its requests go to (for their cool-downs).
-    public var hosts: [String]
+    package var hosts: [String]
     /// The named places its distances are shown from (``ClarissaCore/Search/places``).
-    public var places: [NamedPlace]
+    package var places: [NamedPlace]
     /// Its `within:` areas, drawn on the map.
-    public var areas: [GeoArea]
+    package var areas: [GeoArea]
     /// The unit its floor areas are shown in (its filters' unit, else the site's).
-    public var areaUnit: AreaUnit?
+    package var areaUnit: AreaUnit?
 
     /// Creates a search's entry.
-    public init(
+    package init(
       name: String, site: String, interval: Double, enabled: Bool, hosts: [String],
       places: [NamedPlace] = [], areas: [GeoArea] = [], areaUnit: AreaUnit? = nil
     ) {
@@ -40,25 +40,25 @@ public struct ServedConfig: Sendable {
   }
 
   /// The config file.
-  public var path: String
+  package var path: String
   /// Its searches, in order (none when it could not be read).
-  public var searches: [Search]
+  package var searches: [Search]
   /// Errors and warnings as rendered text; empty when there are none.
-  public var problems: String
+  package var problems: String
   /// Whether the problems include an error (the config is not the one running).
-  public var hasErrors: Bool
+  package var hasErrors: Bool
   /// Per channel with a scheduled digest: when its digest goes for deliveries owed since a
   /// time, quiet hours respected (the engine's `DigestTiming`, given by the command).
-  public var digests: [String: @Sendable (Date) -> Date] = [:]
+  package var digests: [String: @Sendable (Date) -> Date] = [:]
 
   /// The named places of `names` (every search's when empty), each once by name, in order.
-  public func places(of names: [String]) -> [NamedPlace] {
+  package func places(of names: [String]) -> [NamedPlace] {
     var seen = Set<String>()
     return chosen(names).flatMap(\.places).filter { seen.insert($0.name).inserted }
   }
 
   /// The areas of `names` (every search's when empty), each once by name.
-  public func areas(of names: [String]) -> [GeoArea] {
+  package func areas(of names: [String]) -> [GeoArea] {
     var seen = Set<String>()
     return chosen(names).flatMap(\.areas).filter { seen.insert($0.name).inserted }
   }
@@ -68,7 +68,7 @@ public struct ServedConfig: Sendable {
   }
 
   /// Creates the pages' view of a config.
-  public init(path: String, searches: [Search], problems: String, hasErrors: Bool) {
+  package init(path: String, searches: [Search], problems: String, hasErrors: Bool) {
     self.path = path
     self.searches = searches
     self.problems = problems

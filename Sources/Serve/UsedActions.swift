@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Synchronization
+internal import ClarissaCore
+internal import Foundation
+internal import Synchronization
 
 /// The `/act` tokens already used, until they expire: a button does its action once. Without
 /// it a Star pressed again a day after the person unstarred the listing would star it again

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import WebServer
 
 /// One search as the list of searches and `/api/searches` show it.
 struct SearchRow: Encodable {

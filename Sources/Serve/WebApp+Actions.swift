@@ -1,8 +1,8 @@
-import ActionKeys
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ActionKeys
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import WebServer
 
 /// `/act/TOKEN`: what a notification's Viewed, Hide and Star buttons call. The signed token is
 /// the authorization (no session, no access token, no form token): `POST` does the action

@@ -1,7 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import ListingStore
+internal import WebServer
 
 /// The filters of `/listings` and `/map`: their form, and the query again as a link's
 /// parameters or as a form's hidden fields.

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import WebServer
 
 /// What a monitor asks: `/healthz` and `/metrics`.
 extension WebApp {

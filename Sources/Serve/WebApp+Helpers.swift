@@ -1,8 +1,8 @@
-import ActionKeys
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ActionKeys
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import WebServer
 
 /// What the pages and the API share: answers of each kind, and the checks and encodings of
 /// what a request brings (paths, addresses, keys, tokens).

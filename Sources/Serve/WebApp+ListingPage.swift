@@ -1,7 +1,8 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import Geography
+internal import ListingStore
+internal import WebServer
 
 /// `/listing/SITE/ID`: all the store knows of one listing.
 extension WebApp {

@@ -1,8 +1,8 @@
-import ClarissaCore
-import Foundation
-import Geography
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import Geography
+internal import ListingStore
+internal import WebServer
 
 extension WebApp {
   /// The most markers the map shows: the newest listings first.

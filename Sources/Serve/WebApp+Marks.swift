@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import WebServer
 
 /// A listing's marks as the API answers them.
 struct MarkAnswer: Encodable {

@@ -1,8 +1,8 @@
-import ClarissaCore
-import Foundation
-import Geography
-import ListingStore
-import WebServer
+internal import ClarissaCore
+internal import Foundation
+internal import Geography
+internal import ListingStore
+internal import WebServer
 
 /// The searches (`/`) and the listings as cards (`/listings`, `/starred`, `/hidden`).
 extension WebApp {

@@ -1,33 +1,33 @@
-import ActionKeys
-import ClarissaCore
-import Foundation
-import ListingStore
-import Synchronization
-import WebServer
+package import ActionKeys
+internal import ClarissaCore
+package import Foundation
+package import ListingStore
+internal import Synchronization
+package import WebServer
 
 /// The web interface and its API over the listing store: the pages, `/api/`, `/healthz` and
 /// `/metrics`, with the guards every request passes first (the Host header on a loopback
 /// address, the access token, a CSRF token on every POST).
-public final class WebApp: Sendable {
+package final class WebApp: Sendable {
   /// How requests are admitted.
-  public struct Access: Sendable {
+  package struct Access: Sendable {
     /// The token every request must carry (a cookie, `Authorization: Bearer`, or once
     /// `?token=`); nil: none asked (loopback only).
-    public var token: String?
+    package var token: String?
     /// Host header values accepted (`127.0.0.1:8421`, `localhost:8421`); empty: any (an
     /// address that is not loopback, where the token guards instead).
-    public var hosts: Set<String>
+    package var hosts: Set<String>
     /// The key the notifications' action links are signed with; nil: `/act` answers 404.
-    public var actionKey: ActionKey?
+    package var actionKey: ActionKey?
     /// `serve.url`, the address a phone reaches the server at (a tunnel, a reverse proxy):
     /// its Host is accepted and its origin is this server's own.
-    public let publicAddress: PublicAddress?
+    package let publicAddress: PublicAddress?
     /// The file the `/act` tokens used are kept in (beside the key); nil: in memory only.
-    public var usedActionsFile: String?
+    package var usedActionsFile: String?
 
     /// Creates the rules; `publicURL` is `serve.url` (nil, or not an `http:`/`https:`
     /// address: none).
-    public init(
+    package init(
       token: String?, hosts: Set<String>, actionKey: ActionKey? = nil, publicURL: String? = nil,
       usedActionsFile: String? = nil
     ) {
@@ -42,10 +42,10 @@ public final class WebApp: Sendable {
     /// Whether a request must carry the token whatever its Host: `serve.url` names a host
     /// that is not loopback, so a tunnel or a proxy on this machine may hand on strangers'
     /// requests with a loopback Host.
-    public var tokenAlways: Bool { publicAddress.map { !$0.isLoopback } ?? false }
+    package var tokenAlways: Bool { publicAddress.map { !$0.isLoopback } ?? false }
 
     /// The Host values a browser sends to a loopback server on `port`.
-    public static func loopbackHosts(port: UInt16, bound: String) -> Set<String> {
+    package static func loopbackHosts(port: UInt16, bound: String) -> Set<String> {
       var names: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
       names.insert(bound.contains(":") ? "[\(bound)]" : bound)
       return Set(names.flatMap { port == 80 ? [$0, "\($0):80"] : ["\($0):\(port)"] })
@@ -55,7 +55,7 @@ public final class WebApp: Sendable {
   let store: any BrowsableStore
   let access: Access
   /// Counters for `/metrics`; `watch --http` adds each round.
-  public let metrics: Metrics
+  package let metrics: Metrics
   /// The token each page's forms carry back (random, per process).
   let csrf: String
   let clock: @Sendable () -> Date
@@ -81,7 +81,7 @@ public final class WebApp: Sendable {
   }
 
   /// An app over `store` showing `config`, its map made with `map`.
-  public init(
+  package init(
     store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
     map: MapSettings = MapSettings(), clock: @escaping @Sendable () -> Date = { Date() }
   ) {
@@ -97,7 +97,7 @@ public final class WebApp: Sendable {
   }
 
   /// The config the pages show (a reload replaces it).
-  public var config: ServedConfig {
+  package var config: ServedConfig {
     get { state.withLock { $0.served } }
     set {
       state.withLock {
@@ -126,7 +126,7 @@ public final class WebApp: Sendable {
   }
 
   /// Answers one request.
-  public func handle(_ request: WebRequest) -> WebResponse {
+  package func handle(_ request: WebRequest) -> WebResponse {
     var response: WebResponse
     do {
       response = try guarded(request)
@@ -164,7 +164,7 @@ public final class WebApp: Sendable {
   /// What a request carrying a body is answered before its body is read (the server's
   /// screen): the Host refused, the token missing or wrong. Nil: its body is read, and the
   /// request handled. Quick, reads no store: it runs on an event loop.
-  public func screen(_ request: WebRequest) -> WebResponse? {
+  package func screen(_ request: WebRequest) -> WebResponse? {
     var response: WebResponse
     do {
       try checkHost(request)

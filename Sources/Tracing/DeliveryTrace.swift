@@ -1,9 +1,9 @@
-import Foundation
+internal import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  internal import Darwin
 #endif
 
 /// When the environment's `CLARISSA_DELIVERY_TRACE` names a file, the moments of a delivery's

@@ -1,8 +1,8 @@
-import Foundation
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+internal import Foundation
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
 
 /// How a connection writes its answers, reads a header name and counts time.
 extension Connection {

@@ -1,13 +1,13 @@
-import Foundation
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+internal import Foundation
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  internal import Darwin
 #endif
 
 /// One connection: requests in, handled in order on the handler threads, answers out, every

@@ -1,15 +1,15 @@
-import Foundation
+internal import Foundation
 
 /// Name-value pairs of a query string or a form, decoded, in order.
-public struct WebFields: Sendable {
+package struct WebFields: Sendable {
   /// The pairs.
-  public var pairs: [(name: String, value: String)]
+  package var pairs: [(name: String, value: String)]
 
   /// The first value of `name`.
-  public func first(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
+  package func first(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
 
   /// Every value of `name`, in order.
-  public func all(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
+  package func all(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
 
   /// `a=1&b=x+y` decoded (`+` is a space).
   init(_ text: String) {
@@ -27,31 +27,31 @@ public struct WebFields: Sendable {
 
 /// A request as the server read it: the target split into a decoded path and query, header
 /// names in lower case.
-public struct WebRequest: Sendable {
+package struct WebRequest: Sendable {
   /// `GET`, `POST`, ... (`HEAD` is answered as `GET` without the body).
-  public var method: String
+  package var method: String
   /// The request target as sent (`/search/cars?page=2`).
-  public var target: String
+  package var target: String
   /// The target's path, percent-decoded (`/search/my cars`).
-  public var path: String
+  package var path: String
   /// The path's segments, decoded, empty ones left out (`["search", "my cars"]`).
-  public var segments: [String]
+  package var segments: [String]
   /// The query's pairs, decoded (`+` is a space), in order.
-  public var query: WebFields
+  package var query: WebFields
   /// Header fields in order, names lower-cased.
-  public var headers: [(name: String, value: String)]
+  package var headers: [(name: String, value: String)]
   /// The body (`Content-Length` bytes).
-  public var body: [UInt8]
+  package var body: [UInt8]
   /// The address the request came from (`127.0.0.1`, `::1`), when the server knows it.
-  public var client: String?
+  package var client: String?
 
   /// The first value of a header (`name` in lower case).
-  public func header(_ name: String) -> String? {
+  package func header(_ name: String) -> String? {
     headers.first { $0.name == name }?.value
   }
 
   /// The body's pairs when it is a form (`application/x-www-form-urlencoded`), else none.
-  public var form: WebFields {
+  package var form: WebFields {
     guard
       header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     else { return WebFields("") }
@@ -59,7 +59,7 @@ public struct WebRequest: Sendable {
   }
 
   /// The value of a cookie sent with the request.
-  public func cookie(_ name: String) -> String? {
+  package func cookie(_ name: String) -> String? {
     for field in headers where field.name == "cookie" {
       for part in field.value.split(separator: ";") {
         let pair = part.split(separator: "=", maxSplits: 1).map {
@@ -72,7 +72,7 @@ public struct WebRequest: Sendable {
   }
 
   /// Creates a request (the server does; tests may too).
-  public init(
+  package init(
     method: String, target: String, headers: [(name: String, value: String)] = [],
     body: [UInt8] = [], client: String? = nil
   ) {
@@ -92,18 +92,18 @@ public struct WebRequest: Sendable {
 }
 
 /// What to answer.
-public struct WebResponse: Sendable {
+package struct WebResponse: Sendable {
   /// The status code.
-  public var status: Int
+  package var status: Int
   /// Header fields. The server writes `Date`, `Content-Length` and `Connection` itself (fields
   /// of those names here are left out, as is `Transfer-Encoding`) and drops line breaks from
   /// values.
-  public var headers: [(name: String, value: String)]
+  package var headers: [(name: String, value: String)]
   /// The body.
-  public var body: [UInt8]
+  package var body: [UInt8]
 
   /// Creates a response.
-  public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [])
+  package init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [])
   {
     self.status = status
     self.headers = headers
@@ -111,7 +111,7 @@ public struct WebResponse: Sendable {
   }
 
   /// A text body with its content type.
-  public static func text(_ text: String, status: Int = 200, type: String = "text/plain")
+  package static func text(_ text: String, status: Int = 200, type: String = "text/plain")
     -> WebResponse
   {
     WebResponse(
@@ -120,7 +120,7 @@ public struct WebResponse: Sendable {
   }
 
   /// `303 See Other` to `location`.
-  public static func redirect(_ location: String) -> WebResponse {
+  package static func redirect(_ location: String) -> WebResponse {
     WebResponse(status: 303, headers: [("Location", location)])
   }
 

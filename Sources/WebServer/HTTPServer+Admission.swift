@@ -1,13 +1,13 @@
-import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-import Synchronization
+internal import Foundation
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
+internal import Synchronization
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  internal import Darwin
 #endif
 
 /// Told to each connection when the server stops: an idle one closes.

@@ -1,23 +1,23 @@
-import Foundation
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+internal import Foundation
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  internal import Darwin
 #endif
 
 /// Why the server could not start.
-public struct ServerProblem: Error, CustomStringConvertible, Sendable {
+package struct ServerProblem: Error, CustomStringConvertible, Sendable {
   /// What went wrong, naming the address.
-  public var message: String
+  package var message: String
   /// The address is well written, but cannot be listened on (in use, not this machine's, not
   /// allowed): not a mistake of the command line.
-  public var cannotListen = false
-  public var description: String { message }
+  package var cannotListen = false
+  package var description: String { message }
 }
 
 /// A small HTTP/1.1 server on SwiftNIO (NIOHTTP1's request decoder, llhttp): a few event loops
@@ -34,48 +34,48 @@ public struct ServerProblem: Error, CustomStringConvertible, Sendable {
 /// NIOHTTP1 directly rather than Hummingbird 2: Hummingbird resolves 24 packages to swift-nio's
 /// 4 and takes 2.5 times the CPU to build clean (debug and release alike), for a server that
 /// serves one person's browser and a monitoring scraper. docs/serve.md has the measurements.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
   /// The bounds every connection is held to.
-  public struct Limits: Sendable {
+  package struct Limits: Sendable {
     /// Connections served at once; more are answered 503 and closed.
-    public var connections = 4096
+    package var connections = 4096
     /// The request line and headers together.
-    public var headerBytes = 16 * 1024
+    package var headerBytes = 16 * 1024
     /// A request body.
-    public var bodyBytes = 256 * 1024
+    package var bodyBytes = 256 * 1024
     /// Seconds to send a whole request once its first byte has come.
-    public var requestSeconds = 10.0
+    package var requestSeconds = 10.0
     /// Seconds a kept-alive connection may sit idle.
-    public var idleSeconds = 15.0
+    package var idleSeconds = 15.0
     /// Seconds a client has to read one whole answer; a slower reader is closed.
-    public var responseSeconds = 30.0
+    package var responseSeconds = 30.0
     /// Paths answered on a thread of their own, never queued behind other requests' handlers
     /// (a health check stays answered while a thousand pages are being made), and past
     /// ``connections``: a connection over the limit is read for ``urgentSeconds`` and answered
     /// when it asks for one of them (503 otherwise).
-    public var urgentPaths: Set<String> = ["/healthz"]
+    package var urgentPaths: Set<String> = ["/healthz"]
     /// Connections over ``connections`` read for an urgent path at once; more are answered 503
     /// at once.
-    public var urgentConnections = 256
+    package var urgentConnections = 256
     /// Seconds a connection over ``connections`` has to send its request.
-    public var urgentSeconds = 2.0
+    package var urgentSeconds = 2.0
     /// Body bytes one connection holds at most (its requests read and not yet answered): past
     /// it, it is not read until they are answered.
-    public var connectionBodyBytes = 256 * 1024
+    package var connectionBodyBytes = 256 * 1024
     /// Body bytes all connections together hold at most; a request whose `Content-Length` does
     /// not fit is answered 503 without its body being read.
-    public var bodyBudget = 16 * 1024 * 1024
+    package var bodyBudget = 16 * 1024 * 1024
 
     /// The defaults.
-    public init() {}
+    package init() {}
   }
 
   /// The address it listens on, as bound (the port is the real one when 0 was asked).
-  public let host: String
+  package let host: String
   /// The port it listens on.
-  public let port: UInt16
+  package let port: UInt16
   /// Whether the address is a loopback one (127.0.0.0/8, ::1).
-  public let isLoopback: Bool
+  package let isLoopback: Bool
 
   private let listener: Channel
   private let shared: Shared
@@ -100,7 +100,7 @@ public final class HTTPServer: Sendable {
   /// carries a body once its head is read, without the body, and may answer it (the Host
   /// refused, no token): the body is then never read and the connection closed. It runs on an
   /// event loop: it must be quick and must not block.
-  public init(
+  package init(
     address: String, limits: Limits = Limits(),
     screen: (@Sendable (WebRequest) -> WebResponse?)? = nil,
     handler: @escaping @Sendable (WebRequest) -> WebResponse
@@ -150,15 +150,15 @@ public final class HTTPServer: Sendable {
   deinit { stop() }
 
   /// `host:port` as a browser would write it (`[::1]:8421` for IPv6).
-  public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  package var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
   /// Begins accepting connections (on the event loops) until ``stop()``.
-  public func start() {
+  package func start() {
     listener.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
   }
 
   /// Stops accepting; connections being served finish their request, idle ones are closed.
-  public func stop() {
+  package func stop() {
     guard let open = shared.stop() else { return }
     listener.close(promise: nil)
     for channel in open {
@@ -167,10 +167,10 @@ public final class HTTPServer: Sendable {
   }
 
   /// Connections being served now.
-  public var activeConnections: Int { shared.active }
+  package var activeConnections: Int { shared.active }
 
   /// Body bytes the connections hold now (requests being received or not yet answered).
-  public var heldBodyBytes: Int { shared.bodyBytes }
+  package var heldBodyBytes: Int { shared.bodyBytes }
 
   // MARK: - Helpers
 

@@ -1,20 +1,20 @@
-import Foundation
+internal import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  internal import Darwin
 #endif
 
 /// One HTTP/1.1 connection to a server on 127.0.0.1, for the tests and the benchmark: it sends
 /// bytes exactly as given (a Host naming another server, a header too large), and reads answers
 /// by their `Content-Length` (keep-alive) or to the end (a closed connection).
-public struct LoopbackClient {
+package struct LoopbackClient {
   private let socket: Int32
   private var buffer: [UInt8] = []
 
   /// Connects `socket` to 127.0.0.1:`port`; false when nothing listens there.
-  public static func connect(_ socket: Int32, port: UInt16) -> Bool {
+  package static func connect(_ socket: Int32, port: UInt16) -> Bool {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -27,7 +27,7 @@ public struct LoopbackClient {
   }
 
   /// Connects, or nil when nothing listens on `port`.
-  public init?(port: UInt16, timeout: Double = 10) {
+  package init?(port: UInt16, timeout: Double = 10) {
     socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard Self.connect(socket, port: port) else {
       _ = Glibc.close(socket)
@@ -38,23 +38,23 @@ public struct LoopbackClient {
   }
 
   /// Closes the connection.
-  public func close() { _ = Glibc.close(socket) }
+  package func close() { _ = Glibc.close(socket) }
 
   /// Sends bytes as they are.
-  public func send(_ text: String) {
+  package func send(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
   }
 
   /// Everything the server sends until it closes the connection (or the timeout).
-  public mutating func readToEnd() -> String {
+  package mutating func readToEnd() -> String {
     while let more = receive() { buffer += more }
     defer { buffer = [] }
     return String(decoding: buffer, as: UTF8.self)
   }
 
   /// A GET on the kept-alive connection: the answer's status (0 when none came), its body read.
-  public mutating func get(_ target: String, host: String = "127.0.0.1") -> Int {
+  package mutating func get(_ target: String, host: String = "127.0.0.1") -> Int {
     send("GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
     while true {
       if let end = HTTPServer.headerEnd(buffer) {
@@ -77,7 +77,7 @@ public struct LoopbackClient {
 
   /// The next answer's status line and headers (without the blank line), taken from what came;
   /// nil when the connection closed (or the timeout) first. Its body, if any, is left unread.
-  public mutating func readHead() -> String? {
+  package mutating func readHead() -> String? {
     while true {
       if let end = HTTPServer.headerEnd(buffer) {
         defer { buffer.removeFirst(end + 4) }

@@ -1,4 +1,4 @@
-import CLibYAML
+internal import CLibYAML
 
 /// Turns libyaml events into a ``Node`` tree, enforcing the depth limit, the alias budget,
 /// unique keys and `<<` merge keys.

@@ -1,4 +1,4 @@
-import CLibYAML
+internal import CLibYAML
 
 /// Limits that keep hostile or mistaken input from costing time or memory.
 public struct YAMLLimits: Sendable {

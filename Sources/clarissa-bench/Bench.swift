@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Timing and reporting shared by the benchmarks: medians of repeated runs, printed beside a
 /// reference measured in the same run, never judged against a fixed time.

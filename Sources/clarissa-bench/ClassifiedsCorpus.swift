@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A busy classifieds feed made up for the poll benchmark: RSS 2.0, `count` items, the same
 /// bytes for the same arguments (a fixed pseudo-random sequence). Items look like a real site's:

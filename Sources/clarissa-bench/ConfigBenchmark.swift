@@ -1,9 +1,9 @@
-import Channels
-import ClarissaConfig
-import ClarissaCore
-import Foundation
-import Sites
-import YAML
+internal import Channels
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import Foundation
+internal import Sites
+internal import YAML
 
 /// YAML and config figures: hostile inputs beside benign ones of the same size, and the
 /// 1,000-search validate beside the process floor (`clarissa --version`, `true`) and, in

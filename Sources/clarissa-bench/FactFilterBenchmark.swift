@@ -1,6 +1,6 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
 
 /// The fact and place filters over 100,000 flats around Berlin (rooms, floor area, price per
 /// area, near two places, within a 1,000-corner polygon with two holes), each beside the price

@@ -1,10 +1,10 @@
-import ClarissaCore
-import ClarissaEngine
-import Feeds
-import Foundation
-import ListingStore
-import ListingText
-import Sites
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Feeds
+internal import Foundation
+internal import ListingStore
+internal import ListingText
+internal import Sites
 
 /// What a poll pays for a feed: the corpus read through the run's path (the generic feed
 /// adapter's `listings(from:)`: parse with descriptions left as HTML, listings, prices), then a

@@ -1,8 +1,8 @@
-import ClarissaCore
-import Feeds
-import Foundation
-import Markup
-import Sites
+internal import ClarissaCore
+internal import Feeds
+internal import Foundation
+internal import Markup
+internal import Sites
 
 /// Feed parsing beside `xmllint --stream` on the same bytes, and the sapi decoder beside plain
 /// JSONSerialization of the same response.

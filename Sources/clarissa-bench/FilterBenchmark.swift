@@ -1,7 +1,7 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
 
 /// 20 filters (text and regex, include and exclude, title and description) over 100,000
 /// listings, beside the same number of plain case-insensitive substring searches.

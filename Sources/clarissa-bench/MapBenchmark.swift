@@ -1,9 +1,9 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Serve
-import WebServer
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Serve
+internal import WebServer
 
 /// `clarissa serve`'s map over a store of 1,000,000 listings of which 10,000 have coordinates
 /// (every hundredth, with a photo, rooms and a floor area): `/api/map` for the search (10,000

@@ -1,6 +1,6 @@
-import Foundation
-import Synchronization
-import WebServer
+internal import Foundation
+internal import Synchronization
+internal import WebServer
 
 extension PollBenchmark {
   /// Each program's fastest and median beside xmllint's and rss2email's, with peak memory.

@@ -1,9 +1,9 @@
-import ClarissaCore
-import Feeds
-import Foundation
-import Markup
-import Sites
-import WebServer
+internal import ClarissaCore
+internal import Feeds
+internal import Foundation
+internal import Markup
+internal import Sites
+internal import WebServer
 
 /// A poll of a changed 20,000-item feed where nothing is new, as a user's `clarissa run` makes
 /// it: whole processes (the release `clarissa` beside this benchmark), the feed served from

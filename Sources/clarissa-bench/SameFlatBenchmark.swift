@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// Cross-site folding's look-up (``ListingMemory/sameFlats(of:since:)``) over the map's store of
 /// 1,000,000 listings, 10,000 of them with coordinates: 100 new listings of another site, each

@@ -1,10 +1,10 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Serve
-import Synchronization
-import WebServer
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Serve
+internal import Synchronization
+internal import WebServer
 
 /// `clarissa serve` over the 1,000,000-listing store of the `state` benchmark: a search's first
 /// page (the page, its JSON, and the store's query alone), the searches page with its unviewed

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import SiteFormat
-import Sites
+internal import ClarissaCore
+internal import Foundation
+internal import SiteFormat
+internal import Sites
 
 /// A declared site against the hand-written Swift reader on the same page: Craigslist's static
 /// HTML search page (Fixtures/craigslist/newyork-apa-search-1.html) read by

@@ -1,13 +1,13 @@
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Serve
-import Synchronization
-import WebServer
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Serve
+internal import Synchronization
+internal import WebServer
 
 #if canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #endif
 
 /// `clarissa serve`'s HTTP server against slow and many clients, over a store of 5,000 listings

@@ -1,10 +1,10 @@
-import Channels
-import ClarissaConfig
-import ClarissaCore
-import ClarissaEngine
-import Foundation
-import ListingStore
-import Sites
+internal import Channels
+internal import ClarissaConfig
+internal import ClarissaCore
+internal import ClarissaEngine
+internal import Foundation
+internal import ListingStore
+internal import Sites
 
 /// The listing store with 1,000,000 remembered listings: what one run costs it (look up 360
 /// fetched listings, record them, owe and deliver the new ones, prune), opening it and planning

@@ -1,5 +1,6 @@
-import Foundation
-import Sites
+internal import ClarissaCore
+internal import Foundation
+internal import Sites
 
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:

@@ -1,3 +1,3 @@
-import ClarissaCommands
+internal import ClarissaCommands
 
 await Clarissa.runFromCommandLine()

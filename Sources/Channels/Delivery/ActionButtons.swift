@@ -1,6 +1,6 @@
-import ActionKeys
-import ClarissaCore
-import Foundation
+internal import ActionKeys
+internal import ClarissaCore
+internal import Foundation
 
 /// The Viewed, Hide and Star buttons of a one-listing message (ntfy, Telegram), when
 /// `serve.url` says where a phone reaches the web interface. Each calls `serve.url/act/TOKEN`
@@ -48,7 +48,7 @@ enum ActionButtons {
 extension Channel {
   /// Whether the channel's messages may carry the buttons: not when its URL says
   /// `buttons=no` (then `watch` reads no Telegram presses for it either).
-  public var wantsButtons: Bool {
+  package var wantsButtons: Bool {
     let asked = ChannelURL.parse(url)?.value("buttons")?.lowercased() ?? ""
     return !["no", "false", "0", "off"].contains(asked)
   }

@@ -1,7 +1,7 @@
-import ActionKeys
-import ClarissaCore
-import Curl
-import Foundation
+package import ActionKeys
+package import ClarissaCore
+package import Curl
+internal import Foundation
 
 /// A channel kind that can send: each kind's file (`Kinds/<Kind>.swift`) extends its
 /// declaration with this, beside it, so the registry (``ChannelRegistry/all``) is the one list
@@ -30,9 +30,9 @@ struct ChannelContext: Sendable {
 }
 
 /// Senders for every channel of a config.
-public enum ChannelFactory {
+package enum ChannelFactory {
   /// The senders for `config`'s channels (the `stdout` kind is the run's report, not a sender).
-  public static func senders(
+  package static func senders(
     for config: Config, fetcher: any Fetcher, environment: [String: String], baseDirectory: String,
     actions: ActionLinks? = nil
   ) -> [String: any DeliveryChannel] {
@@ -49,7 +49,7 @@ public enum ChannelFactory {
   /// One sender for tests and `notify test`, optionally sending to another endpoint; a mail
   /// server gets `timeout` seconds for a whole mail, and a service that asks for a pause gets
   /// at most `maxRetryWait` seconds of it.
-  public static func sender(
+  package static func sender(
     for channel: Channel, fetcher: any Fetcher, environment: [String: String],
     baseDirectory: String, endpoint: String? = nil, timeout: Double = 30,
     maxRetryWait: Double = 60, actions: ActionLinks? = nil

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Text made fit for a service's message: cut to its limit as the service counts, and escaped
 /// for its markup. Listing text has been through ``ListingCheck`` (no control characters).

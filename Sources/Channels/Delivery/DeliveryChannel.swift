@@ -1,10 +1,10 @@
-import ClarissaCore
+package import ClarissaCore
 
 /// Somewhere new listings go. A listing counts as delivered to a channel once the channel
 /// accepted the message carrying it: the channel says so through `receipt` at once, message by
 /// message, so that the run records it before sending the next (at least once: a crash repeats
 /// at most the message in flight; a refusal is retried on the next run).
-public protocol DeliveryChannel: Sendable {
+package protocol DeliveryChannel: Sendable {
   /// The channel's name in the config.
   var name: String { get }
   /// Sends the listings of one search, calling `receipt` with the listings of each message the
@@ -13,35 +13,35 @@ public protocol DeliveryChannel: Sendable {
 }
 
 /// Called with the listings of each accepted message.
-public typealias DeliveryReceipt = @Sendable ([Listing]) throws -> Void
+package typealias DeliveryReceipt = @Sendable ([Listing]) throws -> Void
 
 extension DeliveryChannel {
   /// Sends without recording receipts (`notify test`).
-  public func deliver(_ listings: [Listing], search: Search) async throws {
+  package func deliver(_ listings: [Listing], search: Search) async throws {
     try await deliver(listings, search: search) { _ in }
   }
 }
 
 /// Why a channel did not accept a delivery.
-public struct DeliveryError: Error, Sendable, CustomStringConvertible {
+package struct DeliveryError: Error, Sendable, CustomStringConvertible {
   /// What went wrong. (What did go through before it was said message by message, through
   /// the receipt.)
-  public var message: String
+  package var message: String
   /// The service read this message and refused it alone (``messageStatuses``): the channel's
   /// other messages still go. Otherwise the service is out of reach, refuses the sender
   /// (credentials, address, rate) or failed itself, and the batch stops.
-  public var onlyThisMessage: Bool
+  package var onlyThisMessage: Bool
   /// Messages of the batch refused each alone before the batch ended: their listings and
   /// why. The error's own message is then what stopped the batch, or, when nothing did, these
   /// refusals said together.
-  public var refusedMessages: [RefusedMessage] = []
+  package var refusedMessages: [RefusedMessage] = []
 
   /// HTTP statuses that refuse the message rather than the sender: bad request, too large,
   /// address too long, unsupported type, unprocessable, header fields too large.
-  public static let messageStatuses: Set<Int> = [400, 413, 414, 415, 422, 431]
+  package static let messageStatuses: Set<Int> = [400, 413, 414, 415, 422, 431]
 
   /// Creates an error; `onlyThisMessage` for a refusal of this message alone.
-  public init(_ message: String, onlyThisMessage: Bool = false) {
+  package init(_ message: String, onlyThisMessage: Bool = false) {
     self.message = message
     self.onlyThisMessage = onlyThisMessage
   }
@@ -52,16 +52,16 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     self.init(message, onlyThisMessage: Self.messageStatuses.contains(status))
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// A message a channel refused alone (``DeliveryError/onlyThisMessage``) while it went on
 /// with the batch's others.
-public struct RefusedMessage: Sendable {
+package struct RefusedMessage: Sendable {
   /// The message's listings.
-  public var listings: [Listing]
+  package var listings: [Listing]
   /// What the service said.
-  public var reason: String
+  package var reason: String
 }
 
 /// Channels of kinds whose sender is not built yet: every delivery fails, honestly, so the

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// An RFC 5322 message for one notification: `Date`, `Message-ID`, `From`, `To`, an RFC 2047
 /// encoded subject when it is not plain ASCII, and a MIME multipart/alternative body with the

@@ -1,19 +1,19 @@
-import ClarissaCore
-import Foundation
-import Geography
+package import ClarissaCore
+package import Foundation
+internal import Geography
 
 /// A notification's title and body, from the channel's templates (`{title}`, `{price}` ...) or
 /// the defaults: one message per listing, or one digest per run.
-public struct Message: Sendable, Equatable {
+package struct Message: Sendable, Equatable {
   /// The message title (ntfy title, mail subject, first line elsewhere).
-  public var title: String
+  package var title: String
   /// The message text.
-  public var body: String
+  package var body: String
   /// The listing's link, for "click" actions (one-listing messages only).
-  public var link: String?
+  package var link: String?
   /// The same for every attempt to send these listings of this search to this channel, so a
   /// receiver can make the rare repeat after a crash harmless (`Idempotency-Key`).
-  public var key: String = ""
+  package var key: String = ""
 
   /// The key of a message carrying `listings` of `search` to `channel`.
   static func key(_ listings: [Listing], search: String, channel: String) -> String {
@@ -22,9 +22,9 @@ public struct Message: Sendable, Equatable {
 }
 
 /// Renders messages for a channel.
-public enum MessageTemplate {
+package enum MessageTemplate {
   /// The messages for `listings` of `search` on `channel`: one each, or one digest.
-  public static func messages(
+  package static func messages(
     for listings: [Listing], search: Search, channel: Channel, now: Date = Date()
   ) -> [(message: Message, listings: [Listing])] {
     switch channel.grouping {
@@ -154,7 +154,7 @@ public enum MessageTemplate {
   }
 
   /// `text` cut to `limit` UTF-8 bytes on a character boundary, with an ellipsis.
-  public static func truncate(_ text: String, toBytes limit: Int) -> String {
+  package static func truncate(_ text: String, toBytes limit: Int) -> String {
     guard text.utf8.count > limit else { return text }
     var result = ""
     var used = 0

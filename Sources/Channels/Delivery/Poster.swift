@@ -1,7 +1,7 @@
-import ClarissaCore
-import Curl
-import Foundation
-import Tracing
+internal import ClarissaCore
+internal import Curl
+internal import Foundation
+internal import Tracing
 
 /// Posts messages over HTTP through the fetcher (the one door to the network); a 2xx answer is
 /// acceptance, anything else a refusal that leaves the listings undelivered.

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Curl
+internal import Foundation
+internal import ListingStore
 
 /// Runs a local program with input on stdin, within a time limit; a non-zero exit is a refusal.
 enum Program {

@@ -1,8 +1,8 @@
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import Curl
+package import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// A server's `Retry-After` (RFC 9110 §10.2.3: a number of seconds, or an HTTP date), read
 /// without trusting it: `inf`, `1e23`, `-1` or a date in the year 9999 must neither crash a run

@@ -1,9 +1,9 @@
-import ActionKeys
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
-import Synchronization
+package import ActionKeys
+package import ClarissaCore
+package import Curl
+package import Foundation
+package import ListingStore
+internal import Synchronization
 
 /// The presses of the Viewed, Hide and Star buttons of a Telegram bot's messages, read with the
 /// Bot API's `getUpdates` (callback queries only) and answered with `answerCallbackQuery`:
@@ -14,7 +14,7 @@ import Synchronization
 /// confirmed; applying a mark twice changes nothing. Everything the Bot API answers is
 /// checked and bounded before use: an update that cannot be read is skipped (and confirmed),
 /// and a press is applied only from a chat the bot's channels send to.
-public final class TelegramCallbacks: Sendable {
+package final class TelegramCallbacks: Sendable {
   let api: String
   let token: String
   let poster: Poster
@@ -41,7 +41,7 @@ public final class TelegramCallbacks: Sendable {
   /// `store`; `endpoint` replaces the Bot API server (tests). Nil for another kind of channel.
   /// `wait` is Telegram's long poll (at most 50 s); `floor` the fewest seconds between two
   /// calls (at least 0.1).
-  public init?(
+  package init?(
     channel: Channel, fetcher: any Fetcher, key: ActionKey, store: any BrowsableStore,
     endpoint: String? = nil, wait: Int = 25, floor: Double = 1
   ) {
@@ -57,10 +57,10 @@ public final class TelegramCallbacks: Sendable {
   }
 
   /// The bot this reads for: two channels of one bot share one reader.
-  public var bot: String { "\(api)/bot\(token)" }
+  package var bot: String { "\(api)/bot\(token)" }
 
   /// Accepts presses from `other`'s chats too (another channel of the same bot).
-  public func admit(chatsOf other: TelegramCallbacks) {
+  package func admit(chatsOf other: TelegramCallbacks) {
     let more = other.state.withLock { $0.chats }
     state.withLock { $0.chats.formUnion(more) }
   }
@@ -69,7 +69,7 @@ public final class TelegramCallbacks: Sendable {
   /// line each ("Starred craigslist:123"), for the log. Throws when Telegram cannot be reached
   /// or refuses (the caller waits and tries again).
   /// A call is made no sooner than ``floor`` seconds after the one before.
-  public func poll(now: @Sendable () -> Date = { Date() }) async throws -> [String] {
+  package func poll(now: @Sendable () -> Date = { Date() }) async throws -> [String] {
     try await waitForFloor()
     var fields: [String: Any] = [
       "timeout": wait, "limit": Self.batch, "allowed_updates": ["callback_query"],

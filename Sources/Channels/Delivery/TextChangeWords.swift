@@ -1,4 +1,4 @@
-import ClarissaCore
+package import ClarissaCore
 
 /// How messages and the report word the changes told of starred listings and text changes
 /// (issue 28): `changed`, `gone`, `reposted`, and the word diff carried on

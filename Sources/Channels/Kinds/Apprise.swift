@@ -1,27 +1,27 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// Any Apprise URL, through the apprise command.
-  public static let apprise = Channel.Kind(rawValue: "apprise")
+  package static let apprise = Channel.Kind(rawValue: "apprise")
 }
 
 /// `apprise://` followed by any Apprise URL, handed to the `apprise` command. Apprise's URLs
 /// put tokens anywhere (user part, host, path, query), so all of those are hidden.
-public struct AppriseKind: ChannelKind {
+package struct AppriseKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.apprise
-  public let schemes = ["apprise"]
-  public let summary =
+  package let kind = Channel.Kind.apprise
+  package let schemes = ["apprise"]
+  package let summary =
     "`apprise://` + any Apprise URL: sent by the apprise command (pip install apprise)"
-  public let example = "apprise://pover://user@token"
-  public let warnsOnUnknownParameters = false
-  public let secrets: [ChannelSecret] = [.nested]
+  package let example = "apprise://pover://user@token"
+  package let warnsOnUnknownParameters = false
+  package let secrets: [ChannelSecret] = [.nested]
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     guard url.separator == "://", let inner = url.opaque, ChannelURL(inner) != nil else {
       return [
         .error(
@@ -31,9 +31,9 @@ public struct AppriseKind: ChannelKind {
     return []
   }
 
-  public func program(_ url: ChannelURL) -> String? { "apprise" }
+  package func program(_ url: ChannelURL) -> String? { "apprise" }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid("apprise://tgram://123456:ABCdef/987654", redacted: "apprise://tgram://***/***"),
     .valid("apprise://pover://userkey@apptoken", redacted: "apprise://pover://***@***"),
     .valid(
@@ -43,12 +43,12 @@ public struct AppriseKind: ChannelKind {
     .invalid("apprise://nothing", message: "write 'apprise://' followed by an Apprise URL"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "apprise://tgram://123456:\(secret)/987654"
   }
 
   /// A scheme of one of Apprise's services is answered with `apprise://SCHEME://...`.
-  public func hint(forUnclaimed url: ChannelURL) -> ChannelHint? {
+  package func hint(forUnclaimed url: ChannelURL) -> ChannelHint? {
     guard Self.services.contains(url.scheme) else { return nil }
     return .particular(
       "'\(url.scheme)://' is not built into clarissa; Apprise knows it: write "

@@ -1,25 +1,25 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// A Discord webhook.
-  public static let discord = Channel.Kind(rawValue: "discord")
+  package static let discord = Channel.Kind(rawValue: "discord")
 }
 
 /// `discord://webhook_id/webhook_token`, or the `https://discord.com/api/webhooks/...` address.
-public struct DiscordKind: ChannelKind {
+package struct DiscordKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.discord
-  public let schemes = ["discord"]
-  public let summary = "`discord://id/token` or the discord.com webhook URL: a Discord webhook"
-  public let example = "discord://webhook_id/webhook_token"
-  public let warnsOnUnknownParameters = false
-  public let secrets: [ChannelSecret] = [.host, .path(from: 0)]
+  package let kind = Channel.Kind.discord
+  package let schemes = ["discord"]
+  package let summary = "`discord://id/token` or the discord.com webhook URL: a Discord webhook"
+  package let example = "discord://webhook_id/webhook_token"
+  package let warnsOnUnknownParameters = false
+  package let secrets: [ChannelSecret] = [.host, .path(from: 0)]
 
-  public func claims(_ url: ChannelURL) -> Bool {
+  package func claims(_ url: ChannelURL) -> Bool {
     if url.scheme == "discord" { return true }
     let host = url.hostName
     return url.scheme == "https"
@@ -27,21 +27,21 @@ public struct DiscordKind: ChannelKind {
       && url.segments.starts(with: ["api", "webhooks"])
   }
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     guard url.scheme == "discord" else { return [] }
     let tokens = ([url.host] + url.segments).filter { !$0.isEmpty }
     return tokens.count >= 2
       ? [] : [.error("a discord URL needs 2 tokens, as in 'discord://webhook_id/webhook_token'")]
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid("discord://1234/abcd", redacted: "discord://***/***"),
     .valid(
       "https://discord.com/api/webhooks/1234/abcd", redacted: "https://discord.com/***"),
     .invalid("discord://1234", message: "a discord URL needs 2 tokens"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "discord://\(secret)/\(secret)T"
   }
 }

@@ -1,32 +1,32 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// A generic JSON webhook.
-  public static let json = Channel.Kind(rawValue: "json")
+  package static let json = Channel.Kind(rawValue: "json")
 }
 
 /// `json://host/path` (`jsons://` for HTTPS): one POST per message with the body documented in
 /// docs/notifications.md. The receiver's own query stays in its URL; `+Name=value` is a header.
-public struct JSONKind: ChannelKind {
+package struct JSONKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.json
-  public let schemes = ["json", "jsons"]
-  public let summary = "`json://host/path`, `jsons://` for HTTPS: a JSON webhook"
-  public let example = "jsons://example.com/hook"
-  public let warnsOnUnknownParameters = false
-  public let takesHeaders = true
-  public let secrets: [ChannelSecret] = [.userinfo, .headers, .path(from: 0)]
+  package let kind = Channel.Kind.json
+  package let schemes = ["json", "jsons"]
+  package let summary = "`json://host/path`, `jsons://` for HTTPS: a JSON webhook"
+  package let example = "jsons://example.com/hook"
+  package let warnsOnUnknownParameters = false
+  package let takesHeaders = true
+  package let secrets: [ChannelSecret] = [.userinfo, .headers, .path(from: 0)]
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     url.hostName.isEmpty
       ? [.error("the URL has no host; write e.g. 'json://localhost:8080/hook'")] : []
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid(
       "jsons://hooks.example.com/in/abc?+X-Token=t1",
       redacted: "jsons://hooks.example.com/***?+X-Token=***"),
@@ -34,13 +34,13 @@ public struct JSONKind: ChannelKind {
     .invalid("json://example.com/a b", message: "a space in the URL must be percent-encoded"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "json://user:\(secret)@\(host)/\(secret)?+Authorization=\(secret)"
   }
 
   /// A plain web address no kind claims (Slack's and Discord's own webhook addresses are
   /// theirs) does not say how to post: any of them could be a JSON webhook.
-  public func hint(forUnclaimed url: ChannelURL) -> ChannelHint? {
+  package func hint(forUnclaimed url: ChannelURL) -> ChannelHint? {
     guard url.scheme == "http" || url.scheme == "https" else { return nil }
     let path = url.segments.isEmpty ? "" : "/" + url.segments.joined(separator: "/")
     let secure = url.scheme == "https" ? "jsons" : "json"

@@ -1,33 +1,33 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// Mail through the local sendmail.
-  public static let mailto = Channel.Kind(rawValue: "mailto")
+  package static let mailto = Channel.Kind(rawValue: "mailto")
 }
 
 /// `mailto://me@example.com[,you@example.com]`: mail through the local `sendmail -t`.
-public struct MailtoKind: ChannelKind {
+package struct MailtoKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.mailto
-  public let schemes = ["mailto"]
-  public let summary = "`mailto://me@example.com`: mail through the local sendmail"
-  public let example = "mailto://me@example.com"
-  public let warnsOnUnknownParameters = false
-  public let secrets: [ChannelSecret] = [.userinfo]
+  package let kind = Channel.Kind.mailto
+  package let schemes = ["mailto"]
+  package let summary = "`mailto://me@example.com`: mail through the local sendmail"
+  package let example = "mailto://me@example.com"
+  package let warnsOnUnknownParameters = false
+  package let secrets: [ChannelSecret] = [.userinfo]
 
   /// The recipients of a `mailto:` URL, as written.
-  public static func recipients(_ url: ChannelURL) -> [String] {
+  package static func recipients(_ url: ChannelURL) -> [String] {
     let address =
       url.opaque.map { $0.hasPrefix("//") ? String($0.dropFirst(2)) : $0 }
       ?? ((url.userinfo.map { $0 + "@" } ?? "") + url.host)
     return address.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
   }
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     let recipients = Self.recipients(url)
     guard !recipients.isEmpty else {
       return [.error("'mailto:' needs an address, as in 'mailto://me@example.com'")]
@@ -38,14 +38,14 @@ public struct MailtoKind: ChannelKind {
     return []
   }
 
-  public func program(_ url: ChannelURL) -> String? { "sendmail" }
+  package func program(_ url: ChannelURL) -> String? { "sendmail" }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid("mailto://me@example.com", redacted: "mailto://***@example.com"),
     .invalid("mailto://not-an-address", message: "'not-an-address' is not a mail address"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "mailto://\(secret)@example.com"
   }
 }

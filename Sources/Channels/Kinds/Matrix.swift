@@ -1,38 +1,38 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// A Matrix room.
-  public static let matrix = Channel.Kind(rawValue: "matrix")
+  package static let matrix = Channel.Kind(rawValue: "matrix")
 }
 
 /// `matrix://ACCESS_TOKEN@HOST[:PORT]/ROOM[/ROOM...]`, `matrixs://` for HTTPS: the client-server
 /// API's `m.room.message`. A room is an id (`!abc:example.org`) or an alias (`#flats:example.org`,
 /// written `%23flats:example.org` in the path), resolved through the room directory. The token
 /// may also be the password part (`user:ACCESS_TOKEN@`); a login by password is not made.
-public struct MatrixKind: ChannelKind {
+package struct MatrixKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.matrix
-  public let schemes = ["matrix", "matrixs"]
-  public let summary = "`matrixs://ACCESS_TOKEN@host/!room:server` (or `%23alias:server`): Matrix"
-  public let example = "matrixs://syt_abc123@matrix.example.org/%23flats:example.org"
-  public let parameters = [
+  package let kind = Channel.Kind.matrix
+  package let schemes = ["matrix", "matrixs"]
+  package let summary = "`matrixs://ACCESS_TOKEN@host/!room:server` (or `%23alias:server`): Matrix"
+  package let example = "matrixs://syt_abc123@matrix.example.org/%23flats:example.org"
+  package let parameters = [
     ChannelParameter("to", "more rooms, comma-separated"),
     ChannelParameter("format", "Apprise's; clarissa always sends HTML"),
     ChannelParameter("msgtype", "'text' (the default) or 'notice'"),
   ]
-  public let secrets: [ChannelSecret] = [.userinfo]
+  package let secrets: [ChannelSecret] = [.userinfo]
 
   /// The access token: the password of `user:token@`, or the whole user part.
-  public static func token(_ url: ChannelURL) -> String {
+  package static func token(_ url: ChannelURL) -> String {
     url.password ?? url.user ?? ""
   }
 
   /// The rooms: the path's segments, the fragment (an unencoded `#alias`) and `to=`.
-  public static func rooms(_ url: ChannelURL) -> [String] {
+  package static func rooms(_ url: ChannelURL) -> [String] {
     let extra = (url.value("to") ?? "").split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespaces)
     }
@@ -40,7 +40,7 @@ public struct MatrixKind: ChannelKind {
     return (url.segments.map(ChannelURL.decoded) + fragment + extra).filter { !$0.isEmpty }
   }
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     guard !url.hostName.isEmpty, !Self.token(url).isEmpty else {
       return [.error("a matrix URL is 'matrixs://ACCESS_TOKEN@host/ROOM', as in '\(example)'")]
     }
@@ -60,7 +60,7 @@ public struct MatrixKind: ChannelKind {
     return []
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid(
       "matrixs://syt_abc@matrix.example.org/%23flats:example.org",
       redacted: "matrixs://***@matrix.example.org/%23flats:example.org"),
@@ -71,7 +71,7 @@ public struct MatrixKind: ChannelKind {
     .invalid("matrixs://matrix.example.org/!r:x.org", message: "a matrix URL is 'matrixs://"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "matrix://bot:\(secret)@\(host)/%23flats:example.org"
   }
 }

@@ -1,37 +1,37 @@
-import ActionKeys
-import ClarissaCore
-import Curl
-import Foundation
+internal import ActionKeys
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// An ntfy topic.
-  public static let ntfy = Channel.Kind(rawValue: "ntfy")
+  package static let ntfy = Channel.Kind(rawValue: "ntfy")
 }
 
 /// `ntfy://host/topic` (`ntfys://` for HTTPS; `ntfy://topic` is a topic on ntfy.sh): one POST
 /// per message. `tk_token@` is an access token, `user:password@` a login.
-public struct NtfyKind: ChannelKind {
+package struct NtfyKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.ntfy
-  public let schemes = ["ntfy", "ntfys"]
-  public let summary = "`ntfy://host/topic`, `ntfys://` for HTTPS: an ntfy topic"
-  public let example = "ntfys://ntfy.sh/my-topic"
-  public let parameters = [
+  package let kind = Channel.Kind.ntfy
+  package let schemes = ["ntfy", "ntfys"]
+  package let summary = "`ntfy://host/topic`, `ntfys://` for HTTPS: an ntfy topic"
+  package let example = "ntfys://ntfy.sh/my-topic"
+  package let parameters = [
     ChannelParameter("priority", "1-5 or min, low, default, high, max, urgent"),
     ChannelParameter("tags", "comma-separated tags (emoji short codes)"),
     ChannelParameter("click", "the link opened on a tap (default: the listing's)"),
     ChannelParameter("buttons", "no: no Viewed, Hide and Star buttons (they come with serve.url)"),
   ]
-  public let takesHeaders = true
-  public let secrets: [ChannelSecret] = [.userinfo, .headers]
+  package let takesHeaders = true
+  package let secrets: [ChannelSecret] = [.userinfo, .headers]
 
-  public static let priorities = [
+  package static let priorities = [
     "1", "2", "3", "4", "5", "min", "low", "default", "high", "max", "urgent",
   ]
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     // `ntfy://topic` means the topic on ntfy.sh, as in Apprise.
     let topic = ChannelURL.decoded(url.segments.last ?? url.host)
     guard !topic.isEmpty, url.segments.count <= 1 else {
@@ -57,7 +57,7 @@ public struct NtfyKind: ChannelKind {
     return []
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid(
       "ntfys://tk_abc@ntfy.sh/deals?priority=high&+X-Trace=t1",
       redacted: "ntfys://***@ntfy.sh/deals?priority=high&+X-Trace=***"),
@@ -66,13 +66,13 @@ public struct NtfyKind: ChannelKind {
     .invalid("ntfy://ntfy.sh/deals?priority=loud", message: "ntfy priority 'loud' is not one of"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "ntfy://tk_\(secret)@\(host)/deals?+X-Token=\(secret)"
   }
 
   /// A plain web address of ntfy's own server, or of one named for it, is a topic URL
   /// (`https://ntfy.sh/topic`): it is answered with the `ntfy://` form.
-  public func hint(forUnclaimed url: ChannelURL) -> ChannelHint? {
+  package func hint(forUnclaimed url: ChannelURL) -> ChannelHint? {
     let host = url.hostName
     guard url.scheme == "http" || url.scheme == "https",
       host == "ntfy.sh" || host.split(separator: ".").contains(where: { $0.hasPrefix("ntfy") })

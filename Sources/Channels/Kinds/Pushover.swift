@@ -1,49 +1,49 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// Pushover.
-  public static let pushover = Channel.Kind(rawValue: "pushover")
+  package static let pushover = Channel.Kind(rawValue: "pushover")
 }
 
 /// `pover://USER_KEY@APP_TOKEN[/DEVICE...]`, Apprise's syntax: Pushover's `messages.json`.
-public struct PushoverKind: ChannelKind {
+package struct PushoverKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.pushover
-  public let schemes = ["pover"]
-  public let summary = "`pover://USER_KEY@APP_TOKEN[/DEVICE...]`: Pushover"
-  public let example = "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi"
-  public let parameters = [
+  package let kind = Channel.Kind.pushover
+  package let schemes = ["pover"]
+  package let summary = "`pover://USER_KEY@APP_TOKEN[/DEVICE...]`: Pushover"
+  package let example = "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi"
+  package let parameters = [
     ChannelParameter("priority", "-2 to 2, or lowest, low, normal, high (emergency is not sent)"),
     ChannelParameter("sound", "one of Pushover's sounds, e.g. 'pushover' or 'none'"),
     ChannelParameter("to", "more devices, comma-separated"),
     ChannelParameter("api", "the API's address (default https://api.pushover.net)"),
     ChannelParameter("format", "Apprise's; clarissa always sends HTML"),
   ]
-  public let secrets: [ChannelSecret] = [.userinfo, .host]
+  package let secrets: [ChannelSecret] = [.userinfo, .host]
 
-  public static let priorities = [
+  package static let priorities = [
     "-2": "-2", "-1": "-1", "0": "0", "1": "1",
     "lowest": "-2", "low": "-1", "normal": "0", "high": "1",
   ]
 
   /// Pushover's keys: 30 letters and digits.
-  public static func isKey(_ text: String) -> Bool {
+  package static func isKey(_ text: String) -> Bool {
     text.count == 30 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
   }
 
   /// The devices: the path's segments and `to=`.
-  public static func devices(_ url: ChannelURL) -> [String] {
+  package static func devices(_ url: ChannelURL) -> [String] {
     let extra = (url.value("to") ?? "").split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespaces)
     }
     return (url.segments.map(ChannelURL.decoded) + extra).filter { !$0.isEmpty }
   }
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     let user = ChannelURL.decoded(url.userinfo ?? "")
     let token = ChannelURL.decoded(url.host)
     guard Self.isKey(user), Self.isKey(token) else {
@@ -72,7 +72,7 @@ public struct PushoverKind: ChannelKind {
     return []
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid(
       "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi/phone",
       redacted: "pover://***@***/phone"),
@@ -82,7 +82,7 @@ public struct PushoverKind: ChannelKind {
       message: "pushover priority '2' is not one of"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     let key = String((secret + String(repeating: "k", count: 30)).prefix(30))
     let token = String((secret + String(repeating: "t", count: 30)).prefix(30))
     return "pover://\(key)@\(token)?api=http://\(host)"

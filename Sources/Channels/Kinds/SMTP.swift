@@ -1,32 +1,32 @@
-import ClarissaCore
-import Curl
-import Foundation
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// Mail through an SMTP server.
-  public static let smtp = Channel.Kind(rawValue: "smtp")
+  package static let smtp = Channel.Kind(rawValue: "smtp")
 }
 
 /// `smtp://user:${PASSWORD}@host:587?to=me@example.com` (STARTTLS) or `smtps://` (TLS from the
 /// start): mail sent by clarissa itself.
-public struct SMTPKind: ChannelKind {
+package struct SMTPKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.smtp
-  public let schemes = ["smtp", "smtps"]
-  public let summary =
+  package let kind = Channel.Kind.smtp
+  package let schemes = ["smtp", "smtps"]
+  package let summary =
     "`smtp://user:pass@host:587?to=me@example.com`, `smtps://`: mail through a server"
-  public let example =
+  package let example =
     "smtp://me%40example.com:${SMTP_PASSWORD}@mail.example.com:587?to=me@example.com"
-  public let parameters = [
+  package let parameters = [
     ChannelParameter("to", "the recipients, comma-separated (required)"),
     ChannelParameter("from", "the sender (default: the user, if an address)"),
     ChannelParameter("tls", "'starttls' (the default) or 'none' for a relay on this machine"),
   ]
-  public let secrets: [ChannelSecret] = [.userinfo]
+  package let secrets: [ChannelSecret] = [.userinfo]
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     guard !url.hostName.isEmpty else {
       return [.error("the URL has no host; write e.g. '\(example)'")]
     }
@@ -57,7 +57,7 @@ public struct SMTPKind: ChannelKind {
     return []
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid(
       "smtps://me%40x.com:pw@mail.x.com:465?to=me@x.com",
       redacted: "smtps://***@mail.x.com:465?to=me@x.com"),
@@ -66,7 +66,7 @@ public struct SMTPKind: ChannelKind {
       "smtps://mail.x.com?to=me@x.com&tls=none", message: "'smtps://' is TLS from the start"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "smtp://me%40example.com:\(secret)@127.0.0.1:9?to=me@example.com&tls=none"
   }
 }

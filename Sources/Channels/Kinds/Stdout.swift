@@ -1,32 +1,32 @@
-import ClarissaCore
+package import ClarissaCore
 
 extension Channel.Kind {
   /// The terminal: the run's own report.
-  public static let stdout = Channel.Kind(rawValue: "stdout")
+  package static let stdout = Channel.Kind(rawValue: "stdout")
 }
 
 /// `stdout`: new listings in the run's report on the terminal; nothing is sent.
-public struct StdoutKind: ChannelKind {
+package struct StdoutKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.stdout
-  public let schemes = ["stdout"]
-  public let summary = "`stdout`: the run's report on the terminal lists the new listings"
-  public let example = "stdout"
-  public let secrets: [ChannelSecret] = []
+  package let kind = Channel.Kind.stdout
+  package let schemes = ["stdout"]
+  package let summary = "`stdout`: the run's report on the terminal lists the new listings"
+  package let example = "stdout"
+  package let secrets: [ChannelSecret] = []
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     url.host.isEmpty && url.segments.isEmpty
       ? [] : [.error("'stdout' takes nothing after it; write 'stdout'")]
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid("stdout", redacted: "stdout"),
     .invalid("stdout://somewhere", message: "'stdout' takes nothing after it"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     nil
   }
 }

@@ -1,25 +1,25 @@
-import ActionKeys
-import ClarissaCore
-import Curl
-import Foundation
+internal import ActionKeys
+package import ClarissaCore
+internal import Curl
+internal import Foundation
 
 extension Channel.Kind {
   /// A Telegram bot's messages.
-  public static let telegram = Channel.Kind(rawValue: "telegram")
+  package static let telegram = Channel.Kind(rawValue: "telegram")
 }
 
 /// `tgram://BOT_TOKEN/CHAT_ID[/CHAT_ID...]`, Apprise's syntax: the Bot API's `sendMessage`
 /// (or `sendPhoto` with the text as caption) to each chat. A chat is a number (negative for
 /// groups) or a public channel's `@name`. `?api=` points at another Bot API server.
-public struct TelegramKind: ChannelKind {
+package struct TelegramKind: ChannelKind {
   /// The kind's declaration.
-  public init() {}
+  package init() {}
 
-  public let kind = Channel.Kind.telegram
-  public let schemes = ["tgram"]
-  public let summary = "`tgram://BOT_TOKEN/CHAT_ID[/CHAT_ID...]`: Telegram, through the Bot API"
-  public let example = "tgram://123456789:ABCdefGhIJKlmnOPqrSTUvwxYZ/987654321"
-  public let parameters = [
+  package let kind = Channel.Kind.telegram
+  package let schemes = ["tgram"]
+  package let summary = "`tgram://BOT_TOKEN/CHAT_ID[/CHAT_ID...]`: Telegram, through the Bot API"
+  package let example = "tgram://123456789:ABCdefGhIJKlmnOPqrSTUvwxYZ/987654321"
+  package let parameters = [
     ChannelParameter("to", "more chats, comma-separated"),
     ChannelParameter("silent", "yes: deliver without a sound"),
     ChannelParameter("preview", "yes: show the link's preview under a text message"),
@@ -36,30 +36,30 @@ public struct TelegramKind: ChannelKind {
     ChannelParameter("mdv", "Apprise's; ignored"),
     ChannelParameter("content", "Apprise's; ignored"),
   ]
-  public let secrets: [ChannelSecret] = [.host, .userinfo]
+  package let secrets: [ChannelSecret] = [.host, .userinfo]
 
   /// The Bot API's address: the run's `endpoint` (tests), the URL's `api=`, or Telegram's own;
   /// without a trailing `/`.
-  public static func api(_ url: ChannelURL?, endpoint: String?) -> String {
+  package static func api(_ url: ChannelURL?, endpoint: String?) -> String {
     let base = endpoint ?? url?.value("api") ?? "https://api.telegram.org"
     return base.hasSuffix("/") ? String(base.dropLast()) : base
   }
 
   /// The bot token: the authority (`123456:ABC-def`), Apprise's optional `bot` prefix dropped.
-  public static func token(_ url: ChannelURL) -> String {
+  package static func token(_ url: ChannelURL) -> String {
     let token = ChannelURL.decoded((url.userinfo.map { $0 + "@" } ?? "") + url.host)
     return token.hasPrefix("bot") ? String(token.dropFirst(3)) : token
   }
 
   /// The chats: the path's segments and `to=`.
-  public static func chats(_ url: ChannelURL) -> [String] {
+  package static func chats(_ url: ChannelURL) -> [String] {
     let extra = (url.value("to") ?? "").split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespaces)
     }
     return (url.segments.map(ChannelURL.decoded) + extra).filter { !$0.isEmpty }
   }
 
-  public func check(_ url: ChannelURL) -> [ChannelFinding] {
+  package func check(_ url: ChannelURL) -> [ChannelFinding] {
     let token = Self.token(url)
     let parts = token.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isNumber),
@@ -88,7 +88,7 @@ public struct TelegramKind: ChannelKind {
     return []
   }
 
-  public static func isChat(_ chat: String) -> Bool {
+  package static func isChat(_ chat: String) -> Bool {
     if chat.hasPrefix("@") {
       return chat.count > 1
         && chat.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
@@ -97,7 +97,7 @@ public struct TelegramKind: ChannelKind {
     return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
   }
 
-  public let examples: [ChannelExample] = [
+  package let examples: [ChannelExample] = [
     .valid("tgram://123456:ABC-def_9/987654", redacted: "tgram://***/987654"),
     .valid(
       "tgram://123456:ABC/-1001234/@flats?silent=yes&api=http://127.0.0.1:8081",
@@ -108,7 +108,7 @@ public struct TelegramKind: ChannelKind {
     .invalid("tgram://123456:ABC/1?api=ftp://x", message: "'api=ftp://x' is not an http://"),
   ]
 
-  public func sample(secret: String, host: String) -> String? {
+  package func sample(secret: String, host: String) -> String? {
     "tgram://123456:\(secret)/987654?api=http://\(host)"
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A length on the ground, in metres.
 public struct Distance: Sendable, Equatable, Comparable {

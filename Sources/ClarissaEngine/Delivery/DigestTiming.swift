@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+public import Foundation
+public import ListingStore
 
 /// When scheduled digests go (``DigestSchedule``): at the first scheduled time after the oldest
 /// delivery owed to the channel was owed; a time in the quiet hours of a search whose listings

@@ -1,9 +1,9 @@
-import Channels
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
-import Presentation
+internal import Channels
+internal import ClarissaCore
+internal import Curl
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// One host's requests: in order, spaced politely, each with its retries; a refusal stops the
 /// host for the rest of the run.

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
+public import ClarissaCore
+public import Curl
+public import Foundation
+public import ListingStore
 
 /// One request to make, for one search.
 public struct FetchJob: Sendable {

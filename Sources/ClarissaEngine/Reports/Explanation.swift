@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+public import Foundation
+internal import ListingStore
 
 /// What `clarissa explain` shows for one search: every listing its sources return, with the
 /// verdict a run would reach (the same stages decide), and the sources that failed.

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Geography
+public import ClarissaCore
+internal import Foundation
+internal import Geography
 
 /// The run's report in the three formats `run --format` offers.
 public enum RunReport {

@@ -1,8 +1,8 @@
-import Channels
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import Channels
+public import ClarissaCore
+public import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// The terminal report and the one-line summary every format ends with. Both say what happened
 /// in the JSON report's terms and counts: `new` is this run's new listings (held ones included),

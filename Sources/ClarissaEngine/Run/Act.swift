@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// Acting on one search's verdicts: what the report says of it, and what the store keeps.
 enum Act {

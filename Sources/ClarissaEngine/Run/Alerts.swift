@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import ListingText
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import ListingText
 
 /// Stage 4, after the fold: what the listings a person marked, and text changes, make of a
 /// search's verdicts (issue 28; docs/notifications.md, "Starred and hidden listings").

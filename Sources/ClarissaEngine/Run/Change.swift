@@ -1,7 +1,7 @@
-import Channels
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import Channels
+public import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// What changed in a listing a search has seen, as far as the search announces it
 /// (`notify_on`). A price change is measured from the price last announced, not from the last

@@ -1,7 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import ListingStore
+internal import Presentation
 
 /// Deal context (``DealContext``) on what a run sends and reports: filled from the store for the
 /// listings being sent and the report's new and changed ones, each search's market read once.

@@ -1,9 +1,9 @@
-import Channels
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
-import Synchronization
+internal import Channels
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Presentation
+internal import Synchronization
 
 /// What the delivery stage did.
 struct Receipts: Sendable {

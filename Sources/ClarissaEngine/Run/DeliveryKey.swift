@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import ListingStore
 
 /// One delivery's identity within a run: the search that found the listing (as the store names
 /// it), the listing, and the channel. What a run tried, and what a channel accepted, are sets

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Synchronization
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Synchronization
 
 /// One search's answers, handed on as soon as every request of it has ended: the search as
 /// planned (with its slot in the run's outcomes), what its sources said, and the URLs it asks.

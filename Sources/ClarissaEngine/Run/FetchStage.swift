@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// What the fetch stage brought back: one outcome per request, and the cool-downs the
 /// scheduler set or renewed (by host).

@@ -1,8 +1,8 @@
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import Curl
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// Finds where listings are that give an address or a postcode and no coordinates, with the
 /// user's geocoder (``GeocoderSettings``; none by default: nothing leaves the machine for it).

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import ListingText
+public import ClarissaCore
+public import Foundation
+public import ListingStore
+internal import ListingText
 
 /// Why a listing is recorded without being notified.
 public enum PrimeReason: String, Sendable, Equatable {

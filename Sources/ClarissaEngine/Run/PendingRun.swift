@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Synchronization
+public import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Synchronization
 
 /// A run done up to the terminal channel. The command shows ``result`` (that is the terminal
 /// channel's delivery), then calls ``commit()``: the terminal deliveries are recorded, old

@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// A search the run will fetch, and how its new listings are treated.
 struct PlannedSearch: Sendable {

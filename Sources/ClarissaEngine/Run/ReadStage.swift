@@ -1,8 +1,8 @@
-import ClarissaCore
-import Curl
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import Curl
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// What one request brought back for a search.
 struct SourceBatch: Sendable {

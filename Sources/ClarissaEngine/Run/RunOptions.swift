@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// What a run is asked to do.
 public struct RunOptions: Sendable {

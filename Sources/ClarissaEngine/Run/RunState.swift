@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import ListingStore
 
 /// What a run gathers as its searches are judged, one after another, each addressed by its
 /// slot (``PlannedSearch/slot``).

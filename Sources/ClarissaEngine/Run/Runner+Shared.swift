@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
+internal import Presentation
 
 extension Runner {
   /// Workers sharing a store: takes due sources in batches (leases), fetches, records and

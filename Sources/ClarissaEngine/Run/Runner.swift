@@ -1,8 +1,8 @@
-import Channels
-import ClarissaCore
-import Foundation
-import ListingStore
-import Presentation
+package import Channels
+public import ClarissaCore
+public import Foundation
+internal import ListingStore
+internal import Presentation
 
 /// The run, in the order of the picture in docs/architecture.md: plan -> fetch -> read -> judge
 /// -> (record) -> deliver, then the command shows the result and commits. One broken source
@@ -24,7 +24,7 @@ public struct Runner: Sendable {
   public var sharing = StoreSharing()
 
   /// Creates a runner; `channels` maps channel names to senders (the `stdout` kind is the report).
-  public init(
+  package init(
     config: Config, sites: SiteCatalog, scheduler: RequestScheduler, statePath: String,
     channels: [String: any DeliveryChannel] = [:], outputs: OutputPaths? = nil
   ) {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+public import ClarissaCore
+internal import Foundation
+public import ListingStore
 
 /// The store a run (or `explain`) works on, with the writers' lock when it writes. The one place
 /// that opens it, for every command.

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// Which searches' sites may pass over the items of their last answer that come again
 /// unchanged, and which items (docs/performance.md, "Unchanged items"). A passed-over listing is

@@ -1,7 +1,7 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
-  import CPostgres
-  import Foundation
+  internal import CPostgres
+  internal import Foundation
 
   /// What PostgreSQL (or the way to it) said, naming the server without its password.
   public struct PostgresError: Error, CustomStringConvertible, Sendable {

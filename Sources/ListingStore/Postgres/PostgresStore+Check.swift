@@ -1,6 +1,6 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
-  import Foundation
+  internal import Foundation
 
   /// `clarissa state check` on PostgreSQL: the schema's version, the rules of every store, then
   /// what sharing adds. Read in one read-only snapshot, over a connection of its own: the check

@@ -1,7 +1,7 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
-  import ClarissaCore
-  import Foundation
+  internal import ClarissaCore
+  public import Foundation
 
   /// The listing store in PostgreSQL, shared by any number of workers: the run's operations are
   /// the SQLite store's (``ConnectedStore``, written once); what sharing adds is here

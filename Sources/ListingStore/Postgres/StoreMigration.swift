@@ -1,7 +1,7 @@
 // Built with the trait PostgreSQL only (swift build --traits PostgreSQL).
 #if PostgreSQL
-  import ClarissaCore
-  import Foundation
+  public import ClarissaCore
+  internal import Foundation
 
   /// `clarissa state migrate`: a SQLite store copied into PostgreSQL, or back, table by table in
   /// one transaction on the receiving side. The two schemas hold the same columns (PostgreSQL's

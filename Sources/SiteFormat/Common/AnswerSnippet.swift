@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The start of an answer's body, for messages about an answer that could not be read.
 package enum AnswerSnippet {

@@ -1,4 +1,4 @@
-import ClarissaCore
+package import ClarissaCore
 
 /// Counts and floor areas as pages write them: "2,5 Zi." (2.5 rooms), "3bd", "1.200 m²",
 /// "82,17 m²", "850ft2", "24m2". What a site sends is hostile: a number no home has ("1e400 m²",

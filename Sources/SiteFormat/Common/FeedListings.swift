@@ -1,7 +1,7 @@
-import ClarissaCore
-import Feeds
-import ListingText
-import Markup
+package import ClarissaCore
+package import Feeds
+internal import ListingText
+internal import Markup
 
 /// Feed items as listings, for every adapter that reads a feed (generic feeds, Backpage's export,
 /// Craigslist's legacy RSS).

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A price written in a feed item's text (`$450`, `450€`, `£1,200`, `120 EUR`, `CHF 2'350.–`),
 /// if one stands there: a number with a currency sign or ISO code before or after it. `$` alone

@@ -1,4 +1,4 @@
-import ClarissaCore
+package import ClarissaCore
 
 /// How many of an answer's listings have each fact (`sites check`, the sites' table in
 /// docs/adding-a-site.md): "coordinates 30/30, rooms 30/30, floor_area 30/30, ...".

@@ -1,4 +1,4 @@
-import ClarissaCore
+package import ClarissaCore
 
 /// A query string as pairs, for requests made from a pasted URL: the site's own pairs, then the
 /// pasted ones as written, then what the site sets (its newest-first order). A name given later

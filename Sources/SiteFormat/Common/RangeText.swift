@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A figure a page gives as a range: "505.900 - 999.900 €", "63,33 - 162,38 m²", "2 - 4",
 /// "1.250 € – 1.500 €", "50 bis 80 m²". Its two sides as texts, the top's unit or currency

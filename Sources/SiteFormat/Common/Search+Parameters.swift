@@ -1,4 +1,4 @@
-import ClarissaCore
+internal import ClarissaCore
 
 /// Reading a search's site parameters, for every adapter.
 extension Search {

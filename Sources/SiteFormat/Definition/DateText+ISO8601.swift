@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension DateText {
   /// `text` as ISO 8601 / RFC 3339 in its extended form: `2026-08-22`, `2026-08-22T16:10`,

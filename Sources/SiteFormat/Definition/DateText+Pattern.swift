@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Synchronization
+internal import ClarissaCore
+package import Foundation
+internal import Synchronization
 
 extension DateText {
   /// What an ICU date pattern (`dd.MM.yyyy HH:mm`) holds, read before a formatter is made: ICU

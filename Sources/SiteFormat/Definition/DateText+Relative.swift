@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension DateText {
   /// The languages relative dates are read in.

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 extension DateText.RelativeWords {
   /// The words of the other languages sites are written in, as their listing pages write

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Dates as listing pages write them: in the formats a site definition declares (ICU patterns
 /// such as `dd.MM.yyyy HH:mm`, `iso8601`, `unix`, `unix_ms`) or relative to now (`Heute, 14:05`,

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+internal import Foundation
 
 /// A declared site's search pages pasted from the browser, as its `search_url:` says.
 extension DeclaredSite {

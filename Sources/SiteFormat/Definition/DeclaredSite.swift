@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+internal import Foundation
 
 /// A site read from a definition (`format: 1`): a ``FeedSource`` like the Swift adapters, so
 /// the engine, `validate`, `inspect`, `explain` and `sites` treat both kinds alike.

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+public import Foundation
 
 /// `clarissa sites check`: a definition read, then a saved answer read with it, field by field,
 /// so that a person mending a selector sees at once which one finds nothing and why.

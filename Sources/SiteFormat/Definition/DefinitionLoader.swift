@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+public import ClarissaCore
+internal import Foundation
 
 /// Site definitions: those compiled into the program, and a user's own from a folder (`sites/`
 /// next to `searches.yaml`, or the config's `sites:`), read when a command starts, no rebuild.

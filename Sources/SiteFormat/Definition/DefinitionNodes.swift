@@ -1,5 +1,5 @@
-import ClarissaCore
-import YAML
+package import ClarissaCore
+package import YAML
 
 /// Reading YAML nodes of a site definition, each problem a located diagnostic (the same form as
 /// `searches.yaml`'s): one reader per file, collecting every problem rather than stopping.

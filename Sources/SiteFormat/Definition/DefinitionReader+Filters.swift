@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+package import Foundation
+package import YAML
 
 /// A field's `filters:`: each a name (`price`) or a mapping of one name to its argument
 /// (`regex: '(\d+) m²'`), checked now so a mistake is found by `validate`, not by a run.

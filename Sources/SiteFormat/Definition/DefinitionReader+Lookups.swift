@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// `lookups:` (tables of JSON entries by key) and the fields that read them (`lookup:`, `by:`).
 extension DefinitionReader {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+package import ClarissaCore
+internal import Foundation
+package import YAML
 
 /// Parameters, cities and categories of a definition.
 extension DefinitionReader {

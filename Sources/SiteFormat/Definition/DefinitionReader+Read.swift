@@ -1,7 +1,7 @@
-import ClarissaCore
-import Foundation
-import Markup
-import YAML
+internal import ClarissaCore
+internal import Foundation
+internal import Markup
+package import YAML
 
 /// The `read:` part of a request: selectors, fields and their filters.
 extension DefinitionReader {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+package import ClarissaCore
+internal import Foundation
+package import YAML
 
 /// The variables a template may use at one point of a definition.
 package struct TemplateScope {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+internal import ClarissaCore
+internal import Foundation
+package import YAML
 
 /// `search_url:`: the site's search pages as people paste them (`url:` in a search).
 extension DefinitionReader {

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import YAML
+package import ClarissaCore
+internal import Foundation
+internal import YAML
 
 /// Reads a site definition (`format: 1`) through the project's YAML layer. Every problem is a
 /// located diagnostic with a fix where one can be named: unknown keys ("did you mean"), XPath

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// The JSON Schema (draft-07, what yaml-language-server reads fully) of site definitions,
 /// `clarissa schema site`: built from the reader's own key lists, so a key the reader learns

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+package import Foundation
 
 /// One step of a field's value on its way to the listing, in the order the definition lists
 /// them (Cardigann's filters, fewer and checked when the definition is read).

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Markup
+internal import ClarissaCore
+package import Foundation
+internal import Markup
 
 /// Applies a field's filters to its values.
 package struct FilterRunner {

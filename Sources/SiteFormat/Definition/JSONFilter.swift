@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A filter's logical expression (RFC 9535 2.3.5).
 package indirect enum JSONFilter {

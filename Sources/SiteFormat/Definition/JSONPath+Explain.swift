@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 extension JSONPath {
   /// Why the path selects nothing in `document`: the longest start of the path that finds

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Why a JSONPath expression cannot be compiled: what is wrong and where (characters from 0).
 package struct JSONPathError: Error, Equatable, Sendable {

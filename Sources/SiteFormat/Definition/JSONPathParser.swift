@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Reads RFC 9535 syntax into a ``JSONQuery``; every mistake names its offset and, where one
 /// can be named, the fix.

@@ -1,5 +1,4 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
 
 /// A listing's fields as they are stored, for `clarissa sites check` to show beside the text
 /// they came from: numbers as numbers (`'3,5'` → 3.5), areas with their unit (`'68m²'` → 68

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+internal import ClarissaCore
+internal import Foundation
 
 /// Prices per unit of floor area: a `price_per_area` field, or a `price` whose text says it is
 /// one ("12,50 €/m²", "15 € pro qm", "$2.10/sq ft"). Only what the page says: a figure is never

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+internal import Foundation
 
 /// A listing from one item's field values: id, title and URL required; URLs made absolute;
 /// the price with its currency; a date read from ISO 8601 or seconds when no filter said how.

@@ -1,6 +1,5 @@
-import ClarissaCore
-import Foundation
-import Markup
+internal import ClarissaCore
+internal import Foundation
 
 /// A lookup table of one answer: each entry by its key's text, with the document it is in.
 struct LookupTable {

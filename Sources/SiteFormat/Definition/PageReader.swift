@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Markup
+package import ClarissaCore
+package import Foundation
+package import Markup
 
 /// Reads one answer by a step's `read:`: the items, each field through its path and filters,
 /// and what a later step needs. Keeps count of what each field found, so a selector that no

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+package import Foundation
 
 /// How a site's search page, pasted from the browser, becomes the site's first request
 /// (`search_url:` in a definition): which hosts and paths are search pages, the request's URL

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import Markup
+package import ClarissaCore
+package import Foundation
+package import Markup
 
 /// A site declared in YAML (`format: 1`): what `docs/adding-a-site.md` describes, read and
 /// checked by ``DefinitionReader``. Every part keeps where it was written, so that a page that

@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+internal import Foundation
 
 /// The requests of one step, from a search's values (and what earlier steps collected).
 package struct StepRequests {

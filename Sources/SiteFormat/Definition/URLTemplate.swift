@@ -1,5 +1,5 @@
-import ClarissaCore
-import Foundation
+package import ClarissaCore
+internal import Foundation
 
 /// A template over a search's values: `{query}`, `{city.code}`, `{price.min}`, a parameter
 /// (`{radius}`), what an earlier request collected (`{pins.pk}`), each with filters

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// Atom 1.0 (RFC 4287) for recent listings: stable entry ids (`urn:clarissa:<site>:<id>`), the
 /// listing's page as the link, price, place and description as the summary.

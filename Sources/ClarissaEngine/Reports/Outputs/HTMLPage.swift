@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// A static page of recent listings: cards with photo, price, place, age and link. One file,
 /// no scripts, no external styles (it works offline; photos load when online), readable on a

@@ -1,6 +1,6 @@
-import ClarissaCore
-import Foundation
-import ListingStore
+internal import ClarissaCore
+internal import Foundation
+internal import ListingStore
 
 /// Absolute paths of the files a run writes.
 public struct OutputPaths: Sendable {
