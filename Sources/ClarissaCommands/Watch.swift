@@ -8,6 +8,7 @@ internal import ListingStore
 internal import Serve
 internal import Sites
 internal import Synchronization
+internal import WebServer
 
 /// `clarissa watch`: run searches at their own intervals until stopped.
 struct Watch: AsyncParsableCommand {
