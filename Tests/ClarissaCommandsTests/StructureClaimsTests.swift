@@ -64,4 +64,57 @@ import Testing
     }.map(\.0)
     #expect(Set(opening) == allowed, "the store is opened in \(opening.sorted())")
   }
+
+  /// "Every import has an access level" (`internal` unless a declaration the file makes public or
+  /// package shows the module's types), and a C library's only as `internal` or `private`.
+  @Test func everyImportHasAnAccessLevel() throws {
+    let cLibraries: Set<String> = ["CLibYAML", "CLibXML2", "CLibCurl", "CSQLite", "CPostgres"]
+    var imports = 0
+    for (path, text) in try Self.sources() {
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        guard let module = ManifestImportsTests.importedModule(String(line)) else { continue }
+        imports += 1
+        let level = line.split(separator: " ").first.map(String.init) ?? ""
+        let place = "\(path):\(number + 1)"
+        #expect(ManifestImportsTests.accessLevels.contains(level), "\(place): \(line)")
+        if cLibraries.contains(module) {
+          #expect(["internal", "private"].contains(level), "\(place): \(line) leaks a C library")
+        }
+      }
+    }
+    #expect(imports > 900)
+  }
+
+  /// "`Mutex` is the one lock type", and each `@unchecked Sendable` left says why in a comment
+  /// on the lines after it.
+  @Test func oneLockTypeAndEveryUncheckedSendableSaysWhy() throws {
+    let otherLocks = [
+      "NSLock(", "NSRecursiveLock(", "NIOLock(", "NIOLockedValueBox(", "os_unfair_lock",
+      "pthread_mutex_t", "OSAllocatedUnfairLock(",
+    ]
+    let all = try Self.sources(["Sources", "Sites", "Tests"]).filter { path, _ in
+      !path.contains("/.build") && path != "Tests/ClarissaCommandsTests/StructureClaimsTests.swift"
+    }
+    for (path, text) in all {
+      for lock in otherLocks where text.contains(lock) {
+        Issue.record("\(path) uses \(lock): docs/architecture.md says Mutex is the one lock type")
+      }
+    }
+    var unchecked = 0
+    for (path, text) in all where !path.hasPrefix("Tests/") {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      for (number, line) in lines.enumerated() where line.contains("@unchecked Sendable") {
+        unchecked += 1
+        let after = lines.dropFirst(number + 1).prefix(2).map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(
+          after.contains { $0.hasPrefix("//") && !$0.hasPrefix("///") },
+          "\(path):\(number + 1): @unchecked Sendable without a comment saying why")
+      }
+    }
+    #expect(unchecked > 0)
+  }
 }
