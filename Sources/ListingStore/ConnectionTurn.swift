@@ -16,13 +16,10 @@ final class ConnectionTurn: Sendable {
   func run<T>(_ body: () throws -> T) throws -> T {
     let me = ObjectIdentifier(Thread.current)
     if holder.withLock({ $0 == me }) { return try body() }
-    var outcome: Result<T, any Error>?
-    turn.withLock { _ in
+    return try turn.withLock { _ in
       holder.withLock { $0 = me }
       defer { holder.withLock { $0 = nil } }
-      outcome = Result { try body() }
+      return try body()
     }
-    guard let outcome else { throw StoreProblem(message: "the store's connection was not used") }
-    return try outcome.get()
   }
 }
