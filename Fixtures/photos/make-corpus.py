@@ -372,7 +372,8 @@ def percentile(sorted_values, p):
 def median(values):
     v = sorted(values)
     n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    m = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    return "%g" % m
 
 
 def do_table():
@@ -380,6 +381,7 @@ def do_table():
     originals = {r[0].split("/")[1].rsplit(".", 1)[0]: r[1] for r in rows if r[0].startswith("originals/")}
     by_kind = {}
     same = []
+    uncropped = []
     for rel, h, _, _, _ in rows:
         if not rel.startswith("variants/"):
             continue
@@ -387,6 +389,8 @@ def do_table():
         d = distance(originals[name], h)
         by_kind.setdefault(kind, []).append((d, name))
         same.append(d)
+        if not kind.startswith("crop"):
+            uncropped.append(d)
     names = sorted(originals)
     unrelated = sorted(distance(originals[a], originals[b])
                        for i, a in enumerate(names) for b in names[i + 1:])
@@ -394,12 +398,15 @@ def do_table():
     print("### Original vs its variants, by kind (Hamming distance of 64 bits)\n")
     print("| kind | n | min | median | max | worst |")
     print("|---|---|---|---|---|---|")
-    for kind in ALWAYS + ["crop5", "crop10", "wm", "gray", "bright", "conv"]:
+    for kind in ALWAYS + ["w320", "crop5", "crop10", "wm", "gray", "bright"]:
         ds = sorted(by_kind.get(kind, []))
         if not ds:
             continue
         vals = [d for d, _ in ds]
         print("| %s | %d | %d | %s | %d | %s |" % (kind, len(vals), vals[0], median(vals), vals[-1], ds[-1][1]))
+    uncropped.sort()
+    print("| all but crops | %d | %d | %s | %d | |" % (len(uncropped), uncropped[0], median(uncropped),
+                                                    uncropped[-1]))
     print("| all variants | %d | %d | %s | %d | |" % (len(same), same[0], median(same), same[-1]))
     print("\n### Unrelated originals (every pair of the %d originals)\n" % len(names))
     print("| pairs | min | 1st pct | 5th pct | median | max |")
@@ -410,13 +417,15 @@ def do_table():
                    for i, a in enumerate(names) for b in names[i + 1:])[:5]
     print("\nClosest unrelated pairs: " + "; ".join("%s / %s: %d" % (a, b, d) for d, a, b in close))
     print("\n### Folding threshold: fold when distance <= t\n")
-    print("| t | variants missed (d > t) | unrelated pairs folded (d <= t) |")
-    print("|---|---|---|")
+    print("| t | variants missed (d > t) | of them not crops | unrelated pairs folded (d <= t) |")
+    print("|---|---|---|---|")
     best = None
     for t in range(0, 21):
         missed = sum(1 for d in same if d > t)
+        missed_uncropped = sum(1 for d in uncropped if d > t)
         folded = sum(1 for d in unrelated if d <= t)
-        print("| %d | %d of %d | %d of %d |" % (t, missed, len(same), folded, len(unrelated)))
+        print("| %d | %d of %d | %d of %d | %d of %d |" % (t, missed, len(same), missed_uncropped,
+                                                        len(uncropped), folded, len(unrelated)))
         if folded == 0:
             best = t
     print("\nLargest t folding no unrelated pair: %s" % best)
