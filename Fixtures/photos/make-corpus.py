@@ -7,6 +7,7 @@ Modes (run from anywhere; paths are relative to this file's folder):
                 into originals/ (<= 480 px) and large/ (<= 1600 px)
   variants      derive variants/ from originals/ (deterministic)
   hostile       write the hostile images into hostile/
+  formats       write formats/: one picture in the PNG and JPEG forms a decoder must handle
   hash          write dhash.tsv with imagehash.dhash of every decodable file
   --check       recompute the hashes and report any line of dhash.tsv that differs
   table         print the distance tables (markdown) from dhash.tsv
@@ -27,6 +28,7 @@ ORIGINALS = os.path.join(HERE, "originals")
 VARIANTS = os.path.join(HERE, "variants")
 LARGE = os.path.join(HERE, "large")
 HOSTILE = os.path.join(HERE, "hostile")
+FORMATS = os.path.join(HERE, "formats")
 GOLDEN = os.path.join(HERE, "dhash.tsv")
 
 ORIGINAL_MAX = 400  # the brief allows up to 480; 400 keeps the corpus under 8 MB
@@ -281,8 +283,11 @@ def do_hostile():
     with open(os.path.join(HOSTILE, "truncated.png"), "wb") as f:
         f.write(data[: len(data) // 2])
 
+    bomb = bomb_png(20000)
     with open(os.path.join(HOSTILE, "bomb-20000x20000.png"), "wb") as f:
-        f.write(bomb_png(20000))
+        f.write(bomb)
+    with open(os.path.join(HOSTILE, "bomb-20000x20000-cut.png"), "wb") as f:
+        f.write(bomb[:4096])  # the same header, the data stops after 4 KB
 
     small_home.convert("CMYK").save(os.path.join(HOSTILE, "cmyk.jpg"), "JPEG", quality=85)
     small_home.save(os.path.join(HOSTILE, "progressive.jpg"), "JPEG", quality=85, progressive=True)
@@ -296,8 +301,55 @@ def do_hostile():
                    append_images=frames[1:], duration=300, loop=0, quality=70, method=4)
 
 
+def interlaced_png(im):
+    """An 8-bit RGB PNG with Adam7 interlacing (Pillow writes none), filter 0 on every row."""
+    im = im.convert("RGB")
+    w, h = im.size
+    px = im.tobytes()
+    passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+              (0, 1, 1, 2)]
+    raw = bytearray()
+    for x0, y0, dx, dy in passes:
+        if x0 >= w or y0 >= h:
+            continue  # an empty pass has no rows at all, not even filter bytes
+        for y in range(y0, h, dy):
+            raw.append(0)
+            for x in range(x0, w, dx):
+                i = (y * w + x) * 3
+                raw += px[i:i + 3]
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 1)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr)
+            + png_chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + png_chunk(b"IEND", b""))
+
+
+def do_formats():
+    """The same photo (opencv-home at 160 x 120) in the forms a decoder meets: imagehash's
+    answer for each is in dhash.tsv. It converts to L ignoring alpha and EXIF orientation."""
+    os.makedirs(FORMATS, exist_ok=True)
+    with Image.open(os.path.join(ORIGINALS, "opencv-home.jpg")) as im:
+        home = im.convert("RGB").resize((160, 120), Image.Resampling.LANCZOS)
+    out = lambda name: os.path.join(FORMATS, name)
+    home.quantize(256, dither=Image.Dither.NONE).save(out("png-palette.png"), "PNG", optimize=True)
+    alpha = Image.linear_gradient("L").resize(home.size).point(lambda v: 64 + v * 3 // 4)
+    rgba = home.copy()
+    rgba.putalpha(alpha)
+    rgba.save(out("png-rgba.png"), "PNG", optimize=True)
+    la = home.convert("L")
+    la.putalpha(alpha)
+    la.save(out("png-gray-alpha.png"), "PNG", optimize=True)
+    home.convert("L").point(lambda v: v * 257, "I").convert("I;16").save(out("png-gray16.png"), "PNG")
+    with open(out("png-interlaced.png"), "wb") as f:
+        f.write(interlaced_png(home))
+    home.save(out("jpeg-420.jpg"), "JPEG", quality=85, subsampling=2)
+    home.save(out("jpeg-444.jpg"), "JPEG", quality=85, subsampling=0)
+    home.convert("L").save(out("jpeg-gray.jpg"), "JPEG", quality=85)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # Orientation: rotate 90 CW to display; imagehash does not apply it
+    home.save(out("jpeg-exif-orientation6.jpg"), "JPEG", quality=85, exif=exif.tobytes())
+
+
 def corpus_files():
-    for folder in ("originals", "variants", "large", "hostile"):
+    for folder in ("originals", "variants", "large", "hostile", "formats"):
         full = os.path.join(HERE, folder)
         if not os.path.isdir(full):
             continue
@@ -438,6 +490,8 @@ def main(argv):
         do_variants()
     elif argv[1:] == ["hostile"]:
         do_hostile()
+    elif argv[1:] == ["formats"]:
+        do_formats()
     elif argv[1:] == ["hash"]:
         do_hash()
     elif argv[1:] == ["--check"]:
