@@ -11,6 +11,8 @@ Modes (run from anywhere; paths are relative to this file's folder):
   hash          write dhash.tsv with imagehash.dhash of every decodable file
   --check       recompute the hashes and report any line of dhash.tsv that differs
   table         print the distance tables (markdown) from dhash.tsv
+  scaled        print how far dhash moves when Pillow decodes each JPEG at 1/2, 1/4, 1/8
+                (libjpeg's DCT scaling, Image.draft) instead of whole
 
 Needs Pillow and ImageHash from PyPI (versions pinned in README.md).
 """
@@ -483,6 +485,37 @@ def do_table():
     print("\nLargest t folding no unrelated pair: %s" % best)
 
 
+def do_scaled():
+    rows = [r for r in read_golden() if r[4] == "JPEG" and not r[0].startswith("hostile/")]
+    print("| scale | JPEGs | within 0 | within 2 | within 4 | max | median decoded width |")
+    print("|---|---|---|---|---|---|---|")
+    import imagehash
+    # fixed scales, then "1/8 but keep the shorter side >= N px" (N = 32, 64)
+    for denom in (2, 4, 8, "min32", "min64"):
+        ds, widths, worst = [], [], []
+        for rel, golden, w, h, _ in rows:
+            if isinstance(denom, str):
+                floor = int(denom[3:])
+                denom_here = max([d for d in (1, 2, 4, 8) if min(w, h) // d >= floor] or [1])
+            else:
+                denom_here = denom
+            with Image.open(os.path.join(HERE, rel)) as im:
+                # Pillow picks the largest scale with w // size >= denom, so ask with floor
+                im.draft(im.mode, (max(1, w // denom_here), max(1, h // denom_here)))
+                assert im.size[0] == -(-w // denom_here), (rel, im.size, denom_here)
+                widths.append(im.size[0])
+                d = distance(int(str(imagehash.dhash(im)), 16), golden)
+                ds.append(d)
+                worst.append((d, rel, im.size))
+        n = len(ds)
+        label = ("1/8, shorter side >= %s px" % denom[3:]) if isinstance(denom, str) else "1/%d" % denom
+        print("| %s | %d | %d | %d (%.0f %%) | %d (%.0f %%) | %d | %s |" % (
+            label, n, sum(d == 0 for d in ds), sum(d <= 2 for d in ds), 100.0 * sum(d <= 2 for d in ds) / n,
+            sum(d <= 4 for d in ds), 100.0 * sum(d <= 4 for d in ds) / n, max(ds), median(widths)))
+        worst.sort(reverse=True)
+        print("|  | worst: %s |" % "; ".join("%s %dx%d: %d" % (r, sz[0], sz[1], d) for d, r, sz in worst[:3]))
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "import":
         do_import(argv[2])
@@ -498,6 +531,8 @@ def main(argv):
         return do_check()
     elif argv[1:] == ["table"]:
         do_table()
+    elif argv[1:] == ["scaled"]:
+        do_scaled()
     else:
         print(__doc__)
         return 2
