@@ -98,7 +98,8 @@ public struct Gray8: Sendable, Equatable {
     guard !overflow else { return nil }
     if newWidth == width, newHeight == height { return self }
     if count == 0 || width == 0 || height == 0 {
-      return Gray8(checkedWidth: newWidth, height: newHeight, pixels: [UInt8](repeating: 0, count: count))
+      let black = [UInt8](repeating: 0, count: count)
+      return Gray8(checkedWidth: newWidth, height: newHeight, pixels: black)
     }
     let needHorizontal = newWidth != width
     let needVertical = newHeight != height
@@ -268,7 +269,7 @@ public enum DifferenceHash {
 
   /// The hash read back from its 16 hexadecimal digits; nil for anything else.
   public static func hash(hex: String) -> UInt64? {
-    guard hex.utf8.count == 16 else { return nil }
+    guard hex.utf8.count == 16, hex.allSatisfy(\.isHexDigit) else { return nil }
     return UInt64(hex, radix: 16)
   }
 
