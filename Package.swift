@@ -178,6 +178,9 @@ let package = Package(
     // and for the web page: deal context, a refused host's advice, a report's times
     .target(name: "Presentation", dependencies: ["ClarissaCore", "ListingStore"]),
 
+    // MARK: - Photos: a picture's difference hash (dhash), Pillow-exact grey and Lanczos resize
+    .target(name: "Photos", exclude: ["README.md"]),
+
     // MARK: - The network door: libcurl wrapped once (the Fetcher, CurlFetcher, SMTP)
     .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl", "Tracing"]),
 
@@ -287,6 +290,10 @@ let package = Package(
         "Sites", "SiteFormat", "ClarissaCore", "ClarissaConfig", "Channels", "Feeds", "Markup",
         "ListingText", "FixtureSupport",
       ]),
+    // Compares with Pillow and imagehash through pillow-agreement.py (a Python from .build/venv).
+    .testTarget(
+      name: "PhotosTests", dependencies: ["Photos", "FixtureSupport"],
+      exclude: ["pillow-agreement.py"]),
     .testTarget(name: "WebServerTests", dependencies: ["WebServer", "FixtureSupport"]),
     .testTarget(
       name: "ServeTests",
