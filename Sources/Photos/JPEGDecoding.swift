@@ -85,12 +85,22 @@ enum JPEGDecoding {
       decodedHeight: scaledHeight, layout: format == TJPF_CMYK ? .rgb : layout, bytes: pixels)
   }
 
-  /// The largest of 8, 4, 2 that leaves the shorter side at 64 px or more, else 1. libjpeg-turbo
-  /// offers every n/8 scale (`tjGetScalingFactors`); these are the ones that cost least.
+  /// The largest of 8, 4, 2 that leaves the shorter side at 64 px or more, else 1; only those
+  /// the library offers as 1/d (`tjGetScalingFactors`: libjpeg-turbo has every n/8 from 1/8 to 2).
   static func scaleDenominator(width: Int, height: Int) -> Int {
     let shorter = min(width, height)
-    return [8, 4, 2].first { shorter / $0 >= 64 } ?? 1
+    return [8, 4, 2].first { supportedDenominators.contains($0) && shorter / $0 >= 64 } ?? 1
   }
+
+  /// The d of every 1/d scaling factor libjpeg-turbo offers.
+  private static let supportedDenominators: Set<Int> = {
+    var count: Int32 = 0
+    guard let factors = tjGetScalingFactors(&count), count > 0 else { return [] }
+    return Set(
+      UnsafeBufferPointer(start: factors, count: Int(count)).compactMap {
+        $0.num == 1 ? Int($0.denom) : nil
+      })
+  }()
 
   /// Pillow's CMYK to RGB (`cmyk2rgb`, Pillow 13) after its `CMYK;I` unpacking: libjpeg hands
   /// Adobe's inverted bytes, so `255 - byte` is the ink and `nk = 255 - k` is the stored K byte.
