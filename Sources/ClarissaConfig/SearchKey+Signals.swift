@@ -20,7 +20,7 @@ extension SearchKey {
       synonyms: ["warnings", "warning_signs"],
       read: .field { reader, field, draft in
         draft.search.signals = reader.readSignals(field) ?? draft.search.signals
-      }),
+      })
   ]
 
   /// `signals`: `{drop: [kinds], words: [phrases]}`.

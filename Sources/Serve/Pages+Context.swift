@@ -28,8 +28,9 @@ extension WebApp {
   /// `history` with its listing's context, as the first search that saw it (by name) has it.
   func withContext(_ history: ListingHistory?) throws -> ListingHistory? {
     guard var history else { return nil }
-    history.listing.signals = try store.signals(of: [history.listing.key])[
-      history.listing.key] ?? []
+    history.listing.signals =
+      try store.signals(of: [history.listing.key])[
+        history.listing.key] ?? []
     guard let search = history.searches.first?.search else { return history }
     let lines = try DealContextBook(memory: store, now: clock())
       .lines(for: [history.listing], search: search)
@@ -50,7 +51,9 @@ extension Pages {
   static func context(_ listing: Listing) -> HTML {
     let lines = listing.alert?.context ?? []
     guard !lines.isEmpty || !listing.signals.isEmpty else { return .empty }
-    let signs = listing.signals.map { "<li class=\"signal\">⚠ \(SafeText.line($0.text))</li>" as HTML }
+    let signs = listing.signals.map {
+      "<li class=\"signal\">⚠ \(SafeText.line($0.text))</li>" as HTML
+    }
     return "<ul class=\"context\">\(signs)\(lines.map { "<li>\($0)</li>" as HTML })</ul>"
   }
 }

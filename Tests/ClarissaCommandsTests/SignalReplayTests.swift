@@ -12,18 +12,24 @@ import Testing
   static let low = "57% below the median per m² of 13 similar"
   static let words = "scam words: \"kaution vorab\", \"schlüssel per post\", \"ich bin im ausland\""
 
+  /// `hours` from now, as `--now` takes it: `explain` judges at the present time, and the
+  /// market is the search's last 90 days.
+  static func at(hours: Double) -> String {
+    ISO8601DateFormatter().string(from: Date().addingTimeInterval(hours * 3600))
+  }
+
   /// Both runs into a fresh store: the recorded answer (primes), then the planted one.
   static func played() throws -> (state: String, second: TestTools.Outcome) {
     let state = RunCommandTests.temporaryState()
     let first = try CommandLineTests.run([
       "run", "--config", config, "--replay", "Fixtures/replay/signals/0", "--state", state,
-      "--now", "2026-05-03T10:00:00Z",
+      "--now", at(hours: -3),
     ])
     #expect(first.status == 0, "\(first.stderr)")
     #expect(!first.stdout.contains("⚠"), "the first run primes: \(first.stdout)")
     let second = try CommandLineTests.run([
       "run", "--config", config, "--replay", "Fixtures/replay/signals/1", "--state", state,
-      "--now", "2026-05-03T12:00:00Z", "--format", "json",
+      "--now", at(hours: -1), "--format", "json",
     ])
     #expect(second.status == 0, "\(second.stderr)")
     return (state, second)
@@ -66,7 +72,7 @@ import Testing
     let state = RunCommandTests.temporaryState()
     let first = try CommandLineTests.run([
       "run", "--config", Self.config, "--replay", "Fixtures/replay/signals/0", "--state", state,
-      "--now", "2026-05-03T10:00:00Z",
+      "--now", Self.at(hours: -3),
     ])
     #expect(first.status == 0, "\(first.stderr)")
     for (search, verdict) in [

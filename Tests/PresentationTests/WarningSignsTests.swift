@@ -84,7 +84,8 @@ struct WarningSignsTests {
     #expect(
       WarningSigns.scamWords(planted)
         == ListingSignal(
-          .scamWords, "scam words: \"kaution vorab\", \"schlüssel per post\", \"ich bin im ausland\""))
+          .scamWords,
+          "scam words: \"kaution vorab\", \"schlüssel per post\", \"ich bin im ausland\""))
     var other = planted
     other.description = "Zahlung NUR per Überweisung!"
     #expect(WarningSigns.scamWords(other) == nil)
@@ -150,7 +151,8 @@ struct WarningSignsTests {
     let original = try #require(recorded.first { $0.id == "3465876892" })
     // The same place, 940 € against 390 €: more than 25 % apart.
     let signal = try #require(WarningSigns.photoElsewhere(planted, others: [original]))
-    #expect(signal == ListingSignal(.photoElsewhere, "photo also on a listing in 40227 Eller at €940"))
+    #expect(
+      signal == ListingSignal(.photoElsewhere, "photo also on a listing in 40227 Eller at €940"))
     // A flat in Vienna (willhaben's recorded answer) sharing the photo: another place.
     let vienna = try #require(try Self.listings("willhaben/willhaben-search-1.listings.json").first)
     let away = try #require(WarningSigns.photoElsewhere(original, others: [vienna]))

@@ -18,7 +18,9 @@ import WebServer
   /// A fixture whose listing 7 carries ``signs``, recorded by a later run of its search.
   static func fixture() throws -> ServeFixture {
     let flat = ServeMapTests.located("7", title: "Helle 2,5 Zimmer Wohnung", price: 390)
-    let fixture = try ServeFixture(listings: ["flats": [flat, ServeMapTests.located("8", title: "Honest")]])
+    let fixture = try ServeFixture(listings: [
+      "flats": [flat, ServeMapTests.located("8", title: "Honest")]
+    ])
     var record = SearchRecord(
       search: "flats", now: fixture.now.addingTimeInterval(60), seen: [flat], reached: true)
     record.signals[flat.key] = signs

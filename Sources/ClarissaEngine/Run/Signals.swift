@@ -26,7 +26,8 @@ enum Signals {
       case .new:
         if judgement.listing.price != nil, market == nil {
           market = DealMarket(
-            try memory.peers(search: search.name, since: now.addingTimeInterval(-DealContext.window)))
+            try memory.peers(
+              search: search.name, since: now.addingTimeInterval(-DealContext.window)))
         }
         signals = found(judgement.listing, search: search, market: market, now: now)
       case .repost(of: let original, firstSeen: .some):
@@ -38,7 +39,9 @@ enum Signals {
       }
       guard !signals.isEmpty else { continue }
       judgements[index].listing.signals = signals
-      if judgement.verdict == .new, let dropped = signals.first(where: { search.signals.drop.contains($0.kind) }) {
+      if judgement.verdict == .new,
+        let dropped = signals.first(where: { search.signals.drop.contains($0.kind) })
+      {
         judgements[index].verdict = .filtered
         judgements[index].reason = "signals.drop: \(dropped.kind.rawValue) (\(dropped.text))"
         continue
