@@ -49,7 +49,9 @@ import Testing
     let errors = result.diagnostics.filter { $0.severity == .error }
     let kind = try #require(errors.first { $0.message.contains("low-prise") })
     #expect(kind.message.contains("did you mean 'low-price'?"), "\(kind.message)")
-    #expect(kind.location?.line == 5 && kind.location?.column == 22, "\(String(describing: kind.location))")
+    #expect(
+      kind.location?.line == 5 && kind.location?.column == 22,
+      "\(String(describing: kind.location))")
     #expect(errors.contains { $0.message.contains("'ab' in 'signals.words'") })
   }
 }
