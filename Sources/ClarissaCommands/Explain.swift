@@ -78,6 +78,9 @@ struct Explain: AsyncParsableCommand {
       let price = Money.format(listing).map { $0 + "  " } ?? ""
       lines.append("\(mark) \(price)\(listing.title)")
       lines.append("    \(entry.reason); \(entry.status)")
+      for signal in entry.listing.signals {
+        lines.append("    ⚠ \(signal.kind.rawValue): \(SafeText.line(signal.text))")
+      }
       lines.append("    \(listing.url)")
     }
     let kept = explanation.entries.filter(\.accepted).count

@@ -84,6 +84,7 @@ enum ListingsOutput {
     let unit = seen.lazy.compactMap(\.facts.shownAreaUnit).first
     if let facts = ListingFacts.summary(listing, unit: unit) { lines.append("  facts: \(facts)") }
     if let address = ListingFacts.place(listing) { lines.append("  address: \(address)") }
+    for signal in listing.signals { lines.append("  ⚠ \(SafeText.line(signal.text))") }
     for line in listing.alert?.context ?? [] { lines.append("  \(SafeText.line(line))") }
     for other in history.alsoOn ?? [] {
       let (site, id) = (SafeText.line(other.key.site), SafeText.line(other.key.id))

@@ -80,7 +80,7 @@ struct SearchKey: Sendable {
   }
 
   /// Every key a search may hold besides its site's parameters, in the docs table's order.
-  static let all: [SearchKey] = asked + running + facts
+  static let all: [SearchKey] = asked + running + facts + signals
 
   /// The keys by name.
   static let named: [String: SearchKey] = Dictionary(

@@ -3,7 +3,7 @@ internal import Foundation
 /// A listing's JSON (`inspect --format json`, the run report, `listings --json`, the API): its
 /// key, its facts as ``ListingField/all`` declares them (each under its `json` member; a fact of
 /// several columns as an object of them), the description's pending HTML, an event and the ids
-/// folded into it when there are. Members without a value are left out.
+/// folded into it and its warning signs (`signals`, each `{kind, text}`) when there are. Members without a value are left out.
 extension Listing: Codable {
   private struct Key: CodingKey {
     let stringValue: String
@@ -21,6 +21,7 @@ extension Listing: Codable {
     try container.encodeIfPresent(event, forKey: Key("event"))
     try container.encodeIfPresent(alsoPostedAs, forKey: Key("alsoPostedAs"))
     try container.encodeIfPresent(alert, forKey: Key("alert"))
+    if !signals.isEmpty { try container.encode(signals, forKey: Key("signals")) }
     for field in ListingField.all {
       let values = field.values(self)
       guard field.columns.count == 1 else {
@@ -44,6 +45,7 @@ extension Listing: Codable {
     event = try container.decodeIfPresent(ListingEvent.self, forKey: Key("event"))
     alsoPostedAs = try container.decodeIfPresent([String].self, forKey: Key("alsoPostedAs"))
     alert = try container.decodeIfPresent(ListingAlert.self, forKey: Key("alert"))
+    signals = try container.decodeIfPresent([ListingSignal].self, forKey: Key("signals")) ?? []
     for field in ListingField.all {
       let key = Key(field.json)
       guard field.columns.count == 1 else {

@@ -33,12 +33,14 @@ public struct Listing: Sendable, Equatable {
     var floorArea: Double? = nil
     var floorAreaHigh: Double? = nil
     var floorAreaUnit: AreaUnit? = nil
+    var sellerSince: Date? = nil
     var postcode: String? = nil
     var address: String? = nil
     var facts: [String: String] = [:]
     var duplicateGroup: String? = nil
     var alsoPostedAs: [String]? = nil
     var alert: ListingAlert? = nil
+    var signals: [ListingSignal] = []
   }
 
   final class Box: @unchecked Sendable {
@@ -248,6 +250,20 @@ public struct Listing: Sendable, Equatable {
   public var alert: ListingAlert? {
     get { fields.alert }
     _modify { yield &fields.alert }
+  }
+
+  /// When the seller's account was made, where the site says (OLX's `user.created`): the
+  /// warning sign `new-seller` reads it.
+  public var sellerSince: Date? {
+    get { fields.sellerSince }
+    _modify { yield &fields.sellerSince }
+  }
+
+  /// Warning signs (``ListingSignal``) the store keeps for it, filled at delivery and display
+  /// time like ``alert``; encoded only when there are.
+  public var signals: [ListingSignal] {
+    get { fields.signals }
+    _modify { yield &fields.signals }
   }
 
   /// Creates a listing.

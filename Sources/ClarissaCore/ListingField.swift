@@ -140,6 +140,11 @@ public struct ListingField: Sendable {
     .single(
       "floor_area_high", .number, json: "floorAreaHigh", since: ranges,
       get: { .number($0.floorAreaHigh) }, set: { $0.floorAreaHigh = $1.number }),
+    // When the seller's account was made, where a site says (issue 43: OLX's API, `user.created`;
+    // SQLite schema 18, PostgreSQL 14).
+    .single(
+      "seller_since", .time, json: "sellerSince", since: seller,
+      get: { .time($0.sellerSince) }, set: { $0.sellerSince = $1.time }),
   ]
 
   /// The schema versions that added rooms, areas, places and the other facts.
@@ -147,6 +152,9 @@ public struct ListingField: Sendable {
 
   /// The schema versions that added the tops of ranges.
   static let ranges = (sqlite: 17, postgres: 13)
+
+  /// The schema versions that added the seller's account date.
+  static let seller = (sqlite: 18, postgres: 14)
 
   /// Whether a later schema added it (its part in the content hash is named and only there when
   /// it has a value, so that a store's hashes stay what they were until a site gives the fact).

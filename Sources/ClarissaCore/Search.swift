@@ -55,6 +55,8 @@ public struct Search: Sendable {
   /// The site's search page pasted from the browser (`url:`): when set, the site's requests
   /// come from it, and `cities`/`category` are what it names.
   public var url: SearchURL?
+  /// What warning signs drop and which scam words are added (`signals:`).
+  public var signals = SignalSettings()
   /// The site's own parameters (`mode`, `include_nearby`, `feeds` ...), defaults filled in.
   public var parameters: [String: ParameterValue]
   /// Filters on rooms, bedrooms, floor area, price per area and place (`rooms`, `near` ...).

@@ -14,16 +14,20 @@ public struct DealPeer: Sendable, Equatable {
   public var floorArea: Double?
   /// Its bedrooms, when known.
   public var bedrooms: Double?
+  /// Its rooms, when known (warning signs compare rooms where a site gives no bedrooms).
+  public var rooms: Double? = nil
 
   /// Creates a peer.
   public init(
-    key: ListingKey, price: Double, currency: String?, floorArea: Double?, bedrooms: Double?
+    key: ListingKey, price: Double, currency: String?, floorArea: Double?, bedrooms: Double?,
+    rooms: Double? = nil
   ) {
     self.key = key
     self.price = price
     self.currency = currency
     self.floorArea = floorArea
     self.bedrooms = bedrooms
+    self.rooms = rooms
   }
 }
 
@@ -54,7 +58,7 @@ extension ConnectedStore {
     try locked { database in
       try database.rows(
         """
-        SELECT l.site, l.id, l.price, l.currency, l.floor_area, l.bedrooms FROM sightings s
+        SELECT l.site, l.id, l.price, l.currency, l.floor_area, l.bedrooms, l.rooms FROM sightings s
         \(database.dialect.orderedJoin) listings l ON l.site = s.site AND l.id = s.id
         WHERE s.search = ? AND s.repost_of IS NULL AND l.price > 0
           AND \(LastSeen.sighting("s")) >= ?
@@ -64,7 +68,8 @@ extension ConnectedStore {
           key: ListingKey(site: $0.text(PeerColumn.site), id: $0.text(PeerColumn.id)),
           price: $0.double(PeerColumn.price), currency: $0.optionalText(PeerColumn.currency),
           floorArea: $0.optionalDouble(PeerColumn.floorArea),
-          bedrooms: $0.optionalDouble(PeerColumn.bedrooms))
+          bedrooms: $0.optionalDouble(PeerColumn.bedrooms),
+          rooms: $0.optionalDouble(PeerColumn.rooms))
       }
     }
   }
@@ -124,5 +129,5 @@ extension ConnectedStore {
 /// The `listings` columns a deal's peer is read from (its key, and ``ListingField/all``'s
 /// columns of those names).
 private enum PeerColumn: String, TableColumns {
-  case site, id, price, currency, floorArea = "floor_area", bedrooms
+  case site, id, price, currency, floorArea = "floor_area", bedrooms, rooms
 }

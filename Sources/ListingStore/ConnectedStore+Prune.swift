@@ -66,7 +66,7 @@ extension ConnectedStore {
             + "AND m.starred_at IS NOT NULL)", [cutoff]
         ) { [StoreValue.text($0.text(ListingColumn.site)), .text($0.text(ListingColumn.id))] }
         for key in gone {
-          for table in ["prices", "listing_images", "text_changes", "listings"] {
+          for table in ["prices", "listing_images", "text_changes", "signals", "listings"] {
             try database.run("DELETE FROM \(table) WHERE site = ? AND id = ?", key)
             counts.add(database.changes, table)
           }

@@ -57,6 +57,7 @@ extension ConnectedStore {
     }
     try Self.writeCrossPosts(record, at: now, in: database)
     try Self.writeAlerts(record, at: now, in: database)
+    try Self.writeSignals(record, at: now, in: database)
     try Self.remember(record, in: database)
   }
 

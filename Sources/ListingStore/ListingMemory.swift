@@ -222,6 +222,9 @@ public struct SearchRecord: Sendable {
   public var failures: [String] = []
   /// What the run's alerts for marked listings and text changes leave behind.
   public var alerts = AlertRecord()
+  /// Of `seen`, the warning signs found for new listings (``ListingSignal``): kept, a
+  /// listing's earlier signs of the same kind replaced.
+  public var signals: [ListingKey: [ListingSignal]] = [:]
   /// Listings of the last answer passed over unread (``UnchangedItems``): nothing written.
   public var unchanged: [ListingKey] = []
   /// Of `seen`, the digests of the items that the next answer may pass over.
@@ -325,6 +328,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// The priced listings `search` saw since `since`, reposts left out (`DealContext`, module
   /// Presentation).
   func peers(search: String, since: Date) throws -> [DealPeer]
+  /// The warning signs kept for each of `keys` (``SearchRecord/signals``); none: absent.
+  func signals(of keys: [ListingKey]) throws -> [ListingKey: [ListingSignal]]
   /// For each of `keys` that `search` saw, the posts of the same item (``ListingStory``).
   func stories(search: String, keys: [ListingKey]) throws -> [ListingKey: ListingStory]
   /// Per channel of `channels` that is owed deliveries, how many and since when

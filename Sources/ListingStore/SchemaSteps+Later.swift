@@ -225,5 +225,31 @@ extension SchemaSteps {
     // The tops of prices, rooms and floor areas given as ranges (issue 41), from
     // ``ListingField/all``.
     .listingColumns("17-range-tops"),
+    // When the seller's account was made (issue 43), from ``ListingField/all``.
+    .listingColumns("19-seller"),
+    // Warning signs (issue 43): per listing, the signs the run found when it was new, one row
+    // a kind (`ListingSignal`), shown by messages, reports, `show`, the page and the map.
+    SchemaStep(
+      "19-signals",
+      sqlite: """
+        CREATE TABLE signals(
+          site TEXT NOT NULL,
+          id TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          text TEXT NOT NULL,
+          found_at REAL NOT NULL,
+          PRIMARY KEY(site, id, kind)
+        ) WITHOUT ROWID;
+        """,
+      postgres: """
+        CREATE TABLE signals(
+          site text NOT NULL,
+          id text NOT NULL,
+          kind text NOT NULL,
+          text text NOT NULL,
+          found_at double precision NOT NULL,
+          PRIMARY KEY(site, id, kind)
+        );
+        """),
   ]
 }

@@ -131,6 +131,11 @@ enum TextChangeColumn: String, TableColumns {
   case oldDescription = "old_description"
 }
 
+/// `signals`: a listing's warning signs.
+enum SignalColumn: String, TableColumns {
+  case site, id, kind, text
+}
+
 /// `geocodes`: the geocoder's answers and failures per address.
 enum GeocodeColumn: String, TableColumns {
   case geocoder, query, latitude, longitude, askedAt = "asked_at", failures

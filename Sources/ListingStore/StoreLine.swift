@@ -58,7 +58,7 @@ enum StoreLine {
 
   private static let listingKey = [column("search"), column("site"), column("id")]
 
-  /// Deliveries, held, recent, validators, cool-downs, cross-site links and marks.
+  /// Deliveries, held, recent, validators, cool-downs, cross-site links, warning signs and marks.
   static let tables: [Table] = [
     Table(
       type: "delivery", table: "deliveries",
@@ -107,6 +107,16 @@ enum StoreLine {
         column("other_id", "otherId"), column("found_at", "foundAt", .time),
       ],
       order: "site, id, other_site, other_id", conflict: ""),
+    // Warning signs (``ListingSignal``): the imported sign of a kind replaces the store's.
+    Table(
+      type: "signal", table: "signals",
+      columns: [
+        column("site"), column("id"), column("kind"), column("text"),
+        column("found_at", "foundAt", .time),
+      ],
+      order: "site, id, kind",
+      conflict: " ON CONFLICT(site, id, kind) DO UPDATE SET text = excluded.text, "
+        + "found_at = excluded.found_at"),
     // Marks (``ListingMarks``): a mark set in either store stays, from the earlier time; the
     // later note wins.
     Table(

@@ -35,18 +35,21 @@ public final class DealContextBook: Sendable {
   }
 
   /// `listings` with their context and the person's marks (starred, the note) in
-  /// ``Listing/alert`` (other details of the alert kept); `marks` when the caller read them
-  /// already (a listing's story holds its own), else read here.
+  /// ``Listing/alert`` (other details of the alert kept), and the warning signs the store keeps
+  /// in ``Listing/signals``; `marks` when the caller read them already (a listing's story holds
+  /// its own), else read here.
   public func annotated(
     _ listings: [Listing], search: String, marks known: [ListingKey: ListingMarks]? = nil
   ) throws -> [Listing] {
     let found = try lines(for: listings, search: search)
     let marks = try known ?? memory.marks(of: listings.map(\.key))
+    let signals = try memory.signals(of: listings.map(\.key))
     return listings.map { listing in
       let lines = found[listing.key]
       let mark = marks[listing.key]
-      guard lines != nil || mark?.starred == true || mark?.note != nil else { return listing }
       var listing = listing
+      if let signs = signals[listing.key] { listing.signals = signs }
+      guard lines != nil || mark?.starred == true || mark?.note != nil else { return listing }
       var alert = listing.alert ?? ListingAlert()
       if let lines { alert.context = lines }
       alert.starred = mark?.starred ?? false

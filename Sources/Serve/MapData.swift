@@ -22,6 +22,8 @@ struct MapData {
     var distances: String?
     /// The postcode and address, else the poster's place.
     var place: String?
+    /// The warning signs' lines (``ListingSignal``), shown `⚠ ...` in the popup.
+    var signals: [String] = []
     /// The first photo, when it is an `http:`/`https:` address.
     var photo: String?
     /// `drop`, `unviewed` or `viewed`: the marker's colour.
@@ -100,6 +102,11 @@ extension MapData.Marker {
     member(",\"facts\":", facts)
     member(",\"distances\":", distances)
     member(",\"place\":", place)
+    if !signals.isEmpty {
+      out += ",\"signals\":["
+      for (index, signal) in signals.enumerated() { member(index == 0 ? "" : ",", signal) }
+      out += "]"
+    }
     member(",\"photo\":", photo)
     member(",\"url\":", url)
     if let drop { out += ",\"drop\":\(drop)" }

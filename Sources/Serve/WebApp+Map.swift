@@ -22,11 +22,14 @@ extension WebApp {
     let served = config
     // Each listing's distances from its searches' places (one list when all share them).
     var placesBySearches: [[String]: [NamedPlace]] = [:]
+    let signals = try store.signals(of: found.map(\.listing.key))
     let markers = found.compactMap { item -> MapData.Marker? in
       if placesBySearches[item.searches] == nil {
         placesBySearches[item.searches] = served.places(of: item.searches)
       }
-      return Self.marker(item, places: placesBySearches[item.searches] ?? [])
+      var marker = Self.marker(item, places: placesBySearches[item.searches] ?? [])
+      marker?.signals = (signals[item.listing.key] ?? []).map { SafeText.line($0.text) }
+      return marker
     }
     return MapData(
       markers: markers, limit: Self.mapLimit, more: more,

@@ -23,6 +23,7 @@ import Testing
     listing.postcode = "94110"
     listing.address = "24th St & Mission St"
     listing.facts = ["laundry": "w/d in unit", "pets": "cats are OK - purrr"]
+    listing.sellerSince = Date(timeIntervalSince1970: 1_780_000_000)
     return listing
   }()
 

@@ -124,13 +124,15 @@ package enum MessageTemplate {
     ]
   }
 
-  /// What `{context}` says: that the person starred the listing and their note, then the deal
-  /// context (``ListingAlert``), a line each.
+  /// What `{context}` says: that the person starred the listing and their note, the warning
+  /// signs (``ListingSignal``, `⚠ 41% below the median of 38 similar`), then the deal context
+  /// (``ListingAlert``), a line each.
   static func contextLines(_ listing: Listing) -> [String] {
-    guard let alert = listing.alert else { return [] }
+    let signs = listing.signals.map { "⚠ " + SafeText.line($0.text) }
+    guard let alert = listing.alert else { return signs }
     var lines = alert.starred ? ["★ starred"] : []
     if let note = alert.note { lines.append("note: " + SafeText.line(note)) }
-    return lines + alert.context.map(SafeText.line)
+    return lines + signs + alert.context.map(SafeText.line)
   }
 
   /// `{name}` replaced by its field; unknown names stay as written (the config rejects them).

@@ -15,8 +15,11 @@ public enum RunReport {
     let head = facts.isEmpty ? "" : facts.joined(separator: " · ") + "  "
     let line = search.map { ListingFacts.line(listing, for: $0) } ?? ListingFacts.summary(listing)
     let described = line.map { ["    " + $0] } ?? []
+    let signs = listing.signals.map { "    " + paint.red("⚠ " + SafeText.line($0.text)) }
     let context = (listing.alert?.context ?? []).map { "    " + SafeText.line($0) }
-    return ["  " + head + listing.title] + described + context + ["    " + paint.dim(listing.url)]
+    return ["  " + head + listing.title] + described + signs + context + [
+      "    " + paint.dim(listing.url)
+    ]
   }
 
   /// The JSON report (schema in docs/run-report.md).
@@ -51,6 +54,7 @@ public enum RunReport {
           let also = others.isEmpty ? "" : " (also posted as \(others.joined(separator: ", ")))"
           lines.append(
             "- [\(escape(listing.title))](\(listing.url))\(price)\(place)\(facts)\(label)\(also)")
+          for signal in listing.signals { lines.append("  - ⚠️ \(escape(signal.text))") }
         }
       }
       for failure in search.failures { lines.append("- ⚠️ \(escape(failure))") }

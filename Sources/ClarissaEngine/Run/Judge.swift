@@ -59,13 +59,17 @@ public struct Judgement: Sendable {
 /// Stage 4: per listing a verdict, from the filters and what the store remembers. Seen listings
 /// are looked up first by key, so only the unseen pay for their text and the filters.
 enum Judge {
-  /// Every listing of one search's sources, once each, in the sources' order.
+  /// Every listing of one search's sources, once each, in the sources' order, with their
+  /// warning signs (``Signals``) as a run finds them: what `explain` shows.
   static func judge(
     _ planned: PlannedSearch, reading: SearchReading, memory: any ListingMemory,
     options: RunOptions, explaining: Bool = false
   ) throws -> [Judgement] {
-    try judged(
+    let judgements = try judged(
       planned, reading: reading, memory: memory, options: options, explaining: explaining
+    ).judgements
+    return try Signals.apply(
+      judgements, of: planned.search, memory: memory, now: options.now
     ).judgements
   }
 

@@ -172,12 +172,15 @@ public struct Runner: Sendable {
         outcome.status = now.prime ? .primed : .ran
       }
       let judged = try Judge.judged(now, reading: reading, memory: memory, options: options)
+      let signed = try Signals.apply(
+        judged.judgements, of: now.search, memory: memory, now: options.now)
       var (acted, record) = Act.on(
-        judged.judgements, of: now, unchanged: judged.unchanged, reading: reading, asked: asked,
+        signed.judgements, of: now, unchanged: judged.unchanged, reading: reading, asked: asked,
         outcome: outcome, options: options)
       record.alerts = judged.alerts
+      record.signals = signed.signals
       acted.notes += judged.notes
-      let judgements = judged.judgements
+      let judgements = signed.judgements
       return (acted, judgements, record)
     }
     guard !options.dryRun else {

@@ -101,6 +101,10 @@
           ("old_description", .text),
         ]
       ),
+      (
+        "signals",
+        [("site", .text), ("id", .text), ("kind", .text), ("text", .text), ("found_at", .real)]
+      ),
     ]
 
     /// Copies the SQLite store into the PostgreSQL one, which must hold no listings yet.

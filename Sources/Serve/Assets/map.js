@@ -49,6 +49,7 @@
     if (m.facts) box.appendChild(element("div", "popup-facts", m.facts));
     if (m.distances) box.appendChild(element("div", "popup-distances", m.distances));
     if (m.place) box.appendChild(element("div", "meta", m.place));
+    (m.signals || []).forEach(function (s) { box.appendChild(element("div", "popup-signal", "⚠ " + s)); });
     var page = local(m.page);
     if (page) {
       var link = element("a", "popup-page", "Details");

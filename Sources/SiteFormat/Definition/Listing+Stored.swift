@@ -27,6 +27,7 @@ extension Listing {
     case .floorArea: return ListingFacts.floorArea(self, digits: 2)
     case .pricePerArea: return facts.first { $0.key.hasPrefix("price per ") }?.value
     case .postcode: return postcode
+    case .sellerSince: return sellerSince.map { DateFormat.internet.string(from: $0) }
     case .address: return address
     }
   }

@@ -27,6 +27,7 @@ package struct ListingBuilder {
       listing.currency = text(values, .currency) ?? price.currency ?? high?.currency
     }
     listing.posted = values[.posted]?.first.flatMap(date)
+    listing.sellerSince = values[.sellerSince]?.first.flatMap(date)
     listing.location = text(values, .location)
     listing.area = text(values, .district)
     listing.category = text(values, .category)

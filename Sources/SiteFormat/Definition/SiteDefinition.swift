@@ -116,6 +116,9 @@ package struct FieldSpec: Sendable {
     /// `price per m²`; the listing's price made from it when the site gives none.
     case pricePerArea = "price_per_area"
     case postcode, address
+    /// When the seller's account was made (a date, read as `posted` is): the listing's
+    /// `sellerSince`, which the warning sign `new-seller` reads.
+    case sellerSince = "seller_since"
     /// The site's other facts: a mapping of a fact's name to a field (read apart, in
     /// ``ReadSpec/facts``).
     case facts
