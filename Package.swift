@@ -247,7 +247,7 @@ let package = Package(
       name: "FixtureSupport",
       dependencies: [
         "WebServer", "ClarissaCore", "ClarissaEngine", "Curl", "ListingStore", "Presentation",
-        "Sites", "ListingText",
+        "Sites", "ListingText", "ClarissaConfig",
       ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
