@@ -4,8 +4,8 @@ internal import Presentation
 
 /// `show`'s price history (issue 43): the listing's prices as a sparkline, one character per
 /// price the store kept, with the first and last and their dates, and the search's weekly
-/// median beneath, one character per week with one. The heights are the page chart's
-/// (``ChartScale``): the same values draw the same shape in both. The output is UTF-8, as every
+/// median beneath, one character per week with one. The heights come from the page chart's
+/// rule (``ChartScale``), each line on its own scale. The output is UTF-8, as every
 /// other line `show` prints (its arrows and the prices' symbols are too); the house has no
 /// ASCII fallback to follow.
 enum PriceSparkline {
@@ -21,7 +21,8 @@ enum PriceSparkline {
 
   /// The lines under `show`'s prices; none when no price was kept.
   static func lines(_ chart: PriceChart, now: Date, timeZone: TimeZone = .current) -> [String] {
-    guard let scale = chart.priceScale, let first = chart.prices.points.first,
+    // Each line on its own scale: a sparkline shows a shape, its numbers are written beside it.
+    guard let scale = ChartScale(chart.prices.values), let first = chart.prices.points.first,
       let last = chart.prices.points.last
     else { return [] }
     let day = { (date: Date) in PriceChart.day(date, now: now, timeZone: timeZone) }
@@ -32,7 +33,7 @@ enum PriceSparkline {
       "  price   \(line(chart.prices.values, scale: scale))  \(money(first.value)) on "
         + "\(day(first.at)) → \(money(last.value)) on \(day(last.at))\(shown)",
     ]
-    if let marketScale = chart.marketScale, let start = chart.market.points.first,
+    if let marketScale = ChartScale(chart.market.values), let start = chart.market.points.first,
       let end = chart.market.points.last
     {
       lines.append(

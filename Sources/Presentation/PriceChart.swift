@@ -196,7 +196,7 @@ public struct PriceChart: Sendable {
       let hours = max(1, Int(min(seconds, 1e12) / 3600))
       return "\(hours) hour\(hours == 1 ? "" : "s")"
     }
-    if days < 14 { return "\(days) day\(days == 1 ? "" : "s")" }
+    if days < 28 { return "\(days) day\(days == 1 ? "" : "s")" }
     return "\(days / 7) weeks"
   }
 }

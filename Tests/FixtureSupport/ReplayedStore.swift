@@ -12,7 +12,7 @@ import Testing
 /// and back; the folder's README), at the times `ReplaySequenceTests` plays them.
 public enum ReplayedStore {
   /// The first run: noon in San Francisco, 3 May 2026.
-  public static let noon = ISO8601DateFormatter().date(from: "2026-05-03T12:00:00-07:00")!
+  public static let noon = Date(timeIntervalSince1970: 1_777_834_800)
   /// The listing whose price changes.
   public static let priced = "7930621188"
   /// The ipads search as the bundled config has it (its filters too), alone.
