@@ -14,8 +14,9 @@ struct ShowCommand: ParsableCommand {
     discussion: """
       ID is the listing's id, or SITE:ID when two sites use the same id. Reads the state \
       database without the lock. The marks a person set (starred, hidden, the note: \
-      'clarissa star', 'hide', 'note') are said under the listing. JSON (--format json) is \
-      documented in docs/listings.md.
+      'clarissa star', 'hide', 'note') are said under the listing. Under its prices, a \
+      sparkline of them and of its search's weekly median price per m² (or price), as the \
+      listing page draws them. JSON (--format json) is documented in docs/listings.md.
 
       Examples:
         clarissa show 7931742798

@@ -64,7 +64,7 @@ private struct MarketEntry {
   var firstSeen: Double
   var lastSeen: Double
   var floorArea: Double?
-  /// Its prices in the asked currency: when, and how much; oldest first.
+  /// Its prices in the asked currency: when, and how much; oldest first once read.
   var prices: [(at: Double, price: Double)] = []
 }
 
@@ -93,7 +93,6 @@ extension ConnectedStore {
         \(database.dialect.orderedJoin) prices p ON p.site = s.site AND p.id = s.id
         WHERE s.search = ? AND s.first_seen >= ? AND s.first_seen < ?
           AND s.repost_of IS NULL AND p.seen_at < ?
-        ORDER BY p.seen_at
         """,
         [
           .text(search), .time(first.addingTimeInterval(-MarketWeeks.lookback)), .time(end),
@@ -115,7 +114,13 @@ extension ConnectedStore {
       }
       return entries
     }
-    return Self.weeks(Array(entries.values), starts: starts)
+    // Put in order here, not by the statement: nearly every listing has one price.
+    let ordered = entries.values.map { entry in
+      var entry = entry
+      if entry.prices.count > 1 { entry.prices.sort { $0.at < $1.at } }
+      return entry
+    }
+    return Self.weeks(ordered, starts: starts)
   }
 
   /// The medians of `entries` per week.
