@@ -267,7 +267,7 @@ let package = Package(
       name: "FixtureSupport",
       dependencies: [
         "WebServer", "ClarissaCore", "ClarissaEngine", "Curl", "ListingStore", "Presentation",
-        "Sites", "ListingText",
+        "Sites", "ListingText", "ClarissaConfig",
       ],
       path: "Tests/FixtureSupport"),
     .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
@@ -319,13 +319,13 @@ let package = Package(
       name: "ServeTests",
       dependencies: [
         "Serve", "WebServer", "ListingStore", "ClarissaCore", "ClarissaEngine", "Geography",
-        "ActionKeys", "FixtureSupport",
+        "ActionKeys", "Presentation", "FixtureSupport",
       ]),
     .testTarget(
       name: "ClarissaCommandsTests",
       dependencies: [
         "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "Channels", "ListingStore",
-        "ActionKeys", "Sites", "WebServer", "clarissa", "FixtureSupport",
+        "ActionKeys", "Sites", "WebServer", "Presentation", "clarissa", "FixtureSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -66,7 +66,8 @@ enum ListingsOutput {
   /// `searches` (by name): the distances from the places of those that saw the listing are
   /// shown, the floor area in the unit the first of them writes.
   static func show(
-    _ history: ListingHistory, now: Date, searches: [String: Search] = [:]
+    _ history: ListingHistory, now: Date, searches: [String: Search] = [:],
+    chart: PriceChart? = nil
   ) -> String {
     let zone = TimeZone.current
     let time = { (date: Date) in ReportClock.time(date, now: now, timeZone: zone) }
@@ -101,6 +102,7 @@ enum ListingsOutput {
     lines.append("prices:")
     lines += history.prices.map { "  \(time($0.at))  \(Money.format($0.price, $0.currency))" }
     if history.prices.isEmpty { lines.append("  none") }
+    lines += chart.map { PriceSparkline.lines($0, now: now) } ?? []
     for search in history.searches {
       lines.append(
         "search \(search.search): first seen \(time(search.firstSeen)), last seen "

@@ -14,8 +14,9 @@ struct ShowCommand: ParsableCommand {
     discussion: """
       ID is the listing's id, or SITE:ID when two sites use the same id. Reads the state \
       database without the lock. The marks a person set (starred, hidden, the note: \
-      'clarissa star', 'hide', 'note') are said under the listing. JSON (--format json) is \
-      documented in docs/listings.md.
+      'clarissa star', 'hide', 'note') are said under the listing. Under its prices, a \
+      sparkline of them and of its search's weekly median price per m² (or price), as the \
+      listing page draws them. JSON (--format json) is documented in docs/listings.md.
 
       Examples:
         clarissa show 7931742798
@@ -35,20 +36,24 @@ struct ShowCommand: ParsableCommand {
 
   func run() throws {
     let now = options.clock
-    let history = try options.reading { store, _ -> ListingHistory? in
+    let read = try options.reading { store, _ -> (ListingHistory, PriceChart)? in
       try store.history(try ListingIDs.key(id, in: store)).map {
-        try DealContextBook(memory: store, now: now).annotated($0)
+        (
+          try DealContextBook(memory: store, now: now).annotated($0),
+          try PriceChart.read($0, in: store)
+        )
       }
     }
-    guard let found = history else { return }
-    guard let found else {
+    guard let read else { return }
+    guard let (found, chart) = read else {
       Terminal.error("error: the state database has no listing '\(id)'\n")
       throw ExitStatus.failure.exitCode
     }
     print(
       format == .json
         ? ListingsOutput.json(found)
-        : ListingsOutput.show(found, now: now, searches: options.configuredSearches())
+        : ListingsOutput.show(
+          found, now: now, searches: options.configuredSearches(), chart: chart)
           + TextChangesSection.text(found, now: now),
       terminator: format == .json ? "\n" : "")
   }

@@ -363,6 +363,10 @@ public protocol BrowsableStore: ListingMemory {
   func keys(matching id: String) throws -> [ListingKey]
   /// A listing's whole story, or nil when the store does not have it.
   func history(_ key: ListingKey) throws -> ListingHistory?
+  /// A search's median price per m² (or price) week by week, in `currency`, over the weeks
+  /// from `from` to `through` (``MarketWeeks``).
+  func marketWeeks(search: String, currency: String?, from: Date, through: Date) throws
+    -> MarketWeeks
   /// Every search the store knows, with its last runs and unviewed count.
   func standings() throws -> [String: SearchStanding]
   /// The prices each listing was seen at, oldest first.

@@ -2,6 +2,7 @@ internal import ClarissaCore
 internal import Foundation
 internal import Geography
 internal import ListingStore
+internal import Presentation
 internal import WebServer
 
 /// `/listing/SITE/ID`: all the store knows of one listing.
@@ -25,6 +26,7 @@ extension WebApp {
       <h1>\(listing.title)</h1>
       <p class="price big">\(Pages.price(listing.price, listing.currency))</p>
       \(Pages.priceHistory(history.prices))
+      \(Pages.priceChart(try PriceChart.read(history, in: store), now: now))
       \(Pages.context(listing))
       <div class="actions">\(actions(history, key: key))</div>
       \(Self.photos(listing))
