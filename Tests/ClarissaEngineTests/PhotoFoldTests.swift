@@ -199,3 +199,48 @@ import Testing
     #expect(verdicts == [.new])
   }
 }
+
+/// Which photos a run asks for (``PhotoFetch``), on recorded answers: only those of listings
+/// the search would judge new, their first photos, http(s) only.
+@Suite struct PhotoFetchChoiceTests {
+  @Test func aNewListingsFirstWebPhotosOnly() throws {
+    var flats = try PhotoCorpus.listings(
+      "kleinanzeigen/kleinanzeigen-duesseldorf-wohnung-1.listings.json")
+    #expect(flats.count == 27)
+    flats[0].imageURLs = [
+      "data:image/png;base64,iVBORw0KGgo=", "file:///etc/passwd", flats[0].imageURLs[0],
+      "HTTPS://img.example/second.jpg", "https://img.example/third.jpg",
+    ]
+    let wanted = PhotoFetch.wanted(flats, perListing: 2)
+    #expect(wanted.prefix(2) == [flats[0].imageURLs[2], "HTTPS://img.example/second.jpg"])
+    #expect(wanted.count == 2 + 26, "one photo each on the other 26")
+    #expect(!PhotoFetch.isWeb("https:///no-host.jpg") && !PhotoFetch.isWeb("/relative.jpg"))
+  }
+
+  /// Seen, filtered and primed listings get no photo fetched; a source the search does not
+  /// know yet (primed) neither.
+  @Test func onlyTheListingsTheSearchWouldJudgeNew() throws {
+    let flats = try PhotoCorpus.listings(
+      "kleinanzeigen/kleinanzeigen-duesseldorf-wohnung-1.listings.json")
+    let store = try ListingStore.open(path: ":memory:", readOnly: false)
+    try PhotoFoldTests.record(Array(flats.prefix(20)), search: "flats", in: store)
+    var search = Search(name: "flats", site: "kleinanzeigen")
+    search.price = PriceRange(min: nil, max: 1_000)
+    let memory = try #require(try store.searches(["flats"])["flats"])
+    let reading = SearchReading(batches: [SourceBatch(url: "s", listings: flats)])
+    let options = RunOptions(now: PhotoFoldTests.now)
+    let planned = PlannedSearch(search: search, hold: false, prime: false, memory: memory)
+    let chosen = try PhotoFetch.candidates(
+      planned, reading: reading, memory: store, options: options)
+    let expected = flats.suffix(7).filter { ($0.price ?? 0) <= 1_000 }
+    #expect(!expected.isEmpty && expected.count < 7)
+    #expect(chosen.map(\.id) == expected.map(\.id))
+    var primed = planned
+    primed.prime = true
+    #expect(
+      try PhotoFetch.candidates(primed, reading: reading, memory: store, options: options).isEmpty)
+    let unknown = SearchReading(batches: [SourceBatch(url: "another", listings: flats)])
+    #expect(
+      try PhotoFetch.candidates(planned, reading: unknown, memory: store, options: options).isEmpty)
+  }
+}
