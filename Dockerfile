@@ -24,14 +24,16 @@ ARG SWIFT_VERSION=6.3
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 
 # The image has libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev and pkg-config already (named
-# anyway, so the list is the build's whole need); libyaml-dev it lacks.
+# anyway, so the list is the build's whole need); libyaml-dev and the photo decoders'
+# libturbojpeg0-dev, libpng-dev and libwebp-dev it may lack.
 # Versions are not pinned (DL3008): the image tag fixes the Debian release, and exact versions
 # vanish from the archive with each security update, which would break the build.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libyaml-dev libxml2-dev \
-      libcurl4-openssl-dev libsqlite3-dev libpq-dev pkg-config \
+      libcurl4-openssl-dev libsqlite3-dev libpq-dev libturbojpeg0-dev libpng-dev libwebp-dev \
+      pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -69,6 +71,9 @@ RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
       libcurl4 \
       libsqlite3-0 \
       libpq5 \
+      libturbojpeg0 \
+      libpng16-16 \
+      libwebp7 \
       ca-certificates \
       tzdata \
       libjs-leaflet \

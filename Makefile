@@ -1,6 +1,7 @@
 # Build and install clarissa without root. On Linux the binary carries the Swift runtime and
 # Foundation inside it (--static-swift-stdlib), so it runs on a machine without Swift; it needs
-# only libyaml, libxml2 and libcurl at run time (Debian: libyaml-0-2 libxml2 libcurl4).
+# only the C libraries at run time (Debian: libyaml-0-2 libxml2 libcurl4 libsqlite3-0 libturbojpeg0
+# libpng16-16 libwebp7; docs/install.md).
 #
 #   make install                       # ~/.local/bin/clarissa
 #   make install PREFIX=/opt/clarissa  # any folder you can write; no sudo needed for your own

@@ -91,7 +91,8 @@ let package = Package(
   ],
   targets: [
     // MARK: - C libraries from the system (Debian: apt-get install libyaml-dev libxml2-dev
-    // libcurl4-openssl-dev libsqlite3-dev; libpq-dev for the trait PostgreSQL)
+    // libcurl4-openssl-dev libsqlite3-dev libturbojpeg0-dev libpng-dev libwebp-dev; libpq-dev for
+    // the trait PostgreSQL)
     .systemLibrary(
       name: "CLibYAML",
       pkgConfig: "yaml-0.1",
@@ -124,6 +125,23 @@ let package = Package(
       name: "CPostgres",
       pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
+    // The photo decoders, used by Photos only (issue 43): libjpeg-turbo's TurboJPEG API (DCT
+    // scaling, errors returned rather than longjmp), libpng's simplified API, libwebp.
+    .systemLibrary(
+      name: "CTurboJPEG",
+      pkgConfig: "libturbojpeg",
+      providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+    ),
+    .systemLibrary(
+      name: "CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    .systemLibrary(
+      name: "CWebP",
+      pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
     ),
 
     // MARK: - Readers: YAML node tree with positions; XML and HTML through libxml2; feeds
@@ -178,8 +196,10 @@ let package = Package(
     // and for the web page: deal context, a refused host's advice, a report's times
     .target(name: "Presentation", dependencies: ["ClarissaCore", "ListingStore"]),
 
-    // MARK: - Photos: a picture's difference hash (dhash), Pillow-exact grey and Lanczos resize
-    .target(name: "Photos", exclude: ["README.md"]),
+    // MARK: - Photos: JPEG, PNG and WebP decoded within limits, and a picture's difference hash
+    // (dhash) on Pillow-exact grey and Lanczos resize
+    .target(
+      name: "Photos", dependencies: ["CTurboJPEG", "CPNG", "CWebP"], exclude: ["README.md"]),
 
     // MARK: - The network door: libcurl wrapped once (the Fetcher, CurlFetcher, SMTP)
     .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl", "Tracing"]),
@@ -227,7 +247,7 @@ let package = Package(
       dependencies: [
         "ClarissaCore", "ClarissaConfig", "ClarissaEngine", "Channels", "Curl", "ListingStore",
         "Presentation", "Geography", "ActionKeys", "Sites", "SiteFormat", "ListingText", "Serve",
-        "WebServer", "YAML",
+        "WebServer", "YAML", "Photos",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -239,7 +259,7 @@ let package = Package(
       dependencies: [
         "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Channels",
         "ListingStore", "Sites", "SiteFormat", "Feeds", "Markup", "ListingText", "Serve",
-        "WebServer",
+        "WebServer", "Photos",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level

@@ -36,13 +36,18 @@ package struct Clarissa: AsyncParsableCommand {
         clarissa sites craigslist --cities bay
         clarissa inspect saved.json --site craigslist
 
+      Photo fingerprints (the hash Python's imagehash.dhash gives):
+
+        clarissa photos hash photo.jpg
+
       Exit codes are listed in README.md.
       """,
     version: "0.1.0",
     subcommands: [
       Init.self, Run.self, Watch.self, Validate.self, Explain.self, Inspect.self, SitesCommand.self,
       NotifyCommand.self, StateCommand.self, ListingsCommand.self, ShowCommand.self,
-      SchemaCommand.self, ServeCommand.self, StarCommand.self, UnstarCommand.self,
+      SchemaCommand.self, ServeCommand.self, PhotosCommand.self, StarCommand.self,
+      UnstarCommand.self,
       HideCommand.self, UnhideCommand.self, NoteCommand.self,
     ]
   )

@@ -28,11 +28,13 @@ import Testing
   }
 
   /// "The C libraries are reached through `systemLibrary` targets, each wrapped once": libyaml
-  /// in YAML, libxml2 in Markup, libcurl in Curl, libsqlite3 and libpq in ListingStore.
+  /// in YAML, libxml2 in Markup, libcurl in Curl, libsqlite3 and libpq in ListingStore,
+  /// libjpeg-turbo, libpng and libwebp in Photos.
   @Test func eachCLibraryIsImportedByOneModule() throws {
     let wrappers = [
       "CLibYAML": "Sources/YAML", "CLibXML2": "Sources/Markup", "CLibCurl": "Sources/Curl",
       "CSQLite": "Sources/ListingStore", "CPostgres": "Sources/ListingStore",
+      "CTurboJPEG": "Sources/Photos", "CPNG": "Sources/Photos", "CWebP": "Sources/Photos",
     ]
     let files = try Self.sources()
     for (library, module) in wrappers.sorted(by: { $0.key < $1.key }) {
@@ -68,7 +70,9 @@ import Testing
   /// "Every import has an access level" (`internal` unless a declaration the file makes public or
   /// package shows the module's types), and a C library's only as `internal` or `private`.
   @Test func everyImportHasAnAccessLevel() throws {
-    let cLibraries: Set<String> = ["CLibYAML", "CLibXML2", "CLibCurl", "CSQLite", "CPostgres"]
+    let cLibraries: Set<String> = [
+      "CLibYAML", "CLibXML2", "CLibCurl", "CSQLite", "CPostgres", "CTurboJPEG", "CPNG", "CWebP",
+    ]
     var imports = 0
     for (path, text) in try Self.sources() {
       for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -29,16 +29,7 @@ public enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendab
 
   /// A new, empty store of this kind.
   public func open() throws -> any ListingMemory {
-    let location = try location()
-    switch self {
-    case .sqlite: return try ListingStore.open(path: location, readOnly: false)
-    case .postgres:
-      #if PostgreSQL
-        return try PostgresStore.open(url: location, worker: "conformance")
-      #else
-        throw LoopbackPostgres.Unavailable(description: "built without PostgreSQL")
-      #endif
-    }
+    try StoreSamples.open(self, at: location())
   }
 }
 
@@ -69,7 +60,7 @@ public enum StoreSamples {
     case .sqlite: return try ListingStore.open(path: location, readOnly: false)
     case .postgres:
       #if PostgreSQL
-        return try PostgresStore.open(url: location, worker: "last-seen")
+        return try PostgresStore.open(url: location, worker: "tests")
       #else
         throw LoopbackPostgres.Unavailable(description: "built without PostgreSQL")
       #endif
