@@ -35,6 +35,7 @@ extension SourceOptions {
       statePath: statePath(configuration), channels: channels,
       outputs: delivering ? OutputPaths(configuration.output, resolve: resolve) : nil)
     runner.sharing = try sharing(configuration)
+    runner.photoHasher = PhotoFingerprints.hasher
     return runner
   }
 }

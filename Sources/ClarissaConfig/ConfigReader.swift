@@ -63,7 +63,7 @@ final class ConfigReader {
 
   static let topLevelKeys = [
     "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "limits",
-    "geocoder", "searches", "sites", "places", "serve",
+    "geocoder", "searches", "sites", "places", "serve", "photos",
   ]
 
   init(
@@ -134,6 +134,7 @@ final class ConfigReader {
     if let node = table["limits"] { config.limits = readLimits(node) }
     if let node = table["geocoder"] { config.geocoder = readGeocoder(node) }
     if let node = table["serve"] { config.serve = readServe(node) }
+    if let node = table["photos"] { config.photos = readPhotos(node) }
     // The folder of the user's own site definitions: read before the config (its sites are
     // names the searches may use), so here only its type is checked.
     if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }

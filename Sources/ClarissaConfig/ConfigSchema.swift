@@ -100,6 +100,14 @@ public enum ConfigSchema {
       }
       long["required"] = ["url"]
       return ["oneOf": [url, long]]
+    case "photos":
+      let off: [String: Any] = ["enum": ["off", "on", false, true]]
+      let long = section(ConfigReader.photoKeys, prefix: "photos") { key in
+        let range =
+          key == "per_listing" ? PhotoSettings.perListingRange : PhotoSettings.perRunRange
+        return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+      }
+      return ["oneOf": [off, long]]
     case "serve":
       return section(ConfigReader.serveKeys, prefix: "serve") { key in
         switch key {

@@ -63,6 +63,13 @@ enum ConfigSchemaText {
     "top.geocoder":
       "optional: a Nominatim-compatible search URL (or a mapping with 'url') used to find the "
       + "coordinates of listings that give only an address; none by default",
+    "top.photos":
+      "the photo fingerprints of new listings, which fold reposts and the same flat on two "
+      + "sites by photo: 'off' fetches no photo; on by default (2 per listing, 200 per run)",
+    "photos.per_listing":
+      "photos fetched per new listing, its first ones, 1-10 (default 2)",
+    "photos.per_run":
+      "photos fetched at most in one run, 1-10000 (default 200); the rest are not fetched",
     "top.serve":
       "where a phone reaches the web interface ('url': ntfy and Telegram messages then carry "
       + "Viewed, Hide and Star buttons) and the defaults of 'clarissa serve'",

@@ -24,6 +24,9 @@ public struct Config: Sendable {
   /// Named points (`places: {work: [52.520, 13.405]}`), in file order, for `near` and the
   /// distances shown.
   public var places: [NamedPlace] = []
+  /// `photos:`: which photos of new listings are fetched for their fingerprints (on, 2 per
+  /// listing and 200 per run by default; `photos: off`).
+  public var photos = PhotoSettings()
   /// `serve:`: where a phone reaches the web interface (the notifications' buttons), and
   /// `clarissa serve`'s defaults; nil when the file has no such section.
   public var serve: ServeSettings? = nil

@@ -154,7 +154,7 @@ public struct ListingField: Sendable {
   static let ranges = (sqlite: 17, postgres: 13)
 
   /// The schema versions that added the seller's account date.
-  static let seller = (sqlite: 18, postgres: 14)
+  static let seller = (sqlite: 19, postgres: 15)
 
   /// Whether a later schema added it (its part in the content hash is named and only there when
   /// it has a value, so that a store's hashes stay what they were until a site gives the fact).

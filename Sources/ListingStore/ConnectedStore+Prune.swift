@@ -7,7 +7,8 @@ extension ConnectedStore {
 
   /// Forgets what no search has seen for `retention`: the sightings (with their deliveries,
   /// held and recent rows), then listings no search sees any more (with their prices), ended
-  /// cool-downs, and recent rows beyond ``recentKept`` per search. Each step goes by an index
+  /// cool-downs, photos fetched before the cut-off that no kept listing shows, and recent rows
+  /// beyond ``recentKept`` per search. Each step goes by an index
   /// on the time, never through all the history. Starred listings keep their rows; marks are
   /// never removed. Returns the rows removed, by table.
   @discardableResult
@@ -74,6 +75,13 @@ extension ConnectedStore {
             "DELETE FROM cross_posts WHERE (site = ? AND id = ?) OR (other_site = ? AND other_id = ?)",
             key + key)
         }
+        // Photos fetched before the cut-off that no listing kept shows any more.
+        let unused =
+          "SELECT url FROM photo_hashes p WHERE p.fetched_at < ? AND NOT EXISTS "
+          + "(SELECT 1 FROM listing_images i WHERE i.image = p.image)"
+        try database.run("DELETE FROM photo_bands WHERE url IN (\(unused))", [cutoff])
+        try database.run("DELETE FROM photo_hashes WHERE url IN (\(unused))", [cutoff])
+        counts.add(database.changes, "photo_hashes")
         try database.run("DELETE FROM cooldowns WHERE until <= ?", [.time(now)])
         counts.add(database.changes, "cooldowns")
         try database.run(Self.trimRecent(database.dialect.rowid), [.int(Self.recentKept)])

@@ -1,7 +1,8 @@
 internal import ClarissaCore
 internal import Foundation
 
-/// Finding the listing a new one repeats: by the fingerprint's index, then by shared photos.
+/// Finding the listing a new one repeats: by the fingerprint's index, then by shared photos
+/// (one photo: the same id, or hashes within 5 bits, ``PhotoMatch``).
 /// The joins are ordered by hand (CROSS JOIN): the planner, with no statistics, would rather
 /// walk the search's sightings (a million rows) than the fingerprint's index (a few): 16 s
 /// instead of a fraction of a millisecond in `.ci/bench state`.
@@ -12,13 +13,14 @@ extension ConnectedStore {
     try locked { database in
       var result: [ListingKey: Original] = [:]
       for listing in listings {
-        let item = Fingerprint.Item(listing)
+        let (candidates, hashes) = try Self.candidates(listing, search, since, database)
+        let item = Fingerprint.Item(listing, hashes: hashes)
         var found: [Original] = []
-        for (other, firstSeen) in try Self.candidates(listing, search, since, database) {
+        for (other, firstSeen) in candidates {
           // A photo that the listings sharing it say different things of counts for nothing.
-          let stock: Set<String> = Fingerprint.stockPhotos([listing] + other.sharing)
+          let stock = Fingerprint.stockPhotos([listing] + other.sharing, hashes: hashes)
           let twoOfOneAnswer = present.contains(other.listing.key)
-          let evidence = Fingerprint.Item(other.listing).evidence(
+          let evidence = Fingerprint.Item(other.listing, hashes: hashes).evidence(
             item, inOneAnswer: twoOfOneAnswer, stock: stock)
           if evidence != nil {
             found.append(Original(id: other.listing.id, firstSeen: firstSeen))
@@ -33,10 +35,12 @@ extension ConnectedStore {
   }
 
   /// The listings that share the fingerprint (title and price) or a photo with `listing`, with
-  /// when the search first saw each; at most ``photoRows`` per photo.
+  /// when the search first saw each; at most ``photoRows`` per photo id. A photo is its id and,
+  /// when its hash is kept, the ids of the kept photos within 5 bits of it
+  /// (``photoGroups(of:in:)``). Returns the kept hashes of every photo read, by address.
   private static func candidates(
     _ listing: Listing, _ search: String, _ since: Date, _ database: Connection
-  ) throws -> [(Candidate, Date)] {
+  ) throws -> ([(Candidate, Date)], [String: UInt64]) {
     let sql = database.dialect
     var rows: [(Listing, Date)] = try database.rows(
       """
@@ -50,26 +54,39 @@ extension ConnectedStore {
         .time(since),
       ]
     ) { (ListingColumns.listing($0), $0.date(SightingColumn.firstSeen)) }
+    let photos = try photoGroups(of: listing, in: database)
+    var hashes = photos.hashes
+    var held: [String: [(Listing, Date)]] = [:]
     var sharing: [String: [Listing]] = [:]
-    for image in Set(Fingerprint.images(listing)) {
-      let holders: [(Listing, Date)] = try database.rows(
-        """
-        SELECT s.first_seen, \(ListingColumns.selected) FROM listing_images i
-        \(sql.orderedJoin) listings l ON l.site = i.site AND l.id = i.id
-        \(sql.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
-        WHERE i.site = ? AND i.image = ? AND i.id != ? AND \(LastSeen.sighting("s")) >= ?
-        ORDER BY s.first_seen LIMIT \(photoRows)
-        """,
-        [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
-      ) { (ListingColumns.listing($0), $0.date(SightingColumn.firstSeen)) }
+    for group in photos.groups {
+      var holders: [(Listing, Date)] = []
+      for image in group.ids {
+        if held[image] == nil {
+          held[image] = try database.rows(
+            """
+            SELECT s.first_seen, \(ListingColumns.selected) FROM listing_images i
+            \(sql.orderedJoin) listings l ON l.site = i.site AND l.id = i.id
+            \(sql.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id AND s.search = ?
+            WHERE i.site = ? AND i.image = ? AND i.id != ? AND \(LastSeen.sighting("s")) >= ?
+            ORDER BY s.first_seen LIMIT \(photoRows)
+            """,
+            [.text(search), .text(listing.site), .text(image), .text(listing.id), .time(since)]
+          ) { (ListingColumns.listing($0), $0.date(SightingColumn.firstSeen)) }
+        }
+        holders += held[image] ?? []
+      }
       for (holder, _) in holders { sharing[holder.id, default: []] += holders.map(\.0) }
       rows += holders
     }
+    // The hashes of the candidates' photos, for the rule and the stock-photo check.
+    let urls = rows.flatMap(\.0.imageURLs).filter { hashes[$0] == nil }
+    hashes.merge(try Self.hashes(of: urls, in: database)) { kept, _ in kept }
     var seen = Set<String>()
-    return rows.compactMap { other, firstSeen -> (Candidate, Date)? in
+    let candidates = rows.compactMap { other, firstSeen -> (Candidate, Date)? in
       guard seen.insert(other.id).inserted else { return nil }
       return (Candidate(listing: other, sharing: sharing[other.id] ?? []), firstSeen)
     }
+    return (candidates, hashes)
   }
 }
 

@@ -2,17 +2,24 @@ internal import ClarissaCore
 public import Foundation
 
 /// Cross-site folding (``SameFlat``): the listing on another site that a new one is the same
-/// flat as, and the links kept between them.
+/// flat as, and the links kept between them. By the map pins (`listings_latitude`), or, where
+/// one side has no coordinates, by a photo whose hash is kept (`photo_bands`, then
+/// `listing_images_image`).
 extension ConnectedStore {
   public func sameFlats(of listings: [Listing], since: Date) throws -> [ListingKey: CrossPost] {
     try locked { database in
       var result: [ListingKey: CrossPost] = [:]
       for listing in listings {
-        guard let point = listing.coordinates else { continue }
-        if let earliest = try Self.candidates(around: point, of: listing, since, database)
-          .filter({ SameFlat.matches(listing, $0.listing) })
-          .min(by: { ($0.firstSeen, $0.listing.key) < ($1.firstSeen, $1.listing.key) })
-        {
+        var matched: [(listing: Listing, firstSeen: Date)] = []
+        if let point = listing.coordinates {
+          matched = try Self.candidates(around: point, of: listing, since, database)
+            .filter { SameFlat.matches(listing, $0.listing) }
+        }
+        // Without coordinates on one side, by a photo (``SameFlat/matchesByPhoto``).
+        if matched.isEmpty { matched = try Self.byPhoto(listing, since, database) }
+        if let earliest = matched.min(by: {
+          ($0.firstSeen, $0.listing.key) < ($1.firstSeen, $1.listing.key)
+        }) {
           result[listing.key] = CrossPost(key: earliest.listing.key, firstSeen: earliest.firstSeen)
         }
       }
@@ -45,6 +52,54 @@ extension ConnectedStore {
     }
     return earliest.values.map { ($0.listing, Date(timeIntervalSince1970: $0.firstSeen)) }
   }
+
+  /// The listings of other sites that a search saw since `since` and that hold a photo one of
+  /// `listing`'s hashed photos is (``ConnectedStore/photoGroups(of:in:)``), kept when
+  /// ``SameFlat/matchesByPhoto(_:_:hashes:stock:)`` says they are the same flat; each with
+  /// its earliest first sighting. A photo's holders are read at most ``photoHolders`` per id.
+  /// The stock-photo rule (``Fingerprint/stockPhotos(_:hashes:)``) is asked per site: one
+  /// flat on three sites, titled three ways, is not a stock photo, a campaign picture on a
+  /// landlord's flats of one site is.
+  private static func byPhoto(_ listing: Listing, _ since: Date, _ database: Connection) throws
+    -> [(listing: Listing, firstSeen: Date)]
+  {
+    let photos = try photoGroups(of: listing, in: database)
+    var hashes = photos.hashes
+    var holders: [ListingKey: (listing: Listing, firstSeen: Double)] = [:]
+    for group in photos.groups where hashes[group.url] != nil {
+      for image in group.ids {
+        try database.run(
+          """
+          SELECT s.first_seen, \(ListingColumns.selected) FROM listing_images i
+          \(database.dialect.orderedJoin) listings l ON l.site = i.site AND l.id = i.id
+          \(database.dialect.orderedJoin) sightings s ON s.site = l.site AND s.id = l.id
+          WHERE i.image = ? AND \(LastSeen.sighting("s")) >= ? LIMIT \(photoHolders)
+          """, [.text(image), .time(since)]
+        ) { row in
+          let holder = ListingColumns.listing(row)
+          let firstSeen = row.double(SightingColumn.firstSeen)
+          guard holder.key != listing.key,
+            firstSeen < holders[holder.key]?.firstSeen ?? .infinity
+          else { return }
+          holders[holder.key] = (holder, firstSeen)
+        }
+      }
+    }
+    guard holders.values.contains(where: { $0.listing.site != listing.site }) else { return [] }
+    let urls = holders.values.flatMap(\.listing.imageURLs).filter { hashes[$0] == nil }
+    hashes.merge(try Self.hashes(of: urls, in: database)) { kept, _ in kept }
+    var bySite: [String: [Listing]] = [listing.site: [listing]]
+    for holder in holders.values { bySite[holder.listing.site, default: []].append(holder.listing) }
+    let stock = bySite.values.reduce(into: Set<String>()) {
+      $0.formUnion(Fingerprint.stockPhotos($1, hashes: hashes))
+    }
+    return holders.values.filter {
+      SameFlat.matchesByPhoto(listing, $0.listing, hashes: hashes, stock: stock)
+    }.map { ($0.listing, Date(timeIntervalSince1970: $0.firstSeen)) }
+  }
+
+  /// Listings read per photo id, at most, by ``byPhoto(_:_:_:)``.
+  static var photoHolders: Int { 64 }
 
   /// The cross-site links of a record, inside its transaction.
   static func writeCrossPosts(_ record: SearchRecord, at now: StoreValue, in database: Connection)

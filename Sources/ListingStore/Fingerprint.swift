@@ -44,11 +44,25 @@ package enum Fingerprint {
   /// The site's ids of the listing's photos: for Craigslist the image id without its size
   /// (`<id>_600x450.jpg`), which survives a repost; elsewhere the photo's address.
   package static func images(_ listing: Listing) -> [String] {
-    listing.imageURLs.map { url in
-      guard url.contains("images.craigslist.org/") else { return url }
-      let name = url.split(separator: "/").last.map(String.init) ?? url
-      return name.split(separator: "_").dropLast().joined(separator: "_")
-    }.filter { !$0.isEmpty }
+    listing.imageURLs.map(image).filter { !$0.isEmpty }
+  }
+
+  /// The site's id of one photo address (``images(_:)``).
+  package static func image(_ url: String) -> String {
+    guard url.contains("images.craigslist.org/") else { return url }
+    let name = url.split(separator: "/").last.map(String.init) ?? url
+    return name.split(separator: "_").dropLast().joined(separator: "_")
+  }
+
+  /// The listing's photos as the rules compare them: each id with its hash when `hashes`
+  /// (by photo address) has one.
+  package static func photos(_ listing: Listing, hashes: [String: UInt64]) -> [ListingPhoto] {
+    var seen = Set<String>()
+    return listing.imageURLs.compactMap { url in
+      let id = image(url)
+      guard !id.isEmpty, seen.insert(id).inserted else { return nil }
+      return ListingPhoto(id: id, hash: hashes[url])
+    }
   }
 
   /// Why two listings were taken for one item: what the reports name ("shared photo X").
@@ -91,40 +105,17 @@ package enum Fingerprint {
   /// Whether two listings are the same item, and why: a repost of a listing the search saw
   /// before (`inOneAnswer` false), or two ids of one answer (true), which must show more.
   package static func sameItem(
-    _ first: Listing, _ second: Listing, inOneAnswer: Bool = false, stock: Set<String> = []
+    _ first: Listing, _ second: Listing, inOneAnswer: Bool = false, stock: Set<String> = [],
+    hashes: [String: UInt64] = [:]
   ) -> Evidence? {
-    Item(first).evidence(Item(second), inOneAnswer: inOneAnswer, stock: stock)
+    Item(first, hashes: hashes).evidence(
+      Item(second, hashes: hashes), inOneAnswer: inOneAnswer, stock: stock)
   }
 
   /// Two map pins closer than this are one pin. Sites place pins roughly (Craigslist at a
   /// neighbourhood's point, cross-posts at another subarea's), so a pin alone neither joins
   /// two listings nor keeps them apart: only an address does.
   package static let samePinMetres = 10.0
-
-  /// The photos among `listings` that are a stock photo, counting for nothing: one shared by
-  /// three listings or more that are not one item by what they say (three titles or more,
-  /// more than one address, or three prices or more): a landlord's campaign picture on every
-  /// flat, a shop's logo. A repost chain shares its photo with one address, and a title or
-  /// price changed once (the bundled replay's iPad Air, posted three times under two titles).
-  package static func stockPhotos(_ listings: [Listing]) -> Set<String> {
-    stockPhotos(listings.map { Item($0) })
-  }
-
-  static func stockPhotos(_ items: [Item]) -> Set<String> {
-    var holders: [String: [Int]] = [:]
-    for (index, item) in items.enumerated() {
-      for photo in item.images { holders[photo, default: []].append(index) }
-    }
-    var stock = Set<String>()
-    for (photo, indices) in holders where Set(indices.map { items[$0].listing.id }).count >= 3 {
-      let sharing = indices.map { items[$0] }
-      let titles = Set(sharing.map(\.title).filter { !$0.isEmpty })
-      let places = Set(sharing.compactMap(\.address))
-      let prices = Set(sharing.compactMap(\.listing.price))
-      if titles.count > 2 || places.count > 1 || prices.count > 2 { stock.insert(photo) }
-    }
-    return stock
-  }
 
   /// A listing with what the rule compares, worked out once.
   package struct Item {
@@ -146,16 +137,20 @@ package enum Fingerprint {
     let title: String
     let key: String
     let images: Set<String>
+    /// Its photos, each with its hash when known (``ListingPhoto``).
+    let photos: [ListingPhoto]
     /// The address (with its postcode) folded; nil when the listing gives none.
     let address: String?
     /// The description folded, when the listing has it as text of five words or more.
     let description: String?
 
-    package init(_ listing: Listing) {
+    /// The listing's item, its photos' hashes taken from `hashes` (by photo address).
+    package init(_ listing: Listing, hashes: [String: UInt64] = [:]) {
       self.listing = listing
       title = Fingerprint.title(listing.title)
       key = Fingerprint.key(listing)
       images = Set(Fingerprint.images(listing))
+      photos = Fingerprint.photos(listing, hashes: hashes)
       let street = Fingerprint.title(listing.address ?? "")
       let code = Fingerprint.title(listing.postcode ?? "")
       address = street.isEmpty ? nil : code.isEmpty ? street : "\(code) \(street)"
@@ -179,7 +174,7 @@ package enum Fingerprint {
       let sameTitle = title == other.title && !title.isEmpty
       let samePrice =
         listing.price == other.listing.price && listing.currency == other.listing.currency
-      let photo = images.intersection(other.images).subtracting(stock).min()
+      let photo = sharedPhoto(other, stock: stock)
       let samePin =
         listing.coordinates.flatMap { mine in
           other.listing.coordinates.map { mine.distance(to: $0).metres <= samePinMetres }
@@ -258,6 +253,8 @@ package enum Fingerprint {
     /// The buckets an item is found by: every evidence but the site's group needs one of them.
     private static func keys(_ item: Item) -> [String] {
       var keys = item.images.map { "p\($0)" }
+      // A photo with a hash is found by its bands too: one within 5 bits shares one of them.
+      for photo in item.photos { keys += photo.bandKeys.map { "h\($0)" } }
       if !item.title.isEmpty { keys.append("t\(item.title)") }
       if let address = item.address { keys.append("a\(address)") }
       if let description = item.description { keys.append("d\(description)") }

@@ -269,9 +269,9 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// being judged) is on the page beside the new one: it must show more to be its original.
   func originals(search: String, of listings: [Listing], since: Date, present: Set<ListingKey>)
     throws -> [ListingKey: Original]
-  /// For each of `listings` that has coordinates (new to its search), the earliest-seen
-  /// listing on another site that any search saw since `since` and that is the same flat
-  /// (``SameFlat``).
+  /// For each of `listings` (new to its search), the earliest-seen listing on another site
+  /// that any search saw since `since` and that is the same flat (``SameFlat``): by
+  /// coordinates, or by a photo where one of the two has none.
   func sameFlats(of listings: [Listing], since: Date) throws -> [ListingKey: CrossPost]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
@@ -317,6 +317,10 @@ public protocol ListingMemory: AnyObject, Sendable {
     -> [String: Geocode]
   /// Keeps `geocoder`'s answer, or its failure, for an address.
   func rememberGeocode(_ query: String, geocoder: String, _ answer: Geocode) throws
+  /// What is kept of these photo addresses (``PhotoHash``); a photo never fetched is absent.
+  func photoHashes(_ urls: [String]) throws -> [String: PhotoHash]
+  /// Keeps fetched photos' hashes, or why they were refused, in one transaction.
+  func rememberPhotoHashes(_ photos: [PhotoHash]) throws
   /// The marks a person set on these listings (``ListingMarks``); unmarked ones are absent.
   func marks(of keys: [ListingKey]) throws -> [ListingKey: ListingMarks]
   /// The keys of the starred, hidden or noted listings, the most recently marked first.

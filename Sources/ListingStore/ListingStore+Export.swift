@@ -8,7 +8,8 @@ extension ListingStore {
 
   /// Writes the store as JSON lines, one object each (no newline: `write` adds it), from one
   /// consistent view: a header, then searches, listings (with their price history and
-  /// sightings), deliveries, held, recent, validators, cool-downs and cross-site links.
+  /// sightings), the photo fingerprints, deliveries, held, recent, validators, cool-downs and
+  /// cross-site links.
   public func export(write: (String) throws -> Void) throws {
     try locked { database in
       try Self.snapshot(database) {
@@ -21,6 +22,7 @@ extension ListingStore {
             ]))
         try Self.exportSearches(database, write)
         try Self.exportListings(database, write)
+        try Self.exportPhotoHashes(database, write)
         for table in StoreLine.tables {
           try database.run(table.select) { try write(StoreLine.text(table.type, table.read($0))) }
         }

@@ -70,10 +70,11 @@ extension ListingStore {
       }
     case "search": try importSearch(line, database, &counts)
     case "listing": try importListing(line, database, &counts)
+    case "photoHash": try importPhotoHash(line, database, &counts)
     default:
       guard let table = StoreLine.tables.first(where: { $0.type == line.type }) else {
         throw line.problem(
-          "has an unknown type '\(line.type)' (known: clarissa, search, listing, "
+          "has an unknown type '\(line.type)' (known: clarissa, search, listing, photoHash, "
             + StoreLine.tables.map(\.type).joined(separator: ", ") + ")")
       }
       try database.run(table.insert, try table.columns.map(line.value))

@@ -17,9 +17,11 @@ internal import Foundation
 /// 150 m, because a pin is the building's on one site and an approximate point (the street,
 /// the address's centre, a geocoded postcode street) on another; two flats of one building
 /// that agree on rooms, area and price are one offer for the flat hunter either way.
-/// Listings without coordinates are never folded: the optional geocoder gives coordinates to
-/// listings with an address. Listings of the same site are never the same flat here (reposts
-/// on one site are ``Fingerprint``'s).
+/// A listing without coordinates (a site that gives only a district) folds with a listing of
+/// another site by a photo instead (``matchesByPhoto(_:_:hashes:stock:)``): the same photo
+/// (hashes within 5 bits, ``PhotoMatch``; not a stock photo), the price within 2 % and the
+/// rooms or the floor area agreeing. Listings of the same site are never the same flat here
+/// (reposts on one site are ``Fingerprint``'s).
 package enum SameFlat {
   /// The farthest apart two pins of one flat may be.
   package static let maxDistance = Distance(metres: 150)
@@ -53,6 +55,33 @@ package enum SameFlat {
       compared += 1
     }
     return compared >= 2
+  }
+
+  /// Whether `a` and `b`, one of them without coordinates, are the same flat on two sites by
+  /// a photo: they share a photo (``ListingPhoto/same(as:)`` on the photos' `hashes`, by
+  /// address) that is not in `stock`, both give a price and it agrees (within 2 %, one
+  /// currency), and both give the rooms or the floor area, and every one of those both give
+  /// agrees. A photo alone is not enough: a landlord's flats of one building share pictures of
+  /// the house and the stairs, at other prices or sizes.
+  package static func matchesByPhoto(
+    _ a: Listing, _ b: Listing, hashes: [String: UInt64], stock: Set<String>
+  ) -> Bool {
+    guard a.site != b.site, a.coordinates == nil || b.coordinates == nil,
+      let x = a.price, let y = b.price, a.currency == b.currency,
+      abs(x - y) <= priceFraction * max(x, y)
+    else { return false }
+    var compared = 0
+    if let x = a.rooms, let y = b.rooms {
+      guard abs(x - y) < roomsTolerance else { return false }
+      compared += 1
+    }
+    if let x = a.floorArea, let y = b.floorArea {
+      guard abs(x - y) <= max(areaTolerance, areaFraction * max(x, y)) else { return false }
+      compared += 1
+    }
+    guard compared >= 1 else { return false }
+    let mine = Fingerprint.Item(a, hashes: hashes)
+    return mine.sharedPhoto(Fingerprint.Item(b, hashes: hashes), stock: stock) != nil
   }
 
   /// The box of latitudes and longitudes around `point` that holds every point within

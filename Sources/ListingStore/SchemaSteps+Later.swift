@@ -225,12 +225,58 @@ extension SchemaSteps {
     // The tops of prices, rooms and floor areas given as ranges (issue 41), from
     // ``ListingField/all``.
     .listingColumns("17-range-tops"),
+    // Photo fingerprints (issue 43, ``PhotoMatch``): per photo address fetched, its 64-bit
+    // difference hash (the bits as a signed integer), its size and when, or why it was refused
+    // (`note`, hash null); `image` is its id in `listing_images` (``Fingerprint/image(_:)``).
+    // `photo_bands` finds the hashes within 5 bits of one: each hash under its six band keys
+    // (``PhotoMatch/bands(_:)``), two hashes that near share one. Listings are found from a
+    // photo by its id across sites (`listing_images_image`).
+    SchemaStep(
+      "18-photo-hashes",
+      sqlite: """
+        CREATE TABLE photo_hashes(
+          url TEXT PRIMARY KEY,
+          image TEXT NOT NULL,
+          hash INTEGER,
+          width INTEGER NOT NULL DEFAULT 0,
+          height INTEGER NOT NULL DEFAULT 0,
+          fetched_at REAL NOT NULL,
+          note TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX photo_hashes_hash ON photo_hashes(hash) WHERE hash IS NOT NULL;
+        CREATE INDEX photo_hashes_fetched ON photo_hashes(fetched_at);
+        CREATE TABLE photo_bands(
+          band INTEGER NOT NULL,
+          url TEXT NOT NULL,
+          PRIMARY KEY(band, url)
+        ) WITHOUT ROWID;
+        CREATE INDEX listing_images_image ON listing_images(image);
+        """,
+      postgres: """
+        CREATE TABLE photo_hashes(
+          url text PRIMARY KEY,
+          image text NOT NULL,
+          hash bigint,
+          width integer NOT NULL DEFAULT 0,
+          height integer NOT NULL DEFAULT 0,
+          fetched_at double precision NOT NULL,
+          note text
+        );
+        CREATE INDEX photo_hashes_hash ON photo_hashes(hash) WHERE hash IS NOT NULL;
+        CREATE INDEX photo_hashes_fetched ON photo_hashes(fetched_at);
+        CREATE TABLE photo_bands(
+          band integer NOT NULL,
+          url text NOT NULL,
+          PRIMARY KEY(band, url)
+        );
+        CREATE INDEX listing_images_image ON listing_images(image);
+        """),
     // When the seller's account was made (issue 43), from ``ListingField/all``.
     .listingColumns("19-seller"),
     // Warning signs (issue 43): per listing, the signs the run found when it was new, one row
     // a kind (`ListingSignal`), shown by messages, reports, `show`, the page and the map.
     SchemaStep(
-      "19-signals",
+      "20-signals",
       sqlite: """
         CREATE TABLE signals(
           site TEXT NOT NULL,

@@ -142,6 +142,11 @@ enum GeocodeColumn: String, TableColumns {
   case retryAt = "retry_at", lastError = "last_error"
 }
 
+/// `photo_hashes`: a fetched photo's difference hash and size, or why it was refused.
+enum PhotoHashColumn: String, TableColumns {
+  case url, image, hash, width, height, fetchedAt = "fetched_at", note
+}
+
 /// `cross_posts`: listings found to be the same flat on another site.
 enum CrossPostColumn: String, TableColumns {
   case site, id, otherSite = "other_site", otherId = "other_id", foundAt = "found_at"

@@ -60,7 +60,9 @@ import Testing
 
     let run = try StateCommandTests.clarissa(["run", "--config", config, "--notify-first-run"])
     #expect(run.status == 0, "\(run.stderr)\(run.stdout)")
-    #expect(server.requests.map(\.path) == ["/search/11?q=desk&max=300&sort=new"])
+    // The search, then the photo of its one new listing (its fingerprint, `photos:`).
+    #expect(
+      server.requests.map(\.path) == ["/search/11?q=desk&max=300&sort=new", "/img/101.jpg"])
     #expect(run.stdout.contains("Oak desk"))
     #expect(!run.stdout.contains("Standing desk"), "above the search's own price range")
   }

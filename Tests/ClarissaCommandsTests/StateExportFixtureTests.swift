@@ -32,6 +32,13 @@ import Testing
     // byte is compared as written.
     let header = "{\"type\":\"clarissa\",\"format\":1,\"schema\":\(StoreSchema.current)}"
     var lines = export.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    // The photo fingerprints (schema 18) came after the golden: the run asked for the new
+    // listings' photos, 200 a run at most (`photos.per_run`), which the replay does not hold, each
+    // kept with its note. Their lines are left out of the comparison (PhotoMatchTests checks
+    // them); everything main's store kept is compared.
+    let photos = lines.filter { $0.hasPrefix("{\"type\":\"photoHash\"") }
+    #expect(!photos.isEmpty && photos.allSatisfy { $0.contains("no recorded response") })
+    lines.removeAll { $0.hasPrefix("{\"type\":\"photoHash\"") }
     #expect(lines.first.map(String.init) == header)
     let recorded = (try? String(contentsOf: golden, encoding: .utf8))?
       .split(separator: "\n", maxSplits: 1).first

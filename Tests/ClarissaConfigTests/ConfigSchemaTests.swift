@@ -84,7 +84,7 @@ import Testing
     #expect(
       Set(top.keys) == [
         "version", "defaults", "cities", "blackout", "notify", "state",
-        "http", "output", "limits", "geocoder", "searches", "sites", "places", "serve",
+        "http", "output", "limits", "geocoder", "searches", "sites", "places", "serve", "photos",
       ])
     let searches = try #require(top["searches"] as? [String: Any])
     let search = try #require(searches["items"] as? [String: Any])

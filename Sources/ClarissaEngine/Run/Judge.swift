@@ -224,13 +224,18 @@ enum Judge {
     for judgement in judgements { present.insert(judgement.listing.key) }
     let stored = try memory.originals(
       search: planned.search.name, of: fresh, since: since, present: present)
+    // The kept hashes of the new listings' photos (``PhotoMatch``): a photo re-uploaded under
+    // another address is one photo. Seen listings are compared by photo id here; the store's
+    // look-up (``ListingMemory/originals``) compares them by hash.
+    let hashes = try memory.photoHashes(fresh.flatMap(\.imageURLs)).compactMapValues(\.hash)
     var run = Fingerprint.RunIndex(
-      inOneAnswer: true, stock: Fingerprint.stockPhotos(judgements.map(\.listing)))
+      inOneAnswer: true,
+      stock: Fingerprint.stockPhotos(judgements.map(\.listing), hashes: hashes))
     let folded = judgements.map { judgement in
       var judgement = judgement
       switch judgement.verdict {
       case .new:
-        let item = Fingerprint.Item(judgement.listing)
+        let item = Fingerprint.Item(judgement.listing, hashes: hashes)
         if let original = stored[judgement.listing.key] {
           judgement.verdict = .repost(of: original.id, firstSeen: original.firstSeen)
         } else if let first = run.match(item) {
@@ -247,12 +252,15 @@ enum Judge {
     return try crossSite(folded, memory: memory, since: since)
   }
 
-  /// New listings with coordinates that are the same flat as a listing another site has
-  /// (``SameFlat``), seen by any search since `since`, become ``Verdict/alsoOn(_:firstSeen:)``.
+  /// New listings with coordinates or photos that are the same flat as a listing another site
+  /// has (``SameFlat``), seen by any search since `since`, become
+  /// ``Verdict/alsoOn(_:firstSeen:)``.
   static func crossSite(_ judgements: [Judgement], memory: any ListingMemory, since: Date)
     throws -> [Judgement]
   {
-    let located = judgements.filter { $0.verdict == .new && $0.listing.coordinates != nil }
+    let located = judgements.filter {
+      $0.verdict == .new && ($0.listing.coordinates != nil || !$0.listing.imageURLs.isEmpty)
+    }
     guard !located.isEmpty else { return judgements }
     let matches = try memory.sameFlats(of: located.map(\.listing), since: since)
     guard !matches.isEmpty else { return judgements }

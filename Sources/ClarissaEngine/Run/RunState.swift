@@ -12,6 +12,8 @@ struct RunState {
   var delivery: Deliver?
   /// The user's geocoder, for listings with an address and no coordinates; nil: none.
   var geocoding: Geocoding?
+  /// Photos the run may still fetch for fingerprints (``PhotoSettings/perRun``).
+  var photosLeft = 0
 
   /// A run with nothing judged yet.
   init(result: RunResult, delivery: Deliver?) {

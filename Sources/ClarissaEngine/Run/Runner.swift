@@ -22,6 +22,9 @@ public struct Runner: Sendable {
   var shared: (any ListingMemory)?
   /// How a PostgreSQL store is reached and shared (`state.url`).
   public var sharing = StoreSharing()
+  /// What makes a fetched photo its fingerprint, and the largest photo read in bytes (module
+  /// Photos' decoder, handed over by the command line); nil: no photo is fetched.
+  public var photoHasher: (hash: PhotoHasher, maxBytes: Int)?
 
   /// Creates a runner; `channels` maps channel names to senders (the `stdout` kind is the report).
   package init(
@@ -71,6 +74,7 @@ public struct Runner: Sendable {
           config: config, channels: channels, memory: memory, now: options.now,
           clock: { options.time() }) : nil)
     run.geocoding = geocoding()
+    run.photosLeft = config.photos.enabled ? config.photos.perRun : 0
     if let shared {
       try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
     } else {
@@ -116,7 +120,9 @@ public struct Runner: Sendable {
       // The requests go on in a task of their own: stopped with the run.
       try await withTaskCancellationHandler {
         for await answer in answers {
-          try await take(answer, into: &run, memory: memory, options: options)
+          try await take(
+            answer, into: &run, memory: memory, options: options,
+            scheduler: scheduler ?? self.scheduler)
         }
       } onCancel: {
         fetching.cancel()
@@ -137,15 +143,19 @@ public struct Runner: Sendable {
   /// sent: they are committed, so they leave now, not when the whole run ends.
   private func take(
     _ answer: SearchAnswer, into run: inout RunState, memory: any ListingMemory,
-    options: RunOptions
+    options: RunOptions, scheduler: RequestScheduler
   ) async throws {
     let (planned, slot) = (answer.planned, answer.planned.slot)
     let reading = await located(
       answer.reading, for: planned.search, by: run.geocoding, memory: memory, now: options.now,
       asking: !options.dryRun)
-    let (outcome, judgements) = try judgeAndRecord(
+    let photoNote = try await photographed(
+      planned, reading: reading, run: &run, memory: memory, options: options,
+      scheduler: scheduler)
+    var (outcome, judgements) = try judgeAndRecord(
       planned, reading: reading, asked: answer.asked, outcome: run.result.searches[slot],
       memory: memory, options: options)
+    if let photoNote { outcome.notes.append(photoNote) }
     run.result.searches[slot] = outcome
     if run.judged[slot] == nil {
       run.judged[slot] = judgements
@@ -154,6 +164,30 @@ public struct Runner: Sendable {
     }
     let fresh = Set(outcome.new.map(\.key) + outcome.changed.map(\.key))
     try await run.delivery?.deliver(planned.search, fresh: fresh)
+  }
+
+  /// The fingerprints of the photos of the search's new listings, fetched and kept before it
+  /// is judged (``PhotoFetch``); none in a dry run, with `photos: off`, or past the run's cap.
+  /// Returns the search's note on photos refused.
+  private func photographed(
+    _ planned: PlannedSearch, reading: SearchReading, run: inout RunState,
+    memory: any ListingMemory, options: RunOptions, scheduler: RequestScheduler
+  ) async throws -> String? {
+    guard !options.dryRun, config.photos.enabled, run.photosLeft > 0, let photoHasher else {
+      return nil
+    }
+    let fetch = PhotoFetch(
+      settings: config.photos, hasher: photoHasher.hash, maxBytes: photoHasher.maxBytes)
+    let listings = try PhotoFetch.candidates(
+      planned, reading: reading, memory: memory, options: options)
+    let done = try await fetch.fetch(
+      listings, search: planned.search.name, left: run.photosLeft, scheduler: scheduler,
+      memory: memory, now: options.now)
+    run.photosLeft -= done.requested
+    for (host, cooldown) in done.cooldowns.sorted(by: { $0.key < $1.key }) {
+      try memory.setCooldown(cooldown, host: host)
+    }
+    return done.note
   }
 
   /// Judges a search's answers and records them. Whether it (or a source of it) is new, so

@@ -95,6 +95,14 @@
         ]
       ),
       (
+        "photo_hashes",
+        [
+          ("url", .text), ("image", .text), ("hash", .integer), ("width", .integer),
+          ("height", .integer), ("fetched_at", .real), ("note", .text),
+        ]
+      ),
+      ("photo_bands", [("band", .integer), ("url", .text)]),
+      (
         "text_changes",
         [
           ("site", .text), ("id", .text), ("changed_at", .real), ("old_title", .text),
