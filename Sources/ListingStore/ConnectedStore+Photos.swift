@@ -1,5 +1,5 @@
 internal import ClarissaCore
-public import Foundation
+internal import Foundation
 
 /// Photo fingerprints (`photo_hashes`, ``PhotoMatch``): each fetched photo's hash kept by its
 /// address, and the photos within 5 bits of one found through their bands (`photo_bands`).

@@ -56,17 +56,34 @@ extension ConnectedStore {
   /// The listings of other sites that a search saw since `since` and that hold a photo one of
   /// `listing`'s hashed photos is (``ConnectedStore/photoGroups(of:in:)``), kept when
   /// ``SameFlat/matchesByPhoto(_:_:hashes:stock:)`` says they are the same flat; each with
-  /// its earliest first sighting. A photo's holders are read at most ``photoHolders`` per id.
-  /// The stock-photo rule (``Fingerprint/stockPhotos(_:hashes:)``) is asked per site: one
-  /// flat on three sites, titled three ways, is not a stock photo, a campaign picture on a
-  /// landlord's flats of one site is.
+  /// its earliest first sighting.
   private static func byPhoto(_ listing: Listing, _ since: Date, _ database: Connection) throws
     -> [(listing: Listing, firstSeen: Date)]
   {
+    let found = try photoHolders(listing, since, hashedOnly: true, database)
+    guard found.holders.contains(where: { $0.listing.site != listing.site }) else { return [] }
+    return found.holders.filter {
+      SameFlat.matchesByPhoto(listing, $0.listing, hashes: found.hashes, stock: found.stock)
+    }.map { ($0.listing, Date(timeIntervalSince1970: $0.firstSeen)) }
+  }
+
+  /// The listings, of any site, that a search saw since `since` and that hold one of
+  /// `listing`'s photos (by its hash within 5 bits when kept, ``ConnectedStore/photoGroups(of:in:)``,
+  /// else by its id; `hashedOnly` asks only the hashed ones), each with its earliest first
+  /// sighting; with the hashes read and the stock photos among them. A photo's holders are
+  /// read at most ``photoHolders`` per id. The stock-photo rule
+  /// (``Fingerprint/stockPhotos(_:hashes:)``) is asked per site: one flat on three sites,
+  /// titled three ways, is not a stock photo, a campaign picture on a landlord's flats of one
+  /// site is.
+  static func photoHolders(
+    _ listing: Listing, _ since: Date, hashedOnly: Bool, _ database: Connection
+  ) throws -> (
+    holders: [(listing: Listing, firstSeen: Double)], hashes: [String: UInt64], stock: Set<String>
+  ) {
     let photos = try photoGroups(of: listing, in: database)
     var hashes = photos.hashes
     var holders: [ListingKey: (listing: Listing, firstSeen: Double)] = [:]
-    for group in photos.groups where hashes[group.url] != nil {
+    for group in photos.groups where !hashedOnly || hashes[group.url] != nil {
       for image in group.ids {
         try database.run(
           """
@@ -85,7 +102,7 @@ extension ConnectedStore {
         }
       }
     }
-    guard holders.values.contains(where: { $0.listing.site != listing.site }) else { return [] }
+    guard !holders.isEmpty else { return ([], hashes, []) }
     let urls = holders.values.flatMap(\.listing.imageURLs).filter { hashes[$0] == nil }
     hashes.merge(try Self.hashes(of: urls, in: database)) { kept, _ in kept }
     var bySite: [String: [Listing]] = [listing.site: [listing]]
@@ -93,12 +110,31 @@ extension ConnectedStore {
     let stock = bySite.values.reduce(into: Set<String>()) {
       $0.formUnion(Fingerprint.stockPhotos($1, hashes: hashes))
     }
-    return holders.values.filter {
-      SameFlat.matchesByPhoto(listing, $0.listing, hashes: hashes, stock: stock)
-    }.map { ($0.listing, Date(timeIntervalSince1970: $0.firstSeen)) }
+    let sorted = holders.values.sorted {
+      ($0.firstSeen, $0.listing.key) < ($1.firstSeen, $1.listing.key)
+    }
+    return (sorted, hashes, stock)
   }
 
-  /// Listings read per photo id, at most, by ``byPhoto(_:_:_:)``.
+  /// For each of `listings`, the other listings (any site, seen by any search since `since`)
+  /// that show one of its photos, stock photos left out (``photoHolders(_:_:hashedOnly:_:)``):
+  /// what the warning sign `photo-elsewhere` is made of, earliest first.
+  public func photoTwins(of listings: [Listing], since: Date) throws -> [ListingKey: [Listing]] {
+    try locked { database in
+      var result: [ListingKey: [Listing]] = [:]
+      for listing in listings where !listing.imageURLs.isEmpty {
+        let found = try Self.photoHolders(listing, since, hashedOnly: false, database)
+        let mine = Fingerprint.Item(listing, hashes: found.hashes)
+        let twins = found.holders.map(\.listing).filter {
+          mine.sharedPhoto(Fingerprint.Item($0, hashes: found.hashes), stock: found.stock) != nil
+        }
+        if !twins.isEmpty { result[listing.key] = twins }
+      }
+      return result
+    }
+  }
+
+  /// Listings read per photo id, at most, by ``photoHolders(_:_:hashedOnly:_:)``.
   static var photoHolders: Int { 64 }
 
   /// The cross-site links of a record, inside its transaction.

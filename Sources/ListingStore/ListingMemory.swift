@@ -273,6 +273,10 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// that any search saw since `since` and that is the same flat (``SameFlat``): by
   /// coordinates, or by a photo where one of the two has none.
   func sameFlats(of listings: [Listing], since: Date) throws -> [ListingKey: CrossPost]
+  /// For each of `listings`, the other listings (any site, seen by any search since `since`)
+  /// showing one of its photos (by hash within 5 bits where kept, else by the photo's id),
+  /// stock photos left out: the `photo-elsewhere` warning sign's evidence.
+  func photoTwins(of listings: [Listing], since: Date) throws -> [ListingKey: [Listing]]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
   /// Records a search's part of the run as `decide` makes it from what the store remembers of

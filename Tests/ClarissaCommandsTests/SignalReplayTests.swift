@@ -3,12 +3,14 @@ import Foundation
 import Testing
 
 /// Given the replay with a planted scam (Fixtures/replay/signals: the recorded Kleinanzeigen
-/// answer, then the same with one card copied at 390 € with scam phrases), when a user runs,
+/// answer, then the same with one card copied at 390 € with scam phrases and the copied card's
+/// photo), when a user runs,
 /// explains and shows it with the built binary, then the planted listing is flagged with its
 /// signs in the text and JSON reports, `show` and `explain`, filtered where the search drops
 /// them, and the recorded listings carry no sign.
 @Suite(.serialized) struct SignalReplayTests {
   static let config = "Fixtures/replay/signals/searches.yaml"
+  static let photo = "photo also on a listing in 40227 Eller at €940"
   static let low = "57% below the median per m² of 13 similar"
   static let words = "scam words: \"kaution vorab\", \"schlüssel per post\", \"ich bin im ausland\""
 
@@ -46,7 +48,8 @@ import Testing
     let signals = try #require(new.first?["signals"] as? [[String: String]])
     #expect(
       signals == [
-        ["kind": "low-price", "text": Self.low], ["kind": "scam-words", "text": Self.words],
+        ["kind": "photo-elsewhere", "text": Self.photo], ["kind": "low-price", "text": Self.low],
+        ["kind": "scam-words", "text": Self.words],
       ])
     let strict = try #require(searches.first { $0["name"] as? String == "flats-strict" })
     #expect((strict["new"] as? [Any])?.isEmpty == true, "dropped where the search asks")
@@ -55,7 +58,9 @@ import Testing
       "show", "kleinanzeigen:3470000001", "--config", Self.config, "--state", state,
     ])
     #expect(show.status == 0, "\(show.stderr)")
-    #expect(show.stdout.contains("\n  ⚠ \(Self.low)\n  ⚠ \(Self.words)\n"), "\(show.stdout)")
+    #expect(
+      show.stdout.contains("\n  ⚠ \(Self.photo)\n  ⚠ \(Self.low)\n  ⚠ \(Self.words)\n"),
+      "\(show.stdout)")
     let json = try CommandLineTests.run([
       "show", "kleinanzeigen:3470000001", "--config", Self.config, "--state", state, "--format",
       "json",
@@ -86,9 +91,10 @@ import Testing
       let lines = explain.stdout.components(separatedBy: "\n")
       let at = try #require(lines.firstIndex { $0.contains("Helle 2,5 Zimmer Wohnung") })
       #expect(lines[at + 1].hasSuffix(verdict), "\(lines[at + 1])")
-      #expect(lines[at + 2] == "    ⚠ low-price: \(Self.low)")
-      #expect(lines[at + 3] == "    ⚠ scam-words: \(Self.words)")
-      #expect(explain.stdout.components(separatedBy: "⚠").count == 3, "no other listing")
+      #expect(lines[at + 2] == "    ⚠ photo-elsewhere: \(Self.photo)")
+      #expect(lines[at + 3] == "    ⚠ low-price: \(Self.low)")
+      #expect(lines[at + 4] == "    ⚠ scam-words: \(Self.words)")
+      #expect(explain.stdout.components(separatedBy: "⚠").count == 4, "no other listing")
     }
   }
 }

@@ -4,8 +4,9 @@ internal import ListingStore
 internal import Presentation
 
 /// Stage 4b, after judge and before act: the warning signs of a search's new listings
-/// (``ListingSignal``, the rules in `WarningSigns`, module Presentation): a price far below the
-/// search's comparable listings, scam words, a new seller; and of its reposts, how many times
+/// (``ListingSignal``, the rules in `WarningSigns`, module Presentation): a photo shown by
+/// another listing in another place or at another price (``ListingMemory/photoTwins(of:since:)``),
+/// a price far below the search's comparable listings, scam words, a new seller; and of its reposts, how many times
 /// the item was posted. A listing with a sign of a kind the search drops (`signals: {drop:
 /// [...]}`) is `filtered`, the sign its reason; the others keep their signs, which the record
 /// stores. Nothing is asked of the store unless a listing is new: the market is read once per
@@ -19,6 +20,12 @@ enum Signals {
     var judgements = judgements
     var stored: [ListingKey: [ListingSignal]] = [:]
     var market: DealMarket?
+    // The listings showing a new listing's photos, read once for the search's new listings.
+    let fresh = judgements.filter { $0.verdict == .new }.map(\.listing)
+    let twins =
+      fresh.isEmpty
+      ? [:]
+      : try memory.photoTwins(of: fresh, since: now.addingTimeInterval(-DealContext.window))
     for index in judgements.indices {
       let judgement = judgements[index]
       var signals: [ListingSignal] = []
@@ -30,6 +37,11 @@ enum Signals {
               search: search.name, since: now.addingTimeInterval(-DealContext.window)))
         }
         signals = found(judgement.listing, search: search, market: market, now: now)
+        if let photo = WarningSigns.photoElsewhere(
+          judgement.listing, others: twins[judgement.listing.key] ?? [])
+        {
+          signals.insert(photo, at: 0)
+        }
       case .repost(of: let original, firstSeen: .some):
         let root = ListingKey(site: judgement.listing.site, id: original)
         let story = try memory.stories(search: search.name, keys: [root])[root]
