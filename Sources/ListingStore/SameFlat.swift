@@ -39,15 +39,7 @@ package enum SameFlat {
     guard a.site != b.site, let here = a.coordinates, let there = b.coordinates,
       here.distance(to: there) <= maxDistance
     else { return false }
-    var compared = 0
-    if let x = a.rooms, let y = b.rooms {
-      guard abs(x - y) < roomsTolerance else { return false }
-      compared += 1
-    }
-    if let x = a.floorArea, let y = b.floorArea {
-      guard abs(x - y) <= max(areaTolerance, areaFraction * max(x, y)) else { return false }
-      compared += 1
-    }
+    guard var compared = roomsAndAreaAgreeing(a, b) else { return false }
     if let x = a.price, let y = b.price {
       guard a.currency == b.currency, abs(x - y) <= priceFraction * max(x, y) else {
         return false
@@ -55,6 +47,21 @@ package enum SameFlat {
       compared += 1
     }
     return compared >= 2
+  }
+
+  /// How many of rooms and floor area both give, nil when one of those disagrees: rooms within
+  /// ``roomsTolerance``, floor areas within ``areaTolerance`` or ``areaFraction``.
+  static func roomsAndAreaAgreeing(_ a: Listing, _ b: Listing) -> Int? {
+    var compared = 0
+    if let x = a.rooms, let y = b.rooms {
+      guard abs(x - y) < roomsTolerance else { return nil }
+      compared += 1
+    }
+    if let x = a.floorArea, let y = b.floorArea {
+      guard abs(x - y) <= max(areaTolerance, areaFraction * max(x, y)) else { return nil }
+      compared += 1
+    }
+    return compared
   }
 
   /// Whether `a` and `b`, one of them without coordinates, are the same flat on two sites by
@@ -70,16 +77,7 @@ package enum SameFlat {
       let x = a.price, let y = b.price, a.currency == b.currency,
       abs(x - y) <= priceFraction * max(x, y)
     else { return false }
-    var compared = 0
-    if let x = a.rooms, let y = b.rooms {
-      guard abs(x - y) < roomsTolerance else { return false }
-      compared += 1
-    }
-    if let x = a.floorArea, let y = b.floorArea {
-      guard abs(x - y) <= max(areaTolerance, areaFraction * max(x, y)) else { return false }
-      compared += 1
-    }
-    guard compared >= 1 else { return false }
+    guard let compared = roomsAndAreaAgreeing(a, b), compared >= 1 else { return false }
     let mine = Fingerprint.Item(a, hashes: hashes)
     return mine.sharedPhoto(Fingerprint.Item(b, hashes: hashes), stock: stock) != nil
   }
