@@ -48,6 +48,8 @@ def planted(page):
     card = card[:text] + NEW_DESCRIPTION + card[card.index("</p>", text):]
     assert card.count("940 €") == 1
     card = card.replace("940 €", "390 €")
+    assert card.count("40227 Eller") == 1
+    card = card.replace("40227 Eller", "50667 Köln")
     first = page.index('<li class="ad-listitem')
     return page[:first] + card + "\n" + page[first:]
 
