@@ -273,9 +273,8 @@ public protocol ListingMemory: AnyObject, Sendable {
   /// that any search saw since `since` and that is the same flat (``SameFlat``): by
   /// coordinates, or by a photo where one of the two has none.
   func sameFlats(of listings: [Listing], since: Date) throws -> [ListingKey: CrossPost]
-  /// For each of `listings`, the other listings (any site, seen by any search since `since`)
-  /// showing one of its photos (by hash within 5 bits where kept, else by the photo's id),
-  /// stock photos left out: the `photo-elsewhere` warning sign's evidence.
+  /// Per listing, the others (any site, seen since `since`) showing one of its photos, not
+  /// stock photos (``ConnectedStore/photoTwins(of:since:)``): `photo-elsewhere`'s evidence.
   func photoTwins(of listings: [Listing], since: Date) throws -> [ListingKey: [Listing]]
   /// Records a search's part of the run.
   func record(_ record: SearchRecord) throws
@@ -385,19 +384,4 @@ public protocol BrowsableStore: ListingMemory {
   func health() throws -> StoreHealth
   /// What the listing's text was before each change found, newest first.
   func textChanges(of key: ListingKey) throws -> [TextChange]
-}
-
-extension ListingMemory {
-  /// Every delivery owed (never tried, or refused fewer than `maxAttempts` times).
-  public func owedDeliveries(maxAttempts: Int) throws -> [OwedDelivery] {
-    try owedDeliveries(maxAttempts: maxAttempts, searches: nil)
-  }
-
-  /// A channel accepted one message standing for all of `keys` of `search`, recorded in one
-  /// transaction.
-  public func markDelivered(search: String, keys: [ListingKey], channel: String, at now: Date)
-    throws
-  {
-    try markDelivered([(search, keys)], channel: channel, at: now)
-  }
 }

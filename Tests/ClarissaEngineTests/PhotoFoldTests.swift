@@ -104,7 +104,9 @@ import Testing
   /// picture is still one photo by hash, on flats at 83 prices: a stock photo. Without their
   /// addresses and sizes (as a feed would give them), the flats of a later run that share it
   /// and a stock title with a stored one would be its reposts; they are announced.
-  @Test func aCampaignPictureReencodedPerFlatIsAStockPhoto() throws {
+  @Test(arguments: StoreKind.built) func aCampaignPictureReencodedPerFlatIsAStockPhoto(
+    kind: StoreKind
+  ) throws {
     let flats = try PhotoCorpus.listings("deutsche-wohnen/deutscheWohnen_list.listings.json")
       .map { flat -> Listing in
         var flat = flat
@@ -131,7 +133,7 @@ import Testing
         stock[0], stock[1], stock: Fingerprint.stockPhotos(flats, hashes: hashes), hashes: hashes)
         == nil)
 
-    let store = try ListingStore.open(path: ":memory:", readOnly: false)
+    let store = try kind.open()
     try Self.keep(photos, in: store)
     // Five of the stock-titled flats come in a later run, the 78 others stored before.
     let later = Array(stock.suffix(5))
@@ -145,7 +147,9 @@ import Testing
   /// Vlamingstraat 33 in Delft, recorded on funda and on Pararius: neither site gives
   /// coordinates. With their photos one by hash (funda's the original, Pararius's re-encoded
   /// at quality 85), the same price and floor area, the Pararius listing is the funda one.
-  @Test func theSameFlatOnTwoSitesWithoutCoordinatesFoldsByPhoto() throws {
+  @Test(arguments: StoreKind.built) func theSameFlatOnTwoSitesWithoutCoordinatesFoldsByPhoto(
+    kind: StoreKind
+  ) throws {
     let funda = try #require(
       try PhotoCorpus.listings("funda/latest.listings.json").first { $0.id == "80876599" })
     let pararius = try #require(
@@ -155,7 +159,7 @@ import Testing
     func judged(_ listing: Listing, photo: String, fundaPhoto: String = "originals/mate-blinds.jpg")
       throws -> [Verdict]
     {
-      let store = try ListingStore.open(path: ":memory:", readOnly: false)
+      let store = try kind.open()
       try Self.record([funda], search: "delft-funda", in: store)
       try Self.keep([funda.imageURLs[0]: fundaPhoto, listing.imageURLs[0]: photo], in: store)
       return try Self.fold([listing], planned, store: store)
@@ -177,14 +181,14 @@ import Testing
 
   /// The same, but funda shows that photo on three of its flats at three prices (an agent's
   /// picture): a stock photo on funda, never evidence across sites.
-  @Test func aStockPhotoDoesNotFoldAcrossSites() throws {
+  @Test(arguments: StoreKind.built) func aStockPhotoDoesNotFoldAcrossSites(kind: StoreKind) throws {
     let fundas = try PhotoCorpus.listings("funda/latest.listings.json")
     let funda = try #require(fundas.first { $0.id == "80876599" })
     let pararius = try #require(
       try PhotoCorpus.listings("pararius/latest.listings.json").first { $0.id == "2e760d4e" })
     let others = fundas.filter { $0.id != funda.id && $0.price != funda.price }.prefix(2)
     #expect(Set(others.compactMap(\.price)).count == 2)
-    let store = try ListingStore.open(path: ":memory:", readOnly: false)
+    let store = try kind.open()
     try Self.record([funda] + others, search: "delft-funda", in: store)
     var photos = [
       funda.imageURLs[0]: "originals/mate-blinds.jpg",
