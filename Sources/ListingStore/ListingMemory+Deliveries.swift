@@ -1,4 +1,4 @@
-public import ClarissaCore
+internal import ClarissaCore
 public import Foundation
 
 /// The delivery calls most callers make, on the protocol's general ones.

@@ -1,4 +1,4 @@
-package import ClarissaCore
+internal import ClarissaCore
 public import Foundation
 
 /// When two photos are the same photo: by their 64-bit difference hashes (dhash, module

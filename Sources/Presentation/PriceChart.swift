@@ -1,4 +1,4 @@
-public import ClarissaCore
+internal import ClarissaCore
 public import Foundation
 public import ListingStore
 

@@ -1,4 +1,4 @@
-public import ClarissaCore
+internal import ClarissaCore
 internal import Curl
 internal import Foundation
 internal import ListingStore
