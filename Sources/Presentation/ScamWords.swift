@@ -1,4 +1,5 @@
 internal import Foundation
+internal import ListingStore
 
 /// The phrases that scam reports name, a short list per language (issue 43: "around 40-50% of
 /// the notifications I receive turn out to be fraudulent ads"). Each names the scam's own move
@@ -75,20 +76,10 @@ public enum ScamWords {
     return all + added.filter { phrase in !all.contains { $0.folded == phrase.folded } }
   }
 
-  /// Lower case, no diacritics, every run of what is not a letter or digit one space, and a
-  /// space either side: `"Kaution  VORAB!"` is `" kaution vorab "`.
+  /// Lower case, no diacritics, every run of what is not a letter or digit one space
+  /// (``Fingerprint/title(_:)`` on the text without its diacritics), and a space either side: `"Kaution  VORAB!"` is `" kaution vorab "`.
   public static func folded(_ text: String) -> String {
-    let lowered = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    var out = " "
-    out.reserveCapacity(lowered.utf8.count + 2)
-    for character in lowered {
-      if character.isLetter || character.isNumber {
-        out.append(character)
-      } else if out.last != " " {
-        out.append(" ")
-      }
-    }
-    if out.last != " " { out.append(" ") }
-    return out
+    let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    return " " + Fingerprint.title(plain) + " "
   }
 }
