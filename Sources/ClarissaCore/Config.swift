@@ -24,6 +24,9 @@ public struct Config: Sendable {
   /// Named points (`places: {work: [52.520, 13.405]}`), in file order, for `near` and the
   /// distances shown.
   public var places: [NamedPlace] = []
+  /// `routing:`: the engine of each travel mode that `commute:` asks; none by default, and
+  /// then nothing leaves the machine for travel times.
+  public var routing = RoutingSettings()
   /// `photos:`: which photos of new listings are fetched for their fingerprints (on, 2 per
   /// listing and 200 per run by default; `photos: off`).
   public var photos = PhotoSettings()

@@ -20,6 +20,9 @@ public struct FactFilters: Sendable {
   public var nearMode: NearMode = .all
   /// `within: [files]`: a listing must be inside one of these areas.
   public var within: [GeoArea] = []
+  /// `commute: {work: {by: transit, max: 30 min}}`: each place, mode and longest journey; all
+  /// must hold. Judged on ``Listing/commute``, which the run's commute stage fills.
+  public var commute: [CommuteLimit] = []
   /// What a listing that lacks a needed fact (or coordinates) becomes.
   public var missing: MissingFacts = .keep
 
@@ -35,7 +38,7 @@ public struct FactFilters: Sendable {
   /// Whether the search filters on no fact and no place.
   public var isEmpty: Bool {
     rooms == nil && bedrooms == nil && floorArea == nil && pricePerArea == nil && near.isEmpty
-      && within.isEmpty
+      && within.isEmpty && commute.isEmpty
   }
 }
 

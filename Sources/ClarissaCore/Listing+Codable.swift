@@ -3,7 +3,8 @@ internal import Foundation
 /// A listing's JSON (`inspect --format json`, the run report, `listings --json`, the API): its
 /// key, its facts as ``ListingField/all`` declares them (each under its `json` member; a fact of
 /// several columns as an object of them), the description's pending HTML, an event and the ids
-/// folded into it and its warning signs (`signals`, each `{kind, text}`) when there are. Members without a value are left out.
+/// folded into it, its warning signs (`signals`, each `{kind, text}`) and its travel times
+/// (`commute`, each `{place, by, minutes}`) when there are. Members without a value are left out.
 extension Listing: Codable {
   private struct Key: CodingKey {
     let stringValue: String
@@ -22,6 +23,7 @@ extension Listing: Codable {
     try container.encodeIfPresent(alsoPostedAs, forKey: Key("alsoPostedAs"))
     try container.encodeIfPresent(alert, forKey: Key("alert"))
     if !signals.isEmpty { try container.encode(signals, forKey: Key("signals")) }
+    if !commute.isEmpty { try container.encode(commute, forKey: Key("commute")) }
     for field in ListingField.all {
       let values = field.values(self)
       guard field.columns.count == 1 else {
@@ -46,6 +48,7 @@ extension Listing: Codable {
     alsoPostedAs = try container.decodeIfPresent([String].self, forKey: Key("alsoPostedAs"))
     alert = try container.decodeIfPresent(ListingAlert.self, forKey: Key("alert"))
     signals = try container.decodeIfPresent([ListingSignal].self, forKey: Key("signals")) ?? []
+    commute = try container.decodeIfPresent([CommuteTime].self, forKey: Key("commute")) ?? []
     for field in ListingField.all {
       let key = Key(field.json)
       guard field.columns.count == 1 else {

@@ -41,6 +41,7 @@ public struct Listing: Sendable, Equatable {
     var alsoPostedAs: [String]? = nil
     var alert: ListingAlert? = nil
     var signals: [ListingSignal] = []
+    var commute: [CommuteTime] = []
   }
 
   final class Box: @unchecked Sendable {
@@ -264,6 +265,15 @@ public struct Listing: Sendable, Equatable {
   public var signals: [ListingSignal] {
     get { fields.signals }
     _modify { yield &fields.signals }
+  }
+
+  /// The listing's travel times (``CommuteTime``), one per `commute:` entry of its search, in
+  /// its order: filled by the run's commute stage and, for a listing read back from the store,
+  /// from the engines' answers the store keeps. Not a fact of the listing: never stored with
+  /// it; encoded (`commute`) only when there are.
+  public var commute: [CommuteTime] {
+    get { fields.commute }
+    _modify { yield &fields.commute }
   }
 
   /// Creates a listing.
