@@ -8,6 +8,12 @@ public struct FactDecision: Sendable, Equatable {
     case near([PlaceRadius], NearMode)
     /// `within`: the areas' names.
     case within([String])
+    /// A `commute` limit, with the travel time in minutes (nil: no coordinates).
+    case commute(CommuteLimit)
+    /// A `commute` limit the listing is too far for in a straight line (the value: metres).
+    case commuteBeyond(CommuteLimit)
+    /// A `commute` limit no engine gave a time for (none configured, failed, capped): kept.
+    case commuteUnknown(CommuteLimit, note: String?)
   }
 
   /// The filter.
@@ -50,7 +56,33 @@ public struct FactDecision: Sendable, Equatable {
     case .within(let names):
       let list = names.joined(separator: " or ")
       return values[0] > 0 ? "inside \(list)" : "outside \(list)"
+    case .commute(let limit):
+      let time = CommuteTime(place: limit.place.name, by: limit.mode, minutes: values[0])
+      let shown = time.shownMinutes ?? 0
+      let max = Self.minutes(limit.maxMinutes)
+      // Whole minutes as shown; a time over the limit by less than a minute says its seconds.
+      let over = values[0] > limit.maxMinutes
+      let words =
+        over && Double(shown) <= limit.maxMinutes
+        ? "\(ListingFacts.number(values[0], digits: 1)) min by \(limit.mode.rawValue) to "
+          + limit.place.name
+        : time.words
+      return "\(words) \(over ? ">" : "≤") \(max)"
+    case .commuteBeyond(let limit):
+      let straight = Distance(metres: values[0]).words(in: limit.place.unit)
+      let reach = limit.reach.words(in: limit.place.unit)
+      return "\(straight) from \(limit.place.name) in a straight line > \(reach), the most "
+        + "\(limit.mode.rawValue) covers in \(Self.minutes(limit.maxMinutes)) "
+        + "(\(ListingFacts.number(limit.mode.topSpeed, digits: 0)) km/h)"
+    case .commuteUnknown(let limit, let note):
+      return "travel time to \(limit.place.name) by \(limit.mode.rawValue) unknown"
+        + (note.map { " (\($0))" } ?? "") + ": kept"
     }
+  }
+
+  /// "30 min", "1.5 min".
+  private static func minutes(_ value: Double) -> String {
+    "\(ListingFacts.number(value, digits: 1)) min"
   }
 
   private var unknownName: String {
@@ -62,6 +94,8 @@ public struct FactDecision: Sendable, Equatable {
     case .near(let places, _):
       "distance from \(places.map(\.place.name).joined(separator: ", ")) (no coordinates)"
     case .within(let names): "place in \(names.joined(separator: " or ")) (no coordinates)"
+    case .commute(let limit), .commuteBeyond(let limit), .commuteUnknown(let limit, _):
+      "travel time to \(limit.place.name) by \(limit.mode.rawValue) (no coordinates)"
     }
   }
 

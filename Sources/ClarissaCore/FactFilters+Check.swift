@@ -7,7 +7,7 @@ extension FactFilters {
   }
 
   /// Every filter's decision on `listing`, in the order they are applied (rooms, bedrooms,
-  /// floor area, price per area, near, within), up to the first that drops it.
+  /// floor area, price per area, near, within, commute), up to the first that drops it.
   public func decisions(_ listing: Listing) -> (accepted: Bool, decisions: [FactDecision]) {
     var decisions: [FactDecision]? = []
     let accepted = check(listing, recording: &decisions)
@@ -93,6 +93,41 @@ extension FactFilters {
       {
         return false
       }
+    }
+    return commute.isEmpty || checkCommute(listing, recording: &decisions)
+  }
+
+  /// `commute`: every limit must hold. A known time is compared with `max`; a listing farther
+  /// in a straight line than the mode's reach (``CommuteLimit/reach``) is dropped without a
+  /// time; one without coordinates follows `missing`; one with coordinates whose time no engine
+  /// gave (none configured, failed, capped) is kept: nothing says it is too far, and nothing is
+  /// guessed.
+  private func checkCommute(_ listing: Listing, recording decisions: inout [FactDecision]?)
+    -> Bool
+  {
+    for limit in commute {
+      let time = listing.commute.first { $0.place == limit.place.name && $0.by == limit.mode }
+      let decision: FactDecision
+      if let minutes = time?.minutes {
+        decision = FactDecision(
+          fact: .commute(limit), values: [minutes], passed: minutes <= limit.maxMinutes,
+          missing: missing)
+      } else if let here = listing.coordinates {
+        let straight = limit.place.coordinates.distance(to: here)
+        decision =
+          straight > limit.reach
+          ? FactDecision(
+            fact: .commuteBeyond(limit), values: [straight.metres], passed: false,
+            missing: missing)
+          : FactDecision(
+            fact: .commuteUnknown(limit, note: time?.note), values: [], passed: true,
+            missing: missing)
+      } else {
+        decision = FactDecision(
+          fact: .commute(limit), values: nil, passed: missing == .keep, missing: missing)
+      }
+      decisions?.append(decision)
+      if !decision.passed { return false }
     }
     return true
   }
