@@ -25,6 +25,13 @@ struct ConfigSummary {
     if !config.places.isEmpty {
       lines.append("places: " + config.places.map(\.name).joined(separator: ", "))
     }
+    if !config.routing.engines.isEmpty {
+      lines.append("routing:")
+      for mode in TravelMode.allCases {
+        guard let engine = config.routing.engines[mode] else { continue }
+        lines.append("  \(mode.rawValue): " + Self.engine(engine))
+      }
+    }
     if !config.channels.isEmpty {
       lines.append("channels:")
       for channel in config.channels.values.sorted(by: { $0.name < $1.name }) {
@@ -59,6 +66,20 @@ struct ConfigSummary {
     return "serve: " + parts.joined(separator: ", ")
   }
 
+  /// `osrm http://127.0.0.1:5000 (driving), 20 requests a run, 1s apart`: the URL without its
+  /// user, password, query or fragment, which may hold a key.
+  private static func engine(_ engine: RoutingEngine) -> String {
+    var url = URLComponents(string: engine.url)
+    url?.user = nil
+    url?.password = nil
+    url?.query = nil
+    url?.fragment = nil
+    let setting = engine.profile ?? engine.depart?.description
+    return "\(engine.kind.rawValue) \(url?.string ?? engine.url)"
+      + (setting.map { " (\($0))" } ?? "")
+      + ", \(engine.perRun) request\(engine.perRun == 1 ? "" : "s") a run, \(engine.delay) apart"
+  }
+
   /// The fact and place filters by their keys: "rooms, floor_area, near office/oakland (any)".
   private func facts(_ facts: FactFilters) -> String {
     var keys: [String] = []
@@ -72,6 +93,10 @@ struct ConfigSummary {
     }
     if !facts.within.isEmpty {
       keys.append("within " + facts.within.map(\.name).joined(separator: ", "))
+    }
+    for limit in facts.commute {
+      let max = CheckedNumber.text(limit.maxMinutes)
+      keys.append("commute \(limit.place.name) by \(limit.mode.rawValue) ≤ \(max) min")
     }
     return keys.joined(separator: ", ") + (facts.missing == .drop ? " (missing: drop)" : "")
   }

@@ -99,6 +99,7 @@ enum ListingsOutput {
     if let distances = ListingFacts.distances(listing, from: shown) {
       lines.append("  distances: \(distances)")
     }
+    if let times = ListingFacts.travelTimes(listing) { lines.append("  travel times: \(times)") }
     lines.append("prices:")
     lines += history.prices.map { "  \(time($0.at))  \(Money.format($0.price, $0.currency))" }
     if history.prices.isEmpty { lines.append("  none") }

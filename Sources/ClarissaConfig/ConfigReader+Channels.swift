@@ -9,7 +9,7 @@ extension ConfigReader {
   static let templateFields = [
     "title", "price", "location", "url", "search", "city", "site", "posted", "age",
     "description", "id", "count", "event", "old_price", "change", "diff", "also_posted_as", "facts",
-    "distances", "context",
+    "distances", "commute", "context",
   ]
 
   func readChannels(_ node: Node?) -> [String: Channel] {

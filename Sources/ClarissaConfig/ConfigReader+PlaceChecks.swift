@@ -32,8 +32,8 @@ extension ConfigReader {
         + "\(parts.joined()) for \(parts.joined()) \(currency)", at: node)
   }
 
-  /// `near` or `within` on a site that never gives coordinates, with no geocoder to find them:
-  /// no listing's place is known, so `missing` alone decides.
+  /// `near`, `within` or `commute` on a site that never gives coordinates, with no geocoder to
+  /// find them: no listing's place is known, so `missing` alone decides.
   func warnNoCoordinates(
     _ scope: SearchLookup, site: (any FeedSource)?, geocoder: GeocoderSettings?,
     missing: MissingFacts
@@ -41,7 +41,7 @@ extension ConfigReader {
     guard let site, !site.givesCoordinates, geocoder == nil else { return }
     let verdict =
       missing == .keep ? "kept (missing: keep)" : "dropped (missing: drop)"
-    for key in ["near", "within"] {
+    for key in ["near", "within", "commute"] {
       guard let field = scope.field(key) else { continue }
       warning(
         "'\(key)' in \(field.origin) decides nothing: \(site.displayName) gives no coordinates "

@@ -51,24 +51,27 @@ extension ConfigReader {
     guard let table = table(field.node, what) else { return [] }
     return table.entries.compactMap { entry in
       let place = places.first { $0.name == entry.key }
-      // A place written with an error has its own message.
-      if place == nil, !placeNames.contains(entry.key) {
-        let names = places.map(\.name)
-        let defined =
-          names.isEmpty
-          ? "no place is defined: add 'places: {\(entry.key): [latitude, longitude]}' at the top "
-            + "level"
-          : "defined: \(names.joined(separator: ", "))"
-        error(
-          "unknown place '\(entry.key)' in \(what)" + Suggestions.hint(for: entry.key, in: names)
-            + " (\(defined))", at: entry.keyNode)
-      }
+      if place == nil { reportUnknownPlace(entry.key, in: what, places: places, at: entry.keyNode) }
       guard let (radius, unit) = distance(entry.value, "'near.\(entry.key)' in \(field.origin)"),
         var place
       else { return nil }
       place.unit = unit == .metres ? .kilometres : unit
       return PlaceRadius(place: place, radius: radius)
     }
+  }
+
+  /// "unknown place 'wrok' in 'near' in search 'flat'; did you mean 'work'? (defined: work)"; a
+  /// place written under `places:` with an error has its own message, and none here.
+  func reportUnknownPlace(_ name: String, in what: String, places: [NamedPlace], at node: Node) {
+    guard !placeNames.contains(name) else { return }
+    let names = places.map(\.name)
+    let defined =
+      names.isEmpty
+      ? "no place is defined: add 'places: {\(name): [latitude, longitude]}' at the top level"
+      : "defined: \(names.joined(separator: ", "))"
+    error(
+      "unknown place '\(name)' in \(what)" + Suggestions.hint(for: name, in: names)
+        + " (\(defined))", at: node)
   }
 
   /// `3 km`, `500 m`, `2 mi`: above zero, with its unit.

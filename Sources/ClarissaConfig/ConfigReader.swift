@@ -63,7 +63,7 @@ final class ConfigReader {
 
   static let topLevelKeys = [
     "version", "defaults", "cities", "blackout", "notify", "state", "http", "output", "limits",
-    "geocoder", "searches", "sites", "places", "serve", "photos",
+    "geocoder", "searches", "sites", "places", "serve", "photos", "routing",
   ]
 
   init(
@@ -139,6 +139,8 @@ final class ConfigReader {
     // names the searches may use), so here only its type is checked.
     if let node = table["sites"] { _ = string(node, "'sites' (a folder of site definitions)") }
     config.places = readPlaces(table["places"])
+    // Before the searches: a search's `commute` names the modes it has engines for.
+    if let node = table["routing"] { config.routing = readRouting(node) }
     config.searches = readSearches(table, config: config)
     warnFarPlaces(config)
     if let (delay, node) = userDelay {

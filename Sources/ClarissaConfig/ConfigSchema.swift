@@ -116,6 +116,7 @@ public enum ConfigSchema {
         default: expandable(text)
         }
       }
+    case "routing": return routing
     case "searches":
       return ["type": ["array", "null"], "items": searchObject(sites: sites, isDefaults: false)]
     case "sites": return ["type": "string", "minLength": 1]

@@ -147,7 +147,7 @@ enum ConfigSchemaText {
       + "'weekly mon 08:00' (a time zone may follow): one message when due, quiet hours respected",
     "channel.title":
       "message title template; {title} {price} {location} {url} {search} {city} {site} "
-      + "{posted} {age} {description} {id} {count} {facts} {distances}",
+      + "{posted} {age} {description} {id} {count} {facts} {distances} {commute}",
     "channel.body": "message body template; the same {field} placeholders as 'title'",
     "search":
       "one search: 'name' required; the site's parameters are allowed beside the common keys",
@@ -172,5 +172,27 @@ enum ConfigSchemaText {
     "floor_area.min": "smallest floor area kept, with its unit: 50 m2, 540 ft2",
     "floor_area.max": "largest floor area kept, with its unit: 120 m2, 1300 ft2",
     "price_per_area.per": "the area unit the price is per: m2 (default) or ft2",
+    "top.routing":
+      "optional: the routing engine of each travel mode (car, bike, foot: OSRM or MOTIS; "
+      + "transit: MOTIS) that a search's 'commute' asks; none by default, and then no position "
+      + "leaves the machine for travel times",
+    "routing.car": "the engine for 'by: car': {osrm: URL, profile: driving} or {motis: URL}",
+    "routing.bike": "the engine for 'by: bike': {osrm: URL, profile: cycling} or {motis: URL}",
+    "routing.foot": "the engine for 'by: foot': {osrm: URL, profile: foot} or {motis: URL}",
+    "routing.transit":
+      "the engine for 'by: transit': {motis: URL, depart: Mon 08:30}, such as "
+      + "https://api.transitous.org (mind its usage policy)",
+    "routing.osrm": "an OSRM server's base URL (its table service), such as http://127.0.0.1:5000",
+    "routing.motis": "a MOTIS server's base URL, such as https://api.transitous.org",
+    "routing.profile":
+      "OSRM only: the profile in the URL (default driving, cycling or foot by the mode)",
+    "routing.depart":
+      "MOTIS only: when the journey starts, a weekday and a 24-hour time (default Mon 08:30)",
+    "routing.per_run": "requests one run makes to this engine at most, 1-1000 (default 20)",
+    "routing.delay":
+      "the least time between two requests (default 1s); at least 1s unless the engine is on "
+      + "127.0.0.1, ::1 or localhost",
+    "commute.by": "the travel mode: car, bike, foot or transit (an engine in 'routing')",
+    "commute.max": "the longest the journey may take: 30 min, 1 h, 1.5 h (at most 24 h)",
   ]
 }

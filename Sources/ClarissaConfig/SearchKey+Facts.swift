@@ -100,6 +100,19 @@ extension SearchKey {
         }
       }),
     SearchKey(
+      "commute", schema: { _ in ConfigSchema.commute },
+      hover:
+        "the longest journey to named places by a mode with an engine in 'routing': "
+        + "{work: {by: transit, max: 30 min}}; all must hold",
+      doc: Doc(
+        "`{place: {by, max}}`", "none",
+        "the longest travel time to named places; see [Travel time](#travel-time)"),
+      synonyms: ["travel_time", "commute_time", "isochrone"],
+      read: .field { reader, field, draft in
+        draft.search.facts.commute = reader.readCommute(
+          field, places: draft.config.places, routing: draft.config.routing)
+      }),
+    SearchKey(
       "missing", schema: { _ in ConfigSchema.choice(MissingFacts.self) },
       hover:
         "keep (default): a listing lacking a fact a filter needs (rooms, floor area, coordinates) "

@@ -96,6 +96,7 @@ extension WebApp {
     if let distances = ListingFacts.distances(listing, from: places) {
       facts.append(("distance", "\(distances)"))
     }
+    if let times = ListingFacts.travelTimes(listing) { facts.append(("travel time", "\(times)")) }
     if let category = listing.category { facts.append(("category", "\(category)")) }
     return facts + Self.stateFacts(history, now: now)
   }

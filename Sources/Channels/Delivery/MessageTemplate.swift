@@ -105,9 +105,10 @@ package enum MessageTemplate {
     let also = (listing.alsoPostedAs ?? []).joined(separator: ", ")
     let facts = ListingFacts.summary(listing, unit: search.facts.shownAreaUnit) ?? ""
     let distances = ListingFacts.distances(listing, from: search.places) ?? ""
+    let commute = ListingFacts.travelTimes(listing) ?? ""
     return [
-      "facts": facts, "distances": distances,
-      "factsLine": [facts, distances].filter { !$0.isEmpty }.joined(separator: " · "),
+      "facts": facts, "distances": distances, "commute": commute,
+      "factsLine": [facts, distances, commute].filter { !$0.isEmpty }.joined(separator: " · "),
       "title": listing.title, "price": price, "url": listing.url, "search": search.name,
       "city": listing.area ?? "", "site": listing.site, "id": listing.id, "count": String(count),
       "description": listing.description, "age": age, "location": place,
