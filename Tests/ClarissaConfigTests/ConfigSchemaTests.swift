@@ -85,6 +85,7 @@ import Testing
       Set(top.keys) == [
         "version", "defaults", "cities", "blackout", "notify", "state",
         "http", "output", "limits", "geocoder", "searches", "sites", "places", "serve", "photos",
+        "routing",
       ])
     let searches = try #require(top["searches"] as? [String: Any])
     let search = try #require(searches["items"] as? [String: Any])
@@ -92,6 +93,7 @@ import Testing
     let parameters = Registry.sites.all.flatMap { $0.parameters.map(\.name) }
     let facts = [
       "rooms", "bedrooms", "floor_area", "price_per_area", "missing", "near", "near_mode", "within",
+      "commute",
     ]
     for key in ["name", "site", "query", "filters", "notify"] + facts + parameters {
       #expect(keys.contains(key), "'\(key)' is missing from the search schema")
