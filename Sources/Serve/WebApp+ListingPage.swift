@@ -74,8 +74,9 @@ extension WebApp {
     return prices.isEmpty ? .empty : "<h2>Prices seen</h2><ul class=\"prices\">\(prices)</ul>"
   }
 
-  /// The facts list: name, and its value as markup.
-  private func listingFacts(_ history: ListingHistory, key: ListingKey, now: Date)
+  /// The facts list: name, and its value as markup; the distances from the searches' places,
+  /// then the travel times the listing carries (``Listing/commute``).
+  func listingFacts(_ history: ListingHistory, key: ListingKey, now: Date)
     -> [(String, HTML)]
   {
     let listing = history.listing

@@ -8,12 +8,17 @@ import Testing
 /// Given docs/run-report.md, when a run's JSON report is encoded, then the keys it emits are
 /// exactly the documented example's, and an absent `detail` is left out rather than `null`.
 @Suite struct RunReportDocsTests {
-  static let listing = Listing(
-    id: "7931742798", site: "craigslist", url: "https://sfbay.craigslist.org/x/7931742798.html",
-    title: "iPad Air", description: "", price: 280, currency: "USD",
-    posted: Date(timeIntervalSince1970: 1_777_000_000), location: "SOMA", area: "sfbay/sfc",
-    coordinates: Coordinates(latitude: 37.78, longitude: -122.4),
-    imageURLs: ["https://images.craigslist.org/a_600x450.jpg"], category: "ele")
+  static let listing = {
+    var listing = Listing(
+      id: "7931742798", site: "craigslist", url: "https://sfbay.craigslist.org/x/7931742798.html",
+      title: "iPad Air", description: "", price: 280, currency: "USD",
+      posted: Date(timeIntervalSince1970: 1_777_000_000), location: "SOMA", area: "sfbay/sfc",
+      coordinates: Coordinates(latitude: 37.78, longitude: -122.4),
+      imageURLs: ["https://images.craigslist.org/a_600x450.jpg"], category: "ele")
+    // The travel times a search's `commute` gave (docs/run-report.md shows them).
+    listing.commute = [CommuteTime(place: "work", by: .transit, minutes: 24)]
+    return listing
+  }()
 
   static func documentedExample() throws -> [String: Any] {
     let url = TestTools.packageRoot.appendingPathComponent("docs/run-report.md")
@@ -42,6 +47,10 @@ import Testing
     let docListing = try #require((docSearch["new"] as? [[String: Any]])?.first)
     let listing = try #require((search["new"] as? [[String: Any]])?.first)
     #expect(Set(docListing.keys) == Set(listing.keys))
+    let docTime = try #require((docListing["commute"] as? [[String: Any]])?.first)
+    let time = try #require((listing["commute"] as? [[String: Any]])?.first)
+    #expect(Set(docTime.keys) == Set(time.keys))
+    #expect(time["minutes"] as? Int == 24)
   }
 
   @Test func anAbsentDetailIsLeftOutAndAPresentOneIsWritten() throws {
