@@ -102,6 +102,28 @@ import Testing
     #expect(config.searches[0].facts.commute.map(\.maxMinutes) == [60, 15])
   }
 
+  @Test func anEngineWithoutItsURLSaysHowToWriteIt() {
+    let result = Self.load(
+      """
+      version: 1
+      routing:
+        car: {url: "http://127.0.0.1:5000", per_run: 5}
+      searches:
+        - name: flats
+          query: apartment
+          cities: [sfbay]
+      """)
+    let errors = result.diagnostics.filter { $0.severity == .error }.map {
+      "\($0.location?.description ?? "?"): \($0.message)"
+    }
+    #expect(
+      errors == [
+        "c.yaml:3:8: 'routing.car' needs an engine: 'osrm: URL' (car, bike, foot) or 'motis: URL' "
+          + "(every mode), as in '{osrm: \"http://127.0.0.1:5000\"}'",
+        "c.yaml:3:9: unknown key 'url' in 'routing.car'",
+      ], "\(errors)")
+  }
+
   @Test(arguments: [
     ("Mon 08:30", Departure(weekday: 1, minutes: 510)),
     ("Sun 23:59", Departure(weekday: 7, minutes: 1439)),
