@@ -121,4 +121,64 @@ import Testing
     #expect(notes.count == 2)
     #expect(notes.allSatisfy { $0.contains("TooBig: Too many table coordinates; asking") })
   }
+
+  @Test func twoHundredFiftyHomesAreTwoMOTISRequestsArrivingByTheNextDeparture() async throws {
+    let motis = try LoopbackMOTIS()
+    let homes = Self.homes(249) + [Self.heligoland]
+    let client = Self.client(.motis, motis.base, mode: .transit)
+    let (times, notes) = await client.times(to: Self.work, from: homes, now: Self.now)
+    #expect(notes.isEmpty)
+    #expect(motis.homesPerRequest == [128, 122])
+    #expect(times.count == 250)
+    for (index, home) in homes.enumerated() {
+      let seconds = LoopbackMOTIS.seconds(from: home, to: Self.work)
+      #expect(times[index] == seconds.map { $0 / 60 }, "home \(index)")
+    }
+    #expect(times[249] == .some(nil))
+    // Walked near the place, ridden farther out: both kinds of answer were read.
+    #expect(
+      homes.contains {
+        LoopbackMOTIS.walk(from: $0, to: Self.work)
+          == LoopbackMOTIS.seconds(from: $0, to: Self.work)
+      })
+    #expect(
+      homes.contains {
+        LoopbackMOTIS.walk(from: $0, to: Self.work) == nil
+          && LoopbackMOTIS.ride(from: $0, to: Self.work) != nil
+      })
+    let query = try #require(motis.queries.first)
+    #expect(query["one"] == "52.521900;13.413200")
+    #expect(query["arriveBy"] == "true")
+    // Monday 08:30 in Berlin after Saturday 28 November 2026.
+    #expect(query["time"] == "2026-11-30T07:30:00Z")
+    #expect(motis.server.requests.first?.headers["user-agent"] == "clarissa-test (me@example.org)")
+  }
+
+  @Test func aSmallerManyLimitHalvesTheBatches() async throws {
+    let motis = try LoopbackMOTIS(maxMany: 100)
+    let client = Self.client(.motis, motis.base, mode: .transit)
+    let (times, notes) = await client.times(to: Self.work, from: Self.homes(250), now: Self.now)
+    #expect(motis.homesPerRequest == [128, 64, 64, 64, 58])
+    #expect(times.count == 250)
+    #expect(notes.count == 1)
+    #expect(
+      notes.first?.contains("answered HTTP 422: number of many locations too high (128 > 100)")
+        == true)
+    #expect(notes.first?.hasSuffix("; asking 64 at a time") == true)
+  }
+
+  @Test func motisErrorsAreNotesAndNothingIsGuessed() async throws {
+    let motis = try LoopbackMOTIS()
+    motis.answer([.motis(500, "internal error"), .motis(400, "malformed URI or request")])
+    let client = Self.client(.motis, motis.base, mode: .transit)
+    let (times, notes) = await client.times(to: Self.work, from: Self.homes(300), now: Self.now)
+    #expect(motis.requests == 2 && times.isEmpty)
+    let name = "MOTIS \(motis.base) (transit)"
+    #expect(
+      notes == [
+        "\(name): answered HTTP 500: internal error (128 positions without a time)",
+        "\(name): answered HTTP 400: malformed URI or request; not asked again in this run "
+          + "(172 positions without a time)",
+      ])
+  }
 }
