@@ -70,6 +70,18 @@ import Testing
     #expect(notes.first?.hasSuffix("coordinate 2): no route for it") == true)
   }
 
+  /// A NoSegment naming no home of the request: that request's homes go unasked.
+  @Test(arguments: ["-3", "6", "99999999999999999999", "x", ""])
+  func aNoSegmentNamingNoHomeLeavesTheRequest(index: String) async throws {
+    let osrm = try LoopbackOSRM()
+    osrm.answer([.osrm("NoSegment", "Could not find a matching segment for coordinate \(index)")])
+    let client = Setup.client(.osrm, osrm.base)
+    let (times, notes) = await client.times(to: Self.work, from: Setup.homes(5), now: Self.now)
+    #expect(osrm.requests == 1 && times.isEmpty)
+    #expect(await client.broken == nil)
+    #expect(notes.first?.hasSuffix("(5 positions without a time)") == true)
+  }
+
   @Test func aPlaceOSRMCannotPlacePausesTheEngine() async throws {
     let osrm = try LoopbackOSRM()
     osrm.answer([.osrm("NoSegment", "Could not find a matching segment for coordinate 0")])

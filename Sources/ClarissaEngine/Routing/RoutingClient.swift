@@ -112,13 +112,11 @@ actor RoutingClient {
           notes.add("\(failure.why); asking \(batchSize) at a time", 0)
         case .positions:
           failingInARow = 0
-          if let unplaced = failure.unplaced {
-            // OSRM named the coordinate it could not place: the place (0) fails every
-            // request; a home gets no route, and the others are asked again.
-            guard unplaced > 0, unplaced <= batch.count else {
-              broken = "\(failure.why), the place itself"
-              continue
-            }
+          if failure.unplaced == 0 {
+            // OSRM could not place coordinate 0, the place: every request would fail.
+            broken = "\(failure.why), the place itself"
+          } else if let unplaced = failure.unplaced, (1...batch.count).contains(unplaced) {
+            // A home OSRM could not place has no route; the others are asked again.
             answer(batch[unplaced - 1], nil)
             notes.add("\(failure.why): no route for it", 0)
             let rest = batch.enumerated().filter { $0.offset != unplaced - 1 }.map(\.element)
