@@ -115,6 +115,21 @@ import Testing
     #expect(!failure.why.contains("\u{1b}"))
   }
 
+  @Test func anAnswerOtherThan200IsItsCodesOrItsStatussFailure() {
+    let documented = OSRMTable.failure(
+      status: 400, body: Array(#"{"code": "TooBig", "message": "Too many table coordinates"}"#.utf8)
+    )
+    #expect(documented.blame == .tooBig)
+    #expect(documented.why == "answered TooBig: Too many table coordinates")
+    // A 400 that says Ok, or is no JSON, is the status; 429 refuses the client.
+    let ok = OSRMTable.failure(
+      status: 400, body: Array(#"{"code": "Ok", "durations": [[1]]}"#.utf8))
+    #expect(ok.why == "answered HTTP 400" && ok.blame == .service)
+    #expect(OSRMTable.failure(status: 400, body: Array("<html>".utf8)).why == "answered HTTP 400")
+    #expect(OSRMTable.failure(status: 429, body: []).blame == .client)
+    #expect(OSRMTable.failure(status: 503, body: []).blame == .service)
+  }
+
   @Test func noSegmentNamesTheCoordinate() {
     let body =
       #"{"code":"NoSegment","message":"Could not find a matching segment for coordinate 2"}"#

@@ -93,6 +93,18 @@ enum OSRMTable {
     return .success(minutes)
   }
 
+  /// An answer other than 200: osrm-routed's errors are HTTP 400 with a JSON `code` (its
+  /// failure by the code); anything else is the status's failure.
+  static func failure(status: Int, body: [UInt8]) -> RoutingFailure {
+    if status == 400, body.count <= 64 * 1024,
+      let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+      let code = object["code"] as? String, code != "Ok"
+    {
+      return failure(code: code, message: object["message"] as? String)
+    }
+    return RoutingFailure("answered HTTP \(status)", RoutingFailure.blame(status: status))
+  }
+
   /// An error answer's failure, by its code (docs/http.md, "Responses" and "Table service").
   static func failure(code: String, message: String?) -> RoutingFailure {
     let said = RoutingFailure.words("\(code)" + (message.map { ": \($0)" } ?? ""))

@@ -168,26 +168,14 @@ actor RoutingClient {
     case .failure(let error):
       return .failure(RoutingFailure(RoutingFailure.words(error.message), .service))
     case .success(let response):
-      switch engine.kind {
-      case .osrm:
-        // OSRM answers its errors with HTTP 400 and a JSON `code`.
-        guard response.status == 200 || response.status == 400 else { break }
-        let read = OSRMTable.minutes(response.body, expected: homes.count)
-        if response.status == 400, case .failure(let failure) = read,
-          failure.why.hasPrefix("the answer is not")
-        {
-          break
-        }
-        return read
-      case .motis:
-        guard response.status == 200 else {
-          return .failure(MOTISOneToMany.failure(status: response.status, body: response.body))
-        }
-        return MOTISOneToMany.minutes(response.body, expected: homes.count)
+      switch (engine.kind, response.status) {
+      case (.osrm, 200): return OSRMTable.minutes(response.body, expected: homes.count)
+      case (.osrm, _):
+        return .failure(OSRMTable.failure(status: response.status, body: response.body))
+      case (.motis, 200): return MOTISOneToMany.minutes(response.body, expected: homes.count)
+      case (.motis, _):
+        return .failure(MOTISOneToMany.failure(status: response.status, body: response.body))
       }
-      return .failure(
-        RoutingFailure(
-          "answered HTTP \(response.status)", RoutingFailure.blame(status: response.status)))
     }
   }
 }
