@@ -10,7 +10,7 @@ internal import Foundation
 /// no direct walk was found) and `transit_durations` (a Pareto set per many location,
 /// `[{"duration": seconds, "transfers": n}, ...]`, empty when no transit journey was found).
 /// Errors are `{"error": "..."}` with 400 (a coordinate not understood), 422 (more `many`
-/// than the server's `onetomany_max_many`, 128 by default, docs/setup.md) or 500.
+/// than the server's `onetomany_max_many`, 128 by default, motis/docs/setup.md) or 500.
 ///
 /// Why this endpoint: it is the API's only one that answers many places' transit times in
 /// one request (`plan` answers one journey a request; `one-to-all` answers stops, not
