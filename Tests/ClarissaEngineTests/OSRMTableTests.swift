@@ -6,8 +6,8 @@ import Testing
 
 /// OSRM's table service read as Project-OSRM/osrm-backend documents it:
 /// osrm-backend/docs/http.md at commit 4fc76cad0d9d481463e2ed91dd6dd1585e70a200 ("Table
-/// service", "Responses"), and the
-/// messages src/engine/plugins/table.cpp and plugin_base.hpp send.
+/// service", "Responses"), and the messages src/engine/plugins/table.cpp and plugin_base.hpp
+/// send.
 @Suite struct OSRMTableTests {
   static let place = Coordinates(latitude: 52.517037, longitude: 13.388860)
   static let homes = [
