@@ -4,12 +4,15 @@ internal import YAML
 
 /// `routing:`: the engine each travel mode is asked (``RoutingSettings``). A mapping from a
 /// mode (`car`, `bike`, `foot`, `transit`) to its engine: `{osrm: URL, profile: driving}` or
-/// `{motis: URL, depart: "Mon 08:30"}`, each with `per_run` and `delay`.
+/// `{motis: URL, arrive: "Mon 08:30"}`, each with `per_run` and `delay`.
 ///
 /// OSRM serves car, bike and foot (it has no timetables), so `osrm` for `transit` is an error;
-/// MOTIS routes on foot, by bike and by car as well as by transit, so `motis` fits every mode.
+/// MOTIS is asked for transit alone (its one-to-many endpoint as clarissa asks it carries no
+/// mode), so `motis` for another mode is an error too.
 extension ConfigReader {
-  static let routingEngineKeys = ["osrm", "motis", "profile", "depart", "per_run", "delay"]
+  static let routingEngineKeys = [
+    "osrm", "motis", "profile", "arrive", "depart", "per_run", "delay",
+  ]
 
   /// Words people write for a mode, and what to write instead.
   static let travelModeHints = [
@@ -31,7 +34,8 @@ extension ConfigReader {
     .car: "driving", .bike: "cycling", .foot: "foot",
   ]
 
-  /// MOTIS's departure when `depart` is not written: Monday 08:30, a working morning.
+  /// MOTIS's moment when neither `arrive` nor `depart` is written: arriving Monday 08:30, a
+  /// working morning.
   static let defaultDeparture = Departure(weekday: 1, minutes: 8 * 60 + 30)
 
   func readRouting(_ node: Node) -> RoutingSettings {
@@ -73,7 +77,7 @@ extension ConfigReader {
     let kinds = RoutingEngine.Kind.allCases.filter { table[$0.rawValue] != nil }
     guard let kind = kinds.first, let urlNode = table[kind.rawValue] else {
       error(
-        "\(what) needs an engine: 'osrm: URL' (car, bike, foot) or 'motis: URL' (every mode), "
+        "\(what) needs an engine: 'osrm: URL' (car, bike, foot) or 'motis: URL' (transit), "
           + "as in \(example)", at: node)
       return nil
     }
@@ -83,18 +87,29 @@ extension ConfigReader {
       error("\(what) names two engines; keep 'osrm' or 'motis'", at: second.keyNode)
       return nil
     }
+    // A kind that does not serve the mode is reported, and the rest is still read, so that one
+    // pass reports all.
+    var fits = true
+    if kind == .motis, mode != .transit {
+      let entry = table.entries.first { $0.key == "motis" }
+      error(
+        "clarissa asks MOTIS for transit journeys only (its one-to-many endpoint, timed by "
+          + "timetable); route '\(mode.rawValue)' with 'osrm: URL' (an OSRM server with its "
+          + "\(Self.defaultProfiles[mode] ?? "") profile)", at: entry?.keyNode ?? node)
+      fits = false
+    }
     if kind == .osrm, mode == .transit {
       let entry = table.entries.first { $0.key == "osrm" }
       error(
         "OSRM has no timetables, so it cannot route 'transit'; write 'motis: URL' (a MOTIS "
           + "server, such as https://api.transitous.org)", at: entry?.keyNode ?? node)
-      return nil
+      fits = false
     }
     // The options are read even after a wrong URL, so that one pass reports all.
     let url = engineURL(urlNode, "'routing.\(mode.rawValue).\(kind.rawValue)'")
     var engine = RoutingEngine(kind: kind, url: url ?? "")
     readEngineOptions(table, into: &engine, mode: mode, what: what)
-    return url == nil ? nil : engine
+    return url == nil || !fits ? nil : engine
   }
 
   /// `profile` (OSRM), `depart` (MOTIS), `per_run`, `delay`.
@@ -123,17 +138,33 @@ extension ConfigReader {
       }
     }
     if !motis, engine.profile == nil { engine.profile = Self.defaultProfiles[mode] }
-    if let value = table["depart"] {
+    // MOTIS times many homes to one place by the arrival there (`arriveBy`: the journeys'
+    // shared moment is at the place): `arrive` says so; `depart`, the issue's first spelling,
+    // is read as the same moment, with a warning that says what is asked.
+    for key in ["arrive", "depart"] {
+      guard let value = table[key] else { continue }
+      let keyNode = table.entries.first { $0.key == key }?.keyNode ?? value
       if !motis {
         error(
-          "'depart' is for MOTIS, whose times follow a timetable; OSRM's do not depend on when",
-          at: table.entries.first { $0.key == "depart" }?.keyNode ?? value)
-      } else if let text = string(value, "'\(name).depart'") {
-        if let departure = Self.departure(text) {
-          engine.depart = departure
-        } else {
-          error(departureMessage(text, "'\(name).depart'"), at: value)
-        }
+          "'\(key)' is for MOTIS, whose times follow a timetable; OSRM's do not depend on when",
+          at: keyNode)
+        continue
+      }
+      if engine.depart != nil {
+        error("\(what) gives both 'arrive' and 'depart'; keep 'arrive'", at: keyNode)
+        continue
+      }
+      guard let text = string(value, "'\(name).\(key)'") else { continue }
+      guard let moment = Self.departure(text) else {
+        error(departureMessage(text, "'\(name).\(key)'"), at: value)
+        continue
+      }
+      engine.depart = moment
+      if key == "depart" {
+        warning(
+          "MOTIS times the journeys from many homes to one place by their arrival there, so "
+            + "'depart: \(moment)' asks for journeys arriving at the place by \(moment); write "
+            + "'arrive: \(moment)' to say so", at: keyNode)
       }
     }
     if motis, engine.depart == nil { engine.depart = Self.defaultDeparture }

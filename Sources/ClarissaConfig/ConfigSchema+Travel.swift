@@ -3,7 +3,7 @@ internal import ClarissaCore
 /// The schema of `routing:` and of a search's `commute:`, in the reader's vocabulary
 /// (``ConfigReader/routingEngineKeys``, ``TravelMode``, ``ConfigReader/commuteUnits``).
 extension ConfigSchema {
-  /// `routing: {car: {osrm: URL, profile: driving}, transit: {motis: URL, depart: Mon 08:30}}`.
+  /// `routing: {car: {osrm: URL, profile: driving}, transit: {motis: URL, arrive: Mon 08:30}}`.
   static var routing: [String: Any] {
     let url: [String: Any] = expandable(["type": "string", "pattern": "^(https?://|\\$\\{)"])
     let days = Departure.weekdayNames.joined(separator: "|")
@@ -13,13 +13,15 @@ extension ConfigSchema {
         switch key {
         case "osrm", "motis": url
         case "profile": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$"]
-        case "depart": ["type": "string", "pattern": "^(\(days)) +([01]?[0-9]|2[0-3]):[0-5][0-9]$"]
+        case "arrive", "depart":
+          ["type": "string", "pattern": "^(\(days)) +([01]?[0-9]|2[0-3]):[0-5][0-9]$"]
         case "per_run": ["type": "integer", "minimum": 1, "maximum": 1000]
         default: duration(zeroAllowed: true)
         }
       properties[key] = describe(value, "routing.\(key)", key)
     }
-    // One engine per mode, and OSRM never for transit (it has no timetables).
+    // One engine per mode: OSRM for car, bike and foot (it has no timetables), MOTIS for transit
+    // (clarissa asks it for transit journeys alone).
     let engine: [String: Any] = [
       "type": "object", "properties": properties, "additionalProperties": false,
       "oneOf": [["required": ["osrm"]], ["required": ["motis"]]],
@@ -27,7 +29,7 @@ extension ConfigSchema {
     var modes: [String: Any] = [:]
     for mode in TravelMode.allCases {
       var value = engine
-      if mode == .transit { value["not"] = ["required": ["osrm"]] }
+      value["not"] = ["required": [mode == .transit ? "osrm" : "motis"]]
       modes[mode.rawValue] = describe(value, "routing.\(mode.rawValue)", mode.rawValue)
     }
     return ["type": ["object", "null"], "properties": modes, "additionalProperties": false]

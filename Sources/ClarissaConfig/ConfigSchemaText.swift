@@ -173,21 +173,25 @@ enum ConfigSchemaText {
     "floor_area.max": "largest floor area kept, with its unit: 120 m2, 1300 ft2",
     "price_per_area.per": "the area unit the price is per: m2 (default) or ft2",
     "top.routing":
-      "optional: the routing engine of each travel mode (car, bike, foot: OSRM or MOTIS; "
+      "optional: the routing engine of each travel mode (car, bike, foot: OSRM; "
       + "transit: MOTIS) that a search's 'commute' asks; none by default, and then no position "
       + "leaves the machine for travel times",
-    "routing.car": "the engine for 'by: car': {osrm: URL, profile: driving} or {motis: URL}",
-    "routing.bike": "the engine for 'by: bike': {osrm: URL, profile: cycling} or {motis: URL}",
-    "routing.foot": "the engine for 'by: foot': {osrm: URL, profile: foot} or {motis: URL}",
+    "routing.car": "the engine for 'by: car': {osrm: URL, profile: driving}",
+    "routing.bike": "the engine for 'by: bike': {osrm: URL, profile: cycling}",
+    "routing.foot": "the engine for 'by: foot': {osrm: URL, profile: foot}",
     "routing.transit":
-      "the engine for 'by: transit': {motis: URL, depart: Mon 08:30}, such as "
+      "the engine for 'by: transit': {motis: URL, arrive: Mon 08:30}, such as "
       + "https://api.transitous.org (mind its usage policy)",
     "routing.osrm": "an OSRM server's base URL (its table service), such as http://127.0.0.1:5000",
     "routing.motis": "a MOTIS server's base URL, such as https://api.transitous.org",
     "routing.profile":
       "OSRM only: the profile in the URL (default driving, cycling or foot by the mode)",
+    "routing.arrive":
+      "MOTIS only: when the journeys reach the place, a weekday and a 24-hour time (default "
+      + "Mon 08:30)",
     "routing.depart":
-      "MOTIS only: when the journey starts, a weekday and a 24-hour time (default Mon 08:30)",
+      "MOTIS only: read as 'arrive' (MOTIS times many homes to one place by the arrival), "
+      + "with a warning",
     "routing.per_run": "requests one run makes to this engine at most, 1-1000 (default 20)",
     "routing.delay":
       "the least time between two requests (default 1s); at least 1s unless the engine is on "

@@ -80,26 +80,45 @@ import Testing
     #expect(result.diagnostics.isEmpty)
   }
 
-  @Test func aMOTISEngineMayServeEveryModeAndDepartsMondayMorningByDefault() throws {
+  /// MOTIS is asked for transit alone; its moment is the arrival at the place (`arrive`, Monday
+  /// 08:30 unless written), and `depart` is read as that moment with a warning that says so.
+  @Test func motisServesTransitAndItsMomentIsTheArrival() throws {
     let result = Self.load(
       """
       version: 1
       routing:
         car: {motis: "http://[::1]:8080", delay: 0s}
-        foot: {motis: "${MOTIS}"}
-      places:
-        work: [37.7793, -122.4193]
+        transit: {motis: "http://127.0.0.1:8080", depart: "Tue 07:45"}
       searches:
         - name: flats
           query: apartment
           cities: [sfbay]
-          commute: {work: [{by: car, max: 1 h}, {by: foot, max: 15 min}]}
-      """.replacingOccurrences(of: "${MOTIS}", with: "http://127.0.0.1:8080"))
-    let config = try #require(result.config, "\(result.diagnostics)")
-    let car = try #require(config.routing.engines[.car])
-    #expect(car.kind == .motis && car.profile == nil && car.delay == .seconds(0))
-    #expect(car.depart?.description == "Mon 08:30")
-    #expect(config.searches[0].facts.commute.map(\.maxMinutes) == [60, 15])
+      """)
+    let said = result.diagnostics.map {
+      "\($0.severity) \($0.location?.description ?? "?"): \($0.message)"
+    }
+    #expect(
+      said == [
+        "error c.yaml:3:9: clarissa asks MOTIS for transit journeys only (its one-to-many "
+          + "endpoint, timed by timetable); route 'car' with 'osrm: URL' (an OSRM server with its "
+          + "driving profile)",
+        "warning c.yaml:4:45: MOTIS times the journeys from many homes to one place by their "
+          + "arrival there, so 'depart: Tue 07:45' asks for journeys arriving at the place by "
+          + "Tue 07:45; write 'arrive: Tue 07:45' to say so",
+      ], "\(said)")
+    let arriving = Self.load(
+      """
+      version: 1
+      routing:
+        transit: {motis: "http://127.0.0.1:8080"}
+      searches:
+        - name: flats
+          query: apartment
+          cities: [sfbay]
+      """)
+    #expect(arriving.diagnostics.isEmpty, "\(arriving.diagnostics)")
+    let transit = try #require(arriving.config?.routing.engines[.transit])
+    #expect(transit.depart?.description == "Mon 08:30")
   }
 
   @Test func anEngineWithoutItsURLSaysHowToWriteIt() {
@@ -119,7 +138,7 @@ import Testing
     #expect(
       errors == [
         "c.yaml:3:8: 'routing.car' needs an engine: 'osrm: URL' (car, bike, foot) or 'motis: URL' "
-          + "(every mode), as in '{osrm: \"http://127.0.0.1:5000\"}'",
+          + "(transit), as in '{osrm: \"http://127.0.0.1:5000\"}'",
         "c.yaml:3:9: unknown key 'url' in 'routing.car'",
       ], "\(errors)")
   }
@@ -134,7 +153,7 @@ import Testing
       """
       version: 1
       routing:
-        transit: {motis: "https://api.transitous.org", depart: "\(text)"}
+        transit: {motis: "https://api.transitous.org", arrive: "\(text)"}
       searches:
         - name: flats
           query: apartment

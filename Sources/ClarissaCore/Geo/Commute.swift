@@ -48,7 +48,9 @@ public struct RoutingEngine: Sendable, Equatable {
   public var url: String
   /// OSRM's profile (`driving`, `cycling`, `foot`); nil for MOTIS.
   public var profile: String?
-  /// MOTIS: when the journey starts (`depart: "Mon 08:30"`); nil for OSRM.
+  /// MOTIS: the weekly moment the journeys arrive at the place (`arrive: "Mon 08:30"`, or
+  /// `depart:`, read as the same); nil for OSRM. MOTIS times many homes to one place by the
+  /// arrival there, so this is an arrival, whatever the key's name.
   public var depart: Departure?
   /// Requests one run makes to this engine at most; listings left over wait for the next run.
   public var perRun: Int
@@ -75,8 +77,9 @@ public struct RoutingEngine: Sendable, Equatable {
   }
 }
 
-/// A weekly departure time (`Mon 08:30`), in the config's time zone: the next such moment is
-/// asked, so the answers stay comparable from run to run.
+/// A weekly moment (`Mon 08:30`), in the config's time zone: the next such moment is asked, so
+/// the answers stay comparable from run to run. MOTIS reads it as the journeys' arrival at the
+/// place (``RoutingEngine/depart``).
 public struct Departure: Sendable, Equatable, CustomStringConvertible {
   /// The day, 1 (Monday) to 7 (Sunday), ISO 8601's numbering.
   public var weekday: Int
