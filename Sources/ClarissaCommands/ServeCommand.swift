@@ -163,7 +163,7 @@ enum ServedSetup {
       ServedConfig.Search(
         name: $0.name, site: $0.site, interval: $0.interval.timeInterval, enabled: $0.enabled,
         hosts: $0.hosts(sites: catalog), places: $0.places, areas: $0.facts.within,
-        areaUnit: $0.facts.shownAreaUnit)
+        areaUnit: $0.facts.shownAreaUnit, near: $0.facts.near, commute: $0.facts.commute)
     }
     var served = ServedConfig(
       path: source.config, searches: searches, problems: problems, hasErrors: false)
@@ -240,7 +240,7 @@ enum ServedSetup {
           ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : [],
         actionKey: actionKey, publicURL: publicURL,
         usedActionsFile: actionKey == nil ? nil : usedActionsFile),
-      metrics: metrics, map: map)
+      metrics: metrics, map: map, travelTimes: travelTimes())
     box.app = app
     server.start()
     return ServedSession(server: server, app: app)
@@ -248,6 +248,21 @@ enum ServedSetup {
 }
 
 extension ServedSetup {
+  /// Travel times for the pages: from the file `CLARISSA_SERVE_TRAVEL_TIMES` names, which
+  /// `.ci/browser` writes (``TravelTimes/recorded(file:)``), until the run's commute stage keeps
+  /// them in the store; else none. A file that cannot be read is said, and none are shown.
+  static func travelTimes() -> TravelTimes {
+    guard let file = ProcessInfo.processInfo.environment["CLARISSA_SERVE_TRAVEL_TIMES"] else {
+      return .none
+    }
+    do {
+      return try TravelTimes.recorded(file: file)
+    } catch {
+      Terminal.error("clarissa: CLARISSA_SERVE_TRAVEL_TIMES: \(error)\n")
+      return .none
+    }
+  }
+
   /// A connection of its own to the store, to read and mark: a worker's own connection to a
   /// shared store takes no work.
   static func openStore(_ statePath: String, sharing: StoreSharing) throws -> any BrowsableStore {
