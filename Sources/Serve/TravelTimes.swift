@@ -21,26 +21,55 @@ package struct TravelTimes: Sendable {
   /// None added: each listing's `commute` as the store gave it.
   package static let none = TravelTimes { _, _ in }
 
-  /// The most a ``recorded(file:)`` file may hold.
+  /// The most a ``Recorded`` file may hold.
   static let fileLimit = 16 << 20
 
-  /// Times written down in a JSON file, `{"SITE:ID": [{place, by, minutes, note?}], ...}` (as a
-  /// listing's `commute` is written): `.ci/browser` serves its store with such a file
-  /// (`CLARISSA_SERVE_TRAVEL_TIMES`) until the run's commute stage keeps answers in the store.
-  /// Only the times of a listing's limits (by place and mode) are kept, in the limits' order.
-  package static func recorded(file: String) throws -> TravelTimes {
-    let url = URL(fileURLWithPath: file)
-    let size = try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
-    guard size <= fileLimit else {
-      throw CocoaError(.fileReadTooLarge, userInfo: [NSFilePathErrorKey: file])
+  /// Times written down in a JSON file, `{"times": {"SITE:ID": [{place, by, minutes, note?}]},
+  /// "limits": {"SEARCH": [{place, by, max}]}}` (a time as a listing's `commute` is written):
+  /// `.ci/browser` serves its store with such a file (`CLARISSA_SERVE_TRAVEL_TIMES`) until the
+  /// run's commute stage keeps answers in the store, and gives `limits` only while the config
+  /// reader does not read `commute:` (a search's own limits win).
+  package struct Recorded: Decodable, Sendable {
+    /// A search's limit as the file writes it.
+    package struct Limit: Decodable, Sendable {
+      var place: String
+      var by: TravelMode
+      var max: Double
     }
-    let times = try JSONDecoder().decode([String: [CommuteTime]].self, from: Data(contentsOf: url))
-    return TravelTimes { listings, limits in
-      for index in listings.indices {
-        let key = listings[index].site + ":" + listings[index].id
-        guard let known = times[key] else { continue }
-        listings[index].commute = limits.compactMap { limit in
-          known.first { $0.place == limit.place.name && $0.by == limit.mode }
+
+    var times: [String: [CommuteTime]]
+    var limits: [String: [Limit]]?
+
+    /// The file's content (at most ``TravelTimes/fileLimit`` bytes).
+    package static func read(file: String) throws -> Recorded {
+      let url = URL(fileURLWithPath: file)
+      let size = try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
+      guard size <= fileLimit else {
+        throw CocoaError(.fileReadTooLarge, userInfo: [NSFilePathErrorKey: file])
+      }
+      return try JSONDecoder().decode(Recorded.self, from: Data(contentsOf: url))
+    }
+
+    /// The limits the file gives `search`, their places found among `places` (a limit whose
+    /// place is not there is left out).
+    package func limits(of search: String, places: [NamedPlace]) -> [CommuteLimit] {
+      (limits?[search] ?? []).compactMap { limit in
+        places.first { $0.name == limit.place }.map {
+          CommuteLimit(place: $0, mode: limit.by, maxMinutes: limit.max)
+        }
+      }
+    }
+
+    /// The times, each listing's for its limits (by place and mode), in the limits' order.
+    package var travelTimes: TravelTimes {
+      let times = times
+      return TravelTimes { listings, limits in
+        for index in listings.indices {
+          let key = listings[index].site + ":" + listings[index].id
+          guard let known = times[key] else { continue }
+          listings[index].commute = limits.compactMap { limit in
+            known.first { $0.place == limit.place.name && $0.by == limit.mode }
+          }
         }
       }
     }

@@ -103,18 +103,23 @@ import WebServer
     #expect(!seventh.contains("card-commute"), "no time, no line")
   }
 
-  @Test func theRecordedFileGivesEachListingItsLimitsTimesInTheirOrder() throws {
+  @Test func theRecordedFileGivesEachListingItsLimitsTimesInTheirOrderAndItsSearchesLimits() throws {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("travel-\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: file) }
     try Data(
       """
-      {"craigslist:1": [{"place": "gym", "by": "bike", "minutes": 12},
-                        {"place": "work", "by": "transit", "minutes": 24}],
-       "craigslist:2": [{"place": "work", "by": "car", "minutes": 9}]}
+      {"times": {"craigslist:1": [{"place": "gym", "by": "bike", "minutes": 12},
+                                  {"place": "work", "by": "transit", "minutes": 24}],
+                 "craigslist:2": [{"place": "work", "by": "car", "minutes": 9}]},
+       "limits": {"flats": [{"place": "work", "by": "transit", "max": 30},
+                            {"place": "nowhere", "by": "car", "max": 10}]}}
       """.utf8
     ).write(to: file)
-    let times = try TravelTimes.recorded(file: file.path)
+    let recorded = try TravelTimes.Recorded.read(file: file.path)
+    #expect(recorded.limits(of: "flats", places: [Self.work]) == [Self.limit], "no place, no limit")
+    #expect(recorded.limits(of: "rooms", places: [Self.work]).isEmpty)
+    let times = recorded.travelTimes
     let gym = NamedPlace(name: "gym", coordinates: Coordinates(latitude: 37.8, longitude: -122.4))
     var listings = ["1", "2", "3"].map { ServeFixture.listing($0, title: "Flat") }
     try times.attach(

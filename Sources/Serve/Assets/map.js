@@ -87,6 +87,7 @@
     return;
   }
   var map = L.map(holder, { worldCopyJump: true }).setView([20, 0], 2);
+  logic.map = map; // for .ci/browser, which moves the view
   L.tileLayer(holder.getAttribute("data-tiles"), {
     maxZoom: 19, attribution: holder.getAttribute("data-attribution") }).addTo(map);
   // The places' names: under the markers, never a click's target, and moved off the markers.
