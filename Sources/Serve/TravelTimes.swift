@@ -8,11 +8,13 @@ internal import Foundation
 package struct TravelTimes: Sendable {
   /// Fills `commute` of each of `listings` for `limits` (one time per limit, in their order);
   /// leaves a listing it knows nothing of as it is.
-  package var attach: @Sendable (_ listings: inout [Listing], _ limits: [CommuteLimit]) throws -> Void
+  package var attach:
+    @Sendable (_ listings: inout [Listing], _ limits: [CommuteLimit]) throws -> Void
 
   /// Travel times from `attach`.
   package init(
-    attach: @escaping @Sendable (_ listings: inout [Listing], _ limits: [CommuteLimit]) throws ->
+    attach:
+      @escaping @Sendable (_ listings: inout [Listing], _ limits: [CommuteLimit]) throws ->
       Void
   ) {
     self.attach = attach

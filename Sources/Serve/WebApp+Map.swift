@@ -66,7 +66,9 @@ extension WebApp {
       guard !limits.isEmpty else { continue }
       var listings = indices.map { found[$0].listing }
       try travelTimes.attach(&listings, limits)
-      for (index, listing) in zip(indices, listings) { found[index].listing.commute = listing.commute }
+      for (index, listing) in zip(indices, listings) {
+        found[index].listing.commute = listing.commute
+      }
     }
   }
 

@@ -141,7 +141,8 @@ extension WebApp {
   /// A card: the photo, the price and its history, the facts (rooms, floor area in `unit`),
   /// the distances from `places` and the travel times, the title, where and when.
   private func card(
-    _ item: FoundListing, places: [NamedPlace], unit: AreaUnit?, prices: [ListingHistory.Price], folded: Int, now: Date,
+    _ item: FoundListing, places: [NamedPlace], unit: AreaUnit?, prices: [ListingHistory.Price],
+    folded: Int, now: Date,
     showSearch: Bool, back: String
   ) -> HTML {
     let listing = item.listing

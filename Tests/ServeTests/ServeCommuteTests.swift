@@ -74,7 +74,8 @@ import WebServer
     #expect(near.first?["words"] as? String == "3 km")
     let limits = try #require(data["limits"] as? [[String: Any]])
     #expect(limits.count == 1 && limits.first?["max"] as? Double == 30)
-    #expect(limits.first?["by"] as? String == "transit" && limits.first?["place"] as? String == "work")
+    #expect(
+      limits.first?["by"] as? String == "transit" && limits.first?["place"] as? String == "work")
   }
 
   @Test func aSearchWithoutLimitsHasNoTravelTimesOnTheMap() throws {
@@ -83,7 +84,8 @@ import WebServer
     let data = try ServeMapTests().data(fixture, "/api/map")
     let markers = try #require(data["markers"] as? [[String: Any]])
     #expect(markers.first?["commute"] == nil, "no limit: the times are not asked")
-    #expect((data["near"] as? [Any])?.isEmpty == true && (data["limits"] as? [Any])?.isEmpty == true)
+    #expect(
+      (data["near"] as? [Any])?.isEmpty == true && (data["limits"] as? [Any])?.isEmpty == true)
   }
 
   @Test func theCardsShowRoomsAreaDistanceAndTravelTime() throws {
@@ -98,12 +100,15 @@ import WebServer
     let distance = Self.work.coordinates.distance(
       to: Coordinates(latitude: 37.7003, longitude: -122.4003))
     #expect(distance.words(in: .kilometres) == "40 m")
-    #expect(third.contains("<div class=\"card-distances\">\(distance.words(in: .kilometres)) from work</div>"))
+    #expect(
+      third.contains(
+        "<div class=\"card-distances\">\(distance.words(in: .kilometres)) from work</div>"))
     let seventh = try #require(cards.first { $0.contains("data-key=\"craigslist:7\"") })
     #expect(!seventh.contains("card-commute"), "no time, no line")
   }
 
-  @Test func theRecordedFileGivesEachListingItsLimitsTimesInTheirOrderAndItsSearchesLimits() throws {
+  @Test func theRecordedFileGivesEachListingItsLimitsTimesInTheirOrderAndItsSearchesLimits() throws
+  {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("travel-\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: file) }
