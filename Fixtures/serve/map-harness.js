@@ -4,17 +4,17 @@
 // node map-harness.js BASE_URL
 "use strict";
 const base = process.argv[2];
-const report = { tooltips: [], html: [], asked: [] };
+const report = { tooltips: [], html: [], asked: [], markers: [], labels: [], circles: [] };
 function element(tag) {
   const node = {
-    tagName: tag, children: [], attributes: {}, text: "",
+    tagName: tag, children: [], attributes: {}, text: "", style: {}, listeners: {},
     set textContent(value) { this.text = String(value); this.children = []; },
     get textContent() { return this.text + this.children.map((c) => c.textContent).join(""); },
     set innerHTML(value) { report.html.push(String(value)); },
     appendChild(child) { this.children.push(child); return child; },
     setAttribute(name, value) { this.attributes[name] = String(value); },
     getAttribute(name) { return name in this.attributes ? this.attributes[name] : null; },
-    addEventListener() {},
+    addEventListener(type, handler) { this.listeners[type] = handler; },
   };
   return node;
 }
@@ -23,8 +23,14 @@ holder.setAttribute("data-api", "/api/map");
 holder.setAttribute("data-tiles", "http://127.0.0.1/{z}/{x}/{y}.png");
 holder.setAttribute("data-attribution", "tiles");
 const note = element("p");
+// The list beside the map, its order and its legend.
+const list = element("ol");
+const legend = element("ul");
+const sorter = element("select");
+sorter.value = "newest";
+const parts = { map: holder, "map-note": note, "map-list": list, "map-legend": legend, "map-sort": sorter };
 global.document = {
-  getElementById: (id) => (id === "map" ? holder : id === "map-note" ? note : null),
+  getElementById: (id) => parts[id] || null,
   createElement: element,
   querySelector: () => null,
 };
@@ -43,11 +49,25 @@ function layer() {
   };
   return made;
 }
-const map = { setView() { return map; }, addLayer() {}, fitBounds() {} };
+const map = {
+  setView() { return map; }, addLayer() {}, fitBounds() {}, createPane() {}, getPane() { return null; },
+  on() {},
+};
+// A marker with a pin records its title and icon's classes; a place's label records its text
+// (an element: Leaflet puts a string in as HTML).
+function marker(at, options) {
+  const icon = (options && options.icon) || {};
+  if (options && options.title !== undefined) report.markers.push({ title: options.title, icon: icon.className });
+  else if (icon.html !== undefined) {
+    report.labels.push(typeof icon.html === "string" ? { html: icon.html } : { tag: icon.html.tagName, text: icon.html.textContent });
+  }
+  return layer();
+}
 global.L = {
-  map: () => map, tileLayer: layer, marker: layer, circleMarker: layer, polygon: layer,
-  divIcon: () => ({}),
-  markerClusterGroup: () => ({ addLayers() {}, getBounds() { return null; }, zoomToShowLayer() {} }),
+  map: () => map, tileLayer: layer, marker, circleMarker: layer, polygon: layer,
+  circle: (at, options) => { report.circles.push({ at, radius: options.radius, color: options.color }); return layer(); },
+  divIcon: (options) => options,
+  markerClusterGroup: () => ({ addLayers() {}, getBounds() { return null; }, zoomToShowLayer() {}, on() {} }),
 };
 const realFetch = global.fetch;
 global.fetch = (url, options) => {
@@ -58,7 +78,14 @@ global.fetch = (url, options) => {
 realFetch(base + "/assets/map.js").then((answer) => answer.text()).then((script) => {
   eval(script);
 });
+const keys = () => list.children.map((item) => item.attributes["data-key"]);
 setTimeout(() => {
+  report.newest = keys();
+  sorter.value = "travel";
+  if (sorter.listeners.change) sorter.listeners.change();
+  report.travel = keys();
+  report.legend = legend.children.map((item) => ({ className: item.className, text: item.textContent }));
+  report.cards = list.children.map((item) => ({ className: item.className, text: item.textContent }));
   report.note = note.textContent;
   report.places = holder.getAttribute("data-places");
   report.areas = holder.getAttribute("data-areas");

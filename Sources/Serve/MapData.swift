@@ -26,12 +26,44 @@ struct MapData {
     var signals: [String] = []
     /// The first photo, when it is an `http:`/`https:` address.
     var photo: String?
+    /// Its travel times (``Listing/commute``), each with its search's limit.
+    var commute: [Commute] = []
     /// `drop`, `unviewed` or `viewed`: the marker's colour.
     var state: String
     /// The listing's page in clarissa (`/listing/SITE/ID`; `/open/SITE/ID` opens it on its site).
     var page: String
     /// The listing on its site (`http:`/`https:` only).
     var url: String?
+  }
+
+  /// A listing's travel time to a place and the longest its searches allow: the map colours
+  /// the marker by `minutes` against `max`.
+  struct Commute {
+    var place: String
+    var by: TravelMode
+    /// Whole minutes (``CommuteTime/shownMinutes``); nil when unknown.
+    var minutes: Int?
+    /// The search's `max` for this place and mode, in minutes; nil when it has none.
+    var max: Double?
+    /// "24 min by transit to work" (``CommuteTime/words``).
+    var words: String
+  }
+
+  /// A `near:` entry of the searches shown: a circle of `radius` metres round the place.
+  struct Circle {
+    var name: String
+    var lat: Double
+    var lon: Double
+    var radius: Double
+    /// The radius as the config writes its unit: "3 km".
+    var words: String
+  }
+
+  /// A `commute:` limit of the searches shown, for the legend.
+  struct Limit {
+    var place: String
+    var by: TravelMode
+    var max: Double
   }
 
   /// A named place of the searches shown (`places:`, as their `near` or their distances name
@@ -52,9 +84,13 @@ struct MapData {
   /// Where the `within:` areas of the searches shown are (`/api/map/areas?...`, tagged with
   /// their version: the browser keeps them); nil when they have none.
   var areasAt: String?
+  /// The `near:` circles of the searches shown.
+  var near: [Circle] = []
+  /// The `commute:` limits of the searches shown (the markers are coloured by them).
+  var limits: [Limit] = []
 
-  /// Compact JSON: `{"count", "limit", "more", "markers": [...], "places": [...], "areasAt"}`,
-  /// a marker's absent values left out.
+  /// Compact JSON: `{"count", "limit", "more", "markers": [...], "places": [...], "near":
+  /// [...], "limits": [...], "areasAt"}`, a marker's absent values left out.
   var json: [UInt8] {
     var out = "{\"count\":\(markers.count),\"limit\":\(limit),\"more\":\(more),\"markers\":["
     out.reserveCapacity(markers.count * 400)
@@ -66,6 +102,17 @@ struct MapData {
     out += places.map {
       "{\"name\":\(Self.text($0.name)),\"lat\":\(Self.number($0.lat)),"
         + "\"lon\":\(Self.number($0.lon))}"
+    }.joined(separator: ",")
+    out += "],\"near\":["
+    out += near.map {
+      "{\"name\":\(Self.text($0.name)),\"lat\":\(Self.number($0.lat)),"
+        + "\"lon\":\(Self.number($0.lon)),\"radius\":\(Self.number($0.radius)),"
+        + "\"words\":\(Self.text($0.words))}"
+    }.joined(separator: ",")
+    out += "],\"limits\":["
+    out += limits.map {
+      "{\"place\":\(Self.text($0.place)),\"by\":\(Self.text($0.by.rawValue)),"
+        + "\"max\":\(Self.number($0.max))}"
     }.joined(separator: ",")
     out += "]"
     if let areasAt { out += ",\"areasAt\":\(Self.text(areasAt))" }
@@ -108,6 +155,18 @@ extension MapData.Marker {
       out += "]"
     }
     member(",\"photo\":", photo)
+    if !commute.isEmpty {
+      out += ",\"commute\":["
+      for (index, time) in commute.enumerated() {
+        member(index == 0 ? "{\"place\":" : ",{\"place\":", time.place)
+        member(",\"by\":", time.by.rawValue)
+        out += ",\"minutes\":" + (time.minutes.map(String.init) ?? "null")
+        if let max = time.max { out += ",\"max\":" + MapData.number(max) }
+        member(",\"words\":", time.words)
+        out += "}"
+      }
+      out += "]"
+    }
     member(",\"url\":", url)
     if let drop { out += ",\"drop\":\(drop)" }
     member(",\"state\":", state)

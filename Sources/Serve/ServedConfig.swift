@@ -22,12 +22,19 @@ package struct ServedConfig: Sendable {
     package var areas: [GeoArea]
     /// The unit its floor areas are shown in (its filters' unit, else the site's).
     package var areaUnit: AreaUnit?
+    /// Its `near:` places and their radii, drawn on the map as circles.
+    package var near: [PlaceRadius] = []
+    /// Its `commute:` limits: the map colours its markers by them.
+    package var commute: [CommuteLimit] = []
 
     /// Creates a search's entry.
     package init(
       name: String, site: String, interval: Double, enabled: Bool, hosts: [String],
-      places: [NamedPlace] = [], areas: [GeoArea] = [], areaUnit: AreaUnit? = nil
+      places: [NamedPlace] = [], areas: [GeoArea] = [], areaUnit: AreaUnit? = nil,
+      near: [PlaceRadius] = [], commute: [CommuteLimit] = []
     ) {
+      self.near = near
+      self.commute = commute
       self.name = name
       self.site = site
       self.interval = interval
@@ -55,6 +62,29 @@ package struct ServedConfig: Sendable {
   package func places(of names: [String]) -> [NamedPlace] {
     var seen = Set<String>()
     return chosen(names).flatMap(\.places).filter { seen.insert($0.name).inserted }
+  }
+
+  /// The `near:` entries of `names` (every search's when empty), each place and radius once.
+  package func near(of names: [String]) -> [PlaceRadius] {
+    var seen: [PlaceRadius] = []
+    for entry in chosen(names).flatMap(\.near) where !seen.contains(entry) { seen.append(entry) }
+    return seen
+  }
+
+  /// The `commute:` limits of `names` (every search's when empty), one per place and mode: the
+  /// shortest `max` when searches differ.
+  package func commute(of names: [String]) -> [CommuteLimit] {
+    var limits: [CommuteLimit] = []
+    for limit in chosen(names).flatMap(\.commute) {
+      if let index = limits.firstIndex(where: {
+        $0.place.name == limit.place.name && $0.mode == limit.mode
+      }) {
+        limits[index].maxMinutes = min(limits[index].maxMinutes, limit.maxMinutes)
+      } else {
+        limits.append(limit)
+      }
+    }
+    return limits
   }
 
   /// The areas of `names` (every search's when empty), each once by name.

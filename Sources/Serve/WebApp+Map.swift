@@ -20,18 +20,22 @@ extension WebApp {
     let more = rows > Self.mapLimit
     if found.count > Self.mapLimit { found = Array(found.prefix(Self.mapLimit)) }
     let served = config
+    try attachTravelTimes(&found, served)
     // Each listing's distances from its searches' places (one list when all share them).
     var placesBySearches: [[String]: [NamedPlace]] = [:]
+    var limitsBySearches: [[String]: [CommuteLimit]] = [:]
     let signals = try store.signals(of: found.map(\.listing.key))
     let markers = found.compactMap { item -> MapData.Marker? in
       if placesBySearches[item.searches] == nil {
         placesBySearches[item.searches] = served.places(of: item.searches)
+        limitsBySearches[item.searches] = served.commute(of: item.searches)
       }
       var marker = Self.marker(item, places: placesBySearches[item.searches] ?? [])
       marker?.signals = (signals[item.listing.key] ?? []).map { SafeText.line($0.text) }
+      marker?.commute = Self.commute(item.listing, limits: limitsBySearches[item.searches] ?? [])
       return marker
     }
-    return MapData(
+    var data = MapData(
       markers: markers, limit: Self.mapLimit, more: more,
       places: served.places(of: query.searches).map {
         MapData.Place(name: $0.name, lat: $0.coordinates.latitude, lon: $0.coordinates.longitude)
@@ -40,6 +44,42 @@ extension WebApp {
         "/api/map/areas?"
           + query.searches.map { "search=\(Self.queryValue($0))&" }.joined() + "v=\(answer.tag)"
       })
+    data.near = served.near(of: query.searches).map {
+      MapData.Circle(
+        name: $0.place.name, lat: $0.place.coordinates.latitude,
+        lon: $0.place.coordinates.longitude, radius: $0.radius.metres,
+        words: $0.radius.words(in: $0.place.unit))
+    }
+    data.limits = served.commute(of: query.searches).map {
+      MapData.Limit(place: $0.place.name, by: $0.mode, max: $0.maxMinutes)
+    }
+    return data
+  }
+
+  /// Each listing's travel times (``travelTimes``) for its searches' `commute:` limits, the
+  /// listings that share searches filled together.
+  private func attachTravelTimes(_ found: inout [MappedListing], _ served: ServedConfig) throws {
+    var groups: [[String]: [Int]] = [:]
+    for index in found.indices { groups[found[index].searches, default: []].append(index) }
+    for (searches, indices) in groups {
+      let limits = served.commute(of: searches)
+      guard !limits.isEmpty else { continue }
+      var listings = indices.map { found[$0].listing }
+      try travelTimes.attach(&listings, limits)
+      for (index, listing) in zip(indices, listings) {
+        found[index].listing.commute = listing.commute
+      }
+    }
+  }
+
+  /// A marker's travel times, each with the `max` of its place and mode among `limits`.
+  private static func commute(_ listing: Listing, limits: [CommuteLimit]) -> [MapData.Commute] {
+    listing.commute.map { time in
+      MapData.Commute(
+        place: SafeText.line(time.place), by: time.by, minutes: time.shownMinutes,
+        max: limits.first { $0.place.name == time.place && $0.mode == time.by }?.maxMinutes,
+        words: SafeText.line(time.words))
+    }
   }
 
   /// `/api/map/areas?search=...`: the searches' `within:` areas, simplified (``MapAreas``),
@@ -93,10 +133,12 @@ extension WebApp {
     let name = query.searches.count == 1 ? query.searches[0] : "all listings"
     let missing = LeafletFiles.missing(in: settings.leafletFolder)
     let focus = request.query.first("focus").flatMap(Self.key)
+    // The compact bar over the map: on a phone the filters fold under "Filters" (map.js).
     var body: HTML = """
-      <h1>Map: \(name)</h1>
-      \(filterForm(query, action: "/map"))
-      <p class="map-links"><a id="as-list" href="\("/listings" + suffix)">as a list</a></p>
+      <div class="map-bar"><h1>Map: \(name)</h1>
+      <details class="map-filters" id="map-filters" open><summary>Filters</summary>
+      \(filterForm(query, action: "/map"))</details>
+      <p class="map-links"><a id="as-list" href="\("/listings" + suffix)">as a list</a></p></div>
 
       """
     body +=
@@ -121,20 +163,33 @@ extension WebApp {
     }.joined(separator: "\n") + "\n<script src=\"/assets/map.js\" defer></script>"
 
   /// The map's element (its data from `api`, its tiles and their attribution from `settings`,
-  /// the listing `focus` opened) and its legend. The attribution is markup for Leaflet: here it
-  /// is an attribute's text.
+  /// the listing `focus` opened), its legend (the script puts the travel times' in its place
+  /// when the searches have `commute:` limits), and the list beside it (under it on a phone,
+  /// a tap on the handle away), sorted by the script. The attribution is markup for Leaflet:
+  /// here it is an attribute's text.
   private static func mapHolder(_ settings: MapSettings, api: String, focus: ListingKey?) -> HTML {
     let focused: HTML =
       focus.map { (key: ListingKey) -> HTML in " data-focus=\"\(key.site + ":" + key.id)\"" }
       ?? .empty
     return """
+      <div class="map-view" id="map-view">
+      <div class="map-frame">
       <p class="map-note" id="map-note">Loading the listings…</p>
       <div id="map" class="map" data-api="\(api)" data-tiles="\(settings.tiles)" \
       data-attribution="\(settings.attributionHTML.markup)"\(focused)></div>
-      <ul class="legend"><li><span class="pin pin-unviewed"></span>unviewed</li>\
+      <a class="list-handle" id="list-handle" href="#map-side">List ↓</a>
+      </div>
+      <aside class="map-side" id="map-side">
+      <ul class="legend" id="map-legend"><li><span class="pin pin-unviewed"></span>unviewed</li>\
       <li><span class="pin pin-viewed"></span>viewed</li>\
       <li><span class="pin pin-drop"></span>price drop</li>\
       <li>Listings without coordinates are only in the list.</li></ul>
+      <label class="map-sort">Sort <select id="map-sort"><option value="newest">newest first</option>\
+      <option value="travel">travel time</option></select></label>
+      <ol class="map-list" id="map-list"></ol>
+      <p class="map-list-note" id="map-list-note"></p>
+      </aside>
+      </div>
       """
   }
 

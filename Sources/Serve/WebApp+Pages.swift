@@ -108,6 +108,20 @@ extension WebApp {
   /// The cards of `found`, with each listing's prices seen and the reposts it folds.
   private func cards(_ found: ListingPage, showSearch: Bool, back: String) throws -> HTML {
     let now = clock()
+    let served = config
+    var found = found
+    for search in Set(found.listings.map(\.search)) {
+      let limits = served.commute(of: [search])
+      guard !limits.isEmpty else { continue }
+      let indices = found.listings.indices.filter { found.listings[$0].search == search }
+      var listings = indices.map { found.listings[$0].listing }
+      try travelTimes.attach(&listings, limits)
+      for (index, listing) in zip(indices, listings) {
+        found.listings[index].listing.commute = listing.commute
+      }
+    }
+    let units = Dictionary(
+      served.searches.map { ($0.name, $0.areaUnit) }, uniquingKeysWith: { first, _ in first })
     let keys = found.listings.map(\.listing.key)
     let prices = try store.prices(of: keys)
     var folded: [String: [ListingKey: Int]] = [:]
@@ -117,14 +131,18 @@ extension WebApp {
     }
     return found.listings.map { item in
       card(
-        item, prices: prices[item.listing.key] ?? [],
+        item, places: served.places(of: [item.search]), unit: units[item.search] ?? nil,
+        prices: prices[item.listing.key] ?? [],
         folded: folded[item.search]?[item.listing.key] ?? 0, now: now, showSearch: showSearch,
         back: back)
     }.joined()
   }
 
+  /// A card: the photo, the price and its history, the facts (rooms, floor area in `unit`),
+  /// the distances from `places` and the travel times, the title, where and when.
   private func card(
-    _ item: FoundListing, prices: [ListingHistory.Price], folded: Int, now: Date,
+    _ item: FoundListing, places: [NamedPlace], unit: AreaUnit?, prices: [ListingHistory.Price],
+    folded: Int, now: Date,
     showSearch: Bool, back: String
   ) -> HTML {
     let listing = item.listing
@@ -135,13 +153,23 @@ extension WebApp {
       listing.site, showSearch ? item.search : nil,
     ].compactMap { $0 }.joined(separator: " · ")
     let badges = Self.badges(item, prices: prices, folded: folded)
+    var facts = HTML.empty
+    if let summary = ListingFacts.summary(listing, unit: unit) {
+      facts += "<div class=\"card-facts\">\(summary)</div>"
+    }
+    if let distances = ListingFacts.distances(listing, from: places) {
+      facts += "<div class=\"card-distances\">\(distances)</div>"
+    }
+    if let commute = listing.commuteWords {
+      facts += "<div class=\"card-commute\">\(SafeText.line(commute))</div>"
+    }
     return """
       <article class="card\(viewed ? " viewed" : " unviewed")" \
       data-key="\(listing.site + ":" + listing.id)">
       <a class="card-link" href="\(Pages.listingPath(listing.key))">\(Pages.photo(listing))
       <div class="info"><div class="marks">\(badges, separator: " ")</div>\
       <div class="price">\(Pages.price(listing.price, listing.currency))</div>\
-      \(Pages.priceHistory(prices))<div class="title">\(listing.title)</div>\
+      \(Pages.priceHistory(prices))\(facts)<div class="title">\(listing.title)</div>\
       <div class="meta">\(meta)</div>\(Pages.context(listing))</div></a>
       \(Pages.openButton(listing.key, csrf: csrf))
       \(Pages.markControls(listing.key, item.marks, csrf: csrf, back: Self.local(back)))

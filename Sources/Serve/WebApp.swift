@@ -71,6 +71,8 @@ package final class WebApp: Sendable {
   let map: MapSettings
   /// Listings per page.
   static let pageSize = 48
+  /// Each listing's travel times for its searches' `commute:` limits.
+  let travelTimes: TravelTimes
 
   /// What a reload changes.
   private struct State {
@@ -80,12 +82,15 @@ package final class WebApp: Sendable {
     var areaAnswers: [[String]: (tag: String, json: [UInt8])?] = [:]
   }
 
-  /// An app over `store` showing `config`, its map made with `map`.
+  /// An app over `store` showing `config`, its map made with `map`, travel times from
+  /// `travelTimes`.
   package init(
     store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
-    map: MapSettings = MapSettings(), clock: @escaping @Sendable () -> Date = { Date() }
+    map: MapSettings = MapSettings(), travelTimes: TravelTimes = .none,
+    clock: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.map = map
+    self.travelTimes = travelTimes
     self.guesses = GuessThrottle()
     usedActions = UsedActions(file: access.usedActionsFile, now: clock())
     self.store = store

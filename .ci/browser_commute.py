@@ -1,0 +1,239 @@
+"""Travel times, the near: circle, the place's label and the phone layout of `clarissa serve`'s
+map in .ci/browser (the map's other checks are in browser_map.py).
+
+- Fed: the served searches.yaml gives ipads `near: {office: 3 km}` and, when `clarissa validate`
+  takes it, `commute: {office: {by: transit, max: 30 min}}`; each ipads listing with coordinates
+  gets a time in the file `clarissa serve` reads (CLARISSA_SERVE_TRAVEL_TIMES) until the run's
+  commute stage keeps times in the store: 6 min plus 2.2 min a km from the office, none ("no
+  route") for every ninth id; the limit goes in that file while the config reader takes no
+  `commute:`. One more listing lies 140 m east of the office.
+- Checked: the map's data carries the fed times and the limit; the legend's lines and counts
+  (counted here from the fed times by map.js's rule); the swatches' colours; each card's and
+  each single pin's class; the list sorted by travel time; the near: circle's width (3 km, within
+  3 %) and colour; the place's label covering no marker or cluster icon at zooms 12-18 (and
+  moved at least once, the 140 m pin shown); at a 390 x 844 viewport the map's height (at least
+  80 %) and the list's first card in view after one tap on the handle.
+"""
+import json
+import math
+import os
+import subprocess
+import time
+
+from browser_map import api, viewport, wait_for_markers  # beside this script
+
+# The served config's place, the 3 km of ipads' `near:` and its commute limit.
+OFFICE = (37.7749, -122.4194)
+NEAR_KM = 3
+LIMIT = {"place": "office", "by": "transit", "max": 30}
+# 140 m east of the office (at 37.77°N a degree of longitude is 87.96 km).
+BY_THE_PLACE = (OFFICE[0], OFFICE[1] + 0.140 / 87.96)
+# Okabe and Ito's colours of the classes (style.css), as the browser computes them.
+COMMUTE_COLOURS = {"within": "rgb(0, 158, 115)", "near": "rgb(230, 159, 0)", "beyond": "rgb(213, 94, 0)",
+                   "unknown": "rgb(255, 255, 255)"}
+
+
+def served_config(binary, work, path):
+    """The served searches.yaml: `places: {office}`, ipads with `near: {office: 3 km}`, and
+    `commute: {office: {by: transit, max: 30 min}}` when `clarissa validate` takes it (the
+    config reader of issue 44); returns whether it does (else the limit goes in the travel
+    times' file)."""
+    with open(path) as handle:
+        text = handle.read()
+    text = text.replace("  - name: ipads\n", f"  - name: ipads\n    near: {{office: {NEAR_KM} km}}\n", 1)
+    text += f"\nplaces:\n  office: [{OFFICE[0]}, {OFFICE[1]}]\n"
+    probe = os.path.join(work, "probe")
+    os.makedirs(probe, exist_ok=True)
+    with_commute = text.replace("  - name: ipads\n", "  - name: ipads\n    commute: {office: {by: transit, max: 30 min}}\n", 1)
+    with open(os.path.join(probe, "searches.yaml"), "w") as handle:
+        handle.write(with_commute)
+    taken = subprocess.run([binary, "validate", "--config", os.path.join(probe, "searches.yaml")],
+                           capture_output=True, text=True).returncode == 0
+    with open(path, "w") as handle:
+        handle.write(with_commute if taken else text)
+    return taken
+
+
+def km_from_office(lat, lon):
+    """The great-circle distance, as clarissa computes it (mean Earth radius 6,371.0088 km)."""
+    p1, p2 = math.radians(OFFICE[0]), math.radians(lat)
+    dp, dl = p2 - p1, math.radians(lon - OFFICE[1])
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0088 * math.asin(math.sqrt(a))
+
+
+def fed_minutes(item):
+    """The travel time fed for an ipads listing with coordinates: 6 min plus 2.2 min a km from
+    the office, whole; every ninth listing (by id) has none ("no route")."""
+    if sum(map(ord, item["id"])) % 9 == 0:
+        return None
+    return round(6 + 2.2 * km_from_office(item["latitude"], item["longitude"]))
+
+
+def expected_class(minutes, limit=LIMIT["max"]):
+    """The rule map.js colours by: within at most 0.8 x max, near at most max, beyond above."""
+    if minutes is None:
+        return "unknown"
+    return "within" if minutes <= 0.8 * limit else "near" if minutes <= limit else "beyond"
+
+
+FED = {}
+
+
+def write_travel_times(items, path, limits):
+    """The file `clarissa serve` reads (CLARISSA_SERVE_TRAVEL_TIMES): each ipads listing's time
+    to the office by transit, and, while the config reader takes no `commute:`, the limit."""
+    times = {}
+    for item in items:
+        searches = [sighting["search"] for sighting in item.get("sightings", [])]
+        if item.get("type") != "listing" or "ipads" not in searches or item.get("latitude") is None:
+            continue
+        minutes = fed_minutes(item)
+        key = f"{item['site']}:{item['id']}"
+        FED[key] = minutes
+        times[key] = [{"place": "office", "by": "transit", "minutes": minutes} | ({} if minutes is not None else {"note": "no route"})]
+    document = {"times": times} | ({"limits": {"ipads": [LIMIT]}} if limits else {})
+    with open(path, "w") as handle:
+        json.dump(document, handle)
+
+
+def pin_by_the_place(now):
+    """An ipads listing 140 m east of the office."""
+    return {"type": "listing", "site": "craigslist", "id": "by-the-place", "title": "iPad by the office",
+            "url": "https://sfbay.craigslist.org/sfc/ele/d/by-the-place.html", "price": 150, "currency": "USD",
+            "firstSeen": now, "lastSeen": now, "prices": [{"at": now, "currency": "USD", "price": 150}],
+            "sightings": [{"search": "ipads", "firstSeen": now, "lastSeen": now}],
+            "latitude": BY_THE_PLACE[0], "longitude": BY_THE_PLACE[1]}
+
+
+
+def checks(driver, base, c):
+    commute_checks(driver, base, c)
+    label_checks(driver, base, c)
+    phone_checks(driver, base, c)
+
+
+def set_view(driver, lat, lon, zoom):
+    """The map moved without animation, once the clusters and the labels have settled."""
+    driver.execute_script("clarissaMap.map.setView([arguments[0], arguments[1]], arguments[2], {animate: false});", lat, lon, zoom)
+    time.sleep(0.9)
+
+
+def commute_checks(driver, base, c):
+    """Travel times: fed from the file `clarissa serve` reads (write_travel_times); the limit
+    30 min by transit to the office."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    viewport(driver, 1280, 800)
+    data = api(base, "?search=ipads")
+    fed = {m["key"]: FED.get(m["key"], "none") for m in data["markers"]}
+    c.check("the map's data has each ipads marker's fed travel time and the limit",
+            all(m.get("commute", [{}])[0].get("minutes") == FED[m["key"]] and m["commute"][0].get("max") == 30
+                for m in data["markers"] if m["key"] in FED) and len(FED) > 100 and data["limits"] == [LIMIT],
+            f"{len(FED)} fed, limits {data.get('limits')}")
+    counts = {k: 0 for k in COMMUTE_COLOURS}
+    for key in fed:
+        counts[expected_class(fed[key] if fed[key] != "none" else None)] += 1
+    driver.get(base + "map?search=ipads")
+    wait_for_markers(driver)
+    legend = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#map-legend li")]
+    wanted = [f"within 24 min by transit to office ({counts['within']})", f"near the limit (24 min to 30 min) ({counts['near']})",
+              f"beyond 30 min ({counts['beyond']})", f"travel time unknown ({counts['unknown']})"]
+    c.check("the legend names the limit's classes with the counts of the fed times", legend[:4] == wanted
+            and all(counts.values()), f"{legend} != {wanted}")
+    swatches = driver.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#map-legend .pin'), function (p) {"
+        " return [p.className, getComputedStyle(p).backgroundColor]; });")
+    c.check("the legend's swatches are Okabe and Ito's colours", swatches == [[f"pin pin-{k}", v] for k, v in COMMUTE_COLOURS.items()],
+            str(swatches))
+    cards = driver.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#map-list .map-card'), function (li) {"
+        " return [li.getAttribute('data-key'), li.className]; });")
+    wrong = [(k, cls) for k, cls in cards if cls.split()[-1] != "commute-" + expected_class(FED.get(k))]
+    c.check("each card of the list is coloured by its fed time against the limit", len(cards) > 100 and not wrong,
+            f"{len(cards)} cards, wrong: {wrong[:3]}")
+    Select(driver.find_element(By.ID, "map-sort")).select_by_value("travel")
+    time.sleep(0.3)
+    order = driver.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#map-list .map-card'), function (li) { return li.getAttribute('data-key'); });")
+    minutes = [FED.get(k) for k in order]
+    known = [m for m in minutes if m is not None]
+    c.check("sorted by travel time, the list goes shortest first, the unknown last",
+            known == sorted(known) and minutes[len(known):] == [None] * (len(minutes) - len(known)) and len(known) > 50,
+            f"{minutes[:8]} ... {minutes[-3:]}")
+    first = driver.find_element(By.CSS_SELECTOR, "#map-list .map-card")
+    c.check("a card says the travel time in words", f"{known[0]} min by transit to office" in first.text, first.text)
+    # The pins, zoomed in on the office: each single pin's colour is its class's.
+    set_view(driver, OFFICE[0], OFFICE[1], 17)
+    pins = driver.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('.leaflet-marker-pane .leaflet-marker-icon.pin'), function (p) {"
+        " return [p.className, getComputedStyle(p).backgroundColor, p.title || p.getAttribute('title')]; });")
+    titled = {m["title"]: expected_class(FED.get(m["key"])) for m in data["markers"]}
+    wrong = [p for p in pins if p[1] != COMMUTE_COLOURS[[k for k in COMMUTE_COLOURS if f"pin-{k}" in p[0].split()][0]]
+             or f"pin-{titled.get(p[2], '?')}" not in p[0].split()]
+    c.check("the single pins by the office have their class's colour", len(pins) > 0 and not wrong, f"{len(pins)} pins, wrong: {wrong[:3]}")
+    # The near: circle: 3 km round the office, in the place's colour.
+    circle = driver.execute_script(
+        "var p = document.querySelector('path.near-circle'); if (!p) return null; var b = p.getBoundingClientRect();"
+        " clarissaMap.map.setView([arguments[0], arguments[1]], 12, {animate: false}); b = p.getBoundingClientRect();"
+        " return [b.width, p.getAttribute('stroke'), clarissaMap.map.getZoom()];", OFFICE[0], OFFICE[1])
+    if circle:
+        metres_per_px = 40075016.686 * math.cos(math.radians(OFFICE[0])) / 2 ** (circle[2] + 8)
+        wide = 2 * NEAR_KM * 1000 / metres_per_px
+    c.check("the near: circle is 3 km round the office (its width within 3 %), in the place's colour",
+            circle is not None and abs(circle[0] - wide) / wide < 0.03 and circle[1] == "#5b2a86",
+            f"{circle} (expected {round(wide) if circle else '?'} px)")
+
+
+def label_checks(driver, base, c):
+    """The office's label covers no marker and no cluster's count, with a pin 140 m east of it
+    (where the label was drawn before), at every zoom from 12 to 18."""
+    viewport(driver, 1280, 800)
+    driver.get(base + "map?search=ipads")
+    wait_for_markers(driver)
+    seen, moved, pinned, covering = 0, 0, 0, []
+    for zoom in range(12, 19):
+        set_view(driver, OFFICE[0], OFFICE[1], zoom)
+        found = driver.execute_script("""
+          var label = document.querySelector('.place-label');
+          if (!label) return null;
+          var b = label.getBoundingClientRect();
+          var icons = Array.prototype.filter.call(document.querySelectorAll('.leaflet-marker-pane .leaflet-marker-icon'),
+            function (i) { var r = i.getBoundingClientRect(); return r.width > 0
+              && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom; });
+          var pin = Array.prototype.some.call(document.querySelectorAll('.leaflet-marker-icon.pin'),
+            function (i) { return i.title === 'iPad by the office'; });
+          return [getComputedStyle(label).visibility, label.style.left, icons.map(function (i) { return i.className; }), pin];""")
+        if found is None:
+            covering.append((zoom, "no label"))
+            continue
+        visibility, left, over, pin = found
+        if visibility == "visible":
+            seen += 1
+            pinned += 1 if pin else 0
+            if left != "12px":
+                moved += 1
+            if over:
+                covering.append((zoom, over))
+    c.check("the place's label covers no marker or cluster icon at zooms 12-18 (the pin 140 m away shown)",
+            not covering and seen >= 5 and moved >= 1 and pinned >= 1,
+            f"shown at {seen} zooms, moved off its first side at {moved}, with the pin shown at {pinned}, covering: {covering}")
+
+
+def phone_checks(driver, base, c):
+    """At 390 x 844 the map fills the screen under a compact bar; the list is a tap away."""
+    from selenium.webdriver.common.by import By
+    viewport(driver, 390, 844)
+    driver.get(base + "map?search=ipads")
+    wait_for_markers(driver)
+    wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    c.check("at 390 px, /map fits the screen", wide <= 0, f"{wide}px too wide")
+    box = driver.execute_script("var b = document.getElementById('map').getBoundingClientRect(); return [b.top, b.height, window.innerHeight];")
+    c.check("at 390 x 844 the map is at least 80 % of the screen's height, under the bar, all in view",
+            box[2] == 844 and box[1] >= 0.8 * box[2] and box[0] + box[1] <= box[2] and box[0] < 0.15 * box[2],
+            f"top {box[0]}, height {box[1]} of {box[2]}")
+    driver.find_element(By.ID, "list-handle").click()
+    time.sleep(0.6)
+    top = driver.execute_script("var c = document.querySelector('#map-list .map-card'); return c ? c.getBoundingClientRect().top : null;")
+    c.check("one tap on the list's handle brings the list's cards into view", top is not None and 0 <= top < box[2], f"first card at {top}")
+    driver.set_window_size(1280, 900)
