@@ -125,6 +125,13 @@ import Testing
       now: Self.now.addingTimeInterval(3_600), asking: true)
     #expect(osrm.requests == 4)
     #expect(second.batches.flatMap(\.listings).map(\.commute) == timed.map(\.commute))
+    // What `listings`, `show` and the pages show: the same times, from the store alone.
+    var looked = listings
+    try CommuteLookup.attach(
+      &looked, limits: [Self.limit], routing: RoutingSettings(engines: [.car: Self.engine(osrm)]),
+      memory: store)
+    #expect(looked.map(\.commute) == timed.map(\.commute))
+    #expect(osrm.requests == 4)
     // The filter then decides by the times: within 20 minutes, kept; beyond, dropped.
     var search = Search(name: "flats", site: "feed")
     search.facts.commute = [Self.limit]
@@ -196,6 +203,27 @@ import Testing
     _ = await Self.commuting(Self.engine(osrm)).attach(
       Self.reading(listings), limits: [Self.limit], memory: store, now: Self.now, asking: true)
     #expect(osrm.requests == 7)
+  }
+
+  @Test func theLookUpAsksNothingAndSaysWhatIsUnknown() throws {
+    let store = try GeocodingTests.store()
+    var listings = Array(Self.listings().prefix(2)) + Array(Self.listings().suffix(1))
+    listings[1].coordinates = nil
+    let osrm = RoutingEngine(kind: .osrm, url: "http://127.0.0.1:9", profile: "driving")
+    try CommuteLookup.attach(
+      &listings, limits: [Self.limit], routing: RoutingSettings(engines: [.car: osrm]),
+      memory: store)
+    #expect(
+      listings.map { $0.commuteWords ?? "-" } == [
+        "travel time to work by car unknown (not asked yet)", "-",
+        "travel time to work by car unknown (beyond 40 km in a straight line)",
+      ])
+    try CommuteLookup.attach(
+      &listings, limits: [Self.limit], routing: RoutingSettings(), memory: store)
+    #expect(listings[0].commute.first?.note == "no engine in routing:")
+    // No limits: nothing read, nothing changed.
+    try CommuteLookup.attach(&listings, limits: [], routing: RoutingSettings(), memory: store)
+    #expect(listings[0].commute.first?.note == "no engine in routing:")
   }
 
   @Test func withoutAnEngineForTheModeNothingIsAskedAndTheSearchIsTold() async throws {
