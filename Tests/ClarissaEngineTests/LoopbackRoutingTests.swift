@@ -6,8 +6,9 @@ import Testing
 @testable import Curl
 
 /// The loopback engines answer the documentation's own example requests as the
-/// documentation says: OSRM's docs/http.md (commit 4fc76ca, "Table service", "Example
-/// Request") and MOTIS's openapi.yaml (commit ed0360f, `oneToManyIntermodal`).
+/// documentation says: Project-OSRM/osrm-backend/docs/http.md (commit 4fc76ca, "Table
+/// service", "Example Request") and MOTIS's openapi.yaml (commit ed0360f,
+/// `oneToManyIntermodal`).
 @Suite struct LoopbackRoutingTests {
   static func get(_ url: String) async throws -> (status: Int, json: [String: Any]) {
     let fetcher = CurlFetcher(limits: FetchLimits(timeout: 10, maxBytes: 1 << 20))

@@ -4,9 +4,10 @@ import Testing
 
 @testable import ClarissaEngine
 
-/// OSRM's table service read as Project-OSRM/osrm-backend documents it: docs/http.md at
-/// commit 4fc76cad0d9d481463e2ed91dd6dd1585e70a200 ("Table service", "Responses"), and the
-/// messages src/engine/plugins/table.cpp and plugin_base.hpp send.
+/// OSRM's table service read as Project-OSRM/osrm-backend documents it:
+/// osrm-backend/docs/http.md at commit 4fc76cad0d9d481463e2ed91dd6dd1585e70a200 ("Table
+/// service", "Responses"), and the messages src/engine/plugins/table.cpp and plugin_base.hpp
+/// send.
 @Suite struct OSRMTableTests {
   static let place = Coordinates(latitude: 52.517037, longitude: 13.388860)
   static let homes = [
@@ -93,8 +94,8 @@ import Testing
     #expect(try OSRMTable.minutes(Array(body.utf8), expected: 3).get() == expected)
   }
 
-  /// Every code of docs/http.md's "Responses" and the table service's own, with what the
-  /// client does about it.
+  /// Every code of osrm-backend/docs/http.md's "Responses" and the table service's own, with
+  /// what the client does about it.
   @Test(arguments: [
     ("InvalidUrl", RoutingFailure.Blame.client), ("InvalidService", .client),
     ("InvalidVersion", .client), ("InvalidOptions", .client), ("InvalidQuery", .client),

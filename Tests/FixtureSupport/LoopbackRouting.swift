@@ -90,16 +90,18 @@ public enum LoopbackRoutingRule {
   }
 }
 
-/// A loopback server that answers as osrm-routed's table service does (docs/http.md of
-/// Project-OSRM/osrm-backend, commit 4fc76ca, "Table service" and "Responses"; the limits as
-/// src/engine/plugins/table.cpp and src/server/service/table_service.cpp apply them):
+/// A loopback server that answers as osrm-routed's table service does
+/// (Project-OSRM/osrm-backend/docs/http.md, commit 4fc76ca, "Table service" and
+/// "Responses"; the limits as src/engine/plugins/table.cpp and
+/// src/server/service/table_service.cpp apply them):
 /// `GET /table/v1/{profile}/{lon,lat;...}?sources=..&destinations=..&annotations=duration`,
 /// `{"code": "Ok", "durations": [[...]], "sources": [...], "destinations": [...]}` with
 /// durations in seconds to one decimal, `null` where no route; errors with HTTP 400 and
 /// `{"code": ..., "message": ...}`; `TooBig` for a table of more than `maxTableSize` squared
 /// cells. It counts requests and each request's sources, and can be told to answer otherwise.
 public final class LoopbackOSRM: Sendable {
-  /// Every code docs/http.md documents for the table service, with osrm-routed's message.
+  /// Every code osrm-backend/docs/http.md documents for the table service, with
+  /// osrm-routed's message.
   public static let documentedErrors: [(code: String, message: String)] = [
     ("InvalidUrl", "URL string malformed close to position 9: \"/tabl\""),
     ("InvalidService", "Service tabl not found!"),

@@ -10,7 +10,7 @@ internal import Foundation
 /// no direct walk was found) and `transit_durations` (a Pareto set per many location,
 /// `[{"duration": seconds, "transfers": n}, ...]`, empty when no transit journey was found).
 /// Errors are `{"error": "..."}` with 400 (a coordinate not understood), 422 (more `many`
-/// than the server's `onetomany_max_many`, 128 by default, docs/setup.md) or 500.
+/// than the server's `onetomany_max_many`, 128 by default, motis/docs/setup.md) or 500.
 ///
 /// Why this endpoint: it is the API's only one that answers many places' transit times in
 /// one request (`plan` answers one journey a request; `one-to-all` answers stops, not
@@ -19,14 +19,19 @@ internal import Foundation
 /// that direction MOTIS reads `time` as the arrival (openapi.yaml: "Departure time
 /// ($arriveBy=false) / arrival date ($arriveBy=true)"), so `depart: "Mon 08:30"` asks for
 /// the journeys that arrive by the next Monday 08:30; the minutes are counted back from
-/// then (src/endpoints/one_to_many.cc), a wait at the start included. A home's minutes are
-/// the shorter of its direct walk and its fastest transit journey.
+/// then (src/endpoints/one_to_many.cc), so a journey that arrives early counts its wait to
+/// that moment. A home's minutes are the shorter of its direct walk and its fastest transit
+/// journey. The endpoint is under `/api/experimental/`: MOTIS may change it without a new
+/// API version.
 ///
-/// Transitous (`https://api.transitous.org`, the public MOTIS) asks its API users for a
-/// `User-Agent` naming the application, its version and a way to reach its operator, and
-/// to keep to modest use: a volunteer service, best effort, no commercial use
-/// (https://transitous.org/api, "Usage Policy"). clarissa sends `http.user_agent` (set it to
-/// say who you are) and keeps the engine's `delay` and `per_run`.
+/// Transitous (`https://api.transitous.org`, the public MOTIS) is a volunteer service, best
+/// effort and not for commercial use; its usage policy (https://transitous.org/api, "Usage
+/// Policy") asks every request to carry a `User-Agent` (or `X-Client-Identification`)
+/// naming the application, its version and a way to reach its operator, and asks to be
+/// told before resource-intensive use, routing among it. clarissa sends `http.user_agent`
+/// (set it to say who you are), keeps the engine's `delay` and `per_run`, and asks each
+/// grid cell once (the store's cache); a large search is better served by a MOTIS of one's
+/// own.
 enum MOTISOneToMany {
   /// Homes asked in one request: `onetomany_max_many`'s default.
   static let batchSize = 128

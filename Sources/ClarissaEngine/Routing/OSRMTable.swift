@@ -1,7 +1,7 @@
 internal import ClarissaCore
 internal import Foundation
 
-/// OSRM's table service, as docs/http.md of Project-OSRM/osrm-backend describes it (commit
+/// OSRM's table service, as Project-OSRM/osrm-backend/docs/http.md describes it (commit
 /// 4fc76ca, "Table service"): `GET /table/v1/{profile}/{lon,lat;lon,lat;...}` with `sources`
 /// and `destinations` (indexes into the coordinates) and `annotations=duration`; the answer
 /// `{"code": "Ok", "durations": [[seconds or null]], "sources": [...], "destinations": [...]}`
@@ -105,7 +105,8 @@ enum OSRMTable {
     return RoutingFailure("answered HTTP \(status)", RoutingFailure.blame(status: status))
   }
 
-  /// An error answer's failure, by its code (docs/http.md, "Responses" and "Table service").
+  /// An error answer's failure, by its code (osrm-backend/docs/http.md, "Responses" and
+  /// "Table service").
   static func failure(code: String, message: String?) -> RoutingFailure {
     let said = RoutingFailure.words("\(code)" + (message.map { ": \($0)" } ?? ""))
     switch code {
