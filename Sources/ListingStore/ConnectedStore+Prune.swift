@@ -7,8 +7,9 @@ extension ConnectedStore {
 
   /// Forgets what no search has seen for `retention`: the sightings (with their deliveries,
   /// held and recent rows), then listings no search sees any more (with their prices), ended
-  /// cool-downs, photos fetched before the cut-off that no kept listing shows, and recent rows
-  /// beyond ``recentKept`` per search. Each step goes by an index
+  /// cool-downs, photos fetched before the cut-off that no kept listing shows, travel times
+  /// older than ``TravelTimeCache/maxAge`` (whatever `retention`), and recent rows beyond
+  /// ``recentKept`` per search. Each step goes by an index
   /// on the time, never through all the history. Starred listings keep their rows; marks are
   /// never removed. Returns the rows removed, by table.
   @discardableResult
@@ -82,6 +83,10 @@ extension ConnectedStore {
         try database.run("DELETE FROM photo_bands WHERE url IN (\(unused))", [cutoff])
         try database.run("DELETE FROM photo_hashes WHERE url IN (\(unused))", [cutoff])
         counts.add(database.changes, "photo_hashes")
+        try database.run(
+          "DELETE FROM travel_times WHERE asked_at < ?",
+          [.time(now.addingTimeInterval(-TravelTimeCache.maxAge))])
+        counts.add(database.changes, "travel_times")
         try database.run("DELETE FROM cooldowns WHERE until <= ?", [.time(now)])
         counts.add(database.changes, "cooldowns")
         try database.run(Self.trimRecent(database.dialect.rowid), [.int(Self.recentKept)])

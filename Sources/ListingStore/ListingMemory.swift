@@ -320,6 +320,15 @@ public protocol ListingMemory: AnyObject, Sendable {
     -> [String: Geocode]
   /// Keeps `geocoder`'s answer, or its failure, for an address.
   func rememberGeocode(_ query: String, geocoder: String, _ answer: Geocode) throws
+  /// The travel times kept for these grid cells (``CommuteGrid/key(_:)``) from `place`
+  /// (``CommuteGrid/placeKey(_:)``) by `mode` with `engine` (``RoutingEngine/cacheName``), in
+  /// minutes, nil inside where the engine found no route; a cell never asked is absent.
+  func travelTimes(engine: String, mode: TravelMode, place: String, cells: [String]) throws
+    -> [String: Double?]
+  /// Keeps an engine's answers by cell (nil: no route), asked at `now`, in one transaction.
+  func rememberTravelTimes(
+    engine: String, mode: TravelMode, place: String, _ times: [String: Double?], at now: Date)
+    throws
   /// What is kept of these photo addresses (``PhotoHash``); a photo never fetched is absent.
   func photoHashes(_ urls: [String]) throws -> [String: PhotoHash]
   /// Keeps fetched photos' hashes, or why they were refused, in one transaction.

@@ -297,5 +297,35 @@ extension SchemaSteps {
           PRIMARY KEY(site, id, kind)
         );
         """),
+    // Travel times (issue 44, ``TravelTimeCache``): a routing engine's answers, per engine
+    // (``RoutingEngine/cacheName``), mode, place (``CommuteGrid/placeKey(_:)``) and grid cell
+    // (``CommuteGrid/key(_:)``), in minutes (null: the engine found no route), when asked;
+    // forgotten after ``TravelTimeCache/maxAge`` by the time's index.
+    SchemaStep(
+      "21-travel-times",
+      sqlite: """
+        CREATE TABLE travel_times(
+          engine TEXT NOT NULL,
+          mode TEXT NOT NULL,
+          place TEXT NOT NULL,
+          cell TEXT NOT NULL,
+          minutes REAL,
+          asked_at REAL NOT NULL,
+          PRIMARY KEY(engine, mode, place, cell)
+        ) WITHOUT ROWID;
+        CREATE INDEX travel_times_asked ON travel_times(asked_at);
+        """,
+      postgres: """
+        CREATE TABLE travel_times(
+          engine text NOT NULL,
+          mode text NOT NULL,
+          place text NOT NULL,
+          cell text NOT NULL,
+          minutes double precision,
+          asked_at double precision NOT NULL,
+          PRIMARY KEY(engine, mode, place, cell)
+        );
+        CREATE INDEX travel_times_asked ON travel_times(asked_at);
+        """),
   ]
 }

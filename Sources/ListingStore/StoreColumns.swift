@@ -142,6 +142,11 @@ enum GeocodeColumn: String, TableColumns {
   case retryAt = "retry_at", lastError = "last_error"
 }
 
+/// `travel_times`: a routing engine's answer for a grid cell.
+enum TravelTimeColumn: String, TableColumns {
+  case engine, mode, place, cell, minutes, askedAt = "asked_at"
+}
+
 /// `photo_hashes`: a fetched photo's difference hash and size, or why it was refused.
 enum PhotoHashColumn: String, TableColumns {
   case url, image, hash, width, height, fetchedAt = "fetched_at", note

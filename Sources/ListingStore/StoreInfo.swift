@@ -125,11 +125,13 @@ public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
   private static let order = [
     "searches", "sources", "listings", "prices", "listing_images", "sightings", "deliveries",
     "held", "recent", "validators", "cooldowns", "cross_posts", "photo_hashes",
+    "travel_times",
   ]
 
   private static func noun(_ table: String, _ count: Int) -> String {
     if table == "listing_images" { return count == 1 ? "photo id" : "photo ids" }
     if table == "photo_hashes" { return count == 1 ? "photo fingerprint" : "photo fingerprints" }
+    if table == "travel_times" { return count == 1 ? "travel time" : "travel times" }
     if table == "cross_posts" { return count == 1 ? "cross-site link" : "cross-site links" }
     guard count == 1 else { return table }
     switch table {

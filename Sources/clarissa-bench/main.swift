@@ -5,7 +5,7 @@ internal import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|state|poll20k|sites|serve|map|same-flat|slow-clients|photos|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|commute|state|poll20k|sites|serve|map|same-flat|slow-clients|photos|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-poll20k`,
 // `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
@@ -32,6 +32,8 @@ if which == "filters" || which == "all" {
   FilterBenchmark().run()
   FactFilterBenchmark().run()
 }
+// Judging 100,000 listings with a `commute:` limit against a warm cache of travel times.
+if which == "commute" || which == "all" { CommuteBenchmark(folder: folder).run() }
 if which == "state" || which == "all" { StateBenchmark(folder: folder).run() }
 // A poll of a changed 20,000-item feed by whole `clarissa run` processes, beside xmllint and
 // rss2email 3.14 (a few minutes: it fills a 1,000,000-listing store of its own).

@@ -125,7 +125,10 @@ extension Runner {
       // What the last run saw: each listing it kept was seen then.
       let kept = try browsable.listings(query).filter { $0.lastSeen >= lastRun }.map(\.listing)
       let planned = Plan.planned(search, memory: memory, config: config, options: options)
-      let reading = SearchReading(batches: [SourceBatch(url: "", listings: kept.reversed())])
+      // Timed as a run would, from the engines' answers the store holds (nothing asked).
+      let reading = await commuted(
+        SearchReading(batches: [SourceBatch(url: "", listings: kept.reversed())]), for: search,
+        by: commuting(), memory: store, now: now, asking: false)
       let judgements = try Judge.judge(
         planned, reading: reading, memory: store, options: options, explaining: true)
       var explanation = Explanation(
@@ -146,9 +149,11 @@ extension Runner {
       let planned = Plan.planned(search, memory: memory, config: config, options: options)
       let source = FetchStage.jobs(for: search, sites: sites).first?.request.url ?? ""
       // Placed as a run would, from the geocoder's answers the store holds (nothing asked).
-      let reading = await located(
+      let placed = await located(
         SearchReading(batches: [SourceBatch(url: source, listings: listings)]), for: search,
         by: geocoding(), memory: store, now: now, asking: false)
+      let reading = await commuted(
+        placed, for: search, by: commuting(), memory: store, now: now, asking: false)
       let judgements = try Judge.judge(
         planned, reading: reading, memory: store, options: options, explaining: true)
       return Explanation(
@@ -166,9 +171,11 @@ extension Runner {
       [planned], sites: sites, scheduler: scheduler, memory: memory, options: options,
       conditional: false)
     // Placed as a run would, from the geocoder's answers the store holds (nothing asked).
-    let searchReading = await located(
+    let placed = await located(
       reading.searches[search.name] ?? SearchReading(), for: search, by: geocoding(),
       memory: memory, now: options.now, asking: false)
+    let searchReading = await commuted(
+      placed, for: search, by: commuting(), memory: memory, now: options.now, asking: false)
     let judgements = try Judge.judge(
       planned, reading: searchReading, memory: memory, options: options, explaining: true)
     let entries = judgements.map(Explanation.Entry.init)

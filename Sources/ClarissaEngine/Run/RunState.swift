@@ -12,6 +12,9 @@ struct RunState {
   var delivery: Deliver?
   /// The user's geocoder, for listings with an address and no coordinates; nil: none.
   var geocoding: Geocoding?
+  /// The commute stage, its engines shared by the run's searches; nil: no search has
+  /// `commute:` limits.
+  var commuting: Commuting?
   /// Photos the run may still fetch for fingerprints (``PhotoSettings/perRun``).
   var photosLeft = 0
 

@@ -74,6 +74,7 @@ public struct Runner: Sendable {
           config: config, channels: channels, memory: memory, now: options.now,
           clock: { options.time() }) : nil)
     run.geocoding = geocoding()
+    run.commuting = commuting(timeZone: options.timeZone)
     run.photosLeft = config.photos.enabled ? config.photos.perRun : 0
     if let shared {
       try await fetchShared(planned, work: shared, into: &run, memory: memory, options: options)
@@ -146,8 +147,11 @@ public struct Runner: Sendable {
     options: RunOptions, scheduler: RequestScheduler
   ) async throws {
     let (planned, slot) = (answer.planned, answer.planned.slot)
-    let reading = await located(
+    let placed = await located(
       answer.reading, for: planned.search, by: run.geocoding, memory: memory, now: options.now,
+      asking: !options.dryRun)
+    let reading = await commuted(
+      placed, for: planned.search, by: run.commuting, memory: memory, now: options.now,
       asking: !options.dryRun)
     let photoNote = try await photographed(
       planned, reading: reading, run: &run, memory: memory, options: options,
