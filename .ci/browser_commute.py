@@ -1,12 +1,12 @@
 """Travel times, the near: circle, the place's label and the phone layout of `clarissa serve`'s
 map in .ci/browser (the map's other checks are in browser_map.py).
 
-- Fed: the served searches.yaml gives ipads `near: {office: 3 km}` and, when `clarissa validate`
-  takes it, `commute: {office: {by: transit, max: 30 min}}`; each ipads listing with coordinates
-  gets a time in the file `clarissa serve` reads (CLARISSA_SERVE_TRAVEL_TIMES) until the run's
-  commute stage keeps times in the store: 6 min plus 2.2 min a km from the office, none ("no
-  route") for every ninth id; the limit goes in that file while the config reader takes no
-  `commute:`. One more listing lies 140 m east of the office.
+- Fed: the served searches.yaml gives ipads `near: {office: 3 km}` and `commute: {office: {by:
+  car, max: 30 min}}`, with `routing:` sending car to an OSRM table service this script runs on
+  127.0.0.1 (OSRMTable: 6 min plus 2.2 min a km from the office, no route for every ninth grid
+  cell). The first store's run asks it (the run's commute stage); the answers it kept are copied
+  into the served store; the page reads them through the store (CommuteLookup). One more
+  listing lies 140 m east of the office (imported, never run: its time is unknown).
 - Checked: the map's data carries the fed times and the limit; the legend's lines and counts
   (counted here from the fed times by map.js's rule); the swatches' colours; each card's and
   each single pin's class; the list sorted by travel time; the near: circle's width (3 km, within
@@ -14,9 +14,13 @@ map in .ci/browser (the map's other checks are in browser_map.py).
   moved at least once, the 140 m pin shown); at a 390 x 844 viewport the map's height (at least
   80 %) and the list's first card in view after one tap on the handle.
 """
+import http.server
 import json
 import math
 import os
+import re
+import sqlite3
+import threading
 import subprocess
 import time
 
@@ -25,7 +29,7 @@ from browser_map import api, viewport, wait_for_markers  # beside this script
 # The served config's place, the 3 km of ipads' `near:` and its commute limit.
 OFFICE = (37.7749, -122.4194)
 NEAR_KM = 3
-LIMIT = {"place": "office", "by": "transit", "max": 30}
+LIMIT = {"place": "office", "by": "car", "max": 30}
 # 140 m east of the office (at 37.77°N a degree of longitude is 87.96 km).
 BY_THE_PLACE = (OFFICE[0], OFFICE[1] + 0.140 / 87.96)
 # Okabe and Ito's colours of the classes (style.css), as the browser computes them.
@@ -33,25 +37,66 @@ COMMUTE_COLOURS = {"within": "rgb(0, 158, 115)", "near": "rgb(230, 159, 0)", "be
                    "unknown": "rgb(255, 255, 255)"}
 
 
-def served_config(binary, work, path):
-    """The served searches.yaml: `places: {office}`, ipads with `near: {office: 3 km}`, and
-    `commute: {office: {by: transit, max: 30 min}}` when `clarissa validate` takes it (the
-    config reader of issue 44); returns whether it does (else the limit goes in the travel
-    times' file)."""
+class OSRMTable(http.server.BaseHTTPRequestHandler):
+    """An OSRM table service on 127.0.0.1, answering as osrm-backend's docs/http.md describes
+    `GET /table/v1/{profile}/{lon,lat;...}?sources=..&destinations=..&annotations=duration`:
+    `{"code": "Ok", "durations": [[seconds]...], "sources": [...], "destinations": [...]}`,
+    null for no route. Each duration is this script's rule (`rule_minutes`), so the times the
+    page shows are checked against numbers computed here."""
+
+    requests = 0
+
+    def do_GET(self):
+        found = re.fullmatch(r"/table/v1/([\w-]+)/([^?]+)\?(.*)", self.path)
+        if not found:
+            return self.answer(400, {"code": "InvalidUrl", "message": "URL string malformed"})
+        OSRMTable.requests += 1
+        points = [tuple(map(float, pair.split(","))) for pair in found[2].split(";")]
+        query = dict(part.split("=", 1) for part in found[3].split("&"))
+        sources = [int(n) for n in query["sources"].split(";")]
+        destinations = [int(n) for n in query["destinations"].split(";")]
+        durations = []
+        for source in sources:
+            lon, lat = points[source]
+            row = []
+            for destination in destinations:
+                minutes = rule_minutes(lat, lon)
+                row.append(None if minutes is None else minutes * 60)
+            durations.append(row)
+        waypoint = lambda n: {"location": list(points[n]), "name": "", "distance": 0, "hint": ""}
+        self.answer(200, {"code": "Ok", "durations": durations, "sources": [waypoint(n) for n in sources],
+                          "destinations": [waypoint(n) for n in destinations]})
+
+    def answer(self, status, document):
+        body = json.dumps(document).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def start_engine():
+    """The OSRM table service, on a free port of 127.0.0.1; its base URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OSRMTable)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def served_config(path, engine):
+    """A searches.yaml as served: `places: {office}`, ipads with `near: {office: 3 km}` and
+    `commute: {office: {by: car, max: 30 min}}`, and `routing:` sending car to `engine`."""
     with open(path) as handle:
         text = handle.read()
-    text = text.replace("  - name: ipads\n", f"  - name: ipads\n    near: {{office: {NEAR_KM} km}}\n", 1)
+    text = text.replace("  - name: ipads\n", f"  - name: ipads\n    near: {{office: {NEAR_KM} km}}\n"
+                        f"    commute: {{office: {{by: car, max: {LIMIT['max']} min}}}}\n", 1)
     text += f"\nplaces:\n  office: [{OFFICE[0]}, {OFFICE[1]}]\n"
-    probe = os.path.join(work, "probe")
-    os.makedirs(probe, exist_ok=True)
-    with_commute = text.replace("  - name: ipads\n", "  - name: ipads\n    commute: {office: {by: transit, max: 30 min}}\n", 1)
-    with open(os.path.join(probe, "searches.yaml"), "w") as handle:
-        handle.write(with_commute)
-    taken = subprocess.run([binary, "validate", "--config", os.path.join(probe, "searches.yaml")],
-                           capture_output=True, text=True).returncode == 0
+    text += f"\nrouting:\n  car: {{osrm: \"{engine}\", delay: 0s}}\n"
     with open(path, "w") as handle:
-        handle.write(with_commute if taken else text)
-    return taken
+        handle.write(text)
 
 
 def km_from_office(lat, lon):
@@ -62,12 +107,28 @@ def km_from_office(lat, lon):
     return 2 * 6371.0088 * math.asin(math.sqrt(a))
 
 
-def fed_minutes(item):
-    """The travel time fed for an ipads listing with coordinates: 6 min plus 2.2 min a km from
-    the office, whole; every ninth listing (by id) has none ("no route")."""
-    if sum(map(ord, item["id"])) % 9 == 0:
+def rule_minutes(lat, lon):
+    """The engine's travel time from a point: 6 min plus 2.2 min a km from the office; none (no
+    route) for every ninth grid cell (by the cell's thousandths of a degree)."""
+    if (round(lat * 1000) + round(lon * 1000)) % 9 == 0:
         return None
-    return round(6 + 2.2 * km_from_office(item["latitude"], item["longitude"]))
+    return 6 + 2.2 * km_from_office(lat, lon)
+
+
+def cell(value):
+    """A coordinate as clarissa's cache grid keeps it (docs/configuration.md: 0.001 degrees)."""
+    return round(value * 1000) / 1000
+
+
+def expected_minutes(item):
+    """What the page must show for a listing: the rule at its grid cell, in whole minutes;
+    None for no route, and for a listing farther in a straight line than a car covers in the
+    limit at 120 km/h (never asked)."""
+    lat, lon = item["latitude"], item["longitude"]
+    if km_from_office(lat, lon) > 120 * LIMIT["max"] / 60:
+        return None
+    minutes = rule_minutes(cell(lat), cell(lon))
+    return None if minutes is None else math.floor(minutes + 0.5)
 
 
 def expected_class(minutes, limit=LIMIT["max"]):
@@ -80,21 +141,24 @@ def expected_class(minutes, limit=LIMIT["max"]):
 FED = {}
 
 
-def write_travel_times(items, path, limits):
-    """The file `clarissa serve` reads (CLARISSA_SERVE_TRAVEL_TIMES): each ipads listing's time
-    to the office by transit, and, while the config reader takes no `commute:`, the limit."""
-    times = {}
+def expect_times(items, asked=True):
+    """FED: each ipads listing with coordinates and its expected whole minutes (none for one
+    no run has seen: the engine was never asked for its cell)."""
     for item in items:
         searches = [sighting["search"] for sighting in item.get("sightings", [])]
         if item.get("type") != "listing" or "ipads" not in searches or item.get("latitude") is None:
             continue
-        minutes = fed_minutes(item)
-        key = f"{item['site']}:{item['id']}"
-        FED[key] = minutes
-        times[key] = [{"place": "office", "by": "transit", "minutes": minutes} | ({} if minutes is not None else {"note": "no route"})]
-    document = {"times": times} | ({"limits": {"ipads": [LIMIT]}} if limits else {})
-    with open(path, "w") as handle:
-        json.dump(document, handle)
+        FED[f"{item['site']}:{item['id']}"] = expected_minutes(item) if asked else None
+
+
+def copy_travel_times(first, served):
+    """The engine's answers the first store kept (its run asked the engine) into the served
+    store, as rows: `state export` carries listings, not the routing cache."""
+    with sqlite3.connect(served) as target:
+        target.execute("ATTACH DATABASE ? AS first", (first,))
+        target.execute("INSERT OR REPLACE INTO travel_times SELECT * FROM first.travel_times")
+        count = target.execute("SELECT count(*) FROM travel_times").fetchone()[0]
+    return count
 
 
 def pin_by_the_place(now):
@@ -120,8 +184,8 @@ def set_view(driver, lat, lon, zoom):
 
 
 def commute_checks(driver, base, c):
-    """Travel times: fed from the file `clarissa serve` reads (write_travel_times); the limit
-    30 min by transit to the office."""
+    """Travel times: from the store, which the run filled from the loopback OSRM; the limit
+    30 min by car to the office."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     viewport(driver, 1280, 800)
@@ -137,7 +201,7 @@ def commute_checks(driver, base, c):
     driver.get(base + "map?search=ipads")
     wait_for_markers(driver)
     legend = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#map-legend li")]
-    wanted = [f"within 24 min by transit to office ({counts['within']})", f"near the limit (24 min to 30 min) ({counts['near']})",
+    wanted = [f"within 24 min by car to office ({counts['within']})", f"near the limit (24 min to 30 min) ({counts['near']})",
               f"beyond 30 min ({counts['beyond']})", f"travel time unknown ({counts['unknown']})"]
     c.check("the legend names the limit's classes with the counts of the fed times", legend[:4] == wanted
             and all(counts.values()), f"{legend} != {wanted}")
@@ -162,7 +226,7 @@ def commute_checks(driver, base, c):
             known == sorted(known) and minutes[len(known):] == [None] * (len(minutes) - len(known)) and len(known) > 50,
             f"{minutes[:8]} ... {minutes[-3:]}")
     first = driver.find_element(By.CSS_SELECTOR, "#map-list .map-card")
-    c.check("a card says the travel time in words", f"{known[0]} min by transit to office" in first.text, first.text)
+    c.check("a card says the travel time in words", f"{known[0]} min by car to office" in first.text, first.text)
     # The pins, zoomed in on the office: each single pin's colour is its class's.
     set_view(driver, OFFICE[0], OFFICE[1], 17)
     pins = driver.execute_script(

@@ -113,9 +113,11 @@ struct ListingsCommand: ParsableCommand {
     query.limit = limit
     query.unviewed = unviewed
     query.marked = starred ? .starred : hidden ? .hidden : withHidden ? .any : .notHidden
+    let config = options.configured()
     let read = { (store: ListingStore) throws -> [FoundListing] in
       try checkSearches(store)
       var found = try store.listings(query)
+      try StoredCommute.attach(&found, config: config, memory: store)
       guard format == .json else { return found }
       let others = try store.alsoOn(found.map(\.listing.key))
       for index in found.indices { found[index].alsoOn = others[found[index].listing.key] }
@@ -137,7 +139,7 @@ struct ListingsCommand: ParsableCommand {
     switch format {
     case .text:
       print(
-        ListingsOutput.text(found, now: now, searches: options.configuredSearches()), terminator: ""
+        ListingsOutput.text(found, now: now, searches: config?.searchesByName ?? [:]), terminator: ""
       )
     case .json: print(ListingsOutput.json(found))
     case .csv: print(ListingsOutput.csv(found), terminator: "")

@@ -159,18 +159,17 @@ enum ServedSetup {
           ?? source.resolve(StateSettings().path), StoreSharing(), nil
       )
     }
-    let recorded = recordedTravelTimes()
     let searches = config.searches.map {
       ServedConfig.Search(
         name: $0.name, site: $0.site, interval: $0.interval.timeInterval, enabled: $0.enabled,
         hosts: $0.hosts(sites: catalog), places: $0.places, areas: $0.facts.within,
         areaUnit: $0.facts.shownAreaUnit, near: $0.facts.near,
-        commute: $0.facts.commute.isEmpty
-          ? recorded?.limits(of: $0.name, places: config.places) ?? [] : $0.facts.commute)
+        commute: $0.facts.commute)
     }
     var served = ServedConfig(
       path: source.config, searches: searches, problems: problems, hasErrors: false)
     served.digests = DigestTiming.timers(config)
+    served.routing = config.routing
     return (
       served, source.statePath(config), (try? source.sharing(config)) ?? StoreSharing(),
       config.serve
@@ -243,7 +242,10 @@ enum ServedSetup {
           ? WebApp.Access.loopbackHosts(port: server.port, bound: server.host) : [],
         actionKey: actionKey, publicURL: publicURL,
         usedActionsFile: actionKey == nil ? nil : usedActionsFile),
-      metrics: metrics, map: map, travelTimes: recordedTravelTimes()?.travelTimes ?? .none)
+      metrics: metrics, map: map,
+      travelTimes: TravelTimes { listings, limits, routing in
+        try CommuteLookup.attach(&listings, limits: limits, routing: routing, memory: store)
+      })
     box.app = app
     server.start()
     return ServedSession(server: server, app: app)
@@ -251,21 +253,6 @@ enum ServedSetup {
 }
 
 extension ServedSetup {
-  /// The file of travel times `CLARISSA_SERVE_TRAVEL_TIMES` names, which `.ci/browser` writes
-  /// (``TravelTimes/Recorded``), until the run's commute stage keeps them in the store; nil
-  /// without one. A file that cannot be read is said, and none are shown.
-  static func recordedTravelTimes() -> TravelTimes.Recorded? {
-    guard let file = ProcessInfo.processInfo.environment["CLARISSA_SERVE_TRAVEL_TIMES"] else {
-      return nil
-    }
-    do {
-      return try TravelTimes.Recorded.read(file: file)
-    } catch {
-      Terminal.error("clarissa: CLARISSA_SERVE_TRAVEL_TIMES: \(error)\n")
-      return nil
-    }
-  }
-
   /// A connection of its own to the store, to read and mark: a worker's own connection to a
   /// shared store takes no work.
   static func openStore(_ statePath: String, sharing: StoreSharing) throws -> any BrowsableStore {

@@ -36,12 +36,12 @@ struct ShowCommand: ParsableCommand {
 
   func run() throws {
     let now = options.clock
+    let config = options.configured()
     let read = try options.reading { store, _ -> (ListingHistory, PriceChart)? in
       try store.history(try ListingIDs.key(id, in: store)).map {
-        (
-          try DealContextBook(memory: store, now: now).annotated($0),
-          try PriceChart.read($0, in: store)
-        )
+        var history = try DealContextBook(memory: store, now: now).annotated($0)
+        try StoredCommute.attach(&history, config: config, memory: store)
+        return (history, try PriceChart.read($0, in: store))
       }
     }
     guard let read else { return }
@@ -53,7 +53,7 @@ struct ShowCommand: ParsableCommand {
       format == .json
         ? ListingsOutput.json(found)
         : ListingsOutput.show(
-          found, now: now, searches: options.configuredSearches(), chart: chart)
+          found, now: now, searches: config?.searchesByName ?? [:], chart: chart)
           + TextChangesSection.text(found, now: now),
       terminator: format == .json ? "\n" : "")
   }

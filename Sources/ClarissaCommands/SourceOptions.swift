@@ -87,10 +87,13 @@ struct SourceOptions: ParsableArguments {
       maxBytes: configuration.http.maxResponseBytes)
   }
 
-  /// Where answers come from: the recording, or the network through `live`.
+  /// Where answers come from: the recording (the user's geocoder and routing engines still
+  /// asked through `live`, ``ReplayWithServices``), or the network through `live`.
   func sourceFetcher(live: @autoclosure () -> any Fetcher) throws -> any Fetcher {
     guard let replay else { return live() }
-    do { return try ReplayFetcher(folder: replay) } catch let error as FetchError {
+    do { return ReplayWithServices(try ReplayFetcher(folder: replay), live: live()) } catch let
+      error as FetchError
+    {
       Terminal.error("error: \(error.message)\n")
       throw ExitStatus.failure.exitCode
     }

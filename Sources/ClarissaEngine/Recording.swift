@@ -135,3 +135,32 @@ public actor RecordingFetcher: Fetcher {
     return String(String(readable).prefix(60)) + "-" + String(hash, radix: 16) + ".body"
   }
 }
+
+/// A replay that still asks the user's own services: the sites' answers come from the
+/// recording, and a request of the geocoder or a routing engine (`RequestSpec.mode` `geocode`,
+/// `routing`) that the recording does not hold goes to `live`. `--replay` replays the sites;
+/// the services `geocoder:` and `routing:` name are the user's setup and are asked as the
+/// config says (neither is set by default, so the bundled replay stays offline).
+public struct ReplayWithServices: Fetcher {
+  /// The request modes of the user's services.
+  public static let serviceModes: Set<String> = ["geocode", "routing"]
+
+  let replay: ReplayFetcher
+  let live: any Fetcher
+
+  /// A replay of `replay`, asking `live` for the services' requests it lacks.
+  public init(_ replay: ReplayFetcher, live: any Fetcher) {
+    self.replay = replay
+    self.live = live
+  }
+
+  public func fetch(_ request: RequestSpec, headers: [String: String]) async -> Result<
+    HTTPResponse, FetchError
+  > {
+    let recorded = await replay.fetch(request, headers: headers)
+    guard case .failure(let error) = recorded, error.kind == .notRecorded,
+      Self.serviceModes.contains(request.mode)
+    else { return recorded }
+    return await live.fetch(request, headers: headers)
+  }
+}

@@ -1,4 +1,4 @@
-public import ClarissaCore
+internal import ClarissaCore
 public import Foundation
 
 /// A routing engine's travel times (`travel_times`, issue 44), kept so that a grid cell is

@@ -57,6 +57,8 @@ package struct ServedConfig: Sendable {
   /// Per channel with a scheduled digest: when its digest goes for deliveries owed since a
   /// time, quiet hours respected (the engine's `DigestTiming`, given by the command).
   package var digests: [String: @Sendable (Date) -> Date] = [:]
+  /// `routing:`: the engines whose kept answers the travel times are read from.
+  package var routing = RoutingSettings()
 
   /// The named places of `names` (every search's when empty), each once by name, in order.
   package func places(of names: [String]) -> [NamedPlace] {

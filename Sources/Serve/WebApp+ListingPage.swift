@@ -79,7 +79,14 @@ extension WebApp {
   func listingFacts(_ history: ListingHistory, key: ListingKey, now: Date)
     -> [(String, HTML)]
   {
-    let listing = history.listing
+    var listing = history.listing
+    let limits = config.commute(of: history.searches.map(\.search))
+    if !limits.isEmpty {
+      var one = [listing]
+      // A store that cannot be read here leaves the times out; the page still shows.
+      try? travelTimes.attach(&one, limits, config.routing)
+      listing = one[0]
+    }
     var facts: [(String, HTML)] = [
       ("site", "\(listing.site)"), ("id", "\(listing.id)"),
       ("first seen", Pages.time(history.firstSeen, now: now)),

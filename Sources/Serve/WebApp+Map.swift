@@ -65,7 +65,7 @@ extension WebApp {
       let limits = served.commute(of: searches)
       guard !limits.isEmpty else { continue }
       var listings = indices.map { found[$0].listing }
-      try travelTimes.attach(&listings, limits)
+      try travelTimes.attach(&listings, limits, served.routing)
       for (index, listing) in zip(indices, listings) {
         found[index].listing.commute = listing.commute
       }

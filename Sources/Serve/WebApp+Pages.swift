@@ -115,7 +115,7 @@ extension WebApp {
       guard !limits.isEmpty else { continue }
       let indices = found.listings.indices.filter { found.listings[$0].search == search }
       var listings = indices.map { found.listings[$0].listing }
-      try travelTimes.attach(&listings, limits)
+      try travelTimes.attach(&listings, limits, served.routing)
       for (index, listing) in zip(indices, listings) {
         found.listings[index].listing.commute = listing.commute
       }

@@ -1,4 +1,5 @@
 import ClarissaCore
+import ClarissaEngine
 import FixtureSupport
 import Foundation
 import ListingStore
@@ -19,7 +20,7 @@ import WebServer
   ]
 
   /// The times of ``minutes`` for `limits`, as the run's commute stage would attach them.
-  static let times = TravelTimes { listings, limits in
+  static let times = TravelTimes { listings, limits, _ in
     for index in listings.indices {
       guard let known = minutes[listings[index].id] else { continue }
       listings[index].commute = limits.map {
@@ -107,30 +108,42 @@ import WebServer
     #expect(!seventh.contains("card-commute"), "no time, no line")
   }
 
-  @Test func theRecordedFileGivesEachListingItsLimitsTimesInTheirOrderAndItsSearchesLimits() throws
-  {
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("travel-\(UUID().uuidString).json")
-    defer { try? FileManager.default.removeItem(at: file) }
-    try Data(
-      """
-      {"times": {"craigslist:1": [{"place": "gym", "by": "bike", "minutes": 12},
-                                  {"place": "work", "by": "transit", "minutes": 24}],
-                 "craigslist:2": [{"place": "work", "by": "car", "minutes": 9}]},
-       "limits": {"flats": [{"place": "work", "by": "transit", "max": 30},
-                            {"place": "nowhere", "by": "car", "max": 10}]}}
-      """.utf8
-    ).write(to: file)
-    let recorded = try TravelTimes.Recorded.read(file: file.path)
-    #expect(recorded.limits(of: "flats", places: [Self.work]) == [Self.limit], "no place, no limit")
-    #expect(recorded.limits(of: "rooms", places: [Self.work]).isEmpty)
-    let times = recorded.travelTimes
-    let gym = NamedPlace(name: "gym", coordinates: Coordinates(latitude: 37.8, longitude: -122.4))
-    var listings = ["1", "2", "3"].map { ServeFixture.listing($0, title: "Flat") }
-    try times.attach(
-      &listings, [Self.limit, CommuteLimit(place: gym, mode: .bike, maxMinutes: 20)])
-    #expect(listings[0].commuteWords == "24 min by transit to work · 12 min by bike to gym")
-    #expect(listings[1].commute.isEmpty, "by car is not a limit's mode")
-    #expect(listings[2].commute.isEmpty)
+  /// `serve`'s own filling: the engine's answers the store keeps (the run's commute stage
+  /// writes them), read back by `CommuteLookup` for the map and the listing's page.
+  @Test func thePagesReadTheTimesTheStoreKeeps() throws {
+    let fixture = try Self.fixture()
+    let engine = RoutingEngine(
+      kind: .motis, url: "http://127.0.0.1:8080", depart: Departure(weekday: 1, minutes: 510))
+    // Listings 1-4 share a grid cell (37.700, -122.400), 6 and 7 the next one north-west.
+    let cells = [
+      CommuteGrid.key(Coordinates(latitude: 37.7001, longitude: -122.4001)): 18.4,
+      CommuteGrid.key(Coordinates(latitude: 37.7006, longitude: -122.4006)): 33.0,
+    ]
+    try fixture.store.rememberTravelTimes(
+      engine: engine.cacheName, mode: .transit,
+      place: CommuteGrid.placeKey(Self.work.coordinates), cells, at: fixture.now)
+    var served = fixture.app.config
+    served.routing = RoutingSettings(engines: [.transit: engine])
+    let store = fixture.store
+    let app = WebApp(
+      store: store, config: served, access: WebApp.Access(token: nil, hosts: []),
+      travelTimes: TravelTimes { listings, limits, routing in
+        try CommuteLookup.attach(&listings, limits: limits, routing: routing, memory: store)
+      }, clock: { fixture.now.addingTimeInterval(600) })
+    let map = app.handle(WebRequest(method: "GET", target: "/api/map?search=flats"))
+    let data = try #require(
+      try JSONSerialization.jsonObject(with: Data(map.body)) as? [String: Any])
+    let markers = try #require(data["markers"] as? [[String: Any]])
+    var minutes: [String: Int] = [:]
+    for marker in markers {
+      let times = marker["commute"] as? [[String: Any]]
+      minutes[marker["key"] as? String ?? ""] = times?.first?["minutes"] as? Int
+    }
+    #expect(minutes["craigslist:1"] == 18 && minutes["craigslist:4"] == 18, "\(minutes)")
+    #expect(minutes["craigslist:6"] == 33 && minutes["craigslist:7"] == 33, "\(minutes)")
+    let page = String(
+      decoding: app.handle(WebRequest(method: "GET", target: "/listing/craigslist/6")).body,
+      as: UTF8.self)
+    #expect(page.contains("33 min by transit to work"), "the listing's page reads the store too")
   }
 }
