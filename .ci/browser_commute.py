@@ -4,7 +4,8 @@ map in .ci/browser (the map's other checks are in browser_map.py).
 - Fed: the served searches.yaml gives ipads `near: {office: 3 km}` and `commute: {office: {by:
   car, max: 30 min}}`, with `routing:` sending car to an OSRM table service this script runs on
   127.0.0.1 (OSRMTable: 6 min plus 2.2 min a km from the office, no route for every ninth grid
-  cell). The first store's run asks it (the run's commute stage); the answers it kept are copied
+  cell). The first store's run asks it (the run's commute stage, with a 4-hour limit that drops
+  nothing); the answers it kept are copied
   into the served store; the page reads them through the store (CommuteLookup). One more
   listing lies 140 m east of the office (imported, never run: its time is unknown).
 - Checked: the map's data carries the fed times and the limit; the legend's lines and counts
@@ -86,13 +87,19 @@ def start_engine():
     return f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def served_config(path, engine):
+def served_config(path, engine, limit=LIMIT["max"], near=True):
     """A searches.yaml as served: `places: {office}`, ipads with `near: {office: 3 km}` and
-    `commute: {office: {by: car, max: 30 min}}`, and `routing:` sending car to `engine`."""
+    `commute: {office: {by: car, max: 30 min}}`, and `routing:` sending car to `engine`. The
+    first store's run is given `max: 240 min` instead: the engine is asked for every listing
+    within a car's reach of 4 hours (480 km, so all of them) and none is dropped for its time,
+    so the served store holds the same listings as before, with every answer kept (the answers
+    are kept by engine, place and cell, whatever the limit); and no `near:`, which would drop
+    the listings farther than 3 km."""
     with open(path) as handle:
         text = handle.read()
-    text = text.replace("  - name: ipads\n", f"  - name: ipads\n    near: {{office: {NEAR_KM} km}}\n"
-                        f"    commute: {{office: {{by: car, max: {LIMIT['max']} min}}}}\n", 1)
+    circle = f"    near: {{office: {NEAR_KM} km}}\n" if near else ""
+    text = text.replace("  - name: ipads\n", f"  - name: ipads\n{circle}"
+                        f"    commute: {{office: {{by: car, max: {limit} min}}}}\n", 1)
     text += f"\nplaces:\n  office: [{OFFICE[0]}, {OFFICE[1]}]\n"
     text += f"\nrouting:\n  car: {{osrm: \"{engine}\", delay: 0s}}\n"
     with open(path, "w") as handle:
@@ -116,8 +123,12 @@ def rule_minutes(lat, lon):
 
 
 def cell(value):
-    """A coordinate as clarissa's cache grid keeps it (docs/configuration.md: 0.001 degrees)."""
-    return round(value * 1000) / 1000
+    """A coordinate as clarissa's cache grid keeps it (docs/configuration.md: 0.001 degrees),
+    computed as CommuteGrid does: divided by the step, rounded half away from zero (Swift's
+    `rounded()`, not Python's half-to-even), times the step; then six decimals, as the request
+    writes it."""
+    steps = value / 0.001
+    return round(math.copysign(math.floor(abs(steps) + 0.5), steps) * 0.001, 6)
 
 
 def expected_minutes(item):
@@ -141,6 +152,9 @@ def expected_class(minutes, limit=LIMIT["max"]):
 FED = {}
 
 
+NO_ROUTE = set()
+
+
 def expect_times(items, asked=True):
     """FED: each ipads listing with coordinates and its expected whole minutes (none for one
     no run has seen: the engine was never asked for its cell)."""
@@ -148,7 +162,11 @@ def expect_times(items, asked=True):
         searches = [sighting["search"] for sighting in item.get("sightings", [])]
         if item.get("type") != "listing" or "ipads" not in searches or item.get("latitude") is None:
             continue
-        FED[f"{item['site']}:{item['id']}"] = expected_minutes(item) if asked else None
+        key = f"{item['site']}:{item['id']}"
+        FED[key] = expected_minutes(item) if asked else None
+        lat, lon = item["latitude"], item["longitude"]
+        if asked and km_from_office(lat, lon) <= 120 * LIMIT["max"] / 60 and rule_minutes(cell(lat), cell(lon)) is None:
+            NO_ROUTE.add(key)
 
 
 def copy_travel_times(first, served):
@@ -191,10 +209,15 @@ def commute_checks(driver, base, c):
     viewport(driver, 1280, 800)
     data = api(base, "?search=ipads")
     fed = {m["key"]: FED.get(m["key"], "none") for m in data["markers"]}
-    c.check("the map's data has each ipads marker's fed travel time and the limit",
-            all(m.get("commute", [{}])[0].get("minutes") == FED[m["key"]] and m["commute"][0].get("max") == 30
-                for m in data["markers"] if m["key"] in FED) and len(FED) > 100 and data["limits"] == [LIMIT],
-            f"{len(FED)} fed, limits {data.get('limits')}")
+    wrong = [(m["key"], m.get("commute"), FED[m["key"]]) for m in data["markers"] if m["key"] in FED
+             and (m.get("commute", [{}])[0].get("minutes") != FED[m["key"]] or m["commute"][0].get("max") != 30)]
+    c.check("the map's data has each ipads marker's travel time (the engine's rule, computed here) and the limit",
+            not wrong and len(FED) > 100 and data["limits"] == [LIMIT],
+            f"{len(FED)} expected, limits {data.get('limits')}, wrong: {wrong[:3]}")
+    said = {m["key"]: m["commute"][0].get("words", "") for m in data["markers"] if m.get("commute")}
+    unsaid = [k for k in NO_ROUTE if said.get(k) != "travel time to office by car unknown (no route)"]
+    c.check("a cell the engine found no route for says so (kept as an answer, not asked again)",
+            NO_ROUTE and not unsaid, f"{len(NO_ROUTE)} without a route, wrong: {[(k, said.get(k)) for k in unsaid[:3]]}")
     counts = {k: 0 for k in COMMUTE_COLOURS}
     for key in fed:
         counts[expected_class(fed[key] if fed[key] != "none" else None)] += 1

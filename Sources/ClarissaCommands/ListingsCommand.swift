@@ -139,7 +139,8 @@ struct ListingsCommand: ParsableCommand {
     switch format {
     case .text:
       print(
-        ListingsOutput.text(found, now: now, searches: config?.searchesByName ?? [:]), terminator: ""
+        ListingsOutput.text(found, now: now, searches: config?.searchesByName ?? [:]),
+        terminator: ""
       )
     case .json: print(ListingsOutput.json(found))
     case .csv: print(ListingsOutput.csv(found), terminator: "")

@@ -82,7 +82,9 @@ struct Commuting: Sendable {
       to: sheet.limit.place.coordinates, from: due.map(\.point), now: now)
     var answers: [String: Double?] = [:]
     for (index, minutes) in asked.times where due.indices.contains(index) {
-      answers[due[index].key] = minutes.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+      // `.some`: an engine's "no route" (nil) is an answer kept as such, never a removed key
+      // (a bare `nil` here would drop it, and the cell would be asked again every run).
+      answers[due[index].key] = .some(minutes)
     }
     var notes = asked.notes
     do {
