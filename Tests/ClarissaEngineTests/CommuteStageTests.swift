@@ -141,6 +141,34 @@ import Testing
     #expect(!kept.isEmpty && kept.count < 420)
   }
 
+  /// An engine's "no route" is an answer: kept, said, and not asked again (a flat on
+  /// Heligoland, the loopback's island, and a place in Cuxhaven across the water).
+  @Test func noRouteIsKeptAsAnAnswerAndNotAskedAgain() async throws {
+    let osrm = try LoopbackOSRM()
+    let store = try GeocodingTests.store()
+    let harbour = NamedPlace(
+      name: "harbour", coordinates: Coordinates(latitude: 53.8700, longitude: 8.6900))
+    let limit = CommuteLimit(place: harbour, mode: .car, maxMinutes: 60)
+    let island = Listing(
+      id: "h", site: "feed", url: "https://example.org/h", title: "Flat on the island",
+      price: 900, coordinates: Coordinates(latitude: 54.1800, longitude: 7.8850))
+    let mainland = Listing(
+      id: "m", site: "feed", url: "https://example.org/m", title: "Flat in Cuxhaven",
+      price: 900, coordinates: Coordinates(latitude: 53.8600, longitude: 8.7000))
+    let reading = SearchReading(batches: [
+      SourceBatch(url: "https://example.org/a", listings: [island, mainland])
+    ])
+    for hour in 0..<2 {
+      let timed = await Self.commuting(Self.engine(osrm)).attach(
+        reading, limits: [limit], memory: store,
+        now: Self.now.addingTimeInterval(Double(hour) * 3_600), asking: true)
+      let times = timed.batches.flatMap(\.listings).compactMap(\.commute.first)
+      #expect(times.map { $0.minutes == nil } == [true, false], "hour \(hour): \(times)")
+      #expect(times.first?.note == "no route", "hour \(hour): \(times)")
+    }
+    #expect(osrm.requests == 1, "the second run reads both answers from the store")
+  }
+
   @Test func theRunsCapLeavesTheRestForTheNextRunAndADryRunAsksNothing() async throws {
     let osrm = try LoopbackOSRM()
     let store = try GeocodingTests.store()
