@@ -47,6 +47,9 @@ struct MapData {
     var max: Double?
     /// "24 min by transit to work" (``CommuteTime/words``).
     var words: String
+    /// Farther in a straight line than the limit's bound (``CommuteLimit/reach``): no time,
+    /// and beyond the limit all the same.
+    var beyondReach = false
   }
 
   /// A `near:` entry of the searches shown: a circle of `radius` metres round the place.
@@ -163,6 +166,7 @@ extension MapData.Marker {
         out += ",\"minutes\":" + (time.minutes.map(String.init) ?? "null")
         if let max = time.max { out += ",\"max\":" + MapData.number(max) }
         member(",\"words\":", time.words)
+        if time.beyondReach { out += ",\"beyondReach\":true" }
         out += "}"
       }
       out += "]"

@@ -72,13 +72,20 @@ extension WebApp {
     }
   }
 
-  /// A marker's travel times, each with the `max` of its place and mode among `limits`.
+  /// A marker's travel times, each with the `max` of its place and mode among `limits`, and
+  /// whether the listing is farther than that limit's straight-line bound (no engine was asked:
+  /// it cannot make it, so it is coloured beyond, not unknown).
   private static func commute(_ listing: Listing, limits: [CommuteLimit]) -> [MapData.Commute] {
     listing.commute.map { time in
-      MapData.Commute(
+      let limit = limits.first { $0.place.name == time.place && $0.mode == time.by }
+      let beyond =
+        time.minutes == nil
+        && listing.coordinates.map { here in
+          limit.map { $0.place.coordinates.distance(to: here) > $0.reach } ?? false
+        } ?? false
+      return MapData.Commute(
         place: SafeText.line(time.place), by: time.by, minutes: time.shownMinutes,
-        max: limits.first { $0.place.name == time.place && $0.mode == time.by }?.maxMinutes,
-        words: SafeText.line(time.words))
+        max: limit?.maxMinutes, words: SafeText.line(time.words), beyondReach: beyond)
     }
   }
 

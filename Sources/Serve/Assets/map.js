@@ -16,13 +16,15 @@
     return (m.commute || []).filter(function (c) { return typeof c.max === "number" && c.max > 0; });
   }
   // within: every limited journey known and at most 0.8 x its max; near: all within their max,
-  // one above 0.8 x; beyond: one above its max; unknown: no time for a limit (or none at all).
+  // one above 0.8 x; beyond: one above its max, or farther than its straight-line bound
+  // (beyondReach); unknown: no time for a limit (or none at all).
   function commuteClass(m) {
     var times = judged(m);
     if (!times.length) return "unknown";
     var beyond = false, unknown = false, near = false;
     times.forEach(function (c) {
-      if (typeof c.minutes !== "number") unknown = true;
+      if (c.beyondReach === true) beyond = true;
+      else if (typeof c.minutes !== "number") unknown = true;
       else if (c.minutes > c.max) beyond = true;
       else if (c.minutes > NEAR_SHARE * c.max) near = true;
     });
