@@ -243,9 +243,7 @@ enum ServedSetup {
         actionKey: actionKey, publicURL: publicURL,
         usedActionsFile: actionKey == nil ? nil : usedActionsFile),
       metrics: metrics, map: map,
-      travelTimes: TravelTimes { listings, limits, routing in
-        try CommuteLookup.attach(&listings, limits: limits, routing: routing, memory: store)
-      })
+      travelTimes: StoredCommute.travelTimes(store))
     box.app = app
     server.start()
     return ServedSession(server: server, app: app)

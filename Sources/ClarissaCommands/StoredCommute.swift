@@ -1,39 +1,31 @@
 internal import ClarissaCore
 internal import ClarissaEngine
 internal import ListingStore
+internal import Serve
 
-/// The travel times `listings` and `show` print: each listing's, for its searches' `commute:`
-/// limits, from the engines' answers the store keeps (``CommuteLookup``); the store keeps no
-/// time with a listing, and these commands ask no engine.
+/// The travel times `serve`, `listings` and `show` show: each listing's, for its searches'
+/// `commute:` limits, from the engines' answers the store keeps (``CommuteLookup``); the store
+/// keeps no time with a listing, and these commands ask no engine.
 enum StoredCommute {
-  /// The limits of `searches` in `config`, each place and mode once, in order.
-  static func limits(of searches: [String], in config: Config?) -> [CommuteLimit] {
-    guard let config else { return [] }
-    var limits: [CommuteLimit] = []
-    for name in searches {
-      for limit in config.searchesByName[name]?.facts.commute ?? []
-      where !limits.contains(where: { $0.place.name == limit.place.name && $0.mode == limit.mode })
-      {
-        limits.append(limit)
-      }
+  /// The filling the pages and these commands share, reading `memory`.
+  static func travelTimes(_ memory: any ListingMemory) -> TravelTimes {
+    TravelTimes { listings, limits, routing in
+      try CommuteLookup.attach(&listings, limits: limits, routing: routing, memory: memory)
     }
-    return limits
   }
 
-  /// Fills the times of `found`, the listings of one search filled together.
+  /// The limits of `searches` in `config`, once per place and mode.
+  static func limits(of searches: [String], in config: Config) -> [CommuteLimit] {
+    CommuteLimit.merged(searches.flatMap { config.searchesByName[$0]?.facts.commute ?? [] })
+  }
+
+  /// Fills the times of `found`, the listings of each search together.
   static func attach(_ found: inout [FoundListing], config: Config?, memory: any ListingMemory)
     throws
   {
     guard let config else { return }
-    for search in Set(found.map(\.search)) {
-      let limits = limits(of: [search], in: config)
-      guard !limits.isEmpty else { continue }
-      let indices = found.indices.filter { found[$0].search == search }
-      var listings = indices.map { found[$0].listing }
-      try CommuteLookup.attach(&listings, limits: limits, routing: config.routing, memory: memory)
-      for (index, listing) in zip(indices, listings) {
-        found[index].listing.commute = listing.commute
-      }
+    try travelTimes(memory).attach(&found, routing: config.routing) {
+      limits(of: [$0], in: config)
     }
   }
 
@@ -41,10 +33,10 @@ enum StoredCommute {
   static func attach(_ history: inout ListingHistory, config: Config?, memory: any ListingMemory)
     throws
   {
-    let limits = limits(of: history.searches.map(\.search), in: config)
-    guard let config, !limits.isEmpty else { return }
+    guard let config else { return }
     var listings = [history.listing]
-    try CommuteLookup.attach(&listings, limits: limits, routing: config.routing, memory: memory)
+    try travelTimes(memory).attach(
+      &listings, limits(of: history.searches.map(\.search), in: config), config.routing)
     history.listing.commute = listings[0].commute
   }
 }

@@ -76,17 +76,7 @@ package struct ServedConfig: Sendable {
   /// The `commute:` limits of `names` (every search's when empty), one per place and mode: the
   /// shortest `max` when searches differ.
   package func commute(of names: [String]) -> [CommuteLimit] {
-    var limits: [CommuteLimit] = []
-    for limit in chosen(names).flatMap(\.commute) {
-      if let index = limits.firstIndex(where: {
-        $0.place.name == limit.place.name && $0.mode == limit.mode
-      }) {
-        limits[index].maxMinutes = min(limits[index].maxMinutes, limit.maxMinutes)
-      } else {
-        limits.append(limit)
-      }
-    }
-    return limits
+    CommuteLimit.merged(chosen(names).flatMap(\.commute))
   }
 
   /// The areas of `names` (every search's when empty), each once by name.

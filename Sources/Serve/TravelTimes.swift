@@ -1,4 +1,5 @@
 package import ClarissaCore
+package import ListingStore
 
 /// Where the pages and the map get each listing's travel times (``Listing/commute``) for the
 /// limits of its searches: the store keeps no travel time with a listing, so a listing read
@@ -21,4 +22,22 @@ package struct TravelTimes: Sendable {
 
   /// None added: each listing's `commute` as the store gave it.
   package static let none = TravelTimes { _, _, _ in }
+
+  /// Fills the times of `found`, the listings of each search together, for that search's
+  /// `limits` (a search without any is left as it is): the cards, `listings`.
+  package func attach(
+    _ found: inout [FoundListing], routing: RoutingSettings,
+    limits: (_ search: String) -> [CommuteLimit]
+  ) throws {
+    for search in Set(found.map(\.search)) {
+      let chosen = limits(search)
+      guard !chosen.isEmpty else { continue }
+      let indices = found.indices.filter { found[$0].search == search }
+      var listings = indices.map { found[$0].listing }
+      try attach(&listings, chosen, routing)
+      for (index, listing) in zip(indices, listings) {
+        found[index].listing.commute = listing.commute
+      }
+    }
+  }
 }

@@ -80,9 +80,7 @@ extension WebApp {
       let limit = limits.first { $0.place.name == time.place && $0.mode == time.by }
       let beyond =
         time.minutes == nil
-        && listing.coordinates.map { here in
-          limit.map { $0.place.coordinates.distance(to: here) > $0.reach } ?? false
-        } ?? false
+        && listing.coordinates.map { here in limit?.isBeyondReach(here) ?? false } ?? false
       return MapData.Commute(
         place: SafeText.line(time.place), by: time.by, minutes: time.shownMinutes,
         max: limit?.maxMinutes, words: SafeText.line(time.words), beyondReach: beyond)

@@ -110,15 +110,8 @@ extension WebApp {
     let now = clock()
     let served = config
     var found = found
-    for search in Set(found.listings.map(\.search)) {
-      let limits = served.commute(of: [search])
-      guard !limits.isEmpty else { continue }
-      let indices = found.listings.indices.filter { found.listings[$0].search == search }
-      var listings = indices.map { found.listings[$0].listing }
-      try travelTimes.attach(&listings, limits, served.routing)
-      for (index, listing) in zip(indices, listings) {
-        found.listings[index].listing.commute = listing.commute
-      }
+    try travelTimes.attach(&found.listings, routing: served.routing) {
+      served.commute(of: [$0])
     }
     let units = Dictionary(
       served.searches.map { ($0.name, $0.areaUnit) }, uniquingKeysWith: { first, _ in first })

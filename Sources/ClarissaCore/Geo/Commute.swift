@@ -134,6 +134,27 @@ public struct CommuteLimit: Sendable, Equatable {
 
   /// The straight-line bound: a listing farther than this from the place cannot make it.
   public var reach: Distance { mode.reach(inMinutes: maxMinutes) }
+
+  /// Whether `position` is farther from the place, in a straight line, than ``reach``.
+  public func isBeyondReach(_ position: Coordinates) -> Bool {
+    place.coordinates.distance(to: position) > reach
+  }
+
+  /// `limits` (of several searches) once per place and mode, in order: the shortest `max`
+  /// where they differ.
+  public static func merged(_ limits: some Sequence<CommuteLimit>) -> [CommuteLimit] {
+    var merged: [CommuteLimit] = []
+    for limit in limits {
+      if let index = merged.firstIndex(where: {
+        $0.place.name == limit.place.name && $0.mode == limit.mode
+      }) {
+        merged[index].maxMinutes = min(merged[index].maxMinutes, limit.maxMinutes)
+      } else {
+        merged.append(limit)
+      }
+    }
+    return merged
+  }
 }
 
 /// A listing's travel time to a place, as an engine answered (or why there is none).

@@ -16,8 +16,8 @@ struct Commuting: Sendable {
   /// The engines of the modes `routing:` names.
   let clients: [TravelMode: RoutingClient]
 
-  /// The engines of `routing`; `timeZone` is the one a departure (`depart: "Mon 08:30"`) is
-  /// read in: the machine's.
+  /// The engines of `routing`; `timeZone` is the one MOTIS's moment (`arrive: "Mon 08:30"`)
+  /// is read in: the machine's.
   init(
     routing: RoutingSettings, fetcher: any Fetcher, userAgent: String, timeout: Double,
     timeZone: TimeZone
