@@ -12,12 +12,19 @@ public final class DealContextBook: Sendable {
   private let timeZone: TimeZone
   /// Each search's market, read once.
   private let markets = Mutex<[String: DealMarket]>([:])
+  /// Markets kept beyond this book, with the store's stamp they were read at (`serve`'s pages).
+  private let kept: (cache: DealMarketCache, stamp: Date?)?
 
-  /// A book reading `memory` as of `now`; dates are written in `timeZone`.
-  public init(memory: any ListingMemory, now: Date, timeZone: TimeZone = .current) {
+  /// A book reading `memory` as of `now`; dates are written in `timeZone`. With `cache`, a
+  /// search's market read at the same `stamp` (the store's last attempt) is taken from it.
+  public init(
+    memory: any ListingMemory, now: Date, timeZone: TimeZone = .current,
+    cache: DealMarketCache? = nil, stamp: Date? = nil
+  ) {
     self.memory = memory
     self.now = now
     self.timeZone = timeZone
+    self.kept = cache.map { ($0, stamp) }
   }
 
   /// The context lines of each of `listings` (found by `search`); none where nothing is said.
@@ -72,7 +79,10 @@ public final class DealContextBook: Sendable {
   private func market(of search: String) throws -> DealMarket {
     if let known = markets.withLock({ $0[search] }) { return known }
     let since = now.addingTimeInterval(-DealContext.window)
-    let read = DealMarket(try memory.peers(search: search, since: since))
+    let fresh = { DealMarket(try self.memory.peers(search: search, since: since)) }
+    let read =
+      try kept.map { try $0.cache.market(of: search, stamp: $0.stamp, now: now, read: fresh) }
+      ?? fresh()
     markets.withLock { $0[search] = read }
     return read
   }

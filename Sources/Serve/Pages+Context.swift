@@ -9,7 +9,8 @@ internal import Presentation
 extension WebApp {
   /// `page` with each listing's context in its ``Listing/alert``.
   func withContext(_ page: ListingPage) throws -> ListingPage {
-    let book = DealContextBook(memory: store, now: clock())
+    let book = DealContextBook(
+      memory: store, now: clock(), cache: markets, stamp: try store.health().lastAttempt)
     var page = page
     let signals = try store.signals(of: page.listings.map(\.listing.key))
     for index in page.listings.indices {

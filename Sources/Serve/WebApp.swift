@@ -2,6 +2,7 @@ package import ActionKeys
 internal import ClarissaCore
 package import Foundation
 package import ListingStore
+internal import Presentation
 internal import Synchronization
 package import WebServer
 
@@ -63,6 +64,8 @@ package final class WebApp: Sendable {
   let guesses: GuessThrottle
   /// The `/act` tokens already used.
   let usedActions: UsedActions
+  /// Each search's market for the cards' deal context, kept between pages.
+  let markets = DealMarketCache()
   /// The config served, and the map areas' answers made for it.
   private let state: Mutex<State>
   /// Answers kept at most (the searches asked come from the request).
