@@ -16,9 +16,8 @@ internal import WebServer
 /// starred, a search page is read into the searches that have it. The answer carries no CORS
 /// header: the page that sent it cannot read it.
 extension WebApp {
-  /// A capture's body at most: a search page's HTML as a form (percent-encoding makes most
-  /// pages 1.2 to 2 times their size; the Kleinanzeigen page of Fixtures/, 251 KB of HTML, is
-  /// 303 KB as sent).
+  /// A capture's body at most: a search page's HTML as a form. Percent-encoding makes a page
+  /// larger: Kleinanzeigen's page of Fixtures/ (251,491 bytes) is 327,305 as a form sends it.
   package static let captureBodyLimit = 5 * 1024 * 1024
   /// Every other request's body at most (the server's own bound before captures).
   package static let otherBodyLimit = 256 * 1024
