@@ -87,12 +87,12 @@ import WebServer
     let old = try #require(try desk.current()).text
     // A form of another site cannot replace it.
     let forged = fixture.post(
-      "/capture/token", form: "csrf=\(fixture.csrf())",
+      "/capture/token", form: "csrf=\(fixture.app.csrf)",
       headers: [("cookie", "clarissa_token=\(Self.access)"), ("sec-fetch-site", "cross-site")])
     #expect(forged.status == 403)
     #expect(try desk.current()?.text == old)
     let replaced = fixture.post(
-      "/capture/token", form: "csrf=\(fixture.csrf())",
+      "/capture/token", form: "csrf=\(fixture.app.csrf)",
       headers: [("cookie", "clarissa_token=\(Self.access)"), ("sec-fetch-site", "same-origin")])
     #expect(replaced.status == 303 || replaced.status == 302, "\(fixture.text(replaced))")
     let new = try #require(try desk.current()).text
@@ -131,7 +131,7 @@ import WebServer
     let page = fixture.text(shared)
     #expect(shared.status == 200)
     #expect(page.contains("<form method=\"post\" action=\"/mark\" id=\"share-star\">"), "\(page)")
-    #expect(page.contains("name=\"csrf\" value=\"\(fixture.csrf())\""))
+    #expect(page.contains("name=\"csrf\" value=\"\(fixture.app.csrf)\""))
     #expect(try fixture.store.marks(of: [key])[key]?.starredAt == nil, "a GET stars nothing")
     #expect(
       fixture.get("/capture/share?url=https://example.org/", headers: Self.signedIn).status == 200)
