@@ -4,23 +4,25 @@ site's search page in Chromium, the page read into the search that has it.
 - Set up: a config whose search `duesseldorf` pasted Kleinanzeigen's search page
   (`url: https://www.kleinanzeigen.de/s-immobilien/...`, the page recorded in
   Fixtures/kleinanzeigen, 27 listings), `photos: off`; `clarissa serve` on 127.0.0.1; this
-  script serves the recorded page on 127.0.0.1 under the site's own path; Chromium maps
-  www.kleinanzeigen.de to 127.0.0.1 (`--host-resolver-rules`, the proxy bypassed for that name
-  only), so the page's address is the site's own, on this script's port, and nothing leaves the
-  machine (every other name finds nothing, every other request goes to a proxy that leads
-  nowhere).
+  script serves the recorded page on 127.0.0.1 under the site's own path, over TLS with a
+  certificate it makes (Chromium's HSTS preload list upgrades the name to https; the
+  certificate's errors are ignored); Chromium maps www.kleinanzeigen.de to 127.0.0.1
+  (`--host-resolver-rules`, the proxy bypassed for that name only), so the page's address is the
+  site's own, on this script's port, and nothing leaves the machine (every other name finds
+  nothing, every other request goes to a proxy that leads nowhere).
 - Checked: /capture shows the bookmarklet; its `javascript:` URL, percent-decoded as a browser
   does and run in the site's page, opens serve's answer in a new window, which counts 27 read
   and 27 recorded as the search's first reading (serve primes a new search as a run does);
   `clarissa listings` then has the 27 listings; a second capture finds 27 known and none new;
-  a listing's page captured is starred; the same page sent with `Content-Security-Policy:
-  form-action 'self'` (what a site can do) sends nothing.
+  a listing's page captured is starred; on the same page sent with `Content-Security-Policy:
+  form-action 'self'` (what a site can do) Chromium stops the form and reports `form-action`.
 """
 import http.server
 import json
 import os
 import re
 import shutil
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -65,7 +67,7 @@ def browser(port):
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--proxy-server=http://127.0.0.1:9", f"--proxy-bypass-list={SITE}",
                      f"--host-resolver-rules=MAP {SITE} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                     "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                     "--ignore-certificate-errors", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                      "--disable-sync", "--metrics-recording-only", "--window-size=1280,900"]:
         options.add_argument(argument)
     service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
@@ -119,6 +121,13 @@ def checks(binary, root, c):
     with open(os.path.join(root, FIXTURE), "rb") as handle:
         SitePage.body = handle.read()
     page_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SitePage)
+    key, certificate = os.path.join(work, "site.key"), os.path.join(work, "site.crt")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    f"/CN={SITE}", "-addext", f"subjectAltName=DNS:{SITE}", "-keyout", key, "-out", certificate],
+                   check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    page_server.socket = context.wrap_socket(page_server.socket, server_side=True)
     threading.Thread(target=page_server.serve_forever, daemon=True).start()
     port = page_server.server_address[1]
     config = os.path.join(work, "searches.yaml")
@@ -134,7 +143,7 @@ def checks(binary, root, c):
         c.check("capture: /capture shows the bookmarklet, pointing at this server",
                 script.startswith("javascript:") and (base + "capture") in urllib.parse.unquote(script))
 
-        site_page = f"http://{SITE}:{port}{PAGE_PATH}"
+        site_page = f"https://{SITE}:{port}{PAGE_PATH}"
         driver.get(site_page)
         c.check("capture: the site's page loads under the site's own name",
                 driver.execute_script("return location.host") == f"{SITE}:{port}"
@@ -158,15 +167,21 @@ def checks(binary, root, c):
         # A listing's own page (its address as the store has it, on this script's port).
         address = urllib.parse.urlsplit(found[0]["listing"]["url"]) if found else None
         if address:
-            driver.get(f"http://{SITE}:{port}{address.path}")
+            driver.get(f"https://{SITE}:{port}{address.path}")
             starred = press(driver, script) or {}
             c.check("capture: a listing's page is starred", starred.get("starred") is True, str(starred))
 
         SitePage.walled = True
         driver.get(site_page)
-        blocked = press(driver, script, timeout=5)
-        c.check("capture: a site's CSP form-action stops the bookmarklet's form (nothing read)",
-                blocked is None or "read" not in blocked, str(blocked))
+        driver.set_script_timeout(10)
+        violated = driver.execute_async_script(
+            "var done = arguments[arguments.length - 1];"
+            "document.addEventListener('securitypolicyviolation', function (e) {"
+            " done(e.effectiveDirective); });"
+            "setTimeout(function () { done(null); }, 5000);"
+            + urllib.parse.unquote(script[len("javascript:"):]))
+        c.check("capture: a site's CSP form-action stops the bookmarklet's form",
+                violated == "form-action", str(violated))
     finally:
         if driver:
             driver.quit()
