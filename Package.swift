@@ -325,7 +325,7 @@ let package = Package(
       name: "ClarissaCommandsTests",
       dependencies: [
         "ClarissaCommands", "ClarissaCore", "ClarissaEngine", "Channels", "ListingStore",
-        "ActionKeys", "Sites", "WebServer", "Presentation", "clarissa", "FixtureSupport",
+        "ActionKeys", "Sites", "WebServer", "Presentation", "Serve", "clarissa", "FixtureSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

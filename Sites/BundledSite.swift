@@ -95,3 +95,8 @@ extension DefinitionLoader {
     (site as? DeclaredSite)?.definition.file ?? (site as? BundledSite)?.file
   }
 }
+
+extension BundledSite: HTMLPageReading {
+  /// The definition's answer; false when it does not read.
+  var readsHTMLPages: Bool { declared?.readsHTMLPages ?? false }
+}

@@ -10,14 +10,17 @@ internal import Sites
 extension SourceOptions {
   /// The runner every command uses, assembled in this one place: the sites, the polite
   /// scheduler over the network (or a recording, or a recording being made), the channels'
-  /// senders and the outputs. `explain` asks for no channels and no outputs.
+  /// senders and the outputs. `explain` asks for no channels and no outputs. `fetching`, when
+  /// given, makes the fetcher from the network's (a capture's page, ``CapturedFetcher``).
   func runner(
     _ configuration: Config, sites: SiteCatalog, settings: SchedulerSettings? = nil,
-    record: String? = nil, delivering: Bool = true
+    record: String? = nil, delivering: Bool = true,
+    fetching: ((any Fetcher) -> any Fetcher)? = nil
   ) throws -> Runner {
     let live = CurlFetcher(limits: limits(configuration))
     let fetcher: any Fetcher =
-      try record.map { try RecordingFetcher(wrapping: live, folder: $0) }
+      try fetching.map { $0(live) }
+      ?? record.map { try RecordingFetcher(wrapping: live, folder: $0) }
       ?? sourceFetcher(live: live)
     var channels: [String: any DeliveryChannel] = [:]
     if delivering {

@@ -63,7 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
       config: loaded.served, map: map.settings, sharing: loaded.sharing,
       actionKey: try source.servedActionKey(loaded.serve, statePath: loaded.statePath),
       publicURL: loaded.serve?.url,
-      usedActionsFile: source.usedActionsPath(loaded.serve, statePath: loaded.statePath))
+      usedActionsFile: source.usedActionsPath(loaded.serve, statePath: loaded.statePath),
+      capture: source.captureDesk(
+        loaded.serve, statePath: loaded.statePath, notifyFirstRun: false))
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
@@ -193,7 +195,7 @@ enum ServedSetup {
     address: String, access: AccessOptions, statePath: String, config: ServedConfig,
     map: MapSettings = MapSettings(), metrics: Metrics = Metrics(),
     sharing: StoreSharing = StoreSharing(), actionKey: ActionKey? = nil, publicURL: String? = nil,
-    usedActionsFile: String? = nil
+    usedActionsFile: String? = nil, capture: CaptureDesk? = nil
   ) throws -> ServedSession {
     let token = try access.resolved()
     let rules = WebApp.Access(token: token, hosts: [], actionKey: actionKey, publicURL: publicURL)
@@ -210,7 +212,13 @@ enum ServedSetup {
     let box = AppBox()
     do {
       // The app is set before the server starts; a request before that gets a plain 503.
-      server = try HTTPServer(address: address, screen: { box.app?.screen($0) }) { request in
+      // A capture's page may be 5 MiB; the app's screen holds every other body to 256 KiB.
+      var limits = HTTPServer.Limits()
+      limits.bodyBytes = WebApp.captureBodyLimit
+      limits.connectionBodyBytes = WebApp.captureBodyLimit
+      server = try HTTPServer(
+        address: address, limits: limits, screen: { box.app?.screen($0) }
+      ) { request in
         box.app?.handle(request) ?? WebResponse.text("starting\n", status: 503)
       }
     } catch let problem as ServerProblem where problem.cannotListen {
@@ -243,7 +251,7 @@ enum ServedSetup {
         actionKey: actionKey, publicURL: publicURL,
         usedActionsFile: actionKey == nil ? nil : usedActionsFile),
       metrics: metrics, map: map,
-      travelTimes: StoredCommute.travelTimes(store))
+      travelTimes: StoredCommute.travelTimes(store), capture: capture)
     box.app = app
     server.start()
     return ServedSession(server: server, app: app)

@@ -69,7 +69,10 @@ struct Watch: AsyncParsableCommand {
           current.config.serve, statePath: source.statePath(current.config)),
         publicURL: current.config.serve?.url,
         usedActionsFile: source.usedActionsPath(
-          current.config.serve, statePath: source.statePath(current.config)))
+          current.config.serve, statePath: source.statePath(current.config)),
+        capture: source.captureDesk(
+          current.config.serve, statePath: source.statePath(current.config),
+          notifyFirstRun: notifyFirstRun))
       session = started
       log("serving \(started.address)")
     }

@@ -76,6 +76,8 @@ package final class WebApp: Sendable {
   static let pageSize = 48
   /// Each listing's travel times for its searches' `commute:` limits.
   let travelTimes: TravelTimes
+  /// The bookmarklet's token and what reads captured pages; nil: `/capture` answers 404.
+  let captureDesk: CaptureDesk?
 
   /// What a reload changes.
   private struct State {
@@ -90,8 +92,9 @@ package final class WebApp: Sendable {
   package init(
     store: any BrowsableStore, config: ServedConfig, access: Access, metrics: Metrics = Metrics(),
     map: MapSettings = MapSettings(), travelTimes: TravelTimes = .none,
-    clock: @escaping @Sendable () -> Date = { Date() }
+    capture: CaptureDesk? = nil, clock: @escaping @Sendable () -> Date = { Date() }
   ) {
+    captureDesk = capture
     self.map = map
     self.travelTimes = travelTimes
     self.guesses = GuessThrottle()
@@ -177,8 +180,11 @@ package final class WebApp: Sendable {
     do {
       try checkHost(request)
       let path = request.segments
-      // The sign-in's token is in its body.
-      if path == ["healthz"] || path.first == "act" || path == ["login"] { return nil }
+      if let oversized = Self.oversized(request) { throw oversized }
+      // The sign-in's token is in its body, and so is a capture's.
+      if path == ["healthz"] || path.first == "act" || path == ["login"] || isCapture(request) {
+        return nil
+      }
       guard let refusal = try tokenRefusal(request, path) else { return nil }
       response = refusal
     } catch let problem as RequestProblem {
@@ -209,6 +215,9 @@ package final class WebApp: Sendable {
     if path == ["healthz"] { return try health() }
     // A notification's button: its signed token is the authorization.
     if path.first == "act" { return try act(request, path) }
+    if let oversized = Self.oversized(request) { throw oversized }
+    // The bookmarklet's POST: its capture token is the authorization.
+    if isCapture(request) { return try capture(request) }
     if let refusal = try tokenRefusal(request, path) { return refusal }
     if request.method != "GET" { try checkForgery(request) }
     return try route(request, path)
@@ -317,6 +326,9 @@ package final class WebApp: Sendable {
     case ("POST", ["mark"]): return try setMark(form: request)
     case ("GET", ["starred"]): return try markedPage(request, .starred)
     case ("GET", ["hidden"]): return try markedPage(request, .hidden)
+    case ("GET", ["capture"]): return try bookmarkletPage(request)
+    case ("GET", ["capture", "share"]): return try sharedPage(request)
+    case ("POST", ["capture", "token"]): return try replaceCaptureToken()
     case ("GET", ["metrics"]): return try metricsText()
     case ("GET", ["assets", "style.css"]): return Self.asset(Assets.style, type: "text/css")
     case ("GET", ["assets", "app.js"]): return Self.asset(Assets.script, type: "text/javascript")
@@ -335,7 +347,7 @@ package final class WebApp: Sendable {
 
   private func knownPath(_ path: [String]) -> Bool {
     path.isEmpty
-      || ["listings", "map", "viewed", "metrics", "mark", "starred", "hidden"].contains(
+      || ["listings", "map", "viewed", "metrics", "mark", "starred", "hidden", "capture"].contains(
         path.first ?? "")
       || (["listing", "open"].contains(path.first ?? "") && path.count == 3)
   }

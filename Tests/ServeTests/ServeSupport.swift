@@ -17,7 +17,7 @@ struct ServeFixture {
   init(
     token: String? = nil, hosts: Set<String> = [], map: MapSettings = MapSettings(),
     actionKey: ActionKey? = nil, publicURL: String? = nil, travelTimes: TravelTimes = .none,
-    listings: [String: [Listing]]
+    capture: CaptureDesk? = nil, listings: [String: [Listing]]
   ) throws {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("serve-\(UUID().uuidString)")
@@ -42,7 +42,7 @@ struct ServeFixture {
         path: "searches.yaml", searches: searches, problems: "", hasErrors: false),
       access: WebApp.Access(
         token: token, hosts: hosts, actionKey: actionKey, publicURL: publicURL), map: map,
-      travelTimes: travelTimes, clock: { fixed.addingTimeInterval(600) })
+      travelTimes: travelTimes, capture: capture, clock: { fixed.addingTimeInterval(600) })
   }
 
   func get(_ target: String, headers: [(name: String, value: String)] = []) -> WebResponse {
