@@ -1,5 +1,5 @@
 public import ClarissaCore
-public import Foundation
+internal import Foundation
 
 /// Web Push's part of the store (schema step `22-web-push`, issue 45): the browsers that
 /// subscribed on the page and the server's VAPID private key. Keys are kept as hex text.

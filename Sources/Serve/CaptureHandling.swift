@@ -1,4 +1,4 @@
-package import ActionKeys
+internal import ActionKeys
 
 /// What reads a page captured from the person's browser into the searches. Serve links no
 /// engine, no site and no libcurl: `clarissa serve` and `watch --http` hand the app one made in
