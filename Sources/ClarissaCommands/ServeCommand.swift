@@ -64,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
       actionKey: try source.servedActionKey(loaded.serve, statePath: loaded.statePath),
       publicURL: loaded.serve?.url,
       usedActionsFile: source.usedActionsPath(loaded.serve, statePath: loaded.statePath))
+    session.app.searchEditing = SearchFileEditor.forServing(source, settings: loaded.serve)
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {
