@@ -68,13 +68,13 @@ final class SearchFileEditor: SearchEditing {
       let text = String(decoding: bytes, as: UTF8.self)
       let searches = SearchValues.all(in: text) ?? []
       let edit: SearchChange
-      do {
+      do throws(SearchEditProblem) {
         edit = try FormSearches.change(change, in: searches)
       } catch {
         return .refused(error.message)
       }
       let written: String
-      do {
+      do throws(SearchEditProblem) {
         written = try SearchWriter.apply(edit, to: text)
       } catch {
         return .refused(error.message)
@@ -109,7 +109,7 @@ final class SearchFileEditor: SearchEditing {
   private func store(_ bytes: [UInt8], previous: [UInt8]) -> EditorOutcome {
     let target = (path as NSString).resolvingSymlinksInPath
     let mode = (try? FileManager.default.attributesOfItem(atPath: target)[.posixPermissions])
-      .flatMap { $0 as? NSNumber }.map { mode_t($0.uint16Value) } ?? 0o644
+      .flatMap { $0 as? NSNumber }.map(\.uint16Value) ?? 0o644
     do {
       try FileWriting.replace(target + ".bak", mode: mode) { write in try write(previous) }
       try FileWriting.replace(target, mode: mode) { write in try write(bytes) }

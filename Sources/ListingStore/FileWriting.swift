@@ -39,7 +39,7 @@ package enum FileWriting {
   /// gets `mode` when one is given (whatever the umask), so that a file replaced keeps its
   /// permissions; else 0644 less the umask.
   package static func replace(
-    _ path: String, mode: mode_t? = nil,
+    _ path: String, mode: UInt16? = nil,
     produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
   ) throws(ReplaceError) {
     let temporary = path + ".tmp-\(getpid())"
@@ -48,7 +48,7 @@ package enum FileWriting {
     guard descriptor >= 0 else {
       throw ReplaceError(step: .create, path: temporary, reason: Self.reason(errno))
     }
-    if let mode, fchmod(descriptor, mode) != 0 {
+    if let mode, fchmod(descriptor, mode_t(mode)) != 0 {
       let reason = Self.reason(errno)
       close(descriptor)
       unlink(temporary)

@@ -1,4 +1,5 @@
 internal import ClarissaCore
+internal import Foundation
 internal import Synchronization
 internal import WebServer
 
@@ -120,7 +121,8 @@ extension WebApp {
     search.cities = text("cities").split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty }
-    search.query = text("query")
+    // Words as typed: a trailing space is kept, as in a filter's text.
+    search.query = SafeText.line(form.first("query") ?? "")
     search.priceMin = text("price_min")
     search.priceMax = text("price_max")
     let effects = form.all("filter_effect")

@@ -47,7 +47,7 @@ enum YAMLRendering {
   /// `key: value` as lines, the key at `indent` spaces (the first line without them: the
   /// caller puts them, or a `- `, in front).
   static func pairLines(_ key: String, _ value: EditValue, indent: Int) -> [String] {
-    let name = scalar(key, flow: false)
+    let name = self.key(key, flow: false)
     switch value {
     case .text, .plain:
       return ["\(name): \(scalar(value, flow: false))"]
@@ -58,7 +58,7 @@ enum YAMLRendering {
     case .list(let items) where items.allSatisfy(\.isScalar) && flowFits(items):
       return ["\(name): [" + items.map { scalar($0, flow: true) }.joined(separator: ", ") + "]"]
     case .map(let pairs) where pairs.allSatisfy(\.value.isScalar) && flowFits(pairs.map(\.value)):
-      let inner = pairs.map { "\(scalar($0.key, flow: true)): \(scalar($0.value, flow: true))" }
+      let inner = pairs.map { "\(self.key($0.key, flow: true)): \(scalar($0.value, flow: true))" }
       return ["\(name): {" + inner.joined(separator: ", ") + "}"]
     case .list, .map:
       let pad = String(repeating: " ", count: indent + 2)
@@ -120,8 +120,10 @@ enum YAMLRendering {
     }
   }
 
-  private static func scalar(_ text: String, flow: Bool) -> String {
-    scalar(.text(text), flow: flow)
+  /// A mapping's key: plain when it can be (the config reader reads every key as text, so
+  /// `on` stays `on`), else quoted.
+  static func key(_ text: String, flow: Bool) -> String {
+    scalar(.plain(text), flow: flow)
   }
 
   /// Whether `text` may be written plain and read back as the same string: no indicator at its

@@ -96,7 +96,7 @@ extension SearchLayout {
       own.insert(key)
       if remove.contains(key) { continue }
       if let value = values[key] {
-        parts.append(YAMLRendering.scalar(.text(key), flow: true) + ": " + Self.flow(value))
+        parts.append(YAMLRendering.key(key, flow: true) + ": " + Self.flow(value))
       } else {
         guard !pair.value.isAlias, !pair.key.isAlias else {
           throw SearchEditProblem("a search in flow style holding an alias is edited by hand")
@@ -105,7 +105,7 @@ extension SearchLayout {
       }
     }
     for pair in set where !own.contains(pair.key) {
-      parts.append(YAMLRendering.scalar(.text(pair.key), flow: true) + ": " + Self.flow(pair.value))
+      parts.append(YAMLRendering.key(pair.key, flow: true) + ": " + Self.flow(pair.value))
     }
     source.replace(
       from: (item.start.line, item.start.column), to: (item.end.line, item.end.column),
@@ -124,7 +124,7 @@ extension SearchLayout {
     case .list(let items): "[" + items.map(flow).joined(separator: ", ") + "]"
     case .map(let pairs):
       "{"
-        + pairs.map { YAMLRendering.scalar(.text($0.key), flow: true) + ": " + flow($0.value) }
+        + pairs.map { YAMLRendering.key($0.key, flow: true) + ": " + flow($0.value) }
         .joined(separator: ", ") + "}"
     }
   }
