@@ -50,7 +50,8 @@ enum FormSearches {
       let on = scalar(pairs.first { $0.key == "on" }?.value)
       for text in texts(effect.value) {
         rows.append(
-          FormSearch.Filter(effect: effect.key, text: text, regex: regex, on: on.isEmpty ? "both" : on))
+          FormSearch.Filter(
+            effect: effect.key, text: text, regex: regex, on: on.isEmpty ? "both" : on))
       }
     }
     return rows

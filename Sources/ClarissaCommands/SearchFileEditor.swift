@@ -108,7 +108,8 @@ final class SearchFileEditor: SearchEditing {
   /// temporary file beside it, synced and renamed, with the file's own mode.
   private func store(_ bytes: [UInt8], previous: [UInt8]) -> EditorOutcome {
     let target = (path as NSString).resolvingSymlinksInPath
-    let mode = (try? FileManager.default.attributesOfItem(atPath: target)[.posixPermissions])
+    let mode =
+      (try? FileManager.default.attributesOfItem(atPath: target)[.posixPermissions])
       .flatMap { $0 as? NSNumber }.map(\.uint16Value) ?? 0o644
     do {
       try FileWriting.replace(target + ".bak", mode: mode) { write in try write(previous) }

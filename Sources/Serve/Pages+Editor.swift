@@ -110,10 +110,12 @@ extension Pages {
   }
 
   private static func nearRows(_ search: FormSearch, places: [String]) -> HTML {
-    let rows = search.near + Array(repeating: (place: "", distance: ""), count: places.isEmpty ? 0 : 1)
+    let rows =
+      search.near + Array(repeating: (place: "", distance: ""), count: places.isEmpty ? 0 : 1)
     guard !rows.isEmpty else { return .empty }
     let html: [HTML] = rows.map { row in
-      let names = ([""] + places + (places.contains(row.place) || row.place.isEmpty ? [] : [row.place]))
+      let names =
+        ([""] + places + (places.contains(row.place) || row.place.isEmpty ? [] : [row.place]))
       let options: [HTML] = names.map {
         "<option value=\"\($0)\"\($0 == row.place ? HTML(" selected") : .empty)>\($0.isEmpty ? "—" : $0)</option>"
       }
@@ -122,7 +124,8 @@ extension Pages {
         <input type="text" name="near_distance" value="\(row.distance)" aria-label="distance, such as 3 km"></div>
         """
     }
-    return "<fieldset><legend>Near (a place of 'places:' and a distance: 3 km, 500 m, 2 mi)</legend>\(html)</fieldset>"
+    return
+      "<fieldset><legend>Near (a place of 'places:' and a distance: 3 km, 500 m, 2 mi)</legend>\(html)</fieldset>"
   }
 
   private static func channelBoxes(_ search: FormSearch, channels: [String]) -> HTML {

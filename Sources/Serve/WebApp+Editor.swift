@@ -41,7 +41,8 @@ extension WebApp {
       let form = request.form
       let name = form.first("name") ?? ""
       return try finish(
-        editing.save(.pause(name, form.first("paused") == "1"), expecting: form.first("hash") ?? ""),
+        editing.save(
+          .pause(name, form.first("paused") == "1"), expecting: form.first("hash") ?? ""),
         done: name, editing)
     case ("POST", ["delete"]):
       let form = request.form
@@ -131,12 +132,15 @@ extension WebApp {
     let ons = form.all("filter_on")
     for (index, pattern) in texts.enumerated() where !pattern.isEmpty {
       // A filter's text is kept as typed (trailing spaces included), control characters out.
-      let kept = String(String.UnicodeScalarView(pattern.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+      let kept = String(
+        String.UnicodeScalarView(
+          pattern.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
       search.filters.append(
         FormSearch.Filter(
           effect: index < effects.count && effects[index] == "exclude" ? "exclude" : "include",
           text: kept, regex: index < kinds.count && kinds[index] == "regex",
-          on: index < ons.count && ["title", "description"].contains(ons[index]) ? ons[index] : "both"))
+          on: index < ons.count && ["title", "description"].contains(ons[index])
+            ? ons[index] : "both"))
     }
     let places = form.all("near_place")
     let distances = form.all("near_distance")

@@ -325,7 +325,8 @@ package final class WebApp: Sendable {
       return LeafletFiles.response(
         path.dropFirst(2).joined(separator: "/"), folder: map.leafletFolder)
     case (_, let path) where path.first == "api": return try api(request, Array(path.dropFirst()))
-    case (_, let path) where path.first == "searches": return try editor(request, Array(path.dropFirst()))
+    case (_, let path) where path.first == "searches":
+      return try editor(request, Array(path.dropFirst()))
     case (let method, let path) where method != "GET" && method != "POST" || knownPath(path):
       throw RequestProblem(405, "\(method) is not allowed here")
     default:

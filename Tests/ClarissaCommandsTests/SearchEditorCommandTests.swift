@@ -87,7 +87,8 @@ import Testing
     #expect(try Self.post(served, "/searches/save", forged).hasPrefix("HTTP/1.1 403"))
 
     // Pause, then delete, from the list's buttons.
-    let hash = try #require(FormFields(try ServeCommandTests.get(served, "/searches"))?.first("hash"))
+    let hash = try #require(
+      FormFields(try ServeCommandTests.get(served, "/searches"))?.first("hash"))
     let csrf = try #require(wrong.first("csrf"))
     let paused = try Self.post(
       served, "/searches/pause",
@@ -129,10 +130,13 @@ import Testing
     let lines = ServeCommandTests.Lines(errors)
     try process.run()
     let deadline = Date().addingTimeInterval(20)
-    while !lines.all.contains("next check"), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    while !lines.all.contains("next check"), Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.1)
+    }
     #expect(lines.all.contains("next check"), "\(lines.all)")
     // No SIGHUP: the file's change is noticed while watch waits for its next pass.
-    let second = text.replacingOccurrences(of: "  - name: loop", with: "  - name: loop\n    query: x")
+    let second =
+      text.replacingOccurrences(of: "  - name: loop", with: "  - name: loop\n    query: x")
       + "  - name: loop2\n    site: feed\n    feeds: [\(server.base)/feed.xml]\n"
     try second.write(to: config, atomically: true, encoding: .utf8)
     while !lines.all.contains("config re-read"), Date() < deadline {
@@ -195,14 +199,15 @@ struct FormFields {
 
   init?(_ page: String) {
     var found: [(Int, String, String)] = []
-    let input = try! NSRegularExpression(pattern: #"<input ([^>]*)>"#)
-    let select = try! NSRegularExpression(
-      pattern: #"<select name="([^"]*)">(.*?)</select>"#, options: [.dotMatchesLineSeparators])
-    let selected = try! NSRegularExpression(pattern: #"<option value="([^"]*)" selected>"#)
-    let firstOption = try! NSRegularExpression(pattern: #"<option value="([^"]*)""#)
-    let area = try! NSRegularExpression(
-      pattern: #"<textarea name="([^"]*)"[^>]*>(.*?)</textarea>"#,
-      options: [.dotMatchesLineSeparators])
+    guard let input = try? NSRegularExpression(pattern: #"<input ([^>]*)>"#),
+      let select = try? NSRegularExpression(
+        pattern: #"<select name="([^"]*)">(.*?)</select>"#, options: [.dotMatchesLineSeparators]),
+      let selected = try? NSRegularExpression(pattern: #"<option value="([^"]*)" selected>"#),
+      let firstOption = try? NSRegularExpression(pattern: #"<option value="([^"]*)""#),
+      let area = try? NSRegularExpression(
+        pattern: #"<textarea name="([^"]*)"[^>]*>(.*?)</textarea>"#,
+        options: [.dotMatchesLineSeparators])
+    else { return nil }
     let ns = page as NSString
     let all = NSRange(location: 0, length: ns.length)
     for match in input.matches(in: page, range: all) {
@@ -259,8 +264,8 @@ struct FormFields {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
     return pairs.map { name, value in
-      name.addingPercentEncoding(withAllowedCharacters: allowed)! + "="
-        + value.addingPercentEncoding(withAllowedCharacters: allowed)!
+      (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+        + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
     }.joined(separator: "&")
   }
 }

@@ -35,9 +35,9 @@ enum EditPlan {
     for layout: Layout, text: String, random: inout SeededRandom
   ) -> SearchChange {
     let searches = SearchValues.all(in: text) ?? []
-    let pick = Int.random(in: 0..<searches.count, using: &random)
-    let search = searches[pick]
-    let own = layout.items.indices.contains(pick) ? layout.ownKeys(of: layout.items[pick]) : []
+    let chosen = Int.random(in: 0..<searches.count, using: &random)
+    let search = searches[chosen]
+    let own = layout.items.indices.contains(chosen) ? layout.ownKeys(of: layout.items[chosen]) : []
     let roll = Int.random(in: 0..<10, using: &random)
     switch roll {
     case 4:
@@ -57,7 +57,7 @@ enum EditPlan {
       return .delete(name: search.name)
     case 9:
       let name = uniqueName(
-        search.name + [" #2", ": b", " (2)", "-new"].randomElement(using: &random)!,
+        search.name + pick([" #2", ": b", " (2)", "-new"], &random),
         among: searches)
       return .edit(name: search.name, set: [EditPair("name", .text(name))], remove: [])
     default:
@@ -74,21 +74,25 @@ enum EditPlan {
     let count = Int.random(in: 1...2, using: &random)
     var keys: [String] = []
     while keys.count < count {
-      let key = choices.randomElement(using: &random)!
+      let key = pick(choices, &random)
       if !keys.contains(key) { keys.append(key) }
     }
     return keys.map { key in
       switch key {
       case "filters": return EditPair(key, filters(&random))
       case "interval":
-        return EditPair(key, .plain(["15m", "1h", "2h30m", "45m"].randomElement(using: &random)!))
+        return EditPair(key, .plain(pick(["15m", "1h", "2h30m", "45m"], &random)))
       case "price":
         let low = Int.random(in: 0...500, using: &random)
-        var bounds = [EditPair("max", .plain(String(low + Int.random(in: 1...900, using: &random))))]
-        if Bool.random(using: &random) { bounds.insert(EditPair("min", .plain(String(low))), at: 0) }
+        var bounds = [
+          EditPair("max", .plain(String(low + Int.random(in: 1...900, using: &random))))
+        ]
+        if Bool.random(using: &random) {
+          bounds.insert(EditPair("min", .plain(String(low))), at: 0)
+        }
         return EditPair(key, .map(bounds))
       case "has_image": return EditPair(key, .plain(Bool.random(using: &random) ? "true" : "false"))
-      default: return EditPair(key, .text(texts.randomElement(using: &random)!))
+      default: return EditPair(key, .text(pick(texts, &random)))
       }
     }
   }
@@ -100,7 +104,7 @@ enum EditPlan {
         var pairs: [EditPair]
         if Bool.random(using: &random) {
           pairs = [
-            EditPair(effect, .text(patterns.randomElement(using: &random)!)),
+            EditPair(effect, .text(pick(patterns, &random))),
             EditPair("regex", .plain("true")),
           ]
         } else if Bool.random(using: &random) {
@@ -108,19 +112,24 @@ enum EditPlan {
             EditPair(
               effect,
               .list([
-                .text(texts.randomElement(using: &random)!),
-                .text(texts.randomElement(using: &random)!),
+                .text(pick(texts, &random)),
+                .text(pick(texts, &random)),
               ]))
           ]
         } else {
-          pairs = [EditPair(effect, .text(texts.randomElement(using: &random)!))]
+          pairs = [EditPair(effect, .text(pick(texts, &random)))]
         }
         if Bool.random(using: &random) {
           pairs.append(
-            EditPair("on", .plain(["title", "description", "both"].randomElement(using: &random)!)))
+            EditPair("on", .plain(pick(["title", "description", "both"], &random))))
         }
         return .map(pairs)
       })
+  }
+
+  /// One of `items`, chosen by `random`.
+  static func pick<T>(_ items: [T], _ random: inout SeededRandom) -> T {
+    items[Int.random(in: 0..<items.count, using: &random)]
   }
 
   static func uniqueName(_ base: String, among searches: [SearchValues]) -> String {

@@ -37,7 +37,8 @@ import Testing
   }
 
   @Test func aNewKeyGoesAtTheSearchsEndInBlockStyle() throws {
-    let text = "searches:\n  - name: a\n    cities: [sfbay]\n    # notify: [phone]\nnotify:\n  phone: stdout\n"
+    let text =
+      "searches:\n  - name: a\n    cities: [sfbay]\n    # notify: [phone]\nnotify:\n  phone: stdout\n"
     let edited = try Self.apply(
       .edit(
         name: "a",
@@ -61,10 +62,12 @@ import Testing
   @Test func aFlowItemIsRewrittenAsOneFlowNodeKeepingItsOtherValuesAsWritten() throws {
     let text = "searches:\n  - {name: a, query: \"old\", cities: [ sfbay ]}   # kept\n"
     let edited = try Self.apply(
-      .edit(name: "a", set: [EditPair("query", .text("a, b")), EditPair("interval", .plain("1h"))],
+      .edit(
+        name: "a", set: [EditPair("query", .text("a, b")), EditPair("interval", .plain("1h"))],
         remove: []), text)
     #expect(
-      edited == "searches:\n  - {name: a, query: 'a, b', cities: [ sfbay ], interval: 1h}   # kept\n")
+      edited
+        == "searches:\n  - {name: a, query: 'a, b', cities: [ sfbay ], interval: 1h}   # kept\n")
   }
 
   @Test func aFlowListTakesAddAndDelete() throws {
@@ -77,7 +80,8 @@ import Testing
     )
     let deleted = try Self.apply(.delete(name: "a"), added)
     #expect(deleted == "searches: [{name: b, cities: [sfbay]}, {name: c, cities: [sfbay]}]\n")
-    #expect(try Self.apply(.delete(name: "c"), deleted) == "searches: [{name: b, cities: [sfbay]}]\n")
+    #expect(
+      try Self.apply(.delete(name: "c"), deleted) == "searches: [{name: b, cities: [sfbay]}]\n")
   }
 
   @Test func aMergedKeyIsOverriddenInTheSearchAndNeverRemovedFromItsAnchor() throws {
@@ -114,7 +118,8 @@ import Testing
 
   @Test func aBlockScalarIsReplacedWhole() throws {
     let text = "searches:\n  - name: a\n    query: |\n      two\n      lines\n    cities: [sfbay]\n"
-    let edited = try Self.apply(.edit(name: "a", set: [EditPair("query", .text("one"))], remove: []), text)
+    let edited = try Self.apply(
+      .edit(name: "a", set: [EditPair("query", .text("one"))], remove: []), text)
     #expect(edited == "searches:\n  - name: a\n    query: one\n    cities: [sfbay]\n")
   }
 
@@ -177,7 +182,9 @@ import Testing
     #expect(throws: SearchEditProblem.self) {
       try Self.apply(.edit(name: "a", set: [EditPair("name", .text("b"))], remove: []), text)
     }
-    #expect(throws: SearchEditProblem.self) { try Self.apply(.add([EditPair("name", .text("a"))]), text) }
+    #expect(throws: SearchEditProblem.self) {
+      try Self.apply(.add([EditPair("name", .text("a"))]), text)
+    }
     #expect(throws: SearchEditProblem.self) { try Self.apply(.add([]), "searches: [\n") }
   }
 }

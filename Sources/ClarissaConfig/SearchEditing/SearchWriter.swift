@@ -142,8 +142,9 @@ struct SearchLayout {
       }
       line += 1
     }
-    if let scalar = pair.value.scalar, !pair.value.isAlias, scalar.style != .plain
-      || pair.value.end.line > start
+    if let scalar = pair.value.scalar, !pair.value.isAlias,
+      scalar.style != .plain
+        || pair.value.end.line > start
     {
       let end = pair.value.end.column == 1 ? pair.value.end.line - 1 : pair.value.end.line
       last = max(last, min(end, bound))

@@ -55,8 +55,10 @@ struct SourceLines {
       let upTo = min(scalars.count, max(from, end.column - 1))
       return String(
         String.UnicodeScalarView(
-          scalars[scalars.index(scalars.startIndex, offsetBy: from)..<scalars.index(
-            scalars.startIndex, offsetBy: upTo)]))
+          scalars[
+            scalars.index(
+              scalars.startIndex, offsetBy: from)..<scalars.index(
+                scalars.startIndex, offsetBy: upTo)]))
     }
     var parts = [suffix(start.line, from: start.column)]
     if end.line - start.line > 1 { parts += lines[start.line..<(end.line - 1)] }
