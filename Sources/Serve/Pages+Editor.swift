@@ -58,6 +58,8 @@ extension Pages {
       title, csrf: csrf,
       """
       <h1>\(title)</h1>\(notice)\(errorList)
+      <p class="hint">The search's own keys: a field left empty takes the value of \
+      <code>defaults:</code>, if it has one.</p>
       <form method="post" action="/searches/save" class="editor">
       <input type="hidden" name="csrf" value="\(csrf)">
       <input type="hidden" name="hash" value="\(snapshot.hash)">
