@@ -307,7 +307,9 @@ let package = Package(
       dependencies: ["Curl", "ClarissaCore", "ClarissaEngine", "ListingStore", "FixtureSupport"]),
     .testTarget(
       name: "ClarissaConfigTests",
-      dependencies: ["ClarissaConfig", "ClarissaCore", "Sites", "Channels", "FixtureSupport"]),
+      dependencies: [
+        "ClarissaConfig", "ClarissaCore", "Sites", "Channels", "FixtureSupport", "YAML",
+      ]),
     .testTarget(
       name: "ClarissaEngineTests",
       dependencies: [

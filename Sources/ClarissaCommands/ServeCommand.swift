@@ -66,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
       usedActionsFile: source.usedActionsPath(loaded.serve, statePath: loaded.statePath),
       capture: source.captureDesk(
         loaded.serve, statePath: loaded.statePath, notifyFirstRun: false))
+    session.app.searchEditing = SearchFileEditor.forServing(source, settings: loaded.serve)
     Terminal.error("clarissa serve: \(session.address) (pid \(getpid()); Ctrl-C stops)\n")
     while !signals.stopRequested {
       if signals.takeReload() {

@@ -73,6 +73,8 @@ struct Watch: AsyncParsableCommand {
         capture: source.captureDesk(
           current.config.serve, statePath: source.statePath(current.config),
           notifyFirstRun: notifyFirstRun))
+      started.app.searchEditing = SearchFileEditor.forServing(
+        source, settings: current.config.serve)
       session = started
       log("serving \(started.address)")
     }
@@ -83,7 +85,10 @@ struct Watch: AsyncParsableCommand {
     }
     defer { answering.forEach { $0.cancel() } }
     log("watching \(current.config.searches.filter(\.enabled).count) searches (pid \(getpid()))")
+    // A change of the file (the page's editor, a person) is read as a SIGHUP is.
+    let configFile = ConfigChangeWatch(path: source.config)
     while !signals.stopRequested {
+      if configFile.changed() { signals.requestReload() }
       if signals.takeReload() {
         do {
           current = try load()
@@ -130,8 +135,11 @@ struct Watch: AsyncParsableCommand {
         throw ExitStatus.stateUnusable.exitCode
       }
       if !quiet { log("next check \(Self.clock(wake))") }
+      var ticks = 0
       while Date() < wake && !signals.stopRequested && !signals.reloadPending {
         try? await Task.sleep(nanoseconds: 100_000_000)
+        ticks += 1
+        if ticks % 10 == 0, configFile.changed() { signals.requestReload() }
       }
     }
     log("stopped")
@@ -224,6 +232,11 @@ final class SignalFlags: Sendable {
 
   var stopRequested: Bool { flags.asked.withLock { $0.stop } }
   var reloadPending: Bool { flags.asked.withLock { $0.reload } }
+
+  /// Asks for a reload, as SIGHUP does.
+  func requestReload() {
+    flags.asked.withLock { $0.reload = true }
+  }
 
   func takeReload() -> Bool {
     flags.asked.withLock { asked in

@@ -4,9 +4,12 @@ internal import YAML
 
 /// `serve:`: `url` (where a phone reaches the web interface: the notifications' buttons call
 /// it), `address` and `token_file` (what `clarissa serve` takes when its flags are not given),
-/// `key_file` (the action key) and `action_expiry` (how long a button works).
+/// `key_file` (the action key), `action_expiry` (how long a button works) and `edit` (whether
+/// the page may edit the searches).
 extension ConfigReader {
-  static let serveKeys = ["url", "address", "token_file", "key_file", "action_expiry"]
+  static let serveKeys = [
+    "url", "address", "token_file", "key_file", "action_expiry", "edit",
+  ]
 
   func readServe(_ node: Node) -> ServeSettings? {
     if node.isNull { return nil }
@@ -30,6 +33,7 @@ extension ConfigReader {
         settings.actionExpiry = expiry
       }
     }
+    if let value = table["edit"], let edit = bool(value, "'serve.edit'") { settings.edit = edit }
     return settings
   }
 

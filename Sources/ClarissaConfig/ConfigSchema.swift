@@ -113,6 +113,7 @@ public enum ConfigSchema {
         switch key {
         case "url": ["type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://|\\$\\{)"]
         case "action_expiry": duration(zeroAllowed: false)
+        case "edit": ["type": "boolean"]
         default: expandable(text)
         }
       }

@@ -84,6 +84,7 @@ enum ConfigSchemaText {
       "the file of the key that signs the buttons' links (default clarissa-actions.key in the "
       + "state folder; the config's folder for a PostgreSQL store); made 0600 on first need",
     "serve.action_expiry": "how long a message's buttons work (default 7d, at most 366d)",
+    "serve.edit": "false: the page shows the searches but cannot edit searches.yaml (default true)",
     "top.searches": "the searches; each is a mapping with at least a unique 'name'",
     "top.sites":
       "a folder of your own site definitions (*.yaml, docs/adding-a-site.md), relative to the "

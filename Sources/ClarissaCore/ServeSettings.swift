@@ -14,6 +14,8 @@ public struct ServeSettings: Sendable, Equatable {
   public var keyFile: String?
   /// How long a button works after its message was sent.
   public var actionExpiry: Interval
+  /// Whether the page may edit searches.yaml (`serve: {edit: false}` turns it off).
+  public var edit: Bool = true
 
   /// Creates settings; buttons work for 7 days by default.
   public init(

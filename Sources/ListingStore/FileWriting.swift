@@ -35,14 +35,24 @@ package enum FileWriting {
 
   /// Replaces `path` atomically: `produce` hands its text, in pieces, to a temporary file beside
   /// it, which is flushed to disk and renamed over `path`, and the folder entry is synced. On
-  /// any failure the temporary file is removed and `path` keeps its old content.
+  /// any failure the temporary file is removed and `path` keeps its old content. The new file
+  /// gets `mode` when one is given (whatever the umask), so that a file replaced keeps its
+  /// permissions; else 0644 less the umask.
   package static func replace(
-    _ path: String, produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    _ path: String, mode: UInt16? = nil,
+    produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
   ) throws(ReplaceError) {
     let temporary = path + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+    let descriptor = open(
+      temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, mode == nil ? 0o644 : 0o600)
     guard descriptor >= 0 else {
       throw ReplaceError(step: .create, path: temporary, reason: Self.reason(errno))
+    }
+    if let mode, fchmod(descriptor, mode_t(mode)) != 0 {
+      let reason = Self.reason(errno)
+      close(descriptor)
+      unlink(temporary)
+      throw ReplaceError(step: .create, path: temporary, reason: reason)
     }
     var failure: String?
     do {

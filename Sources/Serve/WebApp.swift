@@ -78,6 +78,8 @@ package final class WebApp: Sendable {
   let travelTimes: TravelTimes
   /// The bookmarklet's token and what reads captured pages; nil: `/capture` answers 404.
   let captureDesk: CaptureDesk?
+  /// The search editor the command handed (``searchEditing``); nil: `/searches` answers 404.
+  let editorSlot = Mutex<(any SearchEditing)?>(nil)
 
   /// What a reload changes.
   private struct State {
@@ -338,6 +340,8 @@ package final class WebApp: Sendable {
       return LeafletFiles.response(
         path.dropFirst(2).joined(separator: "/"), folder: map.leafletFolder)
     case (_, let path) where path.first == "api": return try api(request, Array(path.dropFirst()))
+    case (_, let path) where path.first == "searches":
+      return try editor(request, Array(path.dropFirst()))
     case (let method, let path) where method != "GET" && method != "POST" || knownPath(path):
       throw RequestProblem(405, "\(method) is not allowed here")
     default:
