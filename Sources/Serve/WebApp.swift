@@ -155,7 +155,7 @@ package final class WebApp: Sendable {
       "Content-Security-Policy",
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; "
         + "connect-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'; "
-        + "base-uri 'none'"
+        + "base-uri 'none'; manifest-src 'self'; worker-src 'self'"
     ),
     ("X-Content-Type-Options", "nosniff"),
     // Nothing of these pages is told to the sites; and not `no-referrer`, with which a browser
@@ -206,6 +206,7 @@ package final class WebApp: Sendable {
     if path == ["healthz"] { return try health() }
     // A notification's button: its signed token is the authorization.
     if path.first == "act" { return try act(request, path) }
+    if Self.isPublicAppFile(request, path) { return Self.publicAppFile(path) }
     if let refusal = try tokenRefusal(request, path) { return refusal }
     if request.method != "GET" { try checkForgery(request) }
     return try route(request, path)
@@ -302,6 +303,7 @@ package final class WebApp: Sendable {
   // MARK: - Routes
 
   private func route(_ request: WebRequest, _ path: [String]) throws -> WebResponse {
+    if request.method == "GET", let file = Self.appFile(path) { return file }
     switch (request.method, path) {
     case ("GET", []): return try searchesPage()
     case ("GET", ["listings"]): return try listingsPage(request)
