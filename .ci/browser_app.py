@@ -47,6 +47,8 @@ import time
 import urllib.parse
 import urllib.request
 
+from browser_map import viewport  # beside this script
+
 
 class PushService(http.server.BaseHTTPRequestHandler):
     """Google's GCM check-in and registration, answered on 127.0.0.1."""
@@ -163,7 +165,7 @@ def layout_checks(driver, base, c, shots):
             print(f"screenshot: {os.path.join(shots, name)}")
 
     # phone
-    driver.set_window_size(390, 844)
+    viewport(driver, 390, 844)
     driver.get(page)
     lefts = {round(card.rect["x"]) for card in driver.find_elements(By.CSS_SELECTOR, "article.card")[:6]}
     c.check("at 390 x 844 there is no pane and the page fits",
@@ -176,7 +178,7 @@ def layout_checks(driver, base, c, shots):
     c.check("at 390 px a card's link opens the listing's page", driver.current_url == target, driver.current_url)
 
     # tablet
-    driver.set_window_size(1024, 768)
+    viewport(driver, 1024, 768)
     driver.get(page)
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "main.split .pane"))
     cards = driver.find_elements(By.CSS_SELECTOR, "main.split .list-side article.card")
@@ -196,7 +198,6 @@ def layout_checks(driver, base, c, shots):
             and "current" in chosen.get_attribute("class").split(),
             f"{driver.current_url}, {shown[0].text if shown else None!r} for {title!r}")
     c.check("and is a history entry", driver.execute_script("return history.length") == length + 1)
-    save("serve-app-tablet.png")
     driver.back()
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, ".pane .pane-hint"))
     c.check("Back closes the pane and stays on the list",
@@ -217,18 +218,29 @@ def layout_checks(driver, base, c, shots):
                 driver.current_url == page + "#" + path
                 and bool(driver.find_elements(By.CSS_SELECTOR, ".pane .star-button.on")), driver.current_url)
 
+    if shots:
+        driver.get(page)
+        first = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "main.split a.card-link"))[0]
+        first.click()
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, ".pane article.listing h1"))
+        driver.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.5)
+        save("serve-app-tablet.png")
+
     # desktop
-    driver.set_window_size(1280, 800)
+    viewport(driver, 1280, 800)
     driver.get(page + "#" + path)
     shown = wait(lambda: driver.find_elements(By.CSS_SELECTOR, ".pane article.listing h1"))
     cards = driver.find_elements(By.CSS_SELECTOR, "main.split .list-side article.card")
     columns = len({round(card.rect["x"]) for card in cards[:6]})
     c.check("at 1280 x 800 the cards are a grid beside the listing", bool(shown) and columns >= 2,
             f"{columns} columns")
+    driver.execute_script("window.scrollTo(0, 0)")
+    time.sleep(0.5)
     save("serve-app-desktop.png")
 
     # without script
-    driver.set_window_size(1024, 768)
+    viewport(driver, 1024, 768)
     driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     driver.get(page)
     link = driver.find_elements(By.CSS_SELECTOR, "a.card-link")[2]
@@ -238,7 +250,7 @@ def layout_checks(driver, base, c, shots):
     c.check("without script, at 1024 px, a card's link is a link to the listing's page",
             driver.current_url == target and not driver.find_elements(By.CSS_SELECTOR, ".pane"), driver.current_url)
     driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
-    driver.set_window_size(1280, 800)
+    viewport(driver, 1280, 800)
 
 
 def button_checks(driver, base, c, shots):
@@ -267,12 +279,12 @@ def button_checks(driver, base, c, shots):
             and len(unbase64url(keys.get("p256dh", ""))) == 65 and len(unbase64url(keys.get("auth", ""))) == 16,
             str(made))
     if shots:
-        driver.set_window_size(390, 844)
+        viewport(driver, 390, 844)
         driver.get(base)
         wait(lambda: driver.find_element(By.ID, "device").get_attribute("data-state") == "on")
         driver.save_screenshot(os.path.join(shots, "serve-app-phone.png"))
         print(f"screenshot: {os.path.join(shots, 'serve-app-phone.png')}")
-        driver.set_window_size(1280, 800)
+        viewport(driver, 1280, 800)
         driver.get(base)
         box = driver.find_element(By.ID, "device")
         wait(lambda: box.get_attribute("data-state") == "on")

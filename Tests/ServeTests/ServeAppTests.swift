@@ -124,7 +124,7 @@ import WebServer
     for path in ["/offline", "/assets/push.js", "/assets/style.css", "/"] {
       #expect(fixture.get(path).status == 401, "\(path)")
     }
-    let cookie = [("Cookie", "clarissa_token=app-token-4f9e2c")]
+    let cookie = [("cookie", "clarissa_token=app-token-4f9e2c")]
     #expect(fixture.get("/offline", headers: cookie).status == 200)
     // Only GET: the public files are no way around the token for anything else.
     let posted = fixture.post("/sw.js", form: "")
