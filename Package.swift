@@ -143,6 +143,14 @@ let package = Package(
       pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
     ),
+    // OpenSSL 3's libcrypto (Debian libssl-dev), used by WebPush only (issue 45): the one
+    // libcurl already links, so it adds no library to the program and no build step. Not
+    // swift-crypto: its BoringSSL is a first build of 1 to 1.5 minutes and 8 GiB here.
+    .systemLibrary(
+      name: "COpenSSL",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+    ),
 
     // MARK: - Readers: YAML node tree with positions; XML and HTML through libxml2; feeds
     .target(name: "YAML", dependencies: ["CLibYAML"]),
@@ -201,6 +209,10 @@ let package = Package(
     .target(
       name: "Photos", dependencies: ["CTurboJPEG", "CPNG", "CWebP"], exclude: ["README.md"]),
 
+    // MARK: - Web Push (issue 45): VAPID keys and JWT (RFC 8292), aes128gcm (RFC 8291), a
+    // subscription's keys checked on the curve
+    .target(name: "WebPush", dependencies: ["ClarissaCore", "COpenSSL"]),
+
     // MARK: - The network door: libcurl wrapped once (the Fetcher, CurlFetcher, SMTP)
     .target(name: "Curl", dependencies: ["ClarissaCore", "CLibCurl", "Tracing"]),
 
@@ -210,7 +222,7 @@ let package = Package(
       name: "Channels",
       dependencies: [
         "ClarissaCore", "Curl", "ListingStore", "Presentation", "Geography", "ActionKeys",
-        "Tracing",
+        "Tracing", "WebPush",
       ]),
 
     // MARK: - The run: politeness (Fetching/), the pipeline (Run/), delivery (Delivery/) and
@@ -238,6 +250,7 @@ let package = Package(
       name: "Serve",
       dependencies: [
         "ClarissaCore", "ListingStore", "Presentation", "Geography", "ActionKeys", "WebServer",
+        "WebPush",
       ],
       resources: (["style.css", "app.js", "map.js"]
         // The installable app's files (Sources/Serve/AppAssets.swift; icons: .ci/draw-icons).
@@ -265,7 +278,7 @@ let package = Package(
       dependencies: [
         "YAML", "ClarissaConfig", "ClarissaCore", "ClarissaEngine", "Channels",
         "ListingStore", "Sites", "SiteFormat", "Feeds", "Markup", "ListingText", "Serve",
-        "WebServer", "Photos",
+        "WebServer", "Photos", "WebPush",
       ]),
 
     // MARK: - Tests (Swift Testing); fixtures live in Fixtures/ at the top level
@@ -284,6 +297,7 @@ let package = Package(
       name: "GeographyTests", dependencies: ["Geography", "ClarissaCore", "FixtureSupport"]),
     .testTarget(name: "ActionKeysTests", dependencies: ["ActionKeys", "ClarissaCore"]),
     .testTarget(name: "TracingTests", dependencies: ["Tracing"]),
+    .testTarget(name: "WebPushTests", dependencies: ["WebPush", "ClarissaCore"]),
     .testTarget(name: "ListingTextTests", dependencies: ["ListingText", "ClarissaCore"]),
     .testTarget(
       name: "SiteFormatTests",
@@ -305,7 +319,7 @@ let package = Package(
       dependencies: [
         "ClarissaEngine", "ClarissaCore", "Channels", "Curl", "ListingStore", "Presentation",
         "Geography", "ActionKeys", "ClarissaConfig", "Sites", "SiteFormat", "Feeds", "Markup",
-        "YAML", "FixtureSupport", "WebServer",
+        "YAML", "FixtureSupport", "WebServer", "WebPush",
       ]),
     .testTarget(
       name: "ChannelsTests",

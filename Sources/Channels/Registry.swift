@@ -9,7 +9,7 @@ public enum ChannelRegistry {
   public static let all: [any ChannelKind] = [
     AppriseKind(), DiscordKind(), ExecKind(), GotifyKind(), JSONKind(), MailtoKind(),
     MatrixKind(), NtfyKind(), PushoverKind(), SlackKind(), SMTPKind(), StdoutKind(),
-    TelegramKind(),
+    TelegramKind(), WebPushKind(),
   ]
 
   /// The kind called `kind`.

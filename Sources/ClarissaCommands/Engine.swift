@@ -26,7 +26,8 @@ extension SourceOptions {
         limits: FetchLimits(timeout: configuration.http.timeout.timeInterval, maxBytes: 1 << 20))
       channels = ChannelFactory.senders(
         for: configuration, fetcher: notifier, environment: ProcessInfo.processInfo.environment,
-        baseDirectory: folder, actions: try actionLinks(configuration))
+        baseDirectory: folder, actions: try actionLinks(configuration),
+        pushStore: try pushStore(configuration))
     }
     var runner = Runner(
       config: configuration, sites: sites,

@@ -65,7 +65,8 @@ struct NotifyCommand: AsyncParsableCommand {
         fetcher: CurlFetcher(limits: FetchLimits(timeout: 30, maxBytes: 1 << 20)),
         environment: environment, baseDirectory: (config as NSString).deletingLastPathComponent,
         timeout: configuration.http.timeout.timeInterval,
-        maxRetryWait: configuration.http.timeout.timeInterval)
+        maxRetryWait: configuration.http.timeout.timeInterval,
+        pushStore: try SourceOptions.parse(["--config", config]).pushStore(configuration))
       do {
         try await sender.deliver([listing], search: search)
         Terminal.output(

@@ -327,5 +327,43 @@ extension SchemaSteps {
         );
         CREATE INDEX travel_times_asked ON travel_times(asked_at);
         """),
+    // Web Push (issue 45, ``PushSubscriptionStore``): the browsers subscribed on the page (the
+    // endpoint, its keys in base64url, when subscribed, the last message accepted and refused),
+    // and the server's VAPID private key, made once (`name` 'vapid'), never printed, exported
+    // or copied.
+    SchemaStep(
+      "22-web-push",
+      sqlite: """
+        CREATE TABLE push_subscriptions(
+          endpoint TEXT PRIMARY KEY,
+          p256dh TEXT NOT NULL,
+          auth TEXT NOT NULL,
+          created_at REAL NOT NULL,
+          last_success REAL,
+          last_failure REAL,
+          last_error TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE push_keys(
+          name TEXT PRIMARY KEY,
+          private_key TEXT NOT NULL,
+          created_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        """,
+      postgres: """
+        CREATE TABLE push_subscriptions(
+          endpoint text PRIMARY KEY,
+          p256dh text NOT NULL,
+          auth text NOT NULL,
+          created_at double precision NOT NULL,
+          last_success double precision,
+          last_failure double precision,
+          last_error text
+        );
+        CREATE TABLE push_keys(
+          name text PRIMARY KEY,
+          private_key text NOT NULL,
+          created_at double precision NOT NULL
+        );
+        """),
   ]
 }

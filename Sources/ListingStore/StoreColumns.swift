@@ -147,6 +147,12 @@ enum TravelTimeColumn: String, TableColumns {
   case engine, mode, place, cell, minutes, askedAt = "asked_at"
 }
 
+/// `push_subscriptions`: a browser subscribed to Web Push.
+enum PushSubscriptionColumn: String, TableColumns {
+  case endpoint, p256dh, auth, createdAt = "created_at", lastSuccess = "last_success"
+  case lastFailure = "last_failure", lastError = "last_error"
+}
+
 /// `photo_hashes`: a fetched photo's difference hash and size, or why it was refused.
 enum PhotoHashColumn: String, TableColumns {
   case url, image, hash, width, height, fetchedAt = "fetched_at", note

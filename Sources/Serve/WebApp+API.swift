@@ -55,6 +55,8 @@ extension WebApp {
       return Self.json(["marked": try markViewed(api: request)])
     case (_, let path) where path.count == 4 && path[0] == "listings":
       return try markAPI(request, path)
+    case (_, let path) where path.first == "push":
+      return try pushAPI(request, Array(path.dropFirst()))
     case (let method, let path)
     where ["session", "searches", "listings", "map", "viewed"].contains(path.first ?? ""):
       throw RequestProblem(405, "\(method) is not allowed on /api/\(path.joined(separator: "/"))")

@@ -5,7 +5,7 @@ internal import Sites
 // Benchmarks that print figures and never fail on time (the machines are shared and noisy).
 // Each figure stands beside a reference measured in the same run. From the repository root:
 //
-//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|commute|state|poll20k|sites|serve|map|same-flat|slow-clients|photos|all]
+//   swift build -c release && .build/release/clarissa-bench [config|feeds|filters|commute|state|poll20k|sites|serve|map|same-flat|slow-clients|photos|webpush|all]
 //
 // For profilers and cold-start questions: `profile-feeds`, `profile-poll`, `profile-poll20k`,
 // `profile-config` (the work alone, repeated), `cold-config` (three loads in a fresh process,
@@ -48,6 +48,8 @@ if which == "same-flat" || which == "all" { SameFlatBenchmark(folder: folder).ru
 if which == "slow-clients" || which == "all" { SlowClientBenchmark(folder: folder).run() }
 // A photo's hash (JPEG decoded at 1/8 or the scale that keeps 64 px) against a whole decode.
 if which == "photos" || which == "all" { PhotoBenchmark().run() }
+// A Web Push message's encryption and VAPID signature (OpenSSL's libcrypto).
+if which == "webpush" || which == "all" { WebPushBenchmark().run() }
 // For profilers: only the feed parse, repeated.
 if which == "profile-feeds" { FeedBenchmark(folder: folder).profileParse(times: 20) }
 if which == "profile-poll" { FeedBenchmark(folder: folder).profilePoll(times: 20) }
