@@ -24,11 +24,12 @@ struct WebPushChannelTests {
   static let base = "https://flats.example.net"
 
   /// The channel as the config reads it (through the registry, nothing of its own).
-  static func channel(_ url: String) throws -> Channel {
+  static func channel(_ url: String, body: String? = nil) throws -> Channel {
+    let template = body.map { ", body: '\($0)'" } ?? ""
     let yaml = """
       version: 1
       notify:
-        phone: {url: '\(url)'}
+        phone: {url: '\(url)'\(template)}
       searches:
         - name: s
           cities: [sfbay]
@@ -127,7 +128,7 @@ struct WebPushChannelTests {
     let store = try Self.store(service, ["ok-1", "ok-2"])
     var long = Self.listing
     long.description = String(repeating: "Altbau mit Dielen und Stuck. ", count: 400)
-    let channel = try Self.channel("webpush://")
+    let channel = try Self.channel("webpush://", body: "{description}")
     try await Self.sender(channel, store: store, links: nil).deliver(
       [long], search: Self.search)
     let requests = try service.requests()

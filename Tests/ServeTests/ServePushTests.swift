@@ -78,7 +78,7 @@ import WebServer
 
   @Test func refusedSubscriptions() throws {
     let fixture = try ServeFixture(listings: [:])
-    var offCurve = Array(Self.p256dh)
+    var offCurve = Array(Self.p256dh.utf8)
     offCurve[80] = offCurve[80] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
     let cases: [([UInt8], Int, String)] = [
       (Self.subscription("http://push.example.net/x"), 400, "not https"),
@@ -120,7 +120,9 @@ import WebServer
     #expect(tokened.get("/api/push/key", headers: [("accept", "application/json")]).status == 401)
     #expect(
       tokened.get("/api/push/key", headers: [("authorization", "Bearer s3cret")]).status == 200)
-    #expect(fixture.app.handle(WebRequest(method: "PUT", target: "/api/push/key")).status == 405)
+    let put = WebRequest(
+      method: "PUT", target: "/api/push/key", headers: [("x-csrf-token", fixture.csrf())])
+    #expect(fixture.app.handle(put).status == 405)
   }
 
   @Test func atMostAHundredDevices() throws {
