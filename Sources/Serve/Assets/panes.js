@@ -1,14 +1,16 @@
 "use strict";
-// A tablet or a desktop (768 px wide and more): a page of cards becomes a list beside a pane, and
-// a card's link opens the listing in the pane. The listing is its own page (/listing/SITE/ID),
+// A tablet (768 px to 1199 px wide, or wider with a touch screen: an iPad in landscape): a page
+// of cards becomes a list beside a pane, and a card's link opens the listing in the pane. The listing is its own page (/listing/SITE/ID),
 // fetched, and its <article class="listing"> moved in; the address gets #/listing/SITE/ID, a
 // history entry, so Back closes the pane again and a reload (or a mark's form, which returns to
-// the address) opens it. Without this script, or narrower, the link is a link.
+// the address) opens it. Without this script, on a phone and on a desktop (a mouse, 1200 px and
+// more: the grid of cards has the room) the link is a link.
 (function () {
   var cards = document.querySelector("main .cards");
   if (!cards || !window.fetch || !window.DOMParser || !window.history.pushState) return;
   var main = document.querySelector("main");
-  var wide = window.matchMedia("(min-width: 768px)");
+  var wide = window.matchMedia(
+    "(min-width: 768px) and (max-width: 1199.98px), (min-width: 1200px) and (pointer: coarse)");
   var side = document.createElement("div");
   side.className = "list-side";
   var pane = document.createElement("aside");
@@ -30,7 +32,11 @@
   }
 
   function fromAddress() {
-    return listingPath(decodeURI(location.hash.slice(1)));
+    try {
+      return listingPath(decodeURI(location.hash.slice(1)));
+    } catch (error) {
+      return null;  // a malformed escape in a hand-made address
+    }
   }
 
   function here() {
