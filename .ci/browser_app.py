@@ -7,7 +7,7 @@ Chromium's push subscription goes through GCM (a check-in, then a registration),
 machine has no network. Chromium has switches for those addresses (--gcm-checkin-url,
 --gcm-registration-url, --gcm-mcs-endpoint); PushService below answers them on 127.0.0.1 as
 Google's would (the check-in's protobuf, `token=...` for a registration). Without it,
-pushManager.subscribe() never settles (measured: still pending after 600 s; Chromium retries its
+pushManager.subscribe() never settles (measured: still pending after 421 s; Chromium retries its
 check-in with back-off), so that is the most real this machine allows: Chromium's own subscribe,
 its own keys (p256dh, auth), its registration request carrying our VAPID key, answered by a
 stand-in for Google. Not proven here: a message through FCM to this Chromium (its MCS

@@ -79,7 +79,7 @@ import WebServer
     // Checked with the server at every visit; nothing that would keep an old worker.
     #expect(fixture.header(response, "Cache-Control") == "no-cache")
     let script = fixture.text(response)
-    #expect(!script.contains("CLARISSA_ASSETS"))
+    #expect(!script.contains("\"CLARISSA_ASSETS\""), "the placeholder is replaced")
     let version = try #require(
       script.firstMatch(of: /var VERSION = "([0-9a-f]{16})";/).map { String($0.1) })
     // The same build, the same name: another app (another process) serves the same worker.
