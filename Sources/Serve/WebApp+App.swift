@@ -45,11 +45,12 @@ extension WebApp {
     return asset(file.bytes, type: file.type)
   }
 
-  /// `<meta name="unviewed">` with the listings nobody has viewed, summed over the searches as
-  /// the searches page counts them: what `push.js` sets the app's badge to at each visit.
+  /// `<meta name="app-badge">` with the listings nobody has viewed, summed over the searches as
+  /// the searches page counts them: what `push.js` sets the app's badge to at each visit. (Not
+  /// `name="unviewed"`: the filter's checkbox has that name.)
   func badgeCount() throws -> HTML {
     let total = try store.unviewedCounts().values.reduce(0) { $0 &+ max(0, $1) }
-    return "<meta name=\"unviewed\" content=\"\(total)\">"
+    return "<meta name=\"app-badge\" content=\"\(total)\">"
   }
 
   /// The searches page's "Notify this device": hidden until `push.js` shows it (a page without

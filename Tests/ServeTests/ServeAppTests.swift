@@ -162,7 +162,7 @@ import WebServer
     let chairs = (1...2).map { ServeFixture.listing("77200\($0)", title: "Chair \($0)") }
     let fixture = try ServeFixture(listings: ["desks": desks, "chairs": chairs])
     let meta = { (path: String) in
-      fixture.text(fixture.get(path)).firstMatch(of: /<meta name="unviewed" content="(\d+)">/)
+      fixture.text(fixture.get(path)).firstMatch(of: /<meta name="app-badge" content="(\d+)">/)
         .map { Int($0.1) }
     }
     #expect(meta("/") == 5)

@@ -1,13 +1,13 @@
 "use strict";
 // Every page: registers the service worker (/sw.js), and sets the app's badge to the unviewed
-// count the page carries (<meta name="unviewed">; the Badging API, where the browser has it).
+// count the page carries (<meta name="app-badge">; the Badging API, where the browser has it).
 // The searches page: the "Notify this device" button. Permission is asked on its click only;
 // the subscription is made with the server's VAPID key (GET /api/push/key) and sent as the
 // browser gives it (POST /api/push/subscriptions, the page's CSRF token in X-CSRF-Token); the
 // button says whether this device is notified (on, off, blocked, not supported) and turns it off
 // (DELETE /api/push/subscriptions, {"endpoint": ...}).
 (function () {
-  var count = document.querySelector("meta[name=unviewed]");
+  var count = document.querySelector("meta[name=app-badge]");
   if (count && typeof navigator.setAppBadge === "function") {
     var unviewed = parseInt(count.getAttribute("content"), 10);
     if (unviewed > 0) navigator.setAppBadge(unviewed).catch(function () {});
