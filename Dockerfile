@@ -32,8 +32,8 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libyaml-dev libxml2-dev \
-      libcurl4-openssl-dev libsqlite3-dev libpq-dev libturbojpeg0-dev libpng-dev libwebp-dev \
-      pkg-config \
+      libcurl4-openssl-dev libssl-dev libsqlite3-dev libpq-dev libturbojpeg0-dev libpng-dev \
+      libwebp-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -69,6 +69,7 @@ RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
       libyaml-0-2 \
       libxml2 \
       libcurl4 \
+      libssl3 \
       libsqlite3-0 \
       libpq5 \
       libturbojpeg0 \

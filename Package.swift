@@ -145,7 +145,7 @@ let package = Package(
     ),
     // OpenSSL 3's libcrypto (Debian libssl-dev), used by WebPush only (issue 45): the one
     // libcurl already links, so it adds no library to the program and no build step. Not
-    // swift-crypto: its BoringSSL is a first build of 1 to 1.5 minutes and 8 GiB here.
+    // swift-crypto: its BoringSSL adds 1 to 1.5 minutes to a first build here.
     .systemLibrary(
       name: "COpenSSL",
       pkgConfig: "libcrypto",

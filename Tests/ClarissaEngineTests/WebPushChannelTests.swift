@@ -153,8 +153,9 @@ struct WebPushChannelTests {
     let service = try LoopbackPushService()
     let store = try Self.store(service, ["fail"])
     let channel = try Self.channel("webpush://?ttl=0")
+    let links = ActionLinks(base: Self.base, key: ActionKey(bytes: Array(0..<32)), lifetime: 60)
     await #expect {
-      try await Self.sender(channel, store: store, links: nil).deliver(
+      try await Self.sender(channel, store: store, links: links).deliver(
         [Self.listing], search: Self.search)
     } throws: { error in
       let message = (error as? DeliveryError)?.message ?? ""
@@ -162,7 +163,10 @@ struct WebPushChannelTests {
         && message.contains("push service at http://127.0.0.1:\(service.port)")
         && !message.contains("/push/fail")
     }
-    #expect(try service.requests().map { $0["ttl"] as? String } == ["0"])
+    let requests = try service.requests()
+    #expect(requests.map { $0["ttl"] as? String } == ["0"])
+    let vapid = try #require(requests.first?["vapid"] as? [String: Any])
+    #expect((vapid["claims"] as? [String: Any])?["sub"] as? String == Self.base, "serve.url")
     #expect(try store.pushSubscriptions().count == 1, "a 500 does not forget the device")
     _ = try store.removePushSubscription(endpoint: "http://127.0.0.1:\(service.port)/push/fail")
     await #expect {

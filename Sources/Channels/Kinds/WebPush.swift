@@ -30,7 +30,7 @@ package struct WebPushKind: ChannelKind {
     ChannelParameter(
       "contact",
       "the VAPID `sub` a push service may write to: `mailto:` or `https:` "
-        + "(default \(VAPIDKeys.defaultContact))"),
+        + "(default `serve.url` when it is https, else \(VAPIDKeys.defaultContact))"),
   ]
   package let secrets: [ChannelSecret] = []
 
@@ -49,10 +49,16 @@ package struct WebPushKind: ChannelKind {
     return value
   }
 
-  /// The contact `contact=` names, or the default; nil when it is neither `mailto:` nor
-  /// `https:`.
-  package static func contact(_ url: ChannelURL) -> String? {
-    guard let text = url.value("contact") else { return VAPIDKeys.defaultContact }
+  /// The contact `contact=` names; without one, `serve.url` when it is `https:` (a push
+  /// service may refuse a contact at `localhost`: Apple's is said to), else
+  /// ``VAPIDKeys/defaultContact``. Nil when `contact=` is neither `mailto:` nor `https:`.
+  package static func contact(_ url: ChannelURL, serveURL: String? = nil) -> String? {
+    guard let text = url.value("contact") else {
+      if let serveURL, serveURL.lowercased().hasPrefix("https://"), serveURL.utf8.count <= 256 {
+        return serveURL
+      }
+      return VAPIDKeys.defaultContact
+    }
     let lower = text.lowercased()
     guard lower.hasPrefix("mailto:") || lower.hasPrefix("https://"), text.utf8.count <= 256,
       !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == "\"" })
@@ -134,7 +140,9 @@ struct WebPushChannel: DeliveryChannel {
     urgency =
       url?.value("urgency").flatMap { WebPushKind.urgencies.contains($0) ? $0 : nil }
       ?? "normal"
-    contact = url.flatMap(WebPushKind.contact) ?? VAPIDKeys.defaultContact
+    contact =
+      url.flatMap { WebPushKind.contact($0, serveURL: context.actions?.base) }
+      ?? VAPIDKeys.defaultContact
     store = context.pushStore
     actions = ActionButtons.links(for: channel, context: context)
     poster = Poster(fetcher: context.fetcher, channel: channel)
