@@ -252,7 +252,13 @@ let package = Package(
         "ClarissaCore", "ListingStore", "Presentation", "Geography", "ActionKeys", "WebServer",
         "WebPush",
       ],
-      resources: ["style.css", "app.js", "map.js"].map { .embedInCode("Assets/\($0)") }),
+      resources: (["style.css", "app.js", "map.js"]
+        // The installable app's files (Sources/Serve/AppAssets.swift; icons: .ci/draw-icons).
+        + [
+          "manifest.webmanifest", "sw.js", "push.js", "panes.js", "layouts.css",
+          "icons/icon-192.png", "icons/icon-512.png", "icons/icon-maskable-512.png",
+          "icons/apple-touch-icon.png", "icons/badge-96.png",
+        ]).map { .embedInCode("Assets/\($0)") }),
 
     // MARK: - The command line: thin commands over the layers above
     .target(

@@ -23,6 +23,7 @@ enum Pages {
       <title>\(title) · clarissa</title>
       <link rel="stylesheet" href="/assets/style.css">
       <script src="/assets/app.js" defer></script>
+      \(appHead)
       \(head)
       </head>
       <body>
@@ -38,6 +39,17 @@ enum Pages {
       headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
       body: html.bytes)
   }
+
+  /// What makes every page part of the installable app: the manifest, the theme's colour, the
+  /// icon iOS puts on a home screen, the layouts, the worker's and the panes' scripts.
+  static let appHead: HTML = """
+    <link rel="manifest" href="/manifest.webmanifest">
+    <meta name="theme-color" content="#0a7d3e">
+    <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png">
+    <link rel="stylesheet" href="/assets/layouts.css">
+    <script src="/assets/push.js" defer></script>
+    <script src="/assets/panes.js" defer></script>
+    """
 
   /// The bar at the top of every page: the name and the links to the lists.
   static let topBar: HTML = """

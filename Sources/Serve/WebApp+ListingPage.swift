@@ -19,7 +19,7 @@ extension WebApp {
       "<dt>\(name)</dt><dd>\(value)</dd>"
     }
     return Pages.layout(
-      listing.title, csrf: csrf, problems: config.problems,
+      listing.title, csrf: csrf, problems: config.problems, head: try badgeCount(),
       """
       <article class="listing\(history.viewedAt == nil ? " unviewed" : " viewed")" \
       data-key="\(key.site + ":" + key.id)">

@@ -1,10 +1,30 @@
+internal import ActionKeys
 internal import ClarissaCore
 internal import Foundation
 internal import Geography
 internal import ListingStore
+internal import Synchronization
 internal import WebServer
 
 extension WebApp {
+  /// The map's areas of `searches` (every search's when empty) as JSON and its tag, made once
+  /// per config; nil when they have none.
+  func areas(of searches: [String]) throws -> (tag: String, json: [UInt8])? {
+    let key = searches.sorted()
+    if let known = state.withLock({ $0.areaAnswers[key] }) { return known }
+    let areas = config.areas(of: searches)
+    var answer: (tag: String, json: [UInt8])?
+    if !areas.isEmpty {
+      let json = MapAreas.json(areas)
+      answer = (Secret.hex(Array(SHA256.hash(json).prefix(12))), json)
+    }
+    state.withLock { state in
+      if state.areaAnswers.count >= Self.areaAnswerLimit { state.areaAnswers = [:] }
+      state.areaAnswers[key] = .some(answer)
+    }
+    return answer
+  }
+
   /// The most markers the map shows: the newest listings first.
   static let mapLimit = 10_000
 

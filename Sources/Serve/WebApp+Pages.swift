@@ -16,8 +16,8 @@ extension WebApp {
     }
     let digests = try digestsLine()
     return Pages.layout(
-      "Searches", csrf: csrf, problems: config.problems,
-      "<h1>Searches</h1>\n\(digests)<div class=\"searches\">\n\(rows)</div>")
+      "Searches", csrf: csrf, problems: config.problems, head: try badgeCount(),
+      "<h1>Searches</h1>\n\(Self.deviceControls)\(digests)<div class=\"searches\">\n\(rows)</div>")
   }
 
   /// One search on `/`: its name and state, counts, runs, failures and cool-downs.
@@ -70,7 +70,7 @@ extension WebApp {
     let current = Self.filterParameters(query)
     let onMap = current.isEmpty ? "/map" : "/map?" + String(current.dropLast())
     return Pages.layout(
-      title, csrf: csrf, problems: config.problems,
+      title, csrf: csrf, problems: config.problems, head: try badgeCount(),
       """
       <h1>\(title)</h1>
       \(filterForm(query, action: "/listings"))

@@ -67,9 +67,9 @@ package final class WebApp: Sendable {
   /// Each search's market for the cards' deal context, kept between pages.
   let markets = DealMarketCache()
   /// The config served, and the map areas' answers made for it.
-  private let state: Mutex<State>
+  let state: Mutex<State>
   /// Answers kept at most (the searches asked come from the request).
-  private static let areaAnswerLimit = 64
+  static let areaAnswerLimit = 64
   /// Where the map gets Leaflet and its tiles.
   let map: MapSettings
   /// Listings per page.
@@ -82,7 +82,7 @@ package final class WebApp: Sendable {
   let editorSlot = Mutex<(any SearchEditing)?>(nil)
 
   /// What a reload changes.
-  private struct State {
+  struct State {
     var served: ServedConfig
     /// `/api/map/areas`' answers by the searches asked (sorted; every search's: none), made
     /// once per config.
@@ -120,24 +120,6 @@ package final class WebApp: Sendable {
     }
   }
 
-  /// The map's areas of `searches` (every search's when empty) as JSON and its tag, made once
-  /// per config; nil when they have none.
-  func areas(of searches: [String]) throws -> (tag: String, json: [UInt8])? {
-    let key = searches.sorted()
-    if let known = state.withLock({ $0.areaAnswers[key] }) { return known }
-    let areas = config.areas(of: searches)
-    var answer: (tag: String, json: [UInt8])?
-    if !areas.isEmpty {
-      let json = MapAreas.json(areas)
-      answer = (Secret.hex(Array(SHA256.hash(json).prefix(12))), json)
-    }
-    state.withLock { state in
-      if state.areaAnswers.count >= Self.areaAnswerLimit { state.areaAnswers = [:] }
-      state.areaAnswers[key] = .some(answer)
-    }
-    return answer
-  }
-
   /// Answers one request.
   package func handle(_ request: WebRequest) -> WebResponse {
     var response: WebResponse
@@ -163,7 +145,7 @@ package final class WebApp: Sendable {
       "Content-Security-Policy",
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; "
         + "connect-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'; "
-        + "base-uri 'none'"
+        + "base-uri 'none'; manifest-src 'self'; worker-src 'self'"
     ),
     ("X-Content-Type-Options", "nosniff"),
     // Nothing of these pages is told to the sites; and not `no-referrer`, with which a browser
@@ -220,6 +202,7 @@ package final class WebApp: Sendable {
     if let oversized = Self.oversized(request) { throw oversized }
     // The bookmarklet's POST: its capture token is the authorization.
     if isCapture(request) { return try capture(request) }
+    if Self.isPublicAppFile(request, path) { return Self.publicAppFile(path) }
     if let refusal = try tokenRefusal(request, path) { return refusal }
     if request.method != "GET" { try checkForgery(request) }
     return try route(request, path)
@@ -316,6 +299,7 @@ package final class WebApp: Sendable {
   // MARK: - Routes
 
   private func route(_ request: WebRequest, _ path: [String]) throws -> WebResponse {
+    if request.method == "GET", let file = Self.appFile(path) { return file }
     switch (request.method, path) {
     case ("GET", []): return try searchesPage()
     case ("GET", ["listings"]): return try listingsPage(request)

@@ -40,8 +40,10 @@ import WebServer
       ] {
         #expect(!html.contains(forbidden), "\(page) holds \(forbidden)")
       }
-      // The only scripts are the program's own.
-      #expect(html.components(separatedBy: "<script").count == 2, "\(page)")
+      // The only scripts are the program's own: app.js, and the app's push.js and panes.js.
+      let scripts = html.components(separatedBy: "<script").dropFirst()
+      #expect(scripts.count == 3, "\(page)")
+      #expect(scripts.allSatisfy { $0.hasPrefix(" src=\"/assets/") }, "\(page)")
       #expect(
         fixture.header(response, "Content-Security-Policy")?.contains("script-src 'self'") == true)
     }
