@@ -56,7 +56,7 @@ enum Pages {
     <header class="top"><a class="brand" href="/">clarissa</a><nav><a href="/">Searches</a>\
     <a href="/listings">All listings</a><a href="/listings?unviewed=1">Unviewed</a>\
     <a href="/starred">Starred</a><a href="/hidden">Hidden</a><a href="/map">Map</a>\
-    <a href="/searches">Edit searches</a></nav></header>
+    <a href="/searches">Edit searches</a><a href="/capture">Capture</a></nav></header>
     """
 
   /// The config's problems above a page, or nothing when it has none.
