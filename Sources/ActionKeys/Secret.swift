@@ -1,3 +1,5 @@
+internal import ClarissaCore
+
 /// Secrets made and compared one way for every part that holds one (the web interface's tokens,
 /// the action key): random bytes from the system, hex digits, and a comparison that takes the
 /// same time wherever two secrets differ.
@@ -9,11 +11,7 @@ package enum Secret {
   }
 
   /// The bytes as lower-case hex digits, two a byte.
-  package static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    return String(
-      decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
-  }
+  package static func hex(_ bytes: [UInt8]) -> String { Hex.text(bytes) }
 
   /// Whether `a` and `b` hold the same bytes, looking at every byte of the longer whatever they
   /// hold (a difference in length does not end the comparison early either).

@@ -1,3 +1,4 @@
+internal import ClarissaCore
 internal import Foundation
 
 /// A secret kept as hex digits in a file only its owner may read, made on first need: the
@@ -21,7 +22,7 @@ struct SecretFile {
     }
     let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     let digits = Array(text.utf8)
-    guard digits.count == 2 * count, let bytes = Self.hexBytes(digits) else {
+    guard digits.count == 2 * count, let bytes = Hex.bytes(text) else {
       throw ActionKey.Problem(
         description: "\(path): \(name) must be \(2 * count) hex digits; remove the file to make "
           + "a new one (\(voids) then stop working)")
@@ -65,25 +66,5 @@ struct SecretFile {
       throw ActionKey.Problem(description: "\(path): cannot write \(name)")
     }
     return bytes
-  }
-
-  private static func hexBytes(_ digits: [UInt8]) -> [UInt8]? {
-    var bytes: [UInt8] = []
-    for index in stride(from: 0, to: digits.count, by: 2) {
-      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
-        return nil
-      }
-      bytes.append(high << 4 | low)
-    }
-    return bytes
-  }
-
-  private static func nibble(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case 0x30...0x39: digit - 0x30
-    case 0x61...0x66: digit - 0x61 + 10
-    case 0x41...0x46: digit - 0x41 + 10
-    default: nil
-    }
   }
 }

@@ -9,8 +9,8 @@ extension ConnectedStore {
       try database.rows(
         "SELECT endpoint, p256dh, auth FROM push_subscriptions ORDER BY created_at, endpoint"
       ) { row -> PushSubscription? in
-        guard let p256dh = PushHex.bytes(row.text(PushSubscriptionColumn.p256dh)),
-          let auth = PushHex.bytes(row.text(PushSubscriptionColumn.auth))
+        guard let p256dh = Hex.bytes(row.text(PushSubscriptionColumn.p256dh)),
+          let auth = Hex.bytes(row.text(PushSubscriptionColumn.auth))
         else { return nil }
         // A row written by this code passes; one that does not is skipped, never sent to.
         return try? PushSubscription(
@@ -39,8 +39,8 @@ extension ConnectedStore {
             + "ON CONFLICT(endpoint) DO UPDATE SET p256dh = excluded.p256dh, "
             + "auth = excluded.auth",
           [
-            .text(subscription.endpoint), .text(PushHex.text(subscription.p256dh)),
-            .text(PushHex.text(subscription.auth)), .time(now),
+            .text(subscription.endpoint), .text(Hex.text(subscription.p256dh)),
+            .text(Hex.text(subscription.auth)), .time(now),
           ])
         return known == 0
       }
@@ -76,7 +76,7 @@ extension ConnectedStore {
       // Another process may have made one meanwhile: its key stays, and is read back.
       try database.run(
         "INSERT INTO push_keys(name, private_key, created_at) VALUES('vapid', ?, ?) "
-          + "ON CONFLICT(name) DO NOTHING", [.text(PushHex.text(made)), .time(now)])
+          + "ON CONFLICT(name) DO NOTHING", [.text(Hex.text(made)), .time(now)])
     }
     guard let kept = try keptVAPIDKey() else {
       throw StoreProblem("the store kept no VAPID key")
@@ -88,7 +88,7 @@ extension ConnectedStore {
     try locked { database in
       try database.rows("SELECT private_key FROM push_keys WHERE name = 'vapid'") {
         $0.text(0)
-      }.first.flatMap(PushHex.bytes).flatMap { $0.count == 32 ? $0 : nil }
+      }.first.flatMap(Hex.bytes).flatMap { $0.count == 32 ? $0 : nil }
     }
   }
 
@@ -102,35 +102,3 @@ extension ListingStore: PushSubscriptionStore {}
 #if PostgreSQL
   extension PostgresStore: PushSubscriptionStore {}
 #endif
-
-/// Bytes as lowercase hex text and back, as the store keeps Web Push's keys.
-enum PushHex {
-  static func text(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    return String(
-      decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] },
-      as: UTF8.self)
-  }
-
-  static func bytes(_ text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(digits.count / 2)
-    for index in stride(from: 0, to: digits.count, by: 2) {
-      guard let high = value(digits[index]), let low = value(digits[index + 1]) else {
-        return nil
-      }
-      out.append(high << 4 | low)
-    }
-    return out
-  }
-
-  private static func value(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-    default: nil
-    }
-  }
-}
