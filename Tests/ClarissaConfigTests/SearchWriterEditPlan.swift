@@ -1,4 +1,5 @@
 import ClarissaConfig
+import FixtureSupport
 import YAML
 
 /// The round trip's random changes: each one a change the form can make, with the texts YAML

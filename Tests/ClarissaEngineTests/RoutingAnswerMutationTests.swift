@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -6,24 +7,11 @@ import Testing
 /// The documented answers with bytes changed, thousands of ways: the readers never trap, and
 /// what they accept has one time per home, each within 0 to two days.
 @Suite struct RoutingAnswerMutationTests {
-  /// A deterministic generator (SplitMix64), so a failure is the same on every run.
-  struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  }
-
   /// What JSON is made of, and a few bytes it must not hold.
   static let alphabet = Array("0123456789-+.eE,:[]{}\" nulltruefalseNaN\u{1b}\u{0}".utf8)
 
   static func mutations(of text: String, count: Int, seed: UInt64) -> [[UInt8]] {
-    var random = SplitMix(state: seed)
+    var random = SeededRandom(seed: seed)
     let original = Array(text.utf8)
     return (0..<count).map { _ in
       var bytes = original
