@@ -20,35 +20,18 @@ public final class LoopbackPushService: Sendable {
   /// Each subscription's JSON as a browser gives it, by name.
   public let subscriptions: [String: [UInt8]]
   /// Where each request's record lands.
-  public let spool: URL
-  private let process: Process
-  private let input: Pipe
+  public var spool: URL { script.spool }
+  private let script: LoopbackScript
 
   /// Starts the service and waits for its port and subscriptions.
   public init() throws {
     guard let python = Self.python else {
       throw LoopbackSMTP.Failure("no python3 with http_ece and cryptography")
     }
-    spool = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "push-\(UUID().uuidString)")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [
-      Fixtures.root.appendingPathComponent("webpush/push_service.py").path, spool.path,
-    ]
-    input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var line: [UInt8] = []
-    while true {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      guard let first = byte.first else { throw LoopbackSMTP.Failure("the service did not start") }
-      if first == UInt8(ascii: "\n") { break }
-      line.append(first)
-    }
-    guard let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+    script = try LoopbackScript(
+      python: python, script: "webpush/push_service.py", prefix: "push", name: "the service"
+    ) { [$0.path] }
+    guard let object = try JSONSerialization.jsonObject(with: Data(script.ready)) as? [String: Any],
       let port = object["port"] as? Int,
       let subscriptions = object["subscriptions"] as? [String: Any]
     else { throw LoopbackSMTP.Failure("the service printed no port") }
@@ -58,16 +41,8 @@ public final class LoopbackPushService: Sendable {
     }
   }
 
-  deinit {
-    stop()
-    try? FileManager.default.removeItem(at: spool)
-  }
-
   /// Ends the service (closing its stdin ends it; it is the test's own process).
-  public func stop() {
-    try? input.fileHandleForWriting.close()
-    if process.isRunning { process.waitUntilExit() }
-  }
+  public func stop() { script.stop() }
 
   /// Every request received, in arrival order: `device`, `status`, `ttl`, `urgency`,
   /// `topic`, `encoding`, `payload` (decrypted) or `decrypt_error`, `vapid` (`signature`,

@@ -24,51 +24,29 @@ public final class LoopbackSMTP: Sendable {
   /// The port it listens on, on 127.0.0.1.
   public let port: Int
   /// Where accepted mail lands.
-  public let spool: URL
-  private let process: Process
-  private let input: Pipe
+  public var spool: URL { script.spool }
+  private let script: LoopbackScript
 
   /// Starts the server and waits until it listens.
   public init(_ mode: Mode) throws {
     guard let python = Self.python else { throw Failure("no python3 with aiosmtpd") }
-    spool = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "smtp-\(UUID().uuidString)")
     let tls = Fixtures.root.appendingPathComponent("tls")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [
-      Fixtures.root.appendingPathComponent("smtp/loopback_smtp.py").path, mode.rawValue,
-      spool.path, tls.appendingPathComponent("localhost.crt").path,
-      tls.appendingPathComponent("localhost.key").path,
-    ]
-    input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var line: [UInt8] = []
-    while true {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      guard let first = byte.first else { throw Failure("the SMTP server did not start") }
-      if first == UInt8(ascii: "\n") { break }
-      line.append(first)
+    script = try LoopbackScript(
+      python: python, script: "smtp/loopback_smtp.py", prefix: "smtp", name: "the SMTP server"
+    ) {
+      [
+        mode.rawValue, $0.path, tls.appendingPathComponent("localhost.crt").path,
+        tls.appendingPathComponent("localhost.key").path,
+      ]
     }
-    guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+    guard let port = Int(String(decoding: script.ready, as: UTF8.self)) else {
       throw Failure("the SMTP server printed no port")
     }
     self.port = port
   }
 
-  deinit {
-    stop()
-    try? FileManager.default.removeItem(at: spool)
-  }
-
   /// Ends the server (closing its stdin ends it; it is the test's own process).
-  public func stop() {
-    try? input.fileHandleForWriting.close()
-    if process.isRunning { process.waitUntilExit() }
-  }
+  public func stop() { script.stop() }
 
   /// While refusing, every mail is answered with 550.
   public func refuse(_ refusing: Bool) {
